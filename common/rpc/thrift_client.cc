@@ -1,0 +1,85 @@
+#include "common/rpc/thrift_client.h"
+
+#include <thrift/TApplicationException.h>
+#include <thrift/TConfiguration.h>
+#include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/protocol/TProtocolException.h>
+#include <thrift/transport/TBufferTransports.h>
+#include <thrift/transport/TSocket.h>
+#include <thrift/transport/TTransportException.h>
+
+namespace ics {
+
+using apache::thrift::TApplicationException;
+using apache::thrift::TConfiguration;
+using apache::thrift::protocol::TBinaryProtocol;
+using apache::thrift::protocol::TProtocolException;
+using apache::thrift::transport::TBufferedTransport;
+using apache::thrift::transport::TSocket;
+using apache::thrift::transport::TTransportException;
+
+ThriftConnection::ThriftConnection(std::string host, int port, ThriftClientOptions options)
+    : host_(std::move(host)), port_(port), options_(options) {
+  const int limit = static_cast<int>(std::min<int64_t>(options_.max_message_bytes, INT32_MAX));
+  auto config = std::make_shared<TConfiguration>(limit, limit);
+  auto sock = std::make_shared<TSocket>(host_, port_, config);
+  sock->setConnTimeout(options_.connect_timeout_ms);
+  sock->setSendTimeout(options_.send_timeout_ms);
+  sock->setRecvTimeout(options_.recv_timeout_ms);
+  sock->setNoDelay(true);
+  socket_ = sock;
+  transport_ = std::make_shared<TBufferedTransport>(socket_, 8192, config);
+  auto proto = std::make_shared<TBinaryProtocol>(transport_);
+  proto->setStringSizeLimit(limit);
+  proto->setContainerSizeLimit(limit);
+  protocol_ = proto;
+}
+
+ThriftConnection::~ThriftConnection() { Close(); }
+
+Status ThriftConnection::Open() {
+  if (transport_->isOpen()) return Status::OK();
+  try {
+    transport_->open();
+    return Status::OK();
+  } catch (const TTransportException& e) {
+    return Status::NetworkError("cannot connect to " + host_ + ":" + std::to_string(port_) +
+                                ": " + e.what());
+  }
+}
+
+void ThriftConnection::Close() {
+  try {
+    if (transport_ && transport_->isOpen()) transport_->close();
+  } catch (const std::exception&) {
+    // Closing a broken socket may throw; the connection is gone either way.
+  }
+}
+
+bool ThriftConnection::is_open() const { return transport_->isOpen(); }
+
+void ThriftConnection::SetRecvTimeout(int ms) {
+  std::static_pointer_cast<TSocket>(socket_)->setRecvTimeout(ms);
+}
+
+Status ThriftConnection::MapException(const std::exception& e, const char* rpc_name) {
+  const std::string where = std::string(rpc_name) + " to " + host_ + ":" + std::to_string(port_);
+  if (const auto* te = dynamic_cast<const TTransportException*>(&e)) {
+    Close();
+    if (te->getType() == TTransportException::TIMED_OUT) {
+      return Status::TimedOut(where + " timed out: " + te->what());
+    }
+    return Status::NetworkError(where + " failed: " + te->what());
+  }
+  if (dynamic_cast<const TProtocolException*>(&e) != nullptr) {
+    Close();  // the stream position is unknown now
+    return Status::Corruption(where + " got a malformed reply: " + e.what());
+  }
+  if (dynamic_cast<const TApplicationException*>(&e) != nullptr) {
+    return Status::General(where + " failed on the server: " + e.what());
+  }
+  Close();
+  return Status::General(where + " failed: " + e.what());
+}
+
+}  // namespace ics

@@ -1,0 +1,94 @@
+// A Thrift client connection with the transport Impala uses (buffered,
+// unframed TBinaryProtocol over TCP), with connect/send/receive timeouts and
+// a bound on response sizes.
+//
+// ThriftClient<C> owns one connection and a generated client C (e.g.
+// impala::CatalogServiceClient). Call() runs one RPC and converts every
+// Thrift exception into a Status (NETWORK_ERROR, TIMED_OUT, or the
+// application error); after a transport error the connection is closed and
+// the next Call() reconnects. Calls are not retried here: only the caller
+// knows whether an RPC is idempotent.
+//
+// Thread-safety: not thread-safe; use one client per thread or guard it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include <thrift/Thrift.h>
+#include <thrift/protocol/TProtocol.h>
+#include <thrift/transport/TTransport.h>
+
+#include "common/util/status.h"
+
+namespace ics {
+
+struct ThriftClientOptions {
+  int connect_timeout_ms = 5000;
+  int send_timeout_ms = 60000;
+  int recv_timeout_ms = 60000;
+  int64_t max_message_bytes = 256ll << 20;
+};
+
+// The type-independent part: socket, transport, protocol, and error mapping.
+class ThriftConnection {
+ public:
+  ThriftConnection(std::string host, int port, ThriftClientOptions options);
+  ~ThriftConnection();
+  ThriftConnection(const ThriftConnection&) = delete;
+  ThriftConnection& operator=(const ThriftConnection&) = delete;
+
+  // Opens the socket if it is not open.
+  [[nodiscard]] Status Open();
+  void Close();
+  bool is_open() const;
+
+  // Changes the receive timeout of the open (or next) socket.
+  void SetRecvTimeout(int ms);
+
+  const std::shared_ptr<apache::thrift::protocol::TProtocol>& protocol() const { return protocol_; }
+  const std::string& host() const { return host_; }
+  int port() const { return port_; }
+
+  // Maps a Thrift exception thrown by an RPC to a Status and closes the
+  // connection when the transport may be out of sync.
+  Status MapException(const std::exception& e, const char* rpc_name);
+
+ private:
+  const std::string host_;
+  const int port_;
+  const ThriftClientOptions options_;
+  std::shared_ptr<apache::thrift::transport::TTransport> socket_;
+  std::shared_ptr<apache::thrift::transport::TTransport> transport_;
+  std::shared_ptr<apache::thrift::protocol::TProtocol> protocol_;
+};
+
+template <typename ClientT>
+class ThriftClient {
+ public:
+  ThriftClient(std::string host, int port, ThriftClientOptions options = {})
+      : conn_(std::move(host), port, options), client_(conn_.protocol()) {}
+
+  // Runs `fn(ClientT&)` (which performs one RPC); opens the connection first.
+  template <typename Fn>
+  [[nodiscard]] Status Call(const char* rpc_name, Fn&& fn) {
+    Status s = conn_.Open();
+    if (!s.ok()) return s;
+    try {
+      fn(client_);
+      return Status::OK();
+    } catch (const std::exception& e) {
+      return conn_.MapException(e, rpc_name);
+    }
+  }
+
+  ThriftConnection& connection() { return conn_; }
+
+ private:
+  ThriftConnection conn_;
+  ClientT client_;
+};
+
+}  // namespace ics

@@ -1,0 +1,145 @@
+// Statestore RPC interfaces (StatestoreService, StatestoreSubscriber) and their
+// structs. Method names, argument ids, field ids, types, requiredness and defaults
+// match Apache Impala's StatestoreService.thrift for wire compatibility.
+
+namespace cpp impala
+
+include "Status.thrift"
+include "Types.thrift"
+include "CatalogService.thrift"
+
+// Protocol version; registrations older than V2 are refused.
+enum StatestoreServiceVersion {
+   V1 = 0
+   V2 = 1
+}
+
+// One key/value entry of a topic; deleted marks a tombstone.
+struct TTopicItem {
+  1: required string key;
+  2: required binary value;
+  3: required bool deleted = false;
+}
+
+// A set of topic changes. Sent by the statestore as an update, and returned by a
+// subscriber as its publication (from_version then asks for a new base).
+struct TTopicDelta {
+  1: required string topic_name;
+  2: required list<TTopicItem> topic_entries;
+  3: required bool is_delta;
+  4: optional i64 from_version
+  5: optional i64 to_version
+  6: optional i64 min_subscriber_topic_version
+  7: optional bool clear_topic_entries
+}
+
+// A subscriber's interest in one topic. Entries of transient topics are removed when
+// their writer goes away; filter_prefix limits which keys are sent.
+struct TTopicRegistration {
+  1: required string topic_name;
+  2: required bool is_transient;
+  3: required bool populate_min_subscriber_topic_version = false;
+  4: optional string filter_prefix
+}
+
+// Role of a subscriber.
+enum TStatestoreSubscriberType {
+  UNKNOWN = 0
+  ADMISSIOND = 1
+  CATALOGD = 2
+  COORDINATOR = 3
+  EXECUTOR = 4
+  COORDINATOR_EXECUTOR = 5
+}
+
+// Subscriber's view of its connection to the statestore.
+enum TStatestoreConnState {
+   OK = 0
+   FAILED = 1
+   UNKNOWN = 2
+}
+
+// Registration details a catalogd passes to the statestore.
+struct TCatalogRegistration {
+  1: required CatalogService.CatalogServiceVersion protocol;
+  2: required Types.TNetworkAddress address;
+  3: optional bool enable_catalogd_ha;
+  4: optional bool force_catalogd_active;
+  5: optional i64 registration_time;
+}
+
+struct TRegisterSubscriberRequest {
+  1: required StatestoreServiceVersion protocol_version =
+      StatestoreServiceVersion.V2
+  2: required string subscriber_id;
+  3: required Types.TNetworkAddress subscriber_location;
+  4: required list<TTopicRegistration> topic_registrations;
+  5: optional TStatestoreSubscriberType subscriber_type;
+  6: optional bool subscribe_catalogd_change;
+  7: optional TCatalogRegistration catalogd_registration;
+}
+
+struct TRegisterSubscriberResponse {
+  1: required Status.TStatus status;
+  2: optional Types.TUniqueId registration_id;
+  3: optional StatestoreServiceVersion protocol_version;
+  4: optional Types.TUniqueId statestore_id;
+  5: optional TCatalogRegistration catalogd_registration;
+  6: optional i64 catalogd_version;
+  7: optional bool statestore_is_active;
+  8: optional i64 active_statestored_version;
+}
+
+struct TGetProtocolVersionRequest {
+  1: required StatestoreServiceVersion protocol_version =
+      StatestoreServiceVersion.V2
+}
+
+struct TGetProtocolVersionResponse {
+  1: required Status.TStatus status;
+  2: required StatestoreServiceVersion protocol_version;
+  3: optional Types.TUniqueId statestore_id;
+}
+
+// Calls subscribers make on the statestore.
+service StatestoreService {
+  TRegisterSubscriberResponse RegisterSubscriber(1: TRegisterSubscriberRequest params);
+
+  TGetProtocolVersionResponse GetProtocolVersion(1: TGetProtocolVersionRequest params);
+}
+
+// Topic updates pushed to a subscriber, keyed by topic name.
+struct TUpdateStateRequest {
+  1: required StatestoreServiceVersion protocol_version =
+      StatestoreServiceVersion.V2
+  2: required map<string, TTopicDelta> topic_deltas;
+  3: optional Types.TUniqueId registration_id;
+  4: optional Types.TUniqueId statestore_id;
+}
+
+// Subscriber's answer with its own publications; skipped means "not processed".
+struct TUpdateStateResponse {
+  1: required Status.TStatus status;
+  2: required list<TTopicDelta> topic_updates;
+  3: optional bool skipped;
+}
+
+struct THeartbeatRequest {
+  1: optional StatestoreServiceVersion protocol_version =
+      StatestoreServiceVersion.V2
+  2: optional Types.TUniqueId registration_id;
+  3: optional Types.TUniqueId statestore_id;
+  4: optional bool request_statestore_conn_state;
+}
+
+struct THeartbeatResponse {
+  1: required Status.TStatus status;
+  2: optional TStatestoreConnState statestore_conn_state;
+}
+
+// Calls the statestore makes on each subscriber.
+service StatestoreSubscriber {
+  TUpdateStateResponse UpdateState(1: TUpdateStateRequest params);
+
+  THeartbeatResponse Heartbeat(1: THeartbeatRequest params);
+}

@@ -1,0 +1,13 @@
+# Every .thrift file of the project and what it generates (see CMakeLists.txt).
+ics_thrift(Types)
+ics_thrift(Status)
+ics_thrift(Data)
+ics_thrift(Exprs)
+ics_thrift(SqlConstraints)
+ics_thrift(RuntimeProfile)
+ics_thrift(Results)
+ics_thrift(hive_metastore CONSTANTS)
+ics_thrift(CatalogObjects CONSTANTS)
+ics_thrift(JniCatalog CONSTANTS)
+ics_thrift(CatalogService CONSTANTS SERVICES CatalogService)
+ics_thrift(StatestoreService SERVICES StatestoreService StatestoreSubscriber)

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages this project builds and tests with.
+# Idempotent: when every package is already installed it only checks and exits.
+# Must run as root (or with sudo available) when something is missing.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build ccache pkg-config git
+  thrift-compiler libthrift-dev
+  libboost-dev
+  liblz4-dev zlib1g-dev
+  flatbuffers-compiler libflatbuffers-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libsqlite3-dev
+  libgflags-dev libgoogle-glog-dev
+  nlohmann-json3-dev
+  libedit-dev
+  clang
+  python3 procps
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup: need root or sudo to install packages" >&2; exit 1; }
+  SUDO="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "setup: done"

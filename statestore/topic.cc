@@ -1,0 +1,123 @@
+#include "statestore/topic.h"
+
+#include <algorithm>
+
+namespace ics::statestore {
+
+void Topic::WriteLocked(const std::string& key, std::string value, bool deleted,
+                        const std::string& writer, SteadyTime now) {
+  const int64_t version = ++last_version_;
+  auto it = entries_.find(key);
+  if (it == entries_.end()) {
+    // A delete of an unknown key still leaves a tombstone: a subscriber may
+    // hold the key from before a clear.
+    it = entries_.emplace(key, Entry{}).first;
+    key_bytes_ += static_cast<int64_t>(key.size());
+  } else {
+    log_.erase(it->second.version);
+    if (it->second.value) value_bytes_ -= static_cast<int64_t>(it->second.value->size());
+    if (it->second.deleted) --num_tombstones_;
+  }
+  Entry& e = it->second;
+  value_bytes_ += static_cast<int64_t>(value.size());
+  e.value = std::make_shared<const std::string>(std::move(value));
+  e.version = version;
+  e.deleted = deleted;
+  e.writer = writer;
+  e.written_at = now;
+  if (deleted) ++num_tombstones_;
+  log_.emplace(version, key);
+}
+
+int64_t Topic::Apply(const std::vector<TopicWrite>& writes, const std::string& writer,
+                     bool transient, SteadyTime now) {
+  MutexLock l(&mu_);
+  for (const TopicWrite& w : writes) {
+    WriteLocked(w.key, w.value, w.deleted, transient ? writer : std::string(), now);
+  }
+  return last_version_;
+}
+
+void Topic::ClearAll() {
+  MutexLock l(&mu_);
+  entries_.clear();
+  log_.clear();
+  num_tombstones_ = key_bytes_ = value_bytes_ = 0;
+  history_floor_ = last_version_ + 1;
+}
+
+int Topic::RemoveEntriesOf(const std::string& writer, SteadyTime now) {
+  if (writer.empty()) return 0;
+  MutexLock l(&mu_);
+  std::vector<std::string> keys;
+  for (const auto& [key, e] : entries_) {
+    if (!e.deleted && e.writer == writer) keys.push_back(key);
+  }
+  // Deterministic order (by key) keeps versions reproducible in tests.
+  std::sort(keys.begin(), keys.end());
+  for (const std::string& key : keys) WriteLocked(key, "", /*deleted=*/true, "", now);
+  return static_cast<int>(keys.size());
+}
+
+impala::TTopicDelta Topic::BuildDelta(int64_t base, const std::string& prefix) const {
+  MutexLock l(&mu_);
+  impala::TTopicDelta delta;
+  delta.topic_name = name_;
+  const bool full = base <= 0 || base < history_floor_ || base > last_version_;
+  delta.is_delta = !full;
+  delta.__set_from_version(full ? 0 : base);
+  delta.__set_to_version(last_version_);
+  for (auto it = log_.upper_bound(full ? 0 : base); it != log_.end(); ++it) {
+    const std::string& key = it->second;
+    if (key.compare(0, prefix.size(), prefix) != 0) continue;
+    const Entry& e = entries_.at(key);
+    if (full && e.deleted) continue;
+    impala::TTopicItem item;
+    item.key = key;
+    item.value = *e.value;
+    item.deleted = e.deleted;
+    delta.topic_entries.push_back(std::move(item));
+  }
+  return delta;
+}
+
+int Topic::CollectTombstones(int64_t min_processed, std::chrono::milliseconds retention,
+                             SteadyTime now) {
+  MutexLock l(&mu_);
+  int dropped = 0;
+  for (auto it = log_.begin(); it != log_.end() && it->first <= min_processed;) {
+    auto e = entries_.find(it->second);
+    if (e->second.deleted && now - e->second.written_at >= retention) {
+      history_floor_ = std::max(history_floor_, it->first);
+      key_bytes_ -= static_cast<int64_t>(it->second.size());
+      value_bytes_ -= static_cast<int64_t>(e->second.value->size());
+      --num_tombstones_;
+      entries_.erase(e);
+      it = log_.erase(it);
+      ++dropped;
+    } else {
+      ++it;
+    }
+  }
+  return dropped;
+}
+
+int64_t Topic::last_version() const {
+  MutexLock l(&mu_);
+  return last_version_;
+}
+
+TopicStats Topic::Stats() const {
+  MutexLock l(&mu_);
+  TopicStats s;
+  s.name = name_;
+  s.last_version = last_version_;
+  s.history_floor = history_floor_;
+  s.num_tombstones = num_tombstones_;
+  s.num_entries = static_cast<int64_t>(entries_.size()) - num_tombstones_;
+  s.key_bytes = key_bytes_;
+  s.value_bytes = value_bytes_;
+  return s;
+}
+
+}  // namespace ics::statestore

@@ -1,0 +1,119 @@
+// Topic: one versioned key/value map of the statestore.
+//
+// Every write (including a delete, which leaves a tombstone) takes the next
+// topic version; one log position per key, so a rewrite moves the key to its
+// new version. Subscribers read the changes after their last processed
+// version (BuildDelta), filtered by key prefix; a full update (base 0) omits
+// tombstones.
+//
+// Tombstone GC: the peer keeps tombstones forever. Here a tombstone can be
+// dropped once every current subscriber of the topic has processed its
+// version and it is older than a retention window (CollectTombstones). The
+// highest dropped version is remembered as the "history floor": a
+// subscriber whose base is below it cannot be given a correct delta any
+// more and gets a full update instead, so no deletion is ever lost for a
+// subscriber holding the key.
+//
+// Transient entries remember their writer (subscriber id + registration);
+// when that registration ends, its entries become tombstones unless someone
+// rewrote them since (RemoveEntriesOf).
+//
+// Thread-safety: thread-safe; one internal lock. Terminal lock: no other lock
+// is taken while it is held.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "StatestoreService_types.h"
+#include "common/util/mutex.h"
+
+namespace ics::statestore {
+
+using SteadyTime = std::chrono::steady_clock::time_point;
+
+// A write to apply to a topic.
+struct TopicWrite {
+  std::string key;
+  std::string value;
+  bool deleted = false;
+};
+
+// Figures for metrics and web pages.
+struct TopicStats {
+  std::string name;
+  int64_t last_version = 0;
+  int64_t history_floor = 0;
+  int64_t num_entries = 0;     // live keys
+  int64_t num_tombstones = 0;  // retained deletions
+  int64_t key_bytes = 0;
+  int64_t value_bytes = 0;
+};
+
+class Topic {
+ public:
+  explicit Topic(std::string name) : name_(std::move(name)) {}
+  Topic(const Topic&) = delete;
+  Topic& operator=(const Topic&) = delete;
+
+  const std::string& name() const { return name_; }
+
+  // Applies writes from one publisher. `writer` identifies the registration
+  // (used for transient ownership; empty for none). Returns the topic's last
+  // version afterwards.
+  int64_t Apply(const std::vector<TopicWrite>& writes, const std::string& writer,
+                bool transient, SteadyTime now) EXCLUDES(mu_);
+
+  // Drops every entry (clear_topic_entries). Everyone's base becomes stale,
+  // so every subscriber receives a full update next.
+  void ClearAll() EXCLUDES(mu_);
+
+  // Turns the transient entries still owned by `writer` into tombstones.
+  // Returns how many were removed.
+  int RemoveEntriesOf(const std::string& writer, SteadyTime now) EXCLUDES(mu_);
+
+  // Builds the delta for a subscriber whose last processed version is
+  // `base`: entries with version > base whose key starts with `prefix`, in
+  // version order. Falls back to a full update (is_delta=false, no
+  // tombstones) when base is 0 or below the history floor.
+  impala::TTopicDelta BuildDelta(int64_t base, const std::string& prefix) const EXCLUDES(mu_);
+
+  // Drops tombstones older than `retention` whose version is <= `min_processed`
+  // (the lowest last_version among current subscribers). Returns the count.
+  int CollectTombstones(int64_t min_processed, std::chrono::milliseconds retention,
+                        SteadyTime now) EXCLUDES(mu_);
+
+  int64_t last_version() const EXCLUDES(mu_);
+  TopicStats Stats() const EXCLUDES(mu_);
+
+ private:
+  struct Entry {
+    std::shared_ptr<const std::string> value;
+    int64_t version = 0;
+    bool deleted = false;
+    std::string writer;  // registration that wrote it (transient topics)
+    SteadyTime written_at;
+  };
+
+  void WriteLocked(const std::string& key, std::string value, bool deleted,
+                   const std::string& writer, SteadyTime now) REQUIRES(mu_);
+
+  const std::string name_;
+  mutable Mutex mu_;
+  std::unordered_map<std::string, Entry> entries_ GUARDED_BY(mu_);
+  // version -> key, one position per key (tombstones included).
+  std::map<int64_t, std::string> log_ GUARDED_BY(mu_);
+  int64_t last_version_ GUARDED_BY(mu_) = 0;
+  // Deltas from a base below this version may miss deletions.
+  int64_t history_floor_ GUARDED_BY(mu_) = 0;
+  int64_t num_tombstones_ GUARDED_BY(mu_) = 0;
+  int64_t key_bytes_ GUARDED_BY(mu_) = 0;
+  int64_t value_bytes_ GUARDED_BY(mu_) = 0;
+};
+
+}  // namespace ics::statestore
