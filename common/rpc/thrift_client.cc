@@ -1,5 +1,7 @@
 #include "common/rpc/thrift_client.h"
 
+#include <sys/socket.h>
+
 #include <thrift/TApplicationException.h>
 #include <thrift/TConfiguration.h>
 #include <thrift/protocol/TBinaryProtocol.h>
@@ -41,6 +43,7 @@ Status ThriftConnection::Open() {
   if (transport_->isOpen()) return Status::OK();
   try {
     transport_->open();
+    fd_ = std::static_pointer_cast<TSocket>(socket_)->getSocketFD();
     return Status::OK();
   } catch (const TTransportException& e) {
     return Status::NetworkError("cannot connect to " + host_ + ":" + std::to_string(port_) +
@@ -49,6 +52,7 @@ Status ThriftConnection::Open() {
 }
 
 void ThriftConnection::Close() {
+  fd_ = -1;
   try {
     if (transport_ && transport_->isOpen()) transport_->close();
   } catch (const std::exception&) {
@@ -60,6 +64,11 @@ bool ThriftConnection::is_open() const { return transport_->isOpen(); }
 
 void ThriftConnection::SetRecvTimeout(int ms) {
   std::static_pointer_cast<TSocket>(socket_)->setRecvTimeout(ms);
+}
+
+void ThriftConnection::Interrupt() {
+  const int fd = fd_.load();
+  if (fd >= 0) ::shutdown(fd, SHUT_RDWR);
 }
 
 Status ThriftConnection::MapException(const std::exception& e, const char* rpc_name) {

@@ -12,6 +12,7 @@
 // Thread-safety: not thread-safe; use one client per thread or guard it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -48,6 +49,11 @@ class ThriftConnection {
   // Changes the receive timeout of the open (or next) socket.
   void SetRecvTimeout(int ms);
 
+  // Unblocks an RPC in progress on another thread by shutting the socket
+  // down (the owner thread then sees a transport error and closes it). The
+  // only member that may be called concurrently with Call().
+  void Interrupt();
+
   const std::shared_ptr<apache::thrift::protocol::TProtocol>& protocol() const { return protocol_; }
   const std::string& host() const { return host_; }
   int port() const { return port_; }
@@ -63,6 +69,7 @@ class ThriftConnection {
   std::shared_ptr<apache::thrift::transport::TTransport> socket_;
   std::shared_ptr<apache::thrift::transport::TTransport> transport_;
   std::shared_ptr<apache::thrift::protocol::TProtocol> protocol_;
+  std::atomic<int> fd_{-1};  // the open socket, for Interrupt()
 };
 
 template <typename ClientT>

@@ -102,10 +102,27 @@ struct TGetProtocolVersionResponse {
 }
 
 // Calls subscribers make on the statestore.
+// Project extension (not in the peer): a registered subscriber asks the
+// statestore to send it a topic update right away, so that what it wants to
+// publish is collected in that update's reply instead of waiting for the
+// next scheduled one. Peers that never call it are unaffected.
+struct TRequestTopicUpdateRequest {
+  1: required StatestoreServiceVersion protocol_version =
+      StatestoreServiceVersion.V2
+  2: required Types.TUniqueId registration_id;
+}
+
+struct TRequestTopicUpdateResponse {
+  1: required Status.TStatus status;
+}
+
 service StatestoreService {
   TRegisterSubscriberResponse RegisterSubscriber(1: TRegisterSubscriberRequest params);
 
   TGetProtocolVersionResponse GetProtocolVersion(1: TGetProtocolVersionRequest params);
+
+  // Extension: see TRequestTopicUpdateRequest.
+  TRequestTopicUpdateResponse RequestTopicUpdate(1: TRequestTopicUpdateRequest params);
 }
 
 // Topic updates pushed to a subscriber, keyed by topic name.

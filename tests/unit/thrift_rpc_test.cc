@@ -32,6 +32,10 @@ class EchoHandler : public impala::StatestoreServiceIf {
     resp.status.status_code = impala::TErrorCode::OK;
     resp.protocol_version = impala::StatestoreServiceVersion::V2;
   }
+  void RequestTopicUpdate(impala::TRequestTopicUpdateResponse& resp,
+                          const impala::TRequestTopicUpdateRequest& req) override {
+    resp.status.status_code = impala::TErrorCode::OK;
+  }
 };
 
 std::unique_ptr<ThriftServer> StartServer(int64_t max_bytes = 1 << 20) {

@@ -1,0 +1,578 @@
+#include "statestore/statestore.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <set>
+#include <thread>
+
+#include <glog/logging.h>
+
+#include "common/util/mutex.h"
+#include "common/util/unique_id.h"
+#include "statestore/subscriber_record.h"
+
+namespace ics::statestore {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using SubPtr = std::shared_ptr<SubscriberRecord>;
+using std::chrono::milliseconds;
+
+constexpr size_t kMaxIdBytes = 1024;
+
+}  // namespace
+
+class Statestore::Impl {
+ public:
+  explicit Impl(StatestoreOptions o) : opts_(o), statestore_id_(GenerateUniqueId()) {}
+
+  Status Start();
+  void Shutdown();
+  Result<impala::TUniqueId> Register(const impala::TRegisterSubscriberRequest& req);
+  Status RequestUpdate(const impala::TUniqueId& registration_id);
+
+  const impala::TUniqueId& statestore_id() const { return statestore_id_; }
+  std::vector<SubscriberInfo> Subscribers() const;
+  std::vector<TopicStats> Topics() const;
+  StatestoreCounters Counters() const {
+    MutexLock l(&mu_);
+    return counters_;
+  }
+  int64_t MinVersion(const std::string& topic) const {
+    MutexLock l(&mu_);
+    auto it = topics_.find(topic);
+    return it == topics_.end() ? 0 : MinLocked(it->second);
+  }
+
+ private:
+  struct TopicRecord {
+    std::unique_ptr<Topic> topic;
+    std::multiset<int64_t> versions;  // last_version of every subscriber of the topic
+    int64_t published_min = 0;        // last min pushed to populate_min subscribers
+  };
+  // What one update run needs about one topic, copied under the lock.
+  struct TopicPlan {
+    std::string name;
+    Topic* topic;
+    int64_t base;
+    std::string prefix;
+    bool populate_min;
+    int64_t min_version;
+    bool transient;
+  };
+
+  static int64_t MinLocked(const TopicRecord& tr) {
+    return tr.versions.empty() ? 0 : *tr.versions.begin();
+  }
+  void ScheduleUpdateLocked(const SubPtr& sub) REQUIRES(mu_);
+  void ScheduleHeartbeatLocked(const SubPtr& sub) REQUIRES(mu_);
+  void ScheduleTopicSubscribersLocked(const std::string& topic) REQUIRES(mu_);
+  void SetVersionLocked(SubscriberRecord* sub, const std::string& topic, int64_t v) REQUIRES(mu_);
+  void PushMinChangesLocked() REQUIRES(mu_);
+  // Ends a registration: drops it from the registry, turns its transient
+  // entries into tombstones and tells the other subscribers.
+  void Unregister(const SubPtr& sub, const std::string& reason) EXCLUDES(mu_);
+
+  void UpdateWorker() EXCLUDES(mu_);
+  void HeartbeatWorker() EXCLUDES(mu_);
+  void TimerLoop() EXCLUDES(mu_);
+  void RunUpdate(const SubPtr& sub) EXCLUDES(mu_);
+  void RunHeartbeat(const SubPtr& sub) EXCLUDES(mu_);
+
+  const StatestoreOptions opts_;
+  const impala::TUniqueId statestore_id_;
+
+  mutable Mutex mu_;
+  std::map<std::string, SubPtr> subscribers_ GUARDED_BY(mu_);
+  std::map<std::string, TopicRecord> topics_ GUARDED_BY(mu_);
+  std::deque<SubPtr> update_queue_ GUARDED_BY(mu_);
+  std::deque<SubPtr> heartbeat_queue_ GUARDED_BY(mu_);
+  bool started_ GUARDED_BY(mu_) = false;
+  bool stopping_ GUARDED_BY(mu_) = false;
+  StatestoreCounters counters_ GUARDED_BY(mu_);
+  CondVar update_cv_;
+  CondVar heartbeat_cv_;
+  CondVar timer_cv_;
+  std::vector<std::thread> threads_;  // touched only by Start/Shutdown
+};
+
+// ---------------------------------------------------------------- lifecycle
+
+Status Statestore::Impl::Start() {
+  MutexLock l(&mu_);
+  if (started_) return Status::Internal("statestore already started");
+  started_ = true;
+  for (int i = 0; i < std::max(1, opts_.num_update_threads); ++i) {
+    threads_.emplace_back([this] { UpdateWorker(); });
+  }
+  for (int i = 0; i < std::max(1, opts_.num_heartbeat_threads); ++i) {
+    threads_.emplace_back([this] { HeartbeatWorker(); });
+  }
+  threads_.emplace_back([this] { TimerLoop(); });
+  LOG(INFO) << "statestore " << PrintId(statestore_id_) << " started";
+  return Status::OK();
+}
+
+void Statestore::Impl::Shutdown() {
+  std::vector<SubPtr> subs;
+  {
+    MutexLock l(&mu_);
+    if (stopping_) return;
+    stopping_ = true;
+    for (auto& [id, sub] : subscribers_) subs.push_back(sub);
+    update_cv_.Broadcast();
+    heartbeat_cv_.Broadcast();
+    timer_cv_.Broadcast();
+  }
+  for (auto& sub : subs) {
+    sub->unregistered = true;
+    sub->update_client->connection().Interrupt();
+    sub->heartbeat_client->connection().Interrupt();
+  }
+  for (auto& t : threads_) t.join();
+  threads_.clear();
+  MutexLock l(&mu_);
+  subscribers_.clear();
+  update_queue_.clear();
+  heartbeat_queue_.clear();
+}
+
+// ---------------------------------------------------------------- registration
+
+Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubscriberRequest& req) {
+  if (req.protocol_version < impala::StatestoreServiceVersion::V2) {
+    return Status(ErrorCode::kStatestoreIncompatibleProtocol,
+                  "subscriber '" + req.subscriber_id + "' speaks statestore protocol V" +
+                      std::to_string(static_cast<int>(req.protocol_version) + 1) +
+                      "; this statestore requires V2");
+  }
+  if (req.subscriber_id.empty()) return Status::InvalidArgument("subscriber_id must not be empty");
+  if (req.subscriber_id.size() > kMaxIdBytes) {
+    return Status::InvalidArgument("subscriber_id is longer than " + std::to_string(kMaxIdBytes) +
+                                   " bytes");
+  }
+  const auto& loc = req.subscriber_location;
+  if (loc.hostname.empty() || loc.port <= 0 || loc.port > 65535) {
+    return Status::InvalidArgument("subscriber '" + req.subscriber_id +
+                                   "' has an invalid location '" + loc.hostname + ":" +
+                                   std::to_string(loc.port) + "'");
+  }
+  std::set<std::string> names;
+  for (const auto& t : req.topic_registrations) {
+    if (t.topic_name.empty() || t.topic_name.size() > kMaxIdBytes) {
+      return Status::InvalidArgument("topic names must be 1.." + std::to_string(kMaxIdBytes) +
+                                     " bytes");
+    }
+    if (!names.insert(t.topic_name).second) {
+      return Status::InvalidArgument("topic '" + t.topic_name + "' is registered twice");
+    }
+  }
+
+  auto sub = std::make_shared<SubscriberRecord>();
+  sub->id = req.subscriber_id;
+  sub->registration_id = GenerateUniqueId();
+  sub->registration_key = PrintId(sub->registration_id);
+  sub->location = loc;
+  ThriftClientOptions copts;
+  copts.connect_timeout_ms = opts_.connect_timeout_ms;
+  copts.max_message_bytes = opts_.max_message_bytes;
+  copts.recv_timeout_ms = copts.send_timeout_ms = opts_.update_timeout_ms;
+  sub->update_client = std::make_unique<ThriftClient<impala::StatestoreSubscriberClient>>(
+      loc.hostname, loc.port, copts);
+  copts.recv_timeout_ms = copts.send_timeout_ms = opts_.heartbeat_timeout_ms;
+  copts.connect_timeout_ms = std::min(opts_.connect_timeout_ms, opts_.heartbeat_timeout_ms);
+  sub->heartbeat_client = std::make_unique<ThriftClient<impala::StatestoreSubscriberClient>>(
+      loc.hostname, loc.port, copts);
+  for (const auto& t : req.topic_registrations) {
+    SubscribedTopic st;
+    st.filter_prefix = t.__isset.filter_prefix ? t.filter_prefix : "";
+    st.is_transient = t.is_transient;
+    st.populate_min = t.populate_min_subscriber_topic_version;
+    sub->topics.emplace(t.topic_name, std::move(st));
+  }
+
+  SubPtr old;
+  {
+    MutexLock l(&mu_);
+    if (stopping_) return Status::Shutdown("statestore is shutting down");
+    auto it = subscribers_.find(sub->id);
+    if (it == subscribers_.end() &&
+        subscribers_.size() >= static_cast<size_t>(opts_.max_subscribers)) {
+      return Status::LimitExceeded("statestore has reached its limit of " +
+                                   std::to_string(opts_.max_subscribers) + " subscribers");
+    }
+    if (it != subscribers_.end()) old = it->second;
+  }
+  if (old != nullptr) Unregister(old, "re-registered");
+
+  SubPtr raced;  // a concurrent registration of the same id, replaced here
+  {
+    MutexLock l(&mu_);
+    if (stopping_) return Status::Shutdown("statestore is shutting down");
+    auto& slot = subscribers_[sub->id];
+    raced = slot;
+    slot = sub;
+    for (const auto& [name, st] : sub->topics) {
+      TopicRecord& tr = topics_[name];
+      if (tr.topic == nullptr) tr.topic = std::make_unique<Topic>(name);
+      tr.versions.insert(0);
+    }
+    sub->last_heartbeat_ok = Clock::now();
+    ScheduleUpdateLocked(sub);
+    sub->heartbeat.next_due = Clock::now() + milliseconds(opts_.heartbeat_interval_ms);
+  }
+  LOG(INFO) << "registered subscriber '" << sub->id << "' at " << loc.hostname << ":" << loc.port
+            << " with " << sub->topics.size() << " topic(s), registration "
+            << sub->registration_key;
+  if (raced != nullptr) Unregister(raced, "re-registered concurrently");
+  return sub->registration_id;
+}
+
+void Statestore::Impl::Unregister(const SubPtr& sub, const std::string& reason) {
+  {
+    MutexLock l(&mu_);
+    if (sub->unregistered.exchange(true)) return;
+    auto it = subscribers_.find(sub->id);
+    if (it != subscribers_.end() && it->second == sub) subscribers_.erase(it);
+    for (const auto& [name, st] : sub->topics) {
+      auto tr = topics_.find(name);
+      if (tr == topics_.end()) continue;
+      auto v = tr->second.versions.find(st.last_version);
+      if (v != tr->second.versions.end()) tr->second.versions.erase(v);
+    }
+  }
+  LOG(INFO) << "unregistered subscriber '" << sub->id << "' (" << sub->registration_key
+            << "): " << reason;
+  // Unblock an update stuck on a hung subscriber; its worker drops the result.
+  sub->update_client->connection().Interrupt();
+
+  std::vector<std::string> changed;
+  {
+    MutexLock pl(&sub->publish_mu);
+    for (const auto& [name, st] : sub->topics) {
+      Topic* topic = nullptr;
+      {
+        MutexLock l(&mu_);
+        auto tr = topics_.find(name);
+        if (tr != topics_.end()) topic = tr->second.topic.get();
+      }
+      if (topic != nullptr && topic->RemoveEntriesOf(sub->registration_key, Clock::now()) > 0) {
+        changed.push_back(name);
+      }
+    }
+  }
+  MutexLock l(&mu_);
+  for (const auto& name : changed) ScheduleTopicSubscribersLocked(name);
+  PushMinChangesLocked();
+}
+
+Status Statestore::Impl::RequestUpdate(const impala::TUniqueId& registration_id) {
+  MutexLock l(&mu_);
+  for (auto& [id, sub] : subscribers_) {
+    if (sub->registration_id == registration_id) {
+      ScheduleUpdateLocked(sub);
+      return Status::OK();
+    }
+  }
+  return Status::NotFound("unknown registration id " + PrintId(registration_id));
+}
+
+// ---------------------------------------------------------------- scheduling
+
+void Statestore::Impl::ScheduleUpdateLocked(const SubPtr& sub) {
+  if (sub->unregistered || stopping_) return;
+  if (sub->update.in_flight) {
+    sub->update.again = true;
+  } else if (!sub->update.queued) {
+    sub->update.queued = true;
+    update_queue_.push_back(sub);
+    update_cv_.Signal();
+  }
+}
+
+void Statestore::Impl::ScheduleHeartbeatLocked(const SubPtr& sub) {
+  if (sub->unregistered || stopping_ || sub->heartbeat.in_flight || sub->heartbeat.queued) return;
+  sub->heartbeat.queued = true;
+  heartbeat_queue_.push_back(sub);
+  heartbeat_cv_.Signal();
+}
+
+void Statestore::Impl::ScheduleTopicSubscribersLocked(const std::string& topic) {
+  for (auto& [id, sub] : subscribers_) {
+    if (sub->topics.count(topic) != 0) ScheduleUpdateLocked(sub);
+  }
+}
+
+void Statestore::Impl::SetVersionLocked(SubscriberRecord* sub, const std::string& topic,
+                                        int64_t v) {
+  auto st = sub->topics.find(topic);
+  if (st == sub->topics.end()) return;
+  TopicRecord& tr = topics_[topic];
+  auto old = tr.versions.find(st->second.last_version);
+  if (old != tr.versions.end()) tr.versions.erase(old);
+  tr.versions.insert(v);
+  st->second.last_version = v;
+}
+
+void Statestore::Impl::PushMinChangesLocked() {
+  for (auto& [name, tr] : topics_) {
+    const int64_t min = MinLocked(tr);
+    if (min == tr.published_min) continue;
+    tr.published_min = min;
+    for (auto& [id, sub] : subscribers_) {
+      auto st = sub->topics.find(name);
+      if (st != sub->topics.end() && st->second.populate_min) ScheduleUpdateLocked(sub);
+    }
+  }
+}
+
+void Statestore::Impl::UpdateWorker() {
+  while (true) {
+    SubPtr sub;
+    {
+      MutexLock l(&mu_);
+      while (update_queue_.empty() && !stopping_) update_cv_.Wait(&mu_);
+      if (stopping_) return;
+      sub = std::move(update_queue_.front());
+      update_queue_.pop_front();
+      sub->update.queued = false;
+      sub->update.in_flight = true;
+    }
+    RunUpdate(sub);
+    MutexLock l(&mu_);
+    sub->update.in_flight = false;
+    sub->update.next_due = Clock::now() + milliseconds(opts_.update_frequency_ms);
+    if (sub->update.again) {
+      sub->update.again = false;
+      ScheduleUpdateLocked(sub);
+    }
+  }
+}
+
+void Statestore::Impl::HeartbeatWorker() {
+  while (true) {
+    SubPtr sub;
+    {
+      MutexLock l(&mu_);
+      while (heartbeat_queue_.empty() && !stopping_) heartbeat_cv_.Wait(&mu_);
+      if (stopping_) return;
+      sub = std::move(heartbeat_queue_.front());
+      heartbeat_queue_.pop_front();
+      sub->heartbeat.queued = false;
+      sub->heartbeat.in_flight = true;
+    }
+    RunHeartbeat(sub);
+  }
+}
+
+void Statestore::Impl::TimerLoop() {
+  const int shortest = std::min(opts_.heartbeat_interval_ms, opts_.update_frequency_ms);
+  const milliseconds tick(std::clamp(shortest / 5, 5, 100));
+  auto next_gc = Clock::now();
+  MutexLock l(&mu_);
+  while (!stopping_) {
+    const auto now = Clock::now();
+    for (auto& [id, sub] : subscribers_) {
+      if (!sub->update.queued && !sub->update.in_flight && now >= sub->update.next_due) {
+        ScheduleUpdateLocked(sub);
+      }
+      if (now >= sub->heartbeat.next_due) ScheduleHeartbeatLocked(sub);
+    }
+    if (now >= next_gc) {
+      next_gc = now + milliseconds(std::clamp(opts_.tombstone_retention_ms / 4, 10, 1000));
+      for (auto& [name, tr] : topics_) {
+        // With no subscribers nobody can still need a tombstone's history
+        // except future ones, which start with a full update anyway.
+        const int64_t min = tr.versions.empty() ? tr.topic->last_version() : MinLocked(tr);
+        counters_.tombstones_collected +=
+            tr.topic->CollectTombstones(min, milliseconds(opts_.tombstone_retention_ms), now);
+      }
+    }
+    timer_cv_.WaitFor(&mu_, tick);
+  }
+}
+
+// ---------------------------------------------------------------- update / heartbeat RPCs
+
+void Statestore::Impl::RunUpdate(const SubPtr& sub) {
+  std::vector<TopicPlan> plan;
+  {
+    MutexLock l(&mu_);
+    if (sub->unregistered) return;
+    for (const auto& [name, st] : sub->topics) {
+      TopicRecord& tr = topics_[name];
+      plan.push_back(TopicPlan{name, tr.topic.get(), st.last_version, st.filter_prefix,
+                               st.populate_min, MinLocked(tr), st.is_transient});
+    }
+  }
+  impala::TUpdateStateRequest req;
+  req.protocol_version = impala::StatestoreServiceVersion::V2;
+  req.__set_registration_id(sub->registration_id);
+  req.__set_statestore_id(statestore_id_);
+  for (const TopicPlan& p : plan) {
+    impala::TTopicDelta delta = p.topic->BuildDelta(p.base, p.prefix);
+    if (p.populate_min) delta.__set_min_subscriber_topic_version(p.min_version);
+    req.topic_deltas.emplace(p.name, std::move(delta));
+  }
+
+  impala::TUpdateStateResponse resp;
+  Status s = sub->update_client->Call(
+      "UpdateState", [&](impala::StatestoreSubscriberClient& c) { c.UpdateState(resp, req); });
+  if (!s.ok() || resp.status.status_code != impala::TErrorCode::OK) {
+    MutexLock l(&mu_);
+    ++counters_.update_failures;
+    if (!sub->unregistered) {
+      LOG_EVERY_N(WARNING, 100) << "update to subscriber '" << sub->id << "' failed: "
+                                << (s.ok() ? (resp.status.error_msgs.empty()
+                                                  ? std::string("error status")
+                                                  : resp.status.error_msgs[0])
+                                           : s.ToString());
+    }
+    return;
+  }
+  if (resp.__isset.skipped && resp.skipped) {
+    MutexLock l(&mu_);
+    ++counters_.updates_sent;
+    return;  // nothing advances; the next update is rebuilt from the same base
+  }
+
+  // Apply what the subscriber published, under its publish lock so a
+  // concurrent unregistration cannot leave transient entries behind.
+  std::set<std::string> changed;
+  std::vector<std::pair<std::string, int64_t>> base_resets;
+  {
+    MutexLock pl(&sub->publish_mu);
+    if (sub->unregistered) return;
+    for (const impala::TTopicDelta& pub : resp.topic_updates) {
+      Topic* topic = nullptr;
+      {
+        MutexLock l(&mu_);
+        auto tr = topics_.find(pub.topic_name);
+        if (tr != topics_.end()) topic = tr->second.topic.get();
+      }
+      if (topic == nullptr) {
+        LOG_EVERY_N(WARNING, 100) << "subscriber '" << sub->id
+                                  << "' published to unknown topic '" << pub.topic_name
+                                  << "'; ignored";
+        continue;
+      }
+      if (pub.__isset.from_version) base_resets.emplace_back(pub.topic_name, pub.from_version);
+      if (pub.__isset.clear_topic_entries && pub.clear_topic_entries) {
+        topic->ClearAll();
+        changed.insert(pub.topic_name);
+      }
+      if (pub.topic_entries.empty()) continue;
+      bool transient = false;
+      for (const TopicPlan& p : plan) {
+        if (p.name == pub.topic_name) transient = p.transient;
+      }
+      std::vector<TopicWrite> writes;
+      writes.reserve(pub.topic_entries.size());
+      for (const impala::TTopicItem& item : pub.topic_entries) {
+        writes.push_back(TopicWrite{item.key, item.value, item.deleted});
+      }
+      topic->Apply(writes, sub->registration_key, transient, Clock::now());
+      changed.insert(pub.topic_name);
+    }
+  }
+
+  MutexLock l(&mu_);
+  ++counters_.updates_sent;
+  if (sub->unregistered) return;
+  ++sub->updates_sent;
+  for (const auto& [name, delta] : req.topic_deltas) {
+    SetVersionLocked(sub.get(), name, delta.to_version);
+  }
+  for (const auto& [name, v] : base_resets) SetVersionLocked(sub.get(), name, v);
+  for (const auto& name : changed) ScheduleTopicSubscribersLocked(name);
+  PushMinChangesLocked();
+}
+
+void Statestore::Impl::RunHeartbeat(const SubPtr& sub) {
+  impala::THeartbeatRequest req;
+  req.__set_protocol_version(impala::StatestoreServiceVersion::V2);
+  req.__set_registration_id(sub->registration_id);
+  req.__set_statestore_id(statestore_id_);
+  impala::THeartbeatResponse resp;
+  Status s = sub->heartbeat_client->Call(
+      "Heartbeat", [&](impala::StatestoreSubscriberClient& c) { c.Heartbeat(resp, req); });
+  const bool ok = s.ok() && resp.status.status_code == impala::TErrorCode::OK;
+  bool failed = false;
+  {
+    MutexLock l(&mu_);
+    ++counters_.heartbeats_sent;
+    sub->heartbeat.in_flight = false;
+    sub->heartbeat.next_due = Clock::now() + milliseconds(opts_.heartbeat_interval_ms);
+    if (ok) {
+      sub->consecutive_heartbeat_failures = 0;
+      sub->last_heartbeat_ok = Clock::now();
+    } else {
+      ++counters_.heartbeat_failures;
+      if (++sub->consecutive_heartbeat_failures >= opts_.max_missed_heartbeats &&
+          !sub->unregistered) {
+        failed = true;
+        ++counters_.subscribers_failed;
+      }
+    }
+  }
+  if (failed) {
+    Unregister(sub, "failed " + std::to_string(opts_.max_missed_heartbeats) +
+                        " consecutive heartbeats (last: " +
+                        (s.ok() ? std::string("error status") : s.ToString()) + ")");
+  }
+}
+
+// ---------------------------------------------------------------- introspection
+
+std::vector<SubscriberInfo> Statestore::Impl::Subscribers() const {
+  MutexLock l(&mu_);
+  std::vector<SubscriberInfo> out;
+  const auto now = Clock::now();
+  for (const auto& [id, sub] : subscribers_) {
+    SubscriberInfo info;
+    info.id = id;
+    info.registration_id = sub->registration_key;
+    info.address = sub->location.hostname + ":" + std::to_string(sub->location.port);
+    for (const auto& [name, st] : sub->topics) {
+      info.topics.push_back({name, st.last_version, st.filter_prefix, st.is_transient});
+    }
+    info.consecutive_heartbeat_failures = sub->consecutive_heartbeat_failures;
+    info.seconds_since_heartbeat =
+        std::chrono::duration<double>(now - sub->last_heartbeat_ok).count();
+    info.updates_sent = sub->updates_sent;
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+std::vector<TopicStats> Statestore::Impl::Topics() const {
+  MutexLock l(&mu_);
+  std::vector<TopicStats> out;
+  for (const auto& [name, tr] : topics_) out.push_back(tr.topic->Stats());
+  return out;
+}
+
+// ---------------------------------------------------------------- public wrapper
+
+Statestore::Statestore(StatestoreOptions options) : impl_(std::make_unique<Impl>(options)) {}
+Statestore::~Statestore() { Shutdown(); }
+Status Statestore::Start() { return impl_->Start(); }
+void Statestore::Shutdown() { impl_->Shutdown(); }
+Result<impala::TUniqueId> Statestore::RegisterSubscriber(
+    const impala::TRegisterSubscriberRequest& req) {
+  return impl_->Register(req);
+}
+Status Statestore::RequestTopicUpdate(const impala::TUniqueId& registration_id) {
+  return impl_->RequestUpdate(registration_id);
+}
+const impala::TUniqueId& Statestore::statestore_id() const { return impl_->statestore_id(); }
+std::vector<SubscriberInfo> Statestore::Subscribers() const { return impl_->Subscribers(); }
+std::vector<TopicStats> Statestore::Topics() const { return impl_->Topics(); }
+StatestoreCounters Statestore::Counters() const { return impl_->Counters(); }
+int64_t Statestore::MinSubscriberTopicVersion(const std::string& topic) const {
+  return impl_->MinVersion(topic);
+}
+
+}  // namespace ics::statestore

@@ -1,0 +1,115 @@
+// Statestore: the pub/sub topic broker (the core, without RPC plumbing).
+//
+// Subscribers register for topics; the broker pushes each subscriber the
+// changes after its last processed version (UpdateState), applies what the
+// subscriber publishes in its reply, tracks liveness with heartbeats and
+// reports min_subscriber_topic_version (the basis of SYNC_DDL). Semantics
+// follow Apache Impala's statestore on the wire; scheduling differs:
+//
+//  * Push, don't poll. A topic change schedules an update to every
+//    subscriber of the topic at once. At most one update is in flight per
+//    subscriber; changes arriving meanwhile are coalesced into one follow-up.
+//    Updates run on a worker pool, so a slow subscriber holds one worker and
+//    delays nobody else. When a topic's minimum processed version advances,
+//    subscribers that asked for it get an update carrying the new value.
+//  * A fallback cadence (update_frequency) still sends every subscriber an
+//    update, empty if nothing changed, which is also its chance to publish.
+//  * Heartbeats run on their own pool and connections; a subscriber is
+//    failed after max_missed_heartbeats consecutive failures and unregistered
+//    (its transient entries become tombstones).
+//  * Tombstones are garbage-collected once every subscriber of the topic has
+//    processed them and the retention window has passed (see topic.h).
+//
+// Lifecycle: construct, Start(), Shutdown() (idempotent; also from the
+// destructor). Shutdown interrupts in-flight RPCs and joins every thread.
+//
+// Thread-safety: all public methods are thread-safe.
+// Lock order: Subscriber::publish_mu -> Topic::mu_; registry mu_ -> Topic::mu_.
+// Topic::mu_ is terminal. No RPC is made with any lock held.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "StatestoreService_types.h"
+#include "common/util/result.h"
+#include "statestore/topic.h"
+
+namespace ics::statestore {
+
+struct StatestoreOptions {
+  int heartbeat_interval_ms = 1000;
+  int max_missed_heartbeats = 10;
+  int heartbeat_timeout_ms = 3000;
+  int update_timeout_ms = 30000;
+  int update_frequency_ms = 2000;   // fallback cadence of (possibly empty) updates
+  int max_subscribers = 10000;
+  int num_update_threads = 32;
+  int num_heartbeat_threads = 16;
+  int tombstone_retention_ms = 60000;
+  int connect_timeout_ms = 3000;
+  int64_t max_message_bytes = 1ll << 30;
+};
+
+// A registration's view for tests, metrics and web pages.
+struct SubscriberInfo {
+  std::string id;
+  std::string registration_id;
+  std::string address;  // host:port
+  struct TopicState {
+    std::string topic;
+    int64_t last_version = 0;
+    std::string filter_prefix;
+    bool is_transient = false;
+  };
+  std::vector<TopicState> topics;
+  int consecutive_heartbeat_failures = 0;
+  double seconds_since_heartbeat = 0;
+  int64_t updates_sent = 0;
+};
+
+struct StatestoreCounters {
+  int64_t updates_sent = 0;
+  int64_t update_failures = 0;
+  int64_t heartbeats_sent = 0;
+  int64_t heartbeat_failures = 0;
+  int64_t subscribers_failed = 0;
+  int64_t tombstones_collected = 0;
+};
+
+class Statestore {
+ public:
+  explicit Statestore(StatestoreOptions options);
+  ~Statestore();
+  Statestore(const Statestore&) = delete;
+  Statestore& operator=(const Statestore&) = delete;
+
+  [[nodiscard]] Status Start();
+  void Shutdown();
+
+  // RegisterSubscriber RPC. Validates (protocol, id, address, topics, limit),
+  // replaces an existing registration with the same id, and schedules the
+  // first update and heartbeat. Errors are returned as a Status whose code
+  // maps to the response's TStatus.
+  Result<impala::TUniqueId> RegisterSubscriber(const impala::TRegisterSubscriberRequest& req);
+
+  // Extension RPC: send the registration an update now.
+  [[nodiscard]] Status RequestTopicUpdate(const impala::TUniqueId& registration_id);
+
+  const impala::TUniqueId& statestore_id() const;
+
+  std::vector<SubscriberInfo> Subscribers() const;
+  std::vector<TopicStats> Topics() const;
+  StatestoreCounters Counters() const;
+  // Minimum last processed version over the topic's subscribers (0 if none).
+  int64_t MinSubscriberTopicVersion(const std::string& topic) const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ics::statestore

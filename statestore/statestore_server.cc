@@ -1,0 +1,69 @@
+#include "statestore/statestore_server.h"
+
+#include "StatestoreService.h"
+#include "common/rpc/status_convert.h"
+
+namespace ics::statestore {
+
+namespace {
+
+// Thin Thrift adapter: validate, delegate to Statestore, map the status.
+class StatestoreServiceHandler : public impala::StatestoreServiceIf {
+ public:
+  explicit StatestoreServiceHandler(Statestore* ss) : ss_(ss) {}
+
+  void RegisterSubscriber(impala::TRegisterSubscriberResponse& resp,
+                          const impala::TRegisterSubscriberRequest& req) override {
+    auto reg = ss_->RegisterSubscriber(req);
+    resp.status = ToTStatus(reg.status());
+    resp.__set_protocol_version(impala::StatestoreServiceVersion::V2);
+    resp.__set_statestore_id(ss_->statestore_id());
+    if (reg.ok()) resp.__set_registration_id(*reg);
+  }
+
+  void GetProtocolVersion(impala::TGetProtocolVersionResponse& resp,
+                          const impala::TGetProtocolVersionRequest& req) override {
+    resp.status = ToTStatus(Status::OK());
+    resp.protocol_version = impala::StatestoreServiceVersion::V2;
+    resp.__set_statestore_id(ss_->statestore_id());
+  }
+
+  void RequestTopicUpdate(impala::TRequestTopicUpdateResponse& resp,
+                          const impala::TRequestTopicUpdateRequest& req) override {
+    resp.status = ToTStatus(ss_->RequestTopicUpdate(req.registration_id));
+  }
+
+ private:
+  Statestore* const ss_;
+};
+
+}  // namespace
+
+StatestoreServer::StatestoreServer(StatestoreServerOptions options)
+    : options_(std::move(options)),
+      statestore_(std::make_unique<Statestore>(options_.statestore)) {}
+
+StatestoreServer::~StatestoreServer() { Stop(); }
+
+Status StatestoreServer::Start() {
+  ICS_RETURN_IF_ERROR(statestore_->Start());
+  ThriftServerOptions opts;
+  opts.name = "statestore";
+  opts.bind_host = options_.bind_host;
+  opts.port = options_.port;
+  opts.max_message_bytes = options_.statestore.max_message_bytes;
+  rpc_ = std::make_unique<ThriftServer>(
+      std::make_shared<impala::StatestoreServiceProcessor>(
+          std::make_shared<StatestoreServiceHandler>(statestore_.get())),
+      opts);
+  Status s = rpc_->Start();
+  if (!s.ok()) statestore_->Shutdown();
+  return s;
+}
+
+void StatestoreServer::Stop() {
+  if (rpc_) rpc_->Stop();
+  statestore_->Shutdown();
+}
+
+}  // namespace ics::statestore

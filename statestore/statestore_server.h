@@ -1,0 +1,40 @@
+// StatestoreServer: a Statestore served over Thrift (StatestoreService) on
+// one port. This is what statestored runs and what in-process tests create
+// (port 0 picks a free port; port() reports it).
+//
+// Thread-safety: Start/Stop/accessors may be called from any thread; Stop is
+// idempotent and also run by the destructor.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "common/rpc/thrift_server.h"
+#include "statestore/statestore.h"
+
+namespace ics::statestore {
+
+struct StatestoreServerOptions {
+  std::string bind_host = "0.0.0.0";
+  int port = 24000;
+  StatestoreOptions statestore;
+};
+
+class StatestoreServer {
+ public:
+  explicit StatestoreServer(StatestoreServerOptions options);
+  ~StatestoreServer();
+
+  [[nodiscard]] Status Start();
+  void Stop();
+
+  int port() const { return rpc_ ? rpc_->port() : 0; }
+  Statestore* statestore() { return statestore_.get(); }
+
+ private:
+  const StatestoreServerOptions options_;
+  std::unique_ptr<Statestore> statestore_;
+  std::unique_ptr<ThriftServer> rpc_;
+};
+
+}  // namespace ics::statestore

@@ -1,0 +1,70 @@
+// statestored: the pub/sub topic broker daemon. Flag names follow Impala's.
+#include <gflags/gflags.h>
+#include <glog/logging.h>
+
+#include "common/util/daemon.h"
+#include "statestore/statestore_server.h"
+
+DEFINE_string(hostname, "0.0.0.0", "Address to bind the StatestoreService port to.");
+DEFINE_int32(state_store_port, 24000, "StatestoreService port (0 picks a free port).");
+DEFINE_string(port_file, "", "If set, the bound port is written to this file once listening.");
+DEFINE_int32(statestore_heartbeat_frequency_ms, 1000, "Interval between heartbeats to each subscriber.");
+DEFINE_int32(statestore_max_missed_heartbeats, 10,
+             "Consecutive failed heartbeats after which a subscriber is failed.");
+DEFINE_int32(statestore_heartbeat_tcp_timeout_seconds, 3, "Timeout of one heartbeat RPC.");
+DEFINE_int32(statestore_heartbeat_tcp_timeout_ms, 0,
+             "Timeout of one heartbeat RPC in ms (overrides the seconds flag when > 0).");
+DEFINE_int32(statestore_update_tcp_timeout_seconds, 30, "Timeout of one UpdateState RPC.");
+DEFINE_int32(statestore_update_frequency_ms, 2000,
+             "Fallback cadence: every subscriber gets an update at least this often, even "
+             "when nothing changed. Changes are pushed immediately regardless.");
+DEFINE_int32(statestore_max_subscribers, 10000, "Most registrations accepted at once.");
+DEFINE_int32(statestore_num_update_threads, 32, "Workers sending UpdateState RPCs.");
+DEFINE_int32(statestore_num_heartbeat_threads, 16, "Workers sending Heartbeat RPCs.");
+DEFINE_int32(statestore_tombstone_retention_ms, 60000,
+             "Deleted entries every subscriber has processed are dropped after this long.");
+DEFINE_int64(statestore_max_message_bytes, 1ll << 30, "Largest Thrift message accepted or sent.");
+
+int main(int argc, char** argv) {
+  ics::InitDaemon(&argc, &argv, "statestored: the catalog pub/sub topic broker");
+  ics::statestore::StatestoreServerOptions opts;
+  opts.bind_host = FLAGS_hostname;
+  opts.port = FLAGS_state_store_port;
+  auto& ss = opts.statestore;
+  ss.heartbeat_interval_ms = FLAGS_statestore_heartbeat_frequency_ms;
+  ss.max_missed_heartbeats = FLAGS_statestore_max_missed_heartbeats;
+  ss.heartbeat_timeout_ms = FLAGS_statestore_heartbeat_tcp_timeout_ms > 0
+                                ? FLAGS_statestore_heartbeat_tcp_timeout_ms
+                                : FLAGS_statestore_heartbeat_tcp_timeout_seconds * 1000;
+  ss.update_timeout_ms = FLAGS_statestore_update_tcp_timeout_seconds * 1000;
+  ss.update_frequency_ms = FLAGS_statestore_update_frequency_ms;
+  ss.max_subscribers = FLAGS_statestore_max_subscribers;
+  ss.num_update_threads = FLAGS_statestore_num_update_threads;
+  ss.num_heartbeat_threads = FLAGS_statestore_num_heartbeat_threads;
+  ss.tombstone_retention_ms = FLAGS_statestore_tombstone_retention_ms;
+  ss.max_message_bytes = FLAGS_statestore_max_message_bytes;
+  if (ss.heartbeat_interval_ms <= 0 || ss.max_missed_heartbeats <= 0 ||
+      ss.heartbeat_timeout_ms <= 0 || ss.update_frequency_ms <= 0) {
+    LOG(ERROR) << "heartbeat/update intervals, timeouts and missed-heartbeat count must be > 0";
+    return 2;
+  }
+
+  ics::statestore::StatestoreServer server(opts);
+  ics::Status s = server.Start();
+  if (!s.ok()) {
+    LOG(ERROR) << "statestored failed to start: " << s.ToString();
+    return 1;
+  }
+  LOG(INFO) << "statestored listening on " << FLAGS_hostname << ":" << server.port();
+  if (!FLAGS_port_file.empty()) {
+    s = ics::WriteFileAtomically(FLAGS_port_file, std::to_string(server.port()) + "\n");
+    if (!s.ok()) {
+      LOG(ERROR) << s.ToString();
+      return 1;
+    }
+  }
+  ics::WaitForShutdownSignal();
+  server.Stop();
+  LOG(INFO) << "statestored stopped";
+  return 0;
+}

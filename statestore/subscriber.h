@@ -1,0 +1,230 @@
+// StatestoreSubscriber: the client side of the statestore protocol, linked by
+// catalogd and by (simulated) coordinators.
+//
+// What it does: serves the StatestoreSubscriber Thrift service (UpdateState,
+// Heartbeat) on its own port, registers with the statestore for the topics
+// added with AddTopic(), and hands every topic update to the topic's
+// callback. The callback may append publications, which travel back to the
+// statestore in the UpdateState reply. The subscriber keeps each topic's
+// processed version: a delta that does not start at that version is not
+// given to the callback; the reply asks the statestore for a new base
+// instead. A background thread registers (retrying with capped exponential
+// backoff while the statestore is unreachable), watches heartbeats
+// (re-registering when none arrived for statestore_timeout_ms, or when
+// requests come from a different statestore) and sends RequestTopicUpdate
+// calls (coalesced).
+//
+// Lifecycle: construct, AddTopic()..., Start(), ..., Stop(). Stop() is
+// idempotent and run by the destructor. Resources per subscriber: one
+// background thread, the RPC server (one thread per statestore connection)
+// and a connection to the statestore that is opened only while there is
+// something to send. No thread busy-waits.
+//
+// Ownership: the subscriber owns its server, thread and connection. Callbacks
+// are owned by the subscriber and must stay valid until Stop() returns.
+//
+// Thread-safety: all methods may be called from any thread, except AddTopic,
+// which must precede Start() (it is not synchronised with the RPC handlers).
+// Callbacks run on RPC server threads, one at a time (an UpdateState that
+// arrives while another is being processed is answered skipped=true). A
+// callback may call the accessors and RequestTopicUpdate(), but must not
+// call Stop() (Stop waits for callbacks in progress).
+//
+// Lock order: update_mu_ -> mu_. mu_ is terminal; no RPC is made and no
+// callback is run with mu_ held.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "StatestoreService.h"
+#include "StatestoreService_types.h"
+#include "common/rpc/thrift_client.h"
+#include "common/rpc/thrift_server.h"
+#include "common/util/mutex.h"
+#include "common/util/status.h"
+
+namespace ics::statestore {
+
+// Called with each topic update. `delta` is the update as sent (a full
+// update when !delta.is_delta). Publications appended to `publications` are
+// returned to the statestore: entries to write, clear_topic_entries, and
+// from_version (which also becomes this subscriber's processed version when
+// set on its own topic). An empty topic_name means the callback's topic.
+using TopicUpdateCallback = std::function<void(const impala::TTopicDelta& delta,
+                                               std::vector<impala::TTopicDelta>* publications)>;
+
+struct TopicSubscription {
+  std::string topic;
+  bool is_transient = false;
+  bool populate_min_subscriber_topic_version = false;
+  std::string filter_prefix;  // empty: every key
+  TopicUpdateCallback callback;
+};
+
+struct StatestoreSubscriberOptions {
+  std::string subscriber_id;  // unique per subscriber; required
+  std::string statestore_host = "127.0.0.1";
+  int statestore_port = 24000;
+
+  // The callback server. Port 0 picks a free port (see port()).
+  std::string bind_host = "127.0.0.1";
+  int port = 0;
+  // Host name sent in the registration; empty: bind_host, or 127.0.0.1 when
+  // bind_host is a wildcard address.
+  std::string advertised_host;
+
+  impala::TStatestoreSubscriberType::type subscriber_type =
+      impala::TStatestoreSubscriberType::COORDINATOR;
+  // catalogd only: passed through in the registration.
+  bool subscribe_catalogd_change = false;
+  std::optional<impala::TCatalogRegistration> catalogd_registration;
+
+  // No heartbeat for this long after registering => statestore lost;
+  // register again.
+  int statestore_timeout_ms = 30000;
+  // Registration retry backoff: doubles from initial to max.
+  int register_backoff_initial_ms = 100;
+  int register_backoff_max_ms = 5000;
+
+  // Calls to the statestore.
+  int rpc_connect_timeout_ms = 2000;
+  int register_timeout_ms = 10000;
+  int request_update_timeout_ms = 2000;
+
+  // The callback server.
+  int max_connections = 64;
+  int64_t max_message_bytes = 1ll << 30;
+};
+
+class StatestoreSubscriber {
+ public:
+  explicit StatestoreSubscriber(StatestoreSubscriberOptions options);
+  ~StatestoreSubscriber();
+  StatestoreSubscriber(const StatestoreSubscriber&) = delete;
+  StatestoreSubscriber& operator=(const StatestoreSubscriber&) = delete;
+
+  // Subscribes to a topic. Only before Start(); a topic may be added once.
+  [[nodiscard]] Status AddTopic(TopicSubscription subscription);
+
+  // Binds and starts the callback server, then registers in the
+  // background. Returns once the server is bound (not waiting for the
+  // statestore, which may not be up yet).
+  [[nodiscard]] Status Start() EXCLUDES(stop_mu_, mu_);
+
+  // Stops the server and the background thread, waiting for callbacks in
+  // progress. Idempotent.
+  void Stop() EXCLUDES(stop_mu_, mu_);
+
+  // Asks the statestore to send an update now, so publications the owner
+  // has pending are collected promptly. Never blocks on the network: the
+  // call is made by the background thread; requests made while one is
+  // pending are merged. A no-op before registration (the first update
+  // follows registration anyway).
+  void RequestTopicUpdate() EXCLUDES(mu_);
+
+  // Waits until registered. OK, TimedOut, or Shutdown when stopped.
+  [[nodiscard]] Status WaitForRegistration(std::chrono::milliseconds timeout) EXCLUDES(mu_);
+  // Waits until the topic's processed version is >= version.
+  [[nodiscard]] Status WaitForTopicVersion(const std::string& topic, int64_t version,
+                                           std::chrono::milliseconds timeout) EXCLUDES(mu_);
+  // Waits until the statestore reported min_subscriber_topic_version >=
+  // version (only for topics registered with
+  // populate_min_subscriber_topic_version).
+  [[nodiscard]] Status WaitForMinSubscriberTopicVersion(const std::string& topic,
+                                                        int64_t version,
+                                                        std::chrono::milliseconds timeout)
+      EXCLUDES(mu_);
+
+  // The current registration (nullopt when not registered).
+  std::optional<impala::TUniqueId> registration_id() const EXCLUDES(mu_);
+  // The statestore of the current or last registration.
+  std::optional<impala::TUniqueId> statestore_id() const EXCLUDES(mu_);
+  bool is_registered() const EXCLUDES(mu_);
+  // Successful registrations so far (re-registrations included).
+  int64_t num_registrations() const EXCLUDES(mu_);
+  // The version of the topic processed last (0 before any; reset to 0 by a
+  // re-registration).
+  int64_t last_topic_version(const std::string& topic) const EXCLUDES(mu_);
+  // The last min_subscriber_topic_version received (0 before any).
+  int64_t min_subscriber_topic_version(const std::string& topic) const EXCLUDES(mu_);
+  // The callback server's port (valid after Start).
+  int port() const;
+  const StatestoreSubscriberOptions& options() const { return options_; }
+
+ private:
+  class Handler;
+  friend class Handler;
+  using StatestoreClient = ThriftClient<impala::StatestoreServiceClient>;
+
+  struct TopicState {
+    int64_t version = 0;
+    int64_t min_subscriber_version = 0;
+  };
+
+  // RPC entry points (called by Handler).
+  void UpdateState(const impala::TUpdateStateRequest& req, impala::TUpdateStateResponse* resp)
+      EXCLUDES(update_mu_, mu_);
+  void Heartbeat(const impala::THeartbeatRequest& req, impala::THeartbeatResponse* resp)
+      EXCLUDES(mu_);
+
+  // Checks the ids a request carries against the current registration;
+  // requests re-registration when it comes from another statestore.
+  [[nodiscard]] Status CheckRequestIds(const char* rpc, const impala::TUniqueId* registration_id,
+                                       const impala::TUniqueId* statestore_id) REQUIRES(mu_);
+  // Runs the callbacks for one accepted request (update_mu_ held).
+  void ProcessUpdate(const impala::TUpdateStateRequest& req, int64_t generation,
+                     impala::TUpdateStateResponse* resp) REQUIRES(update_mu_) EXCLUDES(mu_);
+
+  // The background thread: registration, watchdog, topic update requests.
+  void BackgroundLoop() EXCLUDES(mu_);
+  [[nodiscard]] Status Register() EXCLUDES(mu_);
+  [[nodiscard]] Status SendRequestTopicUpdate(const impala::TUniqueId& registration_id)
+      EXCLUDES(mu_);
+  // Runs one RPC on client_; retries once when a kept connection was stale.
+  template <typename Fn>
+  [[nodiscard]] Status CallStatestore(const char* rpc, int timeout_ms, Fn&& fn) EXCLUDES(mu_);
+  std::string AdvertisedHost() const;
+
+  // Constant after construction.
+  const StatestoreSubscriberOptions options_;
+
+  // Written by AddTopic before Start(), read-only afterwards.
+  std::map<std::string, TopicSubscription> subscriptions_;
+
+  // Serialises Start/Stop. Acquired before mu_.
+  Mutex stop_mu_ ACQUIRED_BEFORE(mu_);
+  std::unique_ptr<ThriftServer> server_ GUARDED_BY(stop_mu_);
+  std::thread thread_ GUARDED_BY(stop_mu_);
+
+  // Used by the background thread only (and Interrupt() from Stop while
+  // in_rpc_). Created in Start().
+  std::unique_ptr<StatestoreClient> client_;
+
+  // Held while an UpdateState is processed (callbacks run under it).
+  Mutex update_mu_ ACQUIRED_BEFORE(mu_);
+
+  mutable Mutex mu_;
+  CondVar cv_;  // any change below
+  bool started_ GUARDED_BY(mu_) = false;
+  bool stopping_ GUARDED_BY(mu_) = false;
+  bool thread_done_ GUARDED_BY(mu_) = false;
+  bool in_rpc_ GUARDED_BY(mu_) = false;  // background thread is inside an RPC
+  bool registering_ GUARDED_BY(mu_) = false;
+  bool reregister_requested_ GUARDED_BY(mu_) = false;
+  bool update_requested_ GUARDED_BY(mu_) = false;
+  std::optional<impala::TUniqueId> registration_id_ GUARDED_BY(mu_);
+  std::optional<impala::TUniqueId> statestore_id_ GUARDED_BY(mu_);
+  int64_t num_registrations_ GUARDED_BY(mu_) = 0;  // also the registration generation
+  std::chrono::steady_clock::time_point last_heartbeat_ GUARDED_BY(mu_);
+  std::map<std::string, TopicState> topics_ GUARDED_BY(mu_);
+};
+
+}  // namespace ics::statestore

@@ -1,0 +1,61 @@
+// Internal to the statestore: what the broker knows about one registration.
+// Scheduling fields are guarded by the broker's registry lock (see
+// statestore.cc); the RPC clients are used only by the one worker that has
+// the corresponding job in flight.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "StatestoreSubscriber.h"
+#include "common/rpc/thrift_client.h"
+#include "common/util/mutex.h"
+#include "statestore/topic.h"
+
+namespace ics::statestore {
+
+struct SubscribedTopic {
+  std::string filter_prefix;
+  bool is_transient = false;
+  bool populate_min = false;
+  int64_t last_version = 0;  // last to_version the subscriber processed
+};
+
+// One queued/in-flight/idle job kind (update or heartbeat) of a subscriber.
+struct JobSlot {
+  bool queued = false;
+  bool in_flight = false;
+  bool again = false;  // another run was requested while in flight
+  SteadyTime next_due;
+};
+
+struct SubscriberRecord {
+  std::string id;
+  impala::TUniqueId registration_id;
+  std::string registration_key;  // PrintId(registration_id): transient entry owner
+  impala::TNetworkAddress location;
+
+  // Guarded by the broker's registry lock.
+  std::map<std::string, SubscribedTopic> topics;
+  JobSlot update;
+  JobSlot heartbeat;
+  int consecutive_heartbeat_failures = 0;
+  SteadyTime last_heartbeat_ok;
+  int64_t updates_sent = 0;
+
+  // Set once when the registration ends; workers then drop their results.
+  std::atomic<bool> unregistered{false};
+  // Serializes applying this subscriber's publications with removing its
+  // transient entries, so none are left behind by a race.
+  Mutex publish_mu;
+
+  // Each used only by the worker holding the matching JobSlot in flight.
+  std::unique_ptr<ThriftClient<impala::StatestoreSubscriberClient>> update_client;
+  std::unique_ptr<ThriftClient<impala::StatestoreSubscriberClient>> heartbeat_client;
+};
+
+}  // namespace ics::statestore
