@@ -1,0 +1,544 @@
+#include "statestore/subscriber.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <functional>
+#include <random>
+#include <utility>
+
+#include <glog/logging.h>
+
+#include "StatestoreService.h"
+#include "StatestoreSubscriber.h"
+#include "common/rpc/status_convert.h"
+#include "common/util/unique_id.h"
+
+namespace ics::statestore {
+
+using Clock = std::chrono::steady_clock;
+using impala::TTopicDelta;
+using impala::TUniqueId;
+
+namespace {
+
+// How long an UpdateState that arrives while our RegisterSubscriber call is
+// in flight waits for its answer before replying skipped=true. The statestore
+// usually sends the first update before its RegisterSubscriber reply has
+// reached us, so a short wait saves a whole update round.
+constexpr std::chrono::milliseconds kWaitForRegistration{500};
+
+// One wait step of a wait-with-deadline loop; false once the deadline passed.
+bool WaitStep(CondVar* cv, Mutex* mu, Clock::time_point deadline) REQUIRES(mu) {
+  if (Clock::now() >= deadline) return false;
+  cv->WaitUntil(mu, deadline);
+  return true;
+}
+
+}  // namespace
+
+// The Thrift service: delegates to the subscriber.
+class StatestoreSubscriber::Handler : public impala::StatestoreSubscriberIf {
+ public:
+  explicit Handler(StatestoreSubscriber* owner) : owner_(owner) {}
+
+  void UpdateState(impala::TUpdateStateResponse& resp,
+                   const impala::TUpdateStateRequest& req) override {
+    owner_->UpdateState(req, &resp);
+  }
+  void Heartbeat(impala::THeartbeatResponse& resp, const impala::THeartbeatRequest& req) override {
+    owner_->Heartbeat(req, &resp);
+  }
+
+ private:
+  StatestoreSubscriber* const owner_;
+};
+
+StatestoreSubscriber::StatestoreSubscriber(StatestoreSubscriberOptions options)
+    : options_(std::move(options)) {}
+
+StatestoreSubscriber::~StatestoreSubscriber() { Stop(); }
+
+Status StatestoreSubscriber::AddTopic(TopicSubscription subscription) {
+  {
+    MutexLock l(&mu_);
+    if (started_ || stopping_) {
+      return Status::InvalidArgument("AddTopic(" + subscription.topic + ") after Start()");
+    }
+  }
+  if (subscription.topic.empty()) return Status::InvalidArgument("empty topic name");
+  if (!subscription.callback) {
+    return Status::InvalidArgument("topic " + subscription.topic + " has no callback");
+  }
+  const std::string topic = subscription.topic;
+  if (!subscriptions_.emplace(topic, std::move(subscription)).second) {
+    return Status::AlreadyExists("topic " + topic + " already added");
+  }
+  MutexLock l(&mu_);
+  topics_[topic] = TopicState{};
+  return Status::OK();
+}
+
+Status StatestoreSubscriber::Start() {
+  MutexLock s(&stop_mu_);
+  {
+    MutexLock l(&mu_);
+    if (stopping_) return Status::Shutdown("subscriber " + options_.subscriber_id + " stopped");
+    if (started_) return Status::InvalidArgument("subscriber already started");
+  }
+  if (options_.subscriber_id.empty()) return Status::InvalidArgument("empty subscriber_id");
+
+  ThriftServerOptions so;
+  so.name = "subscriber " + options_.subscriber_id;
+  so.bind_host = options_.bind_host;
+  so.port = options_.port;
+  so.max_connections = options_.max_connections;
+  so.max_message_bytes = options_.max_message_bytes;
+  auto server = std::make_unique<ThriftServer>(
+      std::make_shared<impala::StatestoreSubscriberProcessor>(std::make_shared<Handler>(this)), so);
+  ICS_RETURN_IF_ERROR(server->Start());
+
+  ThriftClientOptions co;
+  co.connect_timeout_ms = options_.rpc_connect_timeout_ms;
+  co.send_timeout_ms = std::max(options_.register_timeout_ms, options_.request_update_timeout_ms);
+  co.recv_timeout_ms = options_.register_timeout_ms;
+  co.max_message_bytes = options_.max_message_bytes;
+  client_ =
+      std::make_unique<StatestoreClient>(options_.statestore_host, options_.statestore_port, co);
+  server_port_ = server->port();
+  server_ = std::move(server);
+  {
+    MutexLock l(&mu_);
+    started_ = true;
+  }
+  thread_ = std::thread([this] { BackgroundLoop(); });
+  return Status::OK();
+}
+
+void StatestoreSubscriber::Stop() {
+  MutexLock s(&stop_mu_);
+  {
+    MutexLock l(&mu_);
+    if (stopping_) return;
+    stopping_ = true;
+    bg_cv_.Broadcast();
+    state_cv_.Broadcast();
+    // Unblock an RPC to a statestore that does not answer. Repeated, since
+    // the call may not have opened its socket yet at the first attempt.
+    while (started_ && !thread_done_) {
+      if (in_rpc_) client_->connection().Interrupt();
+      state_cv_.WaitFor(&mu_, std::chrono::milliseconds(100));
+    }
+  }
+  if (thread_.joinable()) thread_.join();
+  // Waits for UpdateState calls in progress (callbacks included).
+  if (server_ != nullptr) server_->Stop();
+  if (client_ != nullptr) client_->connection().Close();
+}
+
+void StatestoreSubscriber::RequestTopicUpdate() {
+  MutexLock l(&mu_);
+  if (stopping_ || !registration_id_.has_value() || update_requested_) return;
+  update_requested_ = true;
+  bg_cv_.Broadcast();
+}
+
+std::optional<TUniqueId> StatestoreSubscriber::registration_id() const {
+  MutexLock l(&mu_);
+  return registration_id_;
+}
+
+std::optional<TUniqueId> StatestoreSubscriber::statestore_id() const {
+  MutexLock l(&mu_);
+  return statestore_id_;
+}
+
+bool StatestoreSubscriber::is_registered() const {
+  MutexLock l(&mu_);
+  return registration_id_.has_value();
+}
+
+int64_t StatestoreSubscriber::num_registrations() const {
+  MutexLock l(&mu_);
+  return num_registrations_;
+}
+
+int64_t StatestoreSubscriber::last_topic_version(const std::string& topic) const {
+  MutexLock l(&mu_);
+  auto it = topics_.find(topic);
+  return it == topics_.end() ? 0 : it->second.version;
+}
+
+int64_t StatestoreSubscriber::min_subscriber_topic_version(const std::string& topic) const {
+  MutexLock l(&mu_);
+  auto it = topics_.find(topic);
+  return it == topics_.end() ? 0 : it->second.min_subscriber_version;
+}
+
+Status StatestoreSubscriber::WaitForRegistration(std::chrono::milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
+  MutexLock l(&mu_);
+  while (!registration_id_.has_value()) {
+    if (stopping_) return Status::Shutdown("subscriber stopped");
+    if (!WaitStep(&state_cv_, &mu_, deadline)) {
+      return Status::TimedOut("subscriber " + options_.subscriber_id + " not registered after " +
+                              std::to_string(timeout.count()) + " ms");
+    }
+  }
+  return Status::OK();
+}
+
+Status StatestoreSubscriber::WaitForTopicVersion(const std::string& topic, int64_t version,
+                                                 std::chrono::milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
+  MutexLock l(&mu_);
+  if (topics_.count(topic) == 0) return Status::NotFound("not subscribed to topic " + topic);
+  while (topics_[topic].version < version) {
+    if (stopping_) return Status::Shutdown("subscriber stopped");
+    if (!WaitStep(&state_cv_, &mu_, deadline)) {
+      return Status::TimedOut("topic " + topic + " at version " +
+                              std::to_string(topics_[topic].version) + ", waited for " +
+                              std::to_string(version));
+    }
+  }
+  return Status::OK();
+}
+
+Status StatestoreSubscriber::WaitForMinSubscriberTopicVersion(const std::string& topic,
+                                                              int64_t version,
+                                                              std::chrono::milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
+  MutexLock l(&mu_);
+  if (topics_.count(topic) == 0) return Status::NotFound("not subscribed to topic " + topic);
+  while (topics_[topic].min_subscriber_version < version) {
+    if (stopping_) return Status::Shutdown("subscriber stopped");
+    if (!WaitStep(&state_cv_, &mu_, deadline)) {
+      return Status::TimedOut("topic " + topic + " min subscriber version at " +
+                              std::to_string(topics_[topic].min_subscriber_version) +
+                              ", waited for " + std::to_string(version));
+    }
+  }
+  return Status::OK();
+}
+
+// ---------------------------------------------------------------------------
+// RPC handlers
+
+Status StatestoreSubscriber::CheckRequestIds(const char* rpc, const TUniqueId* registration_id,
+                                             const TUniqueId* statestore_id) {
+  if (statestore_id != nullptr && statestore_id_.has_value() && registration_id_.has_value() &&
+      *statestore_id != *statestore_id_) {
+    LOG(WARNING) << options_.subscriber_id << ": " << rpc << " from statestore "
+                 << PrintId(*statestore_id) << ", but registered with " << PrintId(*statestore_id_)
+                 << "; registering again";
+    registration_id_.reset();
+    bg_cv_.Broadcast();
+    return Status::General(options_.subscriber_id + ": " + rpc + " from unknown statestore " +
+                           PrintId(*statestore_id));
+  }
+  if (registration_id == nullptr) return Status::OK();
+  if (!registration_id_.has_value()) {
+    return Status::General(options_.subscriber_id + ": " + rpc + " for registration " +
+                           PrintId(*registration_id) + ", but the subscriber is not registered");
+  }
+  if (*registration_id != *registration_id_) {
+    return Status::General(options_.subscriber_id + ": " + rpc + " for unknown registration " +
+                           PrintId(*registration_id) + " (current registration is " +
+                           PrintId(*registration_id_) + ")");
+  }
+  return Status::OK();
+}
+
+void StatestoreSubscriber::UpdateState(const impala::TUpdateStateRequest& req,
+                                       impala::TUpdateStateResponse* resp) {
+  resp->status.status_code = impala::TErrorCode::OK;
+  resp->topic_updates.clear();
+  // Never block the statestore behind another update: it will retry.
+  if (!update_mu_.TryLock()) {
+    resp->__set_skipped(true);
+    return;
+  }
+  Status status;
+  bool skip = false;
+  int64_t generation = 0;
+  {
+    MutexLock l(&mu_);
+    const auto deadline = Clock::now() + kWaitForRegistration;
+    while (registering_ && !stopping_ && WaitStep(&state_cv_, &mu_, deadline)) {
+    }
+    if (stopping_) {
+      status = Status::Shutdown(options_.subscriber_id + " is stopping");
+    } else if (registering_) {
+      skip = true;
+    } else {
+      status = CheckRequestIds("UpdateState",
+                               req.__isset.registration_id ? &req.registration_id : nullptr,
+                               req.__isset.statestore_id ? &req.statestore_id : nullptr);
+    }
+    generation = num_registrations_;
+  }
+  if (!status.ok()) {
+    resp->status = ToTStatus(status);
+  } else if (skip) {
+    resp->__set_skipped(true);
+  } else {
+    ProcessUpdate(req, generation, resp);
+  }
+  update_mu_.Unlock();
+}
+
+void StatestoreSubscriber::ProcessUpdate(const impala::TUpdateStateRequest& req, int64_t generation,
+                                         impala::TUpdateStateResponse* resp) {
+  // The processed version of each topic after this update, and the
+  // min_subscriber_topic_version values received.
+  std::map<std::string, int64_t> new_versions;
+  std::map<std::string, int64_t> min_versions;
+  for (const auto& [name, delta] : req.topic_deltas) {
+    auto sub = subscriptions_.find(name);
+    if (sub == subscriptions_.end()) {
+      LOG(WARNING) << options_.subscriber_id << ": update for topic " << name
+                   << ", which it did not subscribe to; ignored";
+      continue;
+    }
+    if (delta.__isset.min_subscriber_topic_version) {
+      min_versions[name] = delta.min_subscriber_topic_version;
+    }
+    int64_t current = 0;
+    {
+      MutexLock l(&mu_);
+      current = topics_[name].version;
+    }
+    const int64_t from = delta.__isset.from_version ? delta.from_version : 0;
+    if (delta.is_delta && from != current) {
+      LOG(INFO) << options_.subscriber_id << ": topic " << name << " delta starts at version "
+                << from << ", but processed version is " << current << "; asking for a new base";
+      TTopicDelta ask;
+      ask.topic_name = name;
+      ask.is_delta = false;
+      ask.__set_from_version(current);
+      resp->topic_updates.push_back(std::move(ask));
+      new_versions[name] = current;
+      // The statestore is behind us: our previous reply was not applied.
+      if (sub->second.on_reply_lost) sub->second.on_reply_lost();
+      continue;
+    }
+    std::vector<TTopicDelta> publications;
+    sub->second.callback(delta, &publications);
+    new_versions[name] = delta.__isset.to_version ? delta.to_version : current;
+    for (TTopicDelta& pub : publications) {
+      if (pub.topic_name.empty()) pub.topic_name = name;
+      resp->topic_updates.push_back(std::move(pub));
+    }
+  }
+  // The statestore applies to_version first, then each publication's
+  // from_version; mirror that for the topics this subscriber follows.
+  for (const TTopicDelta& pub : resp->topic_updates) {
+    if (pub.__isset.from_version && subscriptions_.count(pub.topic_name) != 0) {
+      new_versions[pub.topic_name] = pub.from_version;
+    }
+  }
+  MutexLock l(&mu_);
+  // A re-registration during the callbacks reset the versions; keep that.
+  if (generation != num_registrations_) return;
+  for (const auto& [name, version] : new_versions) topics_[name].version = version;
+  for (const auto& [name, version] : min_versions) topics_[name].min_subscriber_version = version;
+  state_cv_.Broadcast();
+}
+
+void StatestoreSubscriber::Heartbeat(const impala::THeartbeatRequest& req,
+                                     impala::THeartbeatResponse* resp) {
+  if (req.__isset.request_statestore_conn_state && req.request_statestore_conn_state) {
+    resp->__set_statestore_conn_state(impala::TStatestoreConnState::OK);
+  }
+  MutexLock l(&mu_);
+  Status status;
+  if (stopping_) {
+    status = Status::Shutdown(options_.subscriber_id + " is stopping");
+  } else if (!registering_) {
+    // While registering, the heartbeat may carry the registration id whose
+    // reply is on its way: accept it without recording it.
+    status =
+        CheckRequestIds("Heartbeat", req.__isset.registration_id ? &req.registration_id : nullptr,
+                        req.__isset.statestore_id ? &req.statestore_id : nullptr);
+    if (status.ok()) last_heartbeat_ = Clock::now();
+  }
+  resp->status = ToTStatus(status);
+}
+
+// ---------------------------------------------------------------------------
+// Background thread
+
+template <typename Fn>
+Status StatestoreSubscriber::CallStatestore(const char* rpc, int timeout_ms, Fn&& fn) {
+  ThriftConnection& conn = client_->connection();
+  conn.SetRecvTimeout(timeout_ms);
+  const bool was_open = conn.is_open();
+  Status s = client_->Call(rpc, fn);
+  // A kept connection may have been closed by the statestore meanwhile.
+  if (!s.ok() && was_open && s.Is(ErrorCode::kNetworkError)) s = client_->Call(rpc, fn);
+  return s;
+}
+
+std::string StatestoreSubscriber::AdvertisedHost() const {
+  if (!options_.advertised_host.empty()) return options_.advertised_host;
+  const std::string& bind = options_.bind_host;
+  if (!bind.empty() && bind != "0.0.0.0" && bind != "::") return bind;
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) == 0 && name[0] != '\0') return name;
+  return "127.0.0.1";
+}
+
+Status StatestoreSubscriber::Register() {
+  impala::TRegisterSubscriberRequest req;
+  req.protocol_version = impala::StatestoreServiceVersion::V2;
+  req.subscriber_id = options_.subscriber_id;
+  req.subscriber_location.hostname = AdvertisedHost();
+  req.subscriber_location.port = server_port_.load();
+  for (const auto& [name, sub] : subscriptions_) {
+    impala::TTopicRegistration reg;
+    reg.topic_name = name;
+    reg.is_transient = sub.is_transient;
+    reg.populate_min_subscriber_topic_version = sub.populate_min_subscriber_topic_version;
+    if (!sub.filter_prefix.empty()) reg.__set_filter_prefix(sub.filter_prefix);
+    req.topic_registrations.push_back(std::move(reg));
+  }
+  req.__set_subscriber_type(options_.subscriber_type);
+  if (options_.subscribe_catalogd_change) req.__set_subscribe_catalogd_change(true);
+  if (options_.catalogd_registration.has_value()) {
+    req.__set_catalogd_registration(*options_.catalogd_registration);
+  }
+  {
+    MutexLock l(&mu_);
+    if (stopping_) return Status::Shutdown("subscriber stopped");
+    registering_ = true;
+    in_rpc_ = true;
+  }
+  impala::TRegisterSubscriberResponse resp;
+  Status s =
+      CallStatestore("RegisterSubscriber", options_.register_timeout_ms,
+                     [&](impala::StatestoreServiceClient& c) { c.RegisterSubscriber(resp, req); });
+  if (s.ok()) s = FromTStatus(resp.status);
+  if (s.ok() && !resp.__isset.registration_id) {
+    s = Status::Internal("RegisterSubscriber reply without a registration id");
+  }
+  MutexLock l(&mu_);
+  registering_ = false;
+  in_rpc_ = false;
+  if (s.ok()) {
+    registration_id_ = resp.registration_id;
+    if (resp.__isset.statestore_id) {
+      statestore_id_ = resp.statestore_id;
+    } else {
+      statestore_id_.reset();
+    }
+    ++num_registrations_;
+    last_heartbeat_ = Clock::now();
+    update_requested_ = false;  // the first update follows registration anyway
+    for (auto& [name, state] : topics_) state = TopicState{};
+    LOG(INFO) << options_.subscriber_id << " registered with statestore "
+              << options_.statestore_host << ":" << options_.statestore_port << ", registration id "
+              << PrintId(*registration_id_) << ", statestore id "
+              << (statestore_id_ ? PrintId(*statestore_id_) : std::string("(none)"));
+  }
+  state_cv_.Broadcast();
+  return s;
+}
+
+Status StatestoreSubscriber::SendRequestTopicUpdate(const TUniqueId& registration_id) {
+  impala::TRequestTopicUpdateRequest req;
+  req.protocol_version = impala::StatestoreServiceVersion::V2;
+  req.registration_id = registration_id;
+  impala::TRequestTopicUpdateResponse resp;
+  Status s =
+      CallStatestore("RequestTopicUpdate", options_.request_update_timeout_ms,
+                     [&](impala::StatestoreServiceClient& c) { c.RequestTopicUpdate(resp, req); });
+  if (s.ok()) s = FromTStatus(resp.status);
+  return s;
+}
+
+void StatestoreSubscriber::BackgroundLoop() {
+  const int initial_backoff_ms = std::max(1, options_.register_backoff_initial_ms);
+  const int max_backoff_ms = std::max(initial_backoff_ms, options_.register_backoff_max_ms);
+  int backoff_ms = initial_backoff_ms;
+  int64_t failures = 0;
+  std::minstd_rand rng(static_cast<uint32_t>(std::hash<std::string>()(options_.subscriber_id) ^
+                                             Clock::now().time_since_epoch().count()));
+  enum class Action { kStop, kRegister, kRequestUpdate };
+  while (true) {
+    Action action = Action::kStop;
+    TUniqueId registration_id;
+    {
+      MutexLock l(&mu_);
+      while (true) {
+        if (stopping_) break;
+        if (!registration_id_.has_value()) {
+          action = Action::kRegister;
+          break;
+        }
+        if (update_requested_) {
+          update_requested_ = false;
+          registration_id = *registration_id_;
+          in_rpc_ = true;
+          action = Action::kRequestUpdate;
+          break;
+        }
+        const auto deadline =
+            last_heartbeat_ + std::chrono::milliseconds(options_.statestore_timeout_ms);
+        if (Clock::now() >= deadline) {
+          LOG(WARNING) << options_.subscriber_id << ": no heartbeat from the statestore for "
+                       << options_.statestore_timeout_ms << " ms; registering again";
+          registration_id_.reset();
+          state_cv_.Broadcast();
+          continue;
+        }
+        bg_cv_.WaitUntil(&mu_, deadline);
+      }
+    }
+    if (action == Action::kStop) break;
+
+    if (action == Action::kRequestUpdate) {
+      Status s = SendRequestTopicUpdate(registration_id);
+      bool more = false;
+      {
+        MutexLock l(&mu_);
+        in_rpc_ = false;
+        more = update_requested_;
+      }
+      if (!s.ok()) {
+        LOG(WARNING) << options_.subscriber_id << ": RequestTopicUpdate failed: " << s.ToString();
+      }
+      if (!more) client_->connection().Close();  // no idle connection to the statestore
+      continue;
+    }
+
+    Status s = Register();
+    client_->connection().Close();
+    if (s.ok()) {
+      backoff_ms = initial_backoff_ms;
+      failures = 0;
+      continue;
+    }
+    {
+      MutexLock l(&mu_);
+      if (stopping_) continue;  // the failure is our own interruption
+    }
+    // Jitter by +-20% so that many subscribers do not retry in lockstep.
+    const int wait_ms =
+        static_cast<int>(backoff_ms * std::uniform_real_distribution<double>(0.8, 1.2)(rng));
+    if (failures++ % 10 == 0) {
+      LOG(WARNING) << options_.subscriber_id << ": cannot register with statestore "
+                   << options_.statestore_host << ":" << options_.statestore_port << " (attempt "
+                   << failures << "): " << s.ToString() << "; retrying in " << wait_ms << " ms";
+    }
+    backoff_ms = std::min(max_backoff_ms, backoff_ms * 2);
+    const auto deadline = Clock::now() + std::chrono::milliseconds(wait_ms);
+    MutexLock l(&mu_);
+    while (!stopping_ && WaitStep(&bg_cv_, &mu_, deadline)) {
+    }
+  }
+  MutexLock l(&mu_);
+  thread_done_ = true;
+  state_cv_.Broadcast();
+}
+
+}  // namespace ics::statestore

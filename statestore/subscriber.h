@@ -28,12 +28,15 @@
 // Callbacks run on RPC server threads, one at a time (an UpdateState that
 // arrives while another is being processed is answered skipped=true). A
 // callback may call the accessors and RequestTopicUpdate(), but must not
-// call Stop() (Stop waits for callbacks in progress).
+// call Stop() (Stop waits for callbacks in progress) nor wait for a later
+// update of the same subscriber. An UpdateState that arrives while our
+// RegisterSubscriber call is in flight waits (at most 0.5 s) for its reply.
 //
-// Lock order: update_mu_ -> mu_. mu_ is terminal; no RPC is made and no
-// callback is run with mu_ held.
+// Lock order: stop_mu_ -> mu_; update_mu_ -> mu_. mu_ is terminal; no RPC is
+// made and no callback is run with mu_ held.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -44,20 +47,24 @@
 #include <thread>
 #include <vector>
 
-#include "StatestoreService.h"
 #include "StatestoreService_types.h"
 #include "common/rpc/thrift_client.h"
 #include "common/rpc/thrift_server.h"
 #include "common/util/mutex.h"
 #include "common/util/status.h"
 
+namespace impala {
+class StatestoreServiceClient;
+}
+
 namespace ics::statestore {
 
 // Called with each topic update. `delta` is the update as sent (a full
 // update when !delta.is_delta). Publications appended to `publications` are
 // returned to the statestore: entries to write, clear_topic_entries, and
-// from_version (which also becomes this subscriber's processed version when
-// set on its own topic). An empty topic_name means the callback's topic.
+// from_version (which also becomes this subscriber's processed version of
+// that topic, as the statestore resets its base to it). An empty topic_name
+// means the callback's topic.
 using TopicUpdateCallback = std::function<void(const impala::TTopicDelta& delta,
                                                std::vector<impala::TTopicDelta>* publications)>;
 
@@ -67,6 +74,10 @@ struct TopicSubscription {
   bool populate_min_subscriber_topic_version = false;
   std::string filter_prefix;  // empty: every key
   TopicUpdateCallback callback;
+  // Optional: called (on an RPC thread, instead of `callback`) when a delta
+  // shows the statestore did not apply our previous reply, so a publisher
+  // can send its last publication again.
+  std::function<void()> on_reply_lost;
 };
 
 struct StatestoreSubscriberOptions {
@@ -138,8 +149,7 @@ class StatestoreSubscriber {
   // Waits until the statestore reported min_subscriber_topic_version >=
   // version (only for topics registered with
   // populate_min_subscriber_topic_version).
-  [[nodiscard]] Status WaitForMinSubscriberTopicVersion(const std::string& topic,
-                                                        int64_t version,
+  [[nodiscard]] Status WaitForMinSubscriberTopicVersion(const std::string& topic, int64_t version,
                                                         std::chrono::milliseconds timeout)
       EXCLUDES(mu_);
 
@@ -156,7 +166,7 @@ class StatestoreSubscriber {
   // The last min_subscriber_topic_version received (0 before any).
   int64_t min_subscriber_topic_version(const std::string& topic) const EXCLUDES(mu_);
   // The callback server's port (valid after Start).
-  int port() const;
+  int port() const { return server_port_.load(); }
   const StatestoreSubscriberOptions& options() const { return options_; }
 
  private:
@@ -176,7 +186,8 @@ class StatestoreSubscriber {
       EXCLUDES(mu_);
 
   // Checks the ids a request carries against the current registration;
-  // requests re-registration when it comes from another statestore.
+  // drops the registration (so the background thread registers again) when
+  // the request comes from another statestore.
   [[nodiscard]] Status CheckRequestIds(const char* rpc, const impala::TUniqueId* registration_id,
                                        const impala::TUniqueId* statestore_id) REQUIRES(mu_);
   // Runs the callbacks for one accepted request (update_mu_ held).
@@ -203,6 +214,7 @@ class StatestoreSubscriber {
   Mutex stop_mu_ ACQUIRED_BEFORE(mu_);
   std::unique_ptr<ThriftServer> server_ GUARDED_BY(stop_mu_);
   std::thread thread_ GUARDED_BY(stop_mu_);
+  std::atomic<int> server_port_{0};  // set by Start()
 
   // Used by the background thread only (and Interrupt() from Stop while
   // in_rpc_). Created in Start().
@@ -212,14 +224,16 @@ class StatestoreSubscriber {
   Mutex update_mu_ ACQUIRED_BEFORE(mu_);
 
   mutable Mutex mu_;
-  CondVar cv_;  // any change below
+  CondVar bg_cv_;     // work for the background thread: stop, register, update request
+  CondVar state_cv_;  // registration, versions, stop, thread exit (for waiters)
   bool started_ GUARDED_BY(mu_) = false;
   bool stopping_ GUARDED_BY(mu_) = false;
   bool thread_done_ GUARDED_BY(mu_) = false;
-  bool in_rpc_ GUARDED_BY(mu_) = false;  // background thread is inside an RPC
-  bool registering_ GUARDED_BY(mu_) = false;
-  bool reregister_requested_ GUARDED_BY(mu_) = false;
+  bool in_rpc_ GUARDED_BY(mu_) = false;       // background thread is inside an RPC
+  bool registering_ GUARDED_BY(mu_) = false;  // a RegisterSubscriber call is in flight
   bool update_requested_ GUARDED_BY(mu_) = false;
+  // Unset until registered, and again once the statestore is considered
+  // lost (which makes the background thread register again).
   std::optional<impala::TUniqueId> registration_id_ GUARDED_BY(mu_);
   std::optional<impala::TUniqueId> statestore_id_ GUARDED_BY(mu_);
   int64_t num_registrations_ GUARDED_BY(mu_) = 0;  // also the registration generation

@@ -60,3 +60,32 @@ TEST(ResultTest, ValueAndErrorPropagate) {
 
 }  // namespace
 }  // namespace ics
+
+#include "common/util/base64.h"
+
+namespace ics {
+namespace {
+
+TEST(Base64Test, KnownVectorsAndRoundTrip) {
+  EXPECT_EQ(Base64Encode(""), "");
+  EXPECT_EQ(Base64Encode("f"), "Zg==");
+  EXPECT_EQ(Base64Encode("fo"), "Zm8=");
+  EXPECT_EQ(Base64Encode("foo"), "Zm9v");
+  EXPECT_EQ(Base64Encode("foobar"), "Zm9vYmFy");
+  std::string all;
+  for (int i = 0; i < 256; ++i) all.push_back(static_cast<char>(i));
+  auto back = Base64Decode(Base64Encode(all));
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(*back, all);
+}
+
+TEST(Base64Test, RejectsMalformed) {
+  EXPECT_FALSE(Base64Decode("abc").ok());
+  EXPECT_FALSE(Base64Decode("ab!d").ok());
+  EXPECT_FALSE(Base64Decode("a===").ok());
+  EXPECT_FALSE(Base64Decode("ab=c").ok());
+  EXPECT_FALSE(Base64Decode("Zg==Zg==").ok());
+}
+
+}  // namespace
+}  // namespace ics

@@ -1,0 +1,330 @@
+// StatestoreSubscriber against the real broker (StatestoreServer in process,
+// port 0, short intervals): registration, late statestore, restart,
+// publishing through callbacks, wait helpers, many subscribers.
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "common/util/unique_id.h"
+#include "statestore/statestore_server.h"
+#include "statestore/subscriber.h"
+
+namespace ics::statestore {
+namespace {
+
+using std::chrono::milliseconds;
+using Clock = std::chrono::steady_clock;
+
+// Polls `pred` until it holds or `timeout` passes.
+bool Eventually(const std::function<bool()>& pred, milliseconds timeout = milliseconds(5000)) {
+  const auto deadline = Clock::now() + timeout;
+  while (!pred()) {
+    if (Clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(milliseconds(5));
+  }
+  return true;
+}
+#define ASSERT_EVENTUALLY(cond) \
+  ASSERT_TRUE(Eventually([&] { return static_cast<bool>(cond); })) << #cond
+
+constexpr char kTopic[] = "catalog-update";
+
+std::unique_ptr<StatestoreServer> StartStatestore(int port = 0) {
+  StatestoreServerOptions o;
+  o.bind_host = "127.0.0.1";
+  o.port = port;
+  o.statestore.heartbeat_interval_ms = 100;
+  o.statestore.update_frequency_ms = 200;
+  o.statestore.heartbeat_timeout_ms = 1000;
+  o.statestore.connect_timeout_ms = 1000;
+  o.statestore.num_update_threads = 4;
+  o.statestore.num_heartbeat_threads = 4;
+  auto server = std::make_unique<StatestoreServer>(o);
+  Status s = server->Start();
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return s.ok() ? std::move(server) : nullptr;
+}
+
+StatestoreSubscriberOptions SubscriberOptions(const std::string& id, int statestore_port) {
+  StatestoreSubscriberOptions o;
+  o.subscriber_id = id;
+  o.statestore_port = statestore_port;
+  o.statestore_timeout_ms = 1500;
+  o.register_backoff_initial_ms = 50;
+  o.register_backoff_max_ms = 200;
+  return o;
+}
+
+// A topic callback that mirrors the topic's entries, publishes what it is
+// given, and (like catalogd) publishes everything it owns again when a full
+// update lacks one of its keys, e.g. after a statestore restart.
+class TopicMirror {
+ public:
+  TopicUpdateCallback Callback() {
+    return [this](const impala::TTopicDelta& delta, std::vector<impala::TTopicDelta>* pubs) {
+      std::lock_guard<std::mutex> l(mu_);
+      ++updates_;
+      if (!delta.is_delta) {
+        ++full_updates_;
+        entries_.clear();
+      }
+      for (const impala::TTopicItem& item : delta.topic_entries) {
+        if (item.deleted) {
+          entries_.erase(item.key);
+        } else {
+          entries_[item.key] = item.value;
+        }
+      }
+      impala::TTopicDelta pub;
+      pub.topic_name = delta.topic_name;
+      pub.is_delta = true;
+      bool lost = false;
+      for (const auto& [k, v] : owned_) lost |= !delta.is_delta && entries_.count(k) == 0;
+      if (lost) {
+        for (const auto& [k, v] : owned_) pub.topic_entries.push_back(Item(k, v, false));
+      }
+      for (auto& item : pending_) pub.topic_entries.push_back(std::move(item));
+      pending_.clear();
+      if (reset_base_next_) {
+        pub.__set_from_version(0);
+        reset_base_next_ = false;
+      }
+      if (!pub.topic_entries.empty() || pub.__isset.from_version) pubs->push_back(std::move(pub));
+    };
+  }
+  // Queued for the reply to the next update.
+  void Publish(const std::string& key, const std::string& value, bool deleted = false) {
+    std::lock_guard<std::mutex> l(mu_);
+    pending_.push_back(Item(key, value, deleted));
+    if (deleted) {
+      owned_.erase(key);
+    } else {
+      owned_[key] = value;
+    }
+  }
+  void ResetBaseNext() {
+    std::lock_guard<std::mutex> l(mu_);
+    reset_base_next_ = true;
+  }
+  std::string Get(const std::string& key) {
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = entries_.find(key);
+    return it == entries_.end() ? "<none>" : it->second;
+  }
+  int updates() {
+    std::lock_guard<std::mutex> l(mu_);
+    return updates_;
+  }
+  int full_updates() {
+    std::lock_guard<std::mutex> l(mu_);
+    return full_updates_;
+  }
+
+ private:
+  static impala::TTopicItem Item(const std::string& key, const std::string& value, bool deleted) {
+    impala::TTopicItem item;
+    item.key = key;
+    item.value = value;
+    item.deleted = deleted;
+    return item;
+  }
+
+  std::mutex mu_;
+  std::map<std::string, std::string> entries_;
+  std::map<std::string, std::string> owned_;
+  std::vector<impala::TTopicItem> pending_;
+  bool reset_base_next_ = false;
+  int updates_ = 0;
+  int full_updates_ = 0;
+};
+
+std::unique_ptr<StatestoreSubscriber> StartSubscriber(StatestoreSubscriberOptions o,
+                                                      TopicMirror* mirror,
+                                                      bool populate_min = false) {
+  auto sub = std::make_unique<StatestoreSubscriber>(std::move(o));
+  TopicSubscription t;
+  t.topic = kTopic;
+  t.populate_min_subscriber_topic_version = populate_min;
+  t.callback = mirror->Callback();
+  EXPECT_TRUE(sub->AddTopic(std::move(t)).ok());
+  Status s = sub->Start();
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return sub;
+}
+
+int64_t TopicVersion(StatestoreServer* ss, const std::string& topic) {
+  for (const TopicStats& t : ss->statestore()->Topics()) {
+    if (t.name == topic) return t.last_version;
+  }
+  return 0;
+}
+
+TEST(SubscriberTest, RegistersAndReceivesUpdatesAndHeartbeats) {
+  auto ss = StartStatestore();
+  ASSERT_NE(ss, nullptr);
+  TopicMirror mirror;
+  auto sub = StartSubscriber(SubscriberOptions("coord-1", ss->port()), &mirror);
+  ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
+  EXPECT_EQ(sub->num_registrations(), 1);
+  EXPECT_EQ(*sub->statestore_id(), ss->statestore()->statestore_id());
+  const auto subs = ss->statestore()->Subscribers();
+  ASSERT_EQ(subs.size(), 1u);
+  EXPECT_EQ(subs[0].id, "coord-1");
+  EXPECT_EQ(subs[0].registration_id, PrintId(*sub->registration_id()));
+  EXPECT_EQ(subs[0].address, "127.0.0.1:" + std::to_string(sub->port()));
+  // The first update is full; more (empty) updates follow at the fallback cadence.
+  ASSERT_EVENTUALLY(mirror.updates() >= 3);
+  EXPECT_GE(mirror.full_updates(), 1);
+  ASSERT_EVENTUALLY(ss->statestore()->Counters().heartbeats_sent >= 3);
+  EXPECT_EQ(ss->statestore()->Subscribers()[0].consecutive_heartbeat_failures, 0);
+  EXPECT_EQ(sub->num_registrations(), 1);
+  sub->Stop();
+  ss->Stop();
+}
+
+TEST(SubscriberTest, RetriesUntilStatestoreStarts) {
+  // A free port: bind one, then release it.
+  int port = 0;
+  {
+    auto probe = StartStatestore();
+    ASSERT_NE(probe, nullptr);
+    port = probe->port();
+  }
+  TopicMirror mirror;
+  auto sub = StartSubscriber(SubscriberOptions("late", port), &mirror);
+  EXPECT_TRUE(sub->WaitForRegistration(milliseconds(300)).Is(ErrorCode::kTimedOut));
+  auto ss = StartStatestore(port);
+  ASSERT_NE(ss, nullptr);
+  ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
+  EXPECT_EQ(sub->num_registrations(), 1);
+  ASSERT_EVENTUALLY(mirror.updates() >= 1);
+}
+
+TEST(SubscriberTest, PublishedEntriesReachAnotherSubscriber) {
+  auto ss = StartStatestore();
+  ASSERT_NE(ss, nullptr);
+  TopicMirror pub_mirror, sub_mirror;
+  auto pub = StartSubscriber(SubscriberOptions("catalogd", ss->port()), &pub_mirror);
+  auto sub = StartSubscriber(SubscriberOptions("coord", ss->port()), &sub_mirror, true);
+  ASSERT_TRUE(pub->WaitForRegistration(milliseconds(5000)).ok());
+  ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
+
+  pub_mirror.Publish("TABLE:db.t1", "v1");
+  pub->RequestTopicUpdate();
+  ASSERT_EVENTUALLY(sub_mirror.Get("TABLE:db.t1") == "v1");
+  ASSERT_EVENTUALLY(pub_mirror.Get("TABLE:db.t1") == "v1");  // the writer sees it too
+  const int64_t v1 = TopicVersion(ss.get(), kTopic);
+  EXPECT_GE(v1, 1);
+  EXPECT_TRUE(sub->WaitForTopicVersion(kTopic, v1, milliseconds(5000)).ok());
+  EXPECT_TRUE(pub->WaitForTopicVersion(kTopic, v1, milliseconds(5000)).ok());
+  // Both have processed v1, so the minimum reaches it.
+  EXPECT_TRUE(sub->WaitForMinSubscriberTopicVersion(kTopic, v1, milliseconds(5000)).ok());
+  EXPECT_GE(sub->min_subscriber_topic_version(kTopic), v1);
+  // Updates are full until a non-zero version was processed; deltas after.
+  const int full_updates = sub_mirror.full_updates();
+
+  pub_mirror.Publish("TABLE:db.t1", "v2");
+  pub_mirror.Publish("TABLE:db.t2", "x");
+  pub->RequestTopicUpdate();
+  ASSERT_EVENTUALLY(sub_mirror.Get("TABLE:db.t1") == "v2" && sub_mirror.Get("TABLE:db.t2") == "x");
+
+  pub_mirror.Publish("TABLE:db.t1", "", /*deleted=*/true);
+  pub->RequestTopicUpdate();
+  ASSERT_EVENTUALLY(sub_mirror.Get("TABLE:db.t1") == "<none>");
+  EXPECT_EQ(sub_mirror.Get("TABLE:db.t2"), "x");
+  EXPECT_EQ(sub_mirror.full_updates(), full_updates);
+  EXPECT_EQ(sub->num_registrations(), 1);
+}
+
+TEST(SubscriberTest, PublishedFromVersionResetGetsAFullUpdate) {
+  auto ss = StartStatestore();
+  ASSERT_NE(ss, nullptr);
+  TopicMirror mirror;
+  auto sub = StartSubscriber(SubscriberOptions("s", ss->port()), &mirror);
+  ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
+  mirror.Publish("k", "v");
+  sub->RequestTopicUpdate();
+  ASSERT_EVENTUALLY(mirror.Get("k") == "v");
+  ASSERT_EVENTUALLY(sub->last_topic_version(kTopic) >= 1);
+  const int full_before = mirror.full_updates();
+  // from_version 0 in a publication: the statestore resends the whole topic.
+  mirror.ResetBaseNext();
+  sub->RequestTopicUpdate();
+  ASSERT_EVENTUALLY(mirror.full_updates() > full_before);
+  EXPECT_EQ(mirror.Get("k"), "v");
+  EXPECT_EQ(sub->num_registrations(), 1);
+}
+
+TEST(SubscriberTest, ReRegistersAfterStatestoreRestart) {
+  auto ss = StartStatestore();
+  ASSERT_NE(ss, nullptr);
+  const int port = ss->port();
+  TopicMirror pub_mirror, sub_mirror;
+  auto pub = StartSubscriber(SubscriberOptions("catalogd", port), &pub_mirror);
+  auto sub = StartSubscriber(SubscriberOptions("coord", port), &sub_mirror);
+  ASSERT_TRUE(pub->WaitForRegistration(milliseconds(5000)).ok());
+  ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
+  pub_mirror.Publish("k", "v");
+  pub->RequestTopicUpdate();
+  ASSERT_EVENTUALLY(sub_mirror.Get("k") == "v");
+  const auto old_registration = *sub->registration_id();
+  const auto old_statestore = ss->statestore()->statestore_id();
+  const int full_before = sub_mirror.full_updates();
+
+  ss->Stop();
+  ss = StartStatestore(port);
+  ASSERT_NE(ss, nullptr);
+  // No heartbeats for statestore_timeout_ms: both register again with the
+  // new statestore, which knows nothing until the publisher republishes.
+  ASSERT_EVENTUALLY(sub->num_registrations() == 2 && pub->num_registrations() == 2);
+  ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
+  EXPECT_NE(*sub->registration_id(), old_registration);
+  EXPECT_NE(*sub->statestore_id(), old_statestore);
+  EXPECT_EQ(*sub->statestore_id(), ss->statestore()->statestore_id());
+  ASSERT_EVENTUALLY(sub_mirror.full_updates() > full_before);
+  ASSERT_EVENTUALLY(sub_mirror.Get("k") == "v");
+  const int64_t v = TopicVersion(ss.get(), kTopic);
+  EXPECT_GE(v, 1);
+  EXPECT_TRUE(sub->WaitForTopicVersion(kTopic, v, milliseconds(5000)).ok());
+  EXPECT_EQ(ss->statestore()->Subscribers().size(), 2u);
+}
+
+TEST(SubscriberTest, ManySubscribersRegisterAndStopCleanly) {
+  auto ss = StartStatestore();
+  ASSERT_NE(ss, nullptr);
+  constexpr int kNum = 100;
+  std::vector<std::unique_ptr<TopicMirror>> mirrors;
+  std::vector<std::unique_ptr<StatestoreSubscriber>> subs;
+  for (int i = 0; i < kNum; ++i) {
+    mirrors.push_back(std::make_unique<TopicMirror>());
+    subs.push_back(StartSubscriber(SubscriberOptions("coord-" + std::to_string(i), ss->port()),
+                                   mirrors.back().get()));
+  }
+  std::set<int> ports;
+  for (auto& s : subs) ports.insert(s->port());
+  EXPECT_EQ(ports.size(), static_cast<size_t>(kNum));
+  for (auto& s : subs) ASSERT_TRUE(s->WaitForRegistration(milliseconds(10000)).ok());
+  EXPECT_EQ(ss->statestore()->Subscribers().size(), static_cast<size_t>(kNum));
+
+  mirrors[0]->Publish("k", "v");
+  subs[0]->RequestTopicUpdate();
+  for (auto& m : mirrors) ASSERT_TRUE(Eventually([&] { return m->Get("k") == "v"; }));
+
+  const auto start = Clock::now();
+  for (auto& s : subs) s->Stop();
+  subs.clear();
+  EXPECT_LT(Clock::now() - start, milliseconds(5000));
+  ss->Stop();
+}
+
+}  // namespace
+}  // namespace ics::statestore
