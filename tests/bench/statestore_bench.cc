@@ -1,0 +1,253 @@
+// Statestore fan-out benchmark. Starts statestored as a separate process on
+// loopback, runs N subscribers (the subscriber library, many per process)
+// plus one publisher in this process, and measures how long a publication
+// takes to be applied by every subscriber. Then measures statestored's CPU
+// use with M idle subscribers at the default heartbeat cadence.
+//
+//   statestore_bench --statestored=build/bin/statestored [--sizes=10,100,500]
+//                    [--rounds=50] [--idle=1000] [--idle_seconds=10]
+//
+// Prints one line per figure. Not a test: it asserts nothing.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gflags/gflags.h>
+
+#include "common/util/mutex.h"
+#include "statestore/subscriber.h"
+
+DEFINE_string(statestored, "build/bin/statestored", "Path of the statestored binary.");
+DEFINE_string(sizes, "10,100,500", "Subscriber counts for the fan-out figures.");
+DEFINE_int32(rounds, 50, "Publications per size.");
+DEFINE_int32(idle, 1000, "Idle subscribers for the CPU figure (0 skips it).");
+DEFINE_int32(idle_seconds, 10, "How long to measure the idle CPU.");
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using ics::statestore::StatestoreSubscriber;
+using ics::statestore::StatestoreSubscriberOptions;
+using ics::statestore::TopicSubscription;
+
+constexpr const char* kTopic = "bench";
+
+struct Statestored {
+  pid_t pid = -1;
+  int port = 0;
+};
+
+Statestored StartStatestored() {
+  char tmpl[] = "/tmp/ssbenchXXXXXX";
+  const std::string dir = mkdtemp(tmpl);
+  const std::string port_file = dir + "/port";
+  Statestored s;
+  s.pid = fork();
+  if (s.pid == 0) {
+    const std::string log = dir + "/statestored.log";
+    freopen(log.c_str(), "w", stderr);
+    execl(FLAGS_statestored.c_str(), FLAGS_statestored.c_str(), "--state_store_port=0",
+          ("--port_file=" + port_file).c_str(), "--statestore_max_subscribers=20000", nullptr);
+    _exit(127);
+  }
+  for (int i = 0; i < 500 && s.port == 0; ++i) {
+    std::ifstream in(port_file);
+    if (!(in >> s.port)) s.port = 0;
+    if (s.port == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (s.port == 0) {
+    std::fprintf(stderr, "statestored did not start (binary %s)\n", FLAGS_statestored.c_str());
+    std::exit(1);
+  }
+  return s;
+}
+
+void StopStatestored(const Statestored& s) {
+  kill(s.pid, SIGTERM);
+  waitpid(s.pid, nullptr, 0);
+}
+
+double CpuSeconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  std::getline(in, line);
+  // Fields after the command name (which is in parentheses).
+  std::istringstream rest(line.substr(line.rfind(')') + 2));
+  std::string f;
+  long utime = 0, stime = 0;
+  for (int i = 3; i <= 15; ++i) {
+    rest >> f;
+    if (i == 14) utime = std::stol(f);
+    if (i == 15) stime = std::stol(f);
+  }
+  return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+long RssKb(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  }
+  return 0;
+}
+
+double Percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t idx = std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())));
+  return v[idx];
+}
+
+// Records when each subscriber first saw each round's key.
+struct Observations {
+  ics::Mutex mu;
+  ics::CondVar cv;
+  std::vector<std::vector<Clock::time_point>> seen;  // [round][subscriber]
+  std::vector<int> count;                            // per round
+};
+
+std::unique_ptr<StatestoreSubscriber> MakeSubscriber(const std::string& id, int port,
+                                                     ics::statestore::TopicUpdateCallback cb) {
+  StatestoreSubscriberOptions o;
+  o.subscriber_id = id;
+  o.statestore_port = port;
+  auto sub = std::make_unique<StatestoreSubscriber>(o);
+  TopicSubscription t;
+  t.topic = kTopic;
+  t.callback = std::move(cb);
+  if (!sub->AddTopic(std::move(t)).ok() || !sub->Start().ok()) {
+    std::fprintf(stderr, "cannot start subscriber %s\n", id.c_str());
+    std::exit(1);
+  }
+  return sub;
+}
+
+void FanOut(int port, int n) {
+  Observations obs;
+  obs.seen.assign(FLAGS_rounds, std::vector<Clock::time_point>(n));
+  obs.count.assign(FLAGS_rounds, 0);
+  std::vector<std::unique_ptr<StatestoreSubscriber>> subs;
+  for (int i = 0; i < n; ++i) {
+    subs.push_back(MakeSubscriber(
+        "bench-sub-" + std::to_string(n) + "-" + std::to_string(i), port,
+        [&obs, i](const impala::TTopicDelta& d, std::vector<impala::TTopicDelta>*) {
+          const auto now = Clock::now();
+          for (const auto& e : d.topic_entries) {
+            const int round = std::stoi(e.key.substr(1));
+            if (round < 0 || round >= static_cast<int>(obs.seen.size())) continue;
+            ics::MutexLock l(&obs.mu);
+            if (obs.seen[round][i] == Clock::time_point()) {
+              obs.seen[round][i] = now;
+              ++obs.count[round];
+              obs.cv.Broadcast();
+            }
+          }
+        }));
+  }
+  // The publisher hands over one entry per round when asked.
+  ics::Mutex pub_mu;
+  std::vector<std::string> pending;
+  auto publisher = MakeSubscriber(
+      "bench-publisher-" + std::to_string(n), port,
+      [&](const impala::TTopicDelta&, std::vector<impala::TTopicDelta>* out) {
+        ics::MutexLock l(&pub_mu);
+        if (pending.empty()) return;
+        impala::TTopicDelta d;
+        d.topic_name = kTopic;
+        d.is_delta = true;
+        for (auto& k : pending) {
+          impala::TTopicItem item;
+          item.key = k;
+          item.value = "payload";
+          item.deleted = false;
+          d.topic_entries.push_back(std::move(item));
+        }
+        pending.clear();
+        out->push_back(std::move(d));
+      });
+  for (auto& s : subs) (void)s->WaitForRegistration(std::chrono::seconds(30));
+  (void)publisher->WaitForRegistration(std::chrono::seconds(30));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // first full updates settle
+
+  std::vector<double> per_sub_ms, all_ms;
+  int incomplete = 0;
+  for (int r = 0; r < FLAGS_rounds; ++r) {
+    const auto t0 = Clock::now();
+    {
+      ics::MutexLock l(&pub_mu);
+      pending.push_back("r" + std::to_string(r));
+    }
+    publisher->RequestTopicUpdate();
+    const auto deadline = t0 + std::chrono::seconds(10);
+    ics::MutexLock l(&obs.mu);
+    while (obs.count[r] < n && Clock::now() < deadline) obs.cv.WaitUntil(&obs.mu, deadline);
+    if (obs.count[r] < n) ++incomplete;
+    double worst = 0;
+    for (int i = 0; i < n; ++i) {
+      if (obs.seen[r][i] == Clock::time_point()) continue;
+      const double ms = std::chrono::duration<double, std::milli>(obs.seen[r][i] - t0).count();
+      per_sub_ms.push_back(ms);
+      worst = std::max(worst, ms);
+    }
+    all_ms.push_back(worst);
+  }
+  std::printf(
+      "fanout subscribers=%d rounds=%d per-subscriber p50=%.2fms p99=%.2fms max=%.2fms | "
+      "all-applied p50=%.2fms p99=%.2fms max=%.2fms | incomplete_rounds=%d\n",
+      n, FLAGS_rounds, Percentile(per_sub_ms, 0.5), Percentile(per_sub_ms, 0.99),
+      Percentile(per_sub_ms, 1.0), Percentile(all_ms, 0.5), Percentile(all_ms, 0.99),
+      Percentile(all_ms, 1.0), incomplete);
+  std::fflush(stdout);
+  publisher->Stop();
+  for (auto& s : subs) s->Stop();
+}
+
+void IdleCpu(int n) {
+  Statestored ss = StartStatestored();
+  std::vector<std::unique_ptr<StatestoreSubscriber>> subs;
+  for (int i = 0; i < n; ++i) {
+    subs.push_back(MakeSubscriber("idle-" + std::to_string(i), ss.port,
+                                  [](const impala::TTopicDelta&,
+                                     std::vector<impala::TTopicDelta>*) {}));
+  }
+  for (auto& s : subs) (void)s->WaitForRegistration(std::chrono::seconds(60));
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  const double c0 = CpuSeconds(ss.pid);
+  std::this_thread::sleep_for(std::chrono::seconds(FLAGS_idle_seconds));
+  const double c1 = CpuSeconds(ss.pid);
+  std::printf("idle subscribers=%d statestored cpu=%.1f%% of one core (%.2f cpu-s over %ds), "
+              "rss=%ld KiB\n",
+              n, 100.0 * (c1 - c0) / FLAGS_idle_seconds, c1 - c0, FLAGS_idle_seconds,
+              RssKb(ss.pid));
+  std::fflush(stdout);
+  for (auto& s : subs) s->Stop();
+  StopStatestored(ss);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gflags::ParseCommandLineFlags(&argc, &argv, true);
+  signal(SIGPIPE, SIG_IGN);
+  std::istringstream sizes(FLAGS_sizes);
+  std::string tok;
+  while (std::getline(sizes, tok, ',')) {
+    Statestored ss = StartStatestored();
+    FanOut(ss.port, std::stoi(tok));
+    StopStatestored(ss);
+  }
+  if (FLAGS_idle > 0) IdleCpu(FLAGS_idle);
+  return 0;
+}
