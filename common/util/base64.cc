@@ -62,6 +62,10 @@ Result<std::string> Base64Decode(std::string_view in) {
       }
       v[k] = kReverse[c];
     }
+    // Canonical form only: the bits padding drops must be zero.
+    if ((pad == 1 && (v[2] & 3) != 0) || (pad == 2 && (v[1] & 15) != 0)) {
+      return Status::Corruption("non-canonical base64 padding at offset " + std::to_string(i));
+    }
     const uint32_t n = (uint32_t(v[0]) << 18) | (uint32_t(v[1]) << 12) | (uint32_t(v[2]) << 6) |
                        uint32_t(v[3]);
     out += static_cast<char>((n >> 16) & 0xFF);

@@ -12,7 +12,9 @@
 namespace ics {
 
 std::string Base64Encode(std::string_view bytes);
-// CORRUPTION on characters outside the alphabet or bad padding.
+// Strict: CORRUPTION on a length that is not a multiple of 4, characters
+// outside the alphabet, misplaced padding, or non-zero padding bits (so
+// every value has exactly one encoding).
 Result<std::string> Base64Decode(std::string_view text);
 
 }  // namespace ics

@@ -1,0 +1,172 @@
+// Metastore: durable storage of Hive-Metastore-shaped metadata, the source
+// of truth catalogd loads from and writes DDL to.
+//
+// Objects are the HMS Thrift structs (hive::Database, hive::Table,
+// hive::Partition, hive::ColumnStatisticsObj) plus Impala functions
+// (impala::TFunction). Names of databases, tables and columns are stored
+// lower-case; callers pass them lower-case (the catalog validates names;
+// Commit rejects an empty or upper-case name with INVALID_ARGUMENT).
+// Partitions are identified by their name "k1=v1/k2=v2" (values escaped as
+// Hive does; see partition_name.h) within a table; the metastore derives it
+// from the table's partition keys and the partition's values.
+//
+// Writes are grouped into a MetastoreTxn and committed atomically: either
+// every operation applies or none does, and a committed transaction survives
+// a crash (kill -9) of the process. Every applied operation appends an entry
+// to the notification log (event id strictly increasing), as the Hive
+// Metastore does; the log feeds external-change polling. Event types and the
+// JSON message format are in notification_message.h.
+//
+// Errors common to every method: IO_ERROR when the storage fails (SQLite
+// I/O error, disk full, lock not obtained within the busy timeout);
+// CORRUPTION when stored data cannot be decoded (a damaged object fails the
+// call that reads it, not the whole store).
+//
+// Thread-safety: implementations are thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "CatalogService_types.h"
+#include "hive_metastore_types.h"
+#include "common/util/result.h"
+
+namespace ics::catalog {
+
+// One operation of a transaction. Preconditions are checked at commit time
+// inside the transaction, after the txn's earlier ops (so one txn may create
+// a database and a table in it, or drop functions and then their database);
+// a failed precondition aborts the whole txn with the stated status code.
+// Each op appends one notification event (type in brackets).
+struct MetastoreOp {
+  enum class Kind {
+    // database; ALREADY_EXISTS if present.                       [CREATE_DATABASE]
+    kCreateDatabase,
+    // database (replaces by database.name); NOT_FOUND if absent; INVALID_ARGUMENT
+    // if db_name is set and differs (no database renames).       [ALTER_DATABASE]
+    kAlterDatabase,
+    // db_name; NOT_FOUND if absent; INVALID_ARGUMENT if it still has tables or
+    // functions (callers drop them first, in the same txn, for CASCADE).
+    //                                                            [DROP_DATABASE]
+    kDropDatabase,
+    // table (keyed by table.dbName, table.tableName); NOT_FOUND if the db is
+    // absent, ALREADY_EXISTS if present.                         [CREATE_TABLE]
+    kCreateTable,
+    // db_name, table_name = old names; table = new object. NOT_FOUND if absent;
+    // INVALID_ARGUMENT if the partition key names change (as in Hive). A new
+    // dbName/tableName is a rename: NOT_FOUND if the new db is absent,
+    // ALREADY_EXISTS if the new name is taken; partitions and column stats move
+    // with the table (partition locations are left as they are: callers that
+    // move data add kAlterPartition ops to the same txn).         [ALTER_TABLE]
+    kAlterTable,
+    // db_name, table_name; NOT_FOUND if absent; drops its partitions and stats too.
+    //                                                            [DROP_TABLE]
+    kDropTable,
+    // partition (keyed by partition.dbName, tableName and the name made from the
+    // table's partition keys and partition.values); NOT_FOUND if the table is
+    // absent, INVALID_ARGUMENT if the values do not match the keys (or
+    // partition_name is set and differs from the derived name), ALREADY_EXISTS
+    // if present.                                                [ADD_PARTITION]
+    kAddPartition,
+    // partition (replaces by values, keyed as kAddPartition); NOT_FOUND if absent.
+    //                                                            [ALTER_PARTITION]
+    kAlterPartition,
+    // db_name, table_name, partition_name; NOT_FOUND if the table or partition
+    // is absent; drops its column stats too.                     [DROP_PARTITION]
+    kDropPartition,
+    // function (keyed by function.name.db_name and function.signature);
+    // INVALID_ARGUMENT if the signature is empty, NOT_FOUND if the db is absent,
+    // ALREADY_EXISTS if (db, signature) present.                 [CREATE_FUNCTION]
+    kCreateFunction,
+    // db_name, function_signature; NOT_FOUND if absent.          [DROP_FUNCTION]
+    kDropFunction,
+    // db_name, table_name, column_stats (upsert by colName; names are not
+    // checked against the schema); NOT_FOUND if the table is absent.
+    //                                                    [UPDATE_TABLE_COLUMN_STAT]
+    kSetTableColumnStats,
+    // db_name, table_name, partition_name, column_stats (upsert by colName);
+    // NOT_FOUND if the partition is absent.          [UPDATE_PARTITION_COLUMN_STAT]
+    kSetPartitionColumnStats,
+    // db_name, table_name; deletes all table and partition column stats;
+    // NOT_FOUND if the table is absent.                  [DELETE_TABLE_COLUMN_STAT]
+    kDeleteColumnStats,
+  };
+  Kind kind;
+  std::string db_name;
+  std::string table_name;
+  std::string partition_name;
+  std::string function_signature;
+  hive::Database database;
+  hive::Table table;
+  hive::Partition partition;
+  impala::TFunction function;
+  std::vector<hive::ColumnStatisticsObj> column_stats;
+};
+
+struct MetastoreTxn {
+  std::vector<MetastoreOp> ops;
+};
+
+// A row of the notification log.
+using NotificationEvent = hive::NotificationEvent;
+
+class Metastore {
+ public:
+  virtual ~Metastore() = default;
+
+  // Database names, sorted.
+  virtual Result<std::vector<std::string>> GetAllDatabases() = 0;
+  // NOT_FOUND if absent.
+  virtual Result<hive::Database> GetDatabase(const std::string& db) = 0;
+  // Table names of a database, sorted; NOT_FOUND if the database is absent.
+  virtual Result<std::vector<std::string>> GetAllTables(const std::string& db) = 0;
+  // NOT_FOUND if absent.
+  virtual Result<hive::Table> GetTable(const std::string& db, const std::string& table) = 0;
+  // All partitions of a table, ordered by name; NOT_FOUND if the table is absent.
+  virtual Result<std::vector<hive::Partition>> GetPartitions(const std::string& db,
+                                                             const std::string& table) = 0;
+  // Partitions by name, ordered by name; names that do not exist are skipped
+  // and repeated names collapse. NOT_FOUND if the table is absent.
+  virtual Result<std::vector<hive::Partition>> GetPartitionsByNames(
+      const std::string& db, const std::string& table, const std::vector<std::string>& names) = 0;
+  // Functions of a database, ordered by signature; NOT_FOUND if the db is absent.
+  virtual Result<std::vector<impala::TFunction>> GetFunctions(const std::string& db) = 0;
+  // Ordered by column name; NOT_FOUND if the table is absent.
+  virtual Result<std::vector<hive::ColumnStatisticsObj>> GetTableColumnStats(
+      const std::string& db, const std::string& table) = 0;
+  // Ordered by column name; NOT_FOUND if the table or partition is absent.
+  virtual Result<std::vector<hive::ColumnStatisticsObj>> GetPartitionColumnStats(
+      const std::string& db, const std::string& table, const std::string& partition_name) = 0;
+
+  // Applies every op atomically and durably (on disk before it returns),
+  // appending one notification event per op. Returns the id of the last
+  // event written (0 for an empty txn). On a failed op, returns that op's
+  // status with the context "metastore txn op <i> of <n> (<EVENT_TYPE>)" and
+  // nothing of the txn is applied. An IO_ERROR from the final commit step
+  // itself (the disk failed while committing) leaves the outcome unknown;
+  // callers should re-read the affected objects.
+  virtual Result<int64_t> Commit(const MetastoreTxn& txn) = 0;
+
+  // Notification log: events with id > after_event_id in id order, at most
+  // max_events (INVALID_ARGUMENT unless max_events > 0).
+  virtual Result<std::vector<NotificationEvent>> GetNextNotifications(int64_t after_event_id,
+                                                                      int max_events) = 0;
+  // The highest event id ever assigned (0 if none); ids are never reused.
+  virtual Result<int64_t> CurrentNotificationEventId() = 0;
+};
+
+// Opens (creating if needed) the embedded SQLite metastore at `path`,
+// with WAL journaling and synchronous commits. Creates or upgrades the
+// schema. Errors: INVALID_ARGUMENT if the file's schema version is newer
+// than this build, or it is an SQLite database that is not a metastore;
+// CORRUPTION if it is not an SQLite database or its version row is damaged;
+// IO_ERROR if it cannot be opened or cannot use WAL (e.g. no such directory).
+// Several processes may open the same file (SQLite locking; a writer waits
+// up to a busy timeout), though catalogd expects to be its only writer.
+Result<std::unique_ptr<Metastore>> OpenSqliteMetastore(const std::string& path);
+
+}  // namespace ics::catalog

@@ -1,0 +1,148 @@
+#include "catalogd/metastore/sqlite_schema.h"
+
+namespace ics::catalog::sqlite {
+namespace {
+
+// One upgrade step: applied to a file at version `to_version - 1`.
+struct Migration {
+  int to_version;
+  const char* sql;
+};
+
+constexpr const char kSchemaV1[] = R"sql(
+CREATE TABLE databases (
+  name TEXT NOT NULL PRIMARY KEY,
+  obj  BLOB NOT NULL
+);
+CREATE TABLE tables (
+  db   TEXT NOT NULL REFERENCES databases(name) DEFERRABLE INITIALLY DEFERRED,
+  name TEXT NOT NULL,
+  obj  BLOB NOT NULL,
+  PRIMARY KEY (db, name)
+);
+CREATE TABLE partitions (
+  db        TEXT NOT NULL,
+  tbl       TEXT NOT NULL,
+  part_name TEXT NOT NULL,
+  obj       BLOB NOT NULL,
+  PRIMARY KEY (db, tbl, part_name),
+  FOREIGN KEY (db, tbl) REFERENCES tables(db, name) DEFERRABLE INITIALLY DEFERRED
+);
+CREATE TABLE functions (
+  db        TEXT NOT NULL REFERENCES databases(name) DEFERRABLE INITIALLY DEFERRED,
+  signature TEXT NOT NULL,
+  obj       BLOB NOT NULL,
+  PRIMARY KEY (db, signature)
+);
+CREATE TABLE table_column_stats (
+  db  TEXT NOT NULL,
+  tbl TEXT NOT NULL,
+  col TEXT NOT NULL,
+  obj BLOB NOT NULL,
+  PRIMARY KEY (db, tbl, col),
+  FOREIGN KEY (db, tbl) REFERENCES tables(db, name) DEFERRABLE INITIALLY DEFERRED
+);
+CREATE TABLE partition_column_stats (
+  db        TEXT NOT NULL,
+  tbl       TEXT NOT NULL,
+  part_name TEXT NOT NULL,
+  col       TEXT NOT NULL,
+  obj       BLOB NOT NULL,
+  PRIMARY KEY (db, tbl, part_name, col),
+  FOREIGN KEY (db, tbl, part_name) REFERENCES partitions(db, tbl, part_name)
+    DEFERRABLE INITIALLY DEFERRED
+);
+CREATE TABLE notification_log (
+  event_id   INTEGER PRIMARY KEY AUTOINCREMENT,
+  event_time INTEGER NOT NULL,
+  event_type TEXT NOT NULL,
+  db         TEXT,
+  tbl        TEXT,
+  message    TEXT NOT NULL
+);
+)sql";
+
+constexpr Migration kMigrations[] = {
+    {1, kSchemaV1},
+};
+static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion,
+              "one migration per schema version");
+
+// Reads the stored version: 0 for a brand-new (empty) file.
+Result<int> ReadVersion(Connection* conn) {
+  ICS_ASSIGN_OR_RETURN(Stmt has_version,
+                       conn->Prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' "
+                                     "AND name = 'schema_version'"));
+  ICS_ASSIGN_OR_RETURN(bool row, has_version.Step());
+  if (row && has_version.Int(0) == 0) {
+    ICS_ASSIGN_OR_RETURN(Stmt any, conn->Prepare("SELECT count(*) FROM sqlite_master"));
+    ICS_ASSIGN_OR_RETURN(bool any_row, any.Step());
+    if (any_row && any.Int(0) != 0) {
+      return Status::InvalidArgument("'" + conn->path() +
+                                     "' is an SQLite database but not a metastore "
+                                     "(it has tables but no schema_version)");
+    }
+    return 0;
+  }
+  ICS_ASSIGN_OR_RETURN(Stmt version, conn->Prepare("SELECT version FROM schema_version"));
+  ICS_ASSIGN_OR_RETURN(bool has_row, version.Step());
+  if (!has_row) {
+    return Status::Corruption("metastore '" + conn->path() + "' has no schema_version row");
+  }
+  const int64_t v = version.Int(0);
+  ICS_ASSIGN_OR_RETURN(bool second_row, version.Step());
+  if (second_row) {
+    return Status::Corruption("metastore '" + conn->path() +
+                              "' has more than one schema_version row");
+  }
+  if (v < 1) {
+    return Status::Corruption("metastore '" + conn->path() + "' has invalid schema version " +
+                              std::to_string(v));
+  }
+  if (v > kSchemaVersion) {
+    return Status::InvalidArgument(
+        "metastore '" + conn->path() + "' has schema version " + std::to_string(v) +
+        ", newer than the version " + std::to_string(kSchemaVersion) +
+        " this build supports; use a newer build (refusing to open it)");
+  }
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+Status ConfigureConnection(Connection* conn) {
+  // journal_mode reports the mode in effect: a file system without shared
+  // memory support (or an in-memory db) silently keeps another mode.
+  ICS_ASSIGN_OR_RETURN(Stmt wal, conn->Prepare("PRAGMA journal_mode = WAL"));
+  ICS_ASSIGN_OR_RETURN(bool row, wal.Step());
+  const std::string mode = row ? std::string(wal.Text(0)) : "";
+  if (mode != "wal") {
+    return Status::IoError("metastore '" + conn->path() + "' cannot use WAL journaling (mode is '" +
+                           mode + "')");
+  }
+  return conn->Exec("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;");
+}
+
+Status InitSchema(Connection* conn) {
+  while (true) {
+    // Each step re-reads the version under the write lock, so two processes
+    // opening the same new file do not both create the schema.
+    Transaction txn(conn);
+    ICS_RETURN_IF_ERROR(txn.Begin(Transaction::Kind::kImmediate));
+    ICS_ASSIGN_OR_RETURN(int version, ReadVersion(conn));
+    if (version == kSchemaVersion) return txn.Commit();
+    const Migration& m = kMigrations[version];
+    ICS_RETURN_IF_ERROR(conn->Exec(m.sql));
+    if (version == 0) {
+      ICS_RETURN_IF_ERROR(conn->Exec("CREATE TABLE schema_version (version INTEGER NOT NULL)"));
+      ICS_ASSIGN_OR_RETURN(Stmt ins, conn->Prepare("INSERT INTO schema_version VALUES (?1)"));
+      ICS_RETURN_IF_ERROR(ins.BindInt(1, m.to_version).Run());
+    } else {
+      ICS_ASSIGN_OR_RETURN(Stmt upd, conn->Prepare("UPDATE schema_version SET version = ?1"));
+      ICS_RETURN_IF_ERROR(upd.BindInt(1, m.to_version).Run());
+    }
+    ICS_RETURN_IF_ERROR(txn.Commit());
+  }
+}
+
+}  // namespace ics::catalog::sqlite

@@ -1,0 +1,424 @@
+#include "catalogd/metastore/txn_applier.h"
+
+#include "catalogd/metastore/metastore_blob.h"
+#include "catalogd/metastore/partition_name.h"
+
+namespace ics::catalog {
+namespace {
+
+using Kind = MetastoreOp::Kind;
+
+std::string TableName(std::string_view db, std::string_view table) {
+  return std::string(db) + "." + std::string(table);
+}
+
+// Names are keys: they must be present and lower-case (the catalog
+// normalizes them; a mixed-case key would never be found again).
+Status CheckName(std::string_view what, const std::string& name) {
+  if (name.empty()) return Status::InvalidArgument(std::string(what) + " name is empty");
+  for (char c : name) {
+    if (c >= 'A' && c <= 'Z') {
+      return Status::InvalidArgument(std::string(what) + " name '" + name +
+                                     "' is not lower-case");
+    }
+  }
+  return Status::OK();
+}
+
+hive::ColumnStatistics StatsObject(const MetastoreOp& op, bool partition_level) {
+  hive::ColumnStatistics stats;
+  stats.statsDesc.isTblLevel = !partition_level;
+  stats.statsDesc.dbName = op.db_name;
+  stats.statsDesc.tableName = op.table_name;
+  if (partition_level) stats.statsDesc.__set_partName(op.partition_name);
+  stats.statsObj = op.column_stats;
+  return stats;
+}
+
+}  // namespace
+
+std::string_view EventTypeOf(MetastoreOp::Kind kind) {
+  switch (kind) {
+    case Kind::kCreateDatabase: return kEventCreateDatabase;
+    case Kind::kAlterDatabase: return kEventAlterDatabase;
+    case Kind::kDropDatabase: return kEventDropDatabase;
+    case Kind::kCreateTable: return kEventCreateTable;
+    case Kind::kAlterTable: return kEventAlterTable;
+    case Kind::kDropTable: return kEventDropTable;
+    case Kind::kAddPartition: return kEventAddPartition;
+    case Kind::kAlterPartition: return kEventAlterPartition;
+    case Kind::kDropPartition: return kEventDropPartition;
+    case Kind::kCreateFunction: return kEventCreateFunction;
+    case Kind::kDropFunction: return kEventDropFunction;
+    case Kind::kSetTableColumnStats: return kEventUpdateTableColumnStat;
+    case Kind::kSetPartitionColumnStats: return kEventUpdatePartitionColumnStat;
+    case Kind::kDeleteColumnStats: return kEventDeleteTableColumnStat;
+  }
+  return "UNKNOWN";
+}
+
+Status TxnApplier::Apply(const MetastoreOp& op) {
+  switch (op.kind) {
+    case Kind::kCreateDatabase: return CreateDatabase(op.database);
+    case Kind::kAlterDatabase: return AlterDatabase(op);
+    case Kind::kDropDatabase: return DropDatabase(op.db_name);
+    case Kind::kCreateTable: return CreateTable(op.table);
+    case Kind::kAlterTable: return AlterTable(op);
+    case Kind::kDropTable: return DropTable(op.db_name, op.table_name);
+    case Kind::kAddPartition: return PutPartition(op, /*create=*/true);
+    case Kind::kAlterPartition: return PutPartition(op, /*create=*/false);
+    case Kind::kDropPartition: return DropPartition(op);
+    case Kind::kCreateFunction: return CreateFunction(op.function);
+    case Kind::kDropFunction: return DropFunction(op.db_name, op.function_signature);
+    case Kind::kSetTableColumnStats: return SetColumnStats(op, /*partition_level=*/false);
+    case Kind::kSetPartitionColumnStats: return SetColumnStats(op, /*partition_level=*/true);
+    case Kind::kDeleteColumnStats: return DeleteColumnStats(op.db_name, op.table_name);
+  }
+  return Status::InvalidArgument("unknown metastore op kind " +
+                                 std::to_string(static_cast<int>(op.kind)));
+}
+
+// ---- databases ----
+
+Status TxnApplier::CreateDatabase(const hive::Database& db) {
+  ICS_RETURN_IF_ERROR(CheckName("database", db.name));
+  ICS_ASSIGN_OR_RETURN(bool exists, HasRow("SELECT 1 FROM databases WHERE name = ?1", {db.name}));
+  if (exists) return Status::AlreadyExists("database " + db.name + " already exists");
+  ICS_ASSIGN_OR_RETURN(std::string blob, EncodeBlob(db));
+  ICS_RETURN_IF_ERROR(Run("INSERT INTO databases (name, obj) VALUES (?1, ?2)", {db.name}, &blob));
+  return AppendEvent(kEventCreateDatabase, {db.name, "", {}, {}, {}, {}, blob}, false);
+}
+
+Status TxnApplier::AlterDatabase(const MetastoreOp& op) {
+  const hive::Database& db = op.database;
+  ICS_RETURN_IF_ERROR(CheckName("database", db.name));
+  if (!op.db_name.empty() && op.db_name != db.name) {
+    return Status::InvalidArgument("databases cannot be renamed (" + op.db_name + " to " +
+                                   db.name + ")");
+  }
+  ICS_RETURN_IF_ERROR(RequireDatabase(db.name));
+  ICS_ASSIGN_OR_RETURN(std::string blob, EncodeBlob(db));
+  ICS_RETURN_IF_ERROR(Run("UPDATE databases SET obj = ?2 WHERE name = ?1", {db.name}, &blob));
+  return AppendEvent(kEventAlterDatabase, {db.name, "", {}, {}, {}, {}, blob}, false);
+}
+
+Status TxnApplier::DropDatabase(const std::string& db) {
+  ICS_RETURN_IF_ERROR(CheckName("database", db));
+  ICS_RETURN_IF_ERROR(RequireDatabase(db));
+  ICS_ASSIGN_OR_RETURN(bool has_tables, HasRow("SELECT 1 FROM tables WHERE db = ?1", {db}));
+  ICS_ASSIGN_OR_RETURN(bool has_fns, HasRow("SELECT 1 FROM functions WHERE db = ?1", {db}));
+  if (has_tables || has_fns) {
+    return Status::InvalidArgument("database " + db + " is not empty: it still has " +
+                                   (has_tables ? "tables" : "functions") +
+                                   " (drop them first)");
+  }
+  ICS_RETURN_IF_ERROR(Run("DELETE FROM databases WHERE name = ?1", {db}));
+  return AppendEvent(kEventDropDatabase, {db, "", {}, {}, {}, {}, {}}, false);
+}
+
+// ---- tables ----
+
+Status TxnApplier::CreateTable(const hive::Table& table) {
+  ICS_RETURN_IF_ERROR(CheckName("database", table.dbName));
+  ICS_RETURN_IF_ERROR(CheckName("table", table.tableName));
+  ICS_RETURN_IF_ERROR(RequireDatabase(table.dbName));
+  ICS_ASSIGN_OR_RETURN(bool exists, HasRow("SELECT 1 FROM tables WHERE db = ?1 AND name = ?2",
+                                           {table.dbName, table.tableName}));
+  if (exists) {
+    return Status::AlreadyExists("table " + TableName(table.dbName, table.tableName) +
+                                 " already exists");
+  }
+  ICS_ASSIGN_OR_RETURN(std::string blob, EncodeBlob(table));
+  ICS_RETURN_IF_ERROR(Run("INSERT INTO tables (db, name, obj) VALUES (?1, ?2, ?3)",
+                          {table.dbName, table.tableName}, &blob));
+  part_keys_.erase({table.dbName, table.tableName});
+  return AppendEvent(kEventCreateTable, {table.dbName, table.tableName, {}, {}, {}, {}, blob},
+                     true);
+}
+
+Status TxnApplier::AlterTable(const MetastoreOp& op) {
+  const hive::Table& table = op.table;
+  ICS_RETURN_IF_ERROR(CheckName("database", op.db_name));
+  ICS_RETURN_IF_ERROR(CheckName("table", op.table_name));
+  ICS_RETURN_IF_ERROR(CheckName("new database", table.dbName));
+  ICS_RETURN_IF_ERROR(CheckName("new table", table.tableName));
+  ICS_ASSIGN_OR_RETURN(hive::Table old, LoadTable(op.db_name, op.table_name));
+  // As in Hive: partition keys are part of every partition's identity.
+  bool same_keys = old.partitionKeys.size() == table.partitionKeys.size();
+  for (size_t i = 0; same_keys && i < old.partitionKeys.size(); ++i) {
+    same_keys = old.partitionKeys[i].name == table.partitionKeys[i].name;
+  }
+  if (!same_keys) {
+    return Status::InvalidArgument("the partition keys of table " +
+                                   TableName(op.db_name, op.table_name) + " cannot be changed");
+  }
+  const bool rename = op.db_name != table.dbName || op.table_name != table.tableName;
+  if (rename) {
+    ICS_RETURN_IF_ERROR(RequireDatabase(table.dbName));
+    ICS_ASSIGN_OR_RETURN(bool taken, HasRow("SELECT 1 FROM tables WHERE db = ?1 AND name = ?2",
+                                            {table.dbName, table.tableName}));
+    if (taken) {
+      return Status::AlreadyExists("cannot rename " + TableName(op.db_name, op.table_name) +
+                                   ": table " + TableName(table.dbName, table.tableName) +
+                                   " already exists");
+    }
+  }
+  ICS_ASSIGN_OR_RETURN(std::string blob, EncodeBlob(table));
+  // ?1, ?2 = old key; ?3, ?4 = new key. Foreign keys are checked at COMMIT,
+  // so the order of the parent and child updates does not matter.
+  const std::initializer_list<std::string_view> keys = {op.db_name, op.table_name, table.dbName,
+                                                        table.tableName};
+  ICS_RETURN_IF_ERROR(Run("UPDATE tables SET db = ?3, name = ?4, obj = ?5 "
+                          "WHERE db = ?1 AND name = ?2",
+                          keys, &blob));
+  if (rename) {
+    ICS_RETURN_IF_ERROR(
+        Run("UPDATE partitions SET db = ?3, tbl = ?4 WHERE db = ?1 AND tbl = ?2", keys));
+    ICS_RETURN_IF_ERROR(
+        Run("UPDATE table_column_stats SET db = ?3, tbl = ?4 WHERE db = ?1 AND tbl = ?2", keys));
+    ICS_RETURN_IF_ERROR(Run(
+        "UPDATE partition_column_stats SET db = ?3, tbl = ?4 WHERE db = ?1 AND tbl = ?2", keys));
+  }
+  part_keys_.erase({op.db_name, op.table_name});
+  part_keys_.erase({table.dbName, table.tableName});
+  NotificationMessage msg{table.dbName, table.tableName, {}, {}, {}, {}, blob};
+  if (rename) {
+    msg.old_db = op.db_name;
+    msg.old_table = op.table_name;
+  }
+  return AppendEvent(kEventAlterTable, msg, true);
+}
+
+Status TxnApplier::DropTable(const std::string& db, const std::string& table) {
+  ICS_RETURN_IF_ERROR(CheckName("database", db));
+  ICS_RETURN_IF_ERROR(CheckName("table", table));
+  ICS_RETURN_IF_ERROR(RequireTable(db, table));
+  ICS_RETURN_IF_ERROR(Run("DELETE FROM partition_column_stats WHERE db = ?1 AND tbl = ?2",
+                          {db, table}));
+  ICS_RETURN_IF_ERROR(Run("DELETE FROM table_column_stats WHERE db = ?1 AND tbl = ?2",
+                          {db, table}));
+  ICS_RETURN_IF_ERROR(Run("DELETE FROM partitions WHERE db = ?1 AND tbl = ?2", {db, table}));
+  ICS_RETURN_IF_ERROR(Run("DELETE FROM tables WHERE db = ?1 AND name = ?2", {db, table}));
+  part_keys_.erase({db, table});
+  return AppendEvent(kEventDropTable, {db, table, {}, {}, {}, {}, {}}, true);
+}
+
+// ---- partitions ----
+
+Status TxnApplier::PutPartition(const MetastoreOp& op, bool create) {
+  const hive::Partition& part = op.partition;
+  ICS_RETURN_IF_ERROR(CheckName("database", part.dbName));
+  ICS_RETURN_IF_ERROR(CheckName("table", part.tableName));
+  const std::string where = TableName(part.dbName, part.tableName);
+  ICS_ASSIGN_OR_RETURN(std::vector<std::string> keys, PartitionKeys(part.dbName, part.tableName));
+  auto name = MakePartitionName(keys, part.values);
+  if (!name.ok()) return name.status().WithContext("partition of " + where);
+  if (!op.partition_name.empty() && op.partition_name != *name) {
+    return Status::InvalidArgument("partition_name '" + op.partition_name +
+                                   "' does not match the partition's values ('" + *name + "')");
+  }
+  ICS_ASSIGN_OR_RETURN(bool exists,
+                       HasRow("SELECT 1 FROM partitions WHERE db = ?1 AND tbl = ?2 "
+                              "AND part_name = ?3",
+                              {part.dbName, part.tableName, *name}));
+  if (create && exists) {
+    return Status::AlreadyExists("partition " + *name + " of " + where + " already exists");
+  }
+  if (!create && !exists) {
+    return Status::NotFound("partition " + *name + " of " + where + " does not exist");
+  }
+  // The stored blob omits the names the row key already holds, so a rename
+  // only rewrites keys; reads fill them back in.
+  hive::Partition stored = part;
+  stored.dbName.clear();
+  stored.tableName.clear();
+  ICS_ASSIGN_OR_RETURN(std::string blob, EncodeBlob(stored));
+  ICS_RETURN_IF_ERROR(Run(create ? "INSERT INTO partitions (db, tbl, part_name, obj) "
+                                   "VALUES (?1, ?2, ?3, ?4)"
+                                 : "UPDATE partitions SET obj = ?4 "
+                                   "WHERE db = ?1 AND tbl = ?2 AND part_name = ?3",
+                          {part.dbName, part.tableName, *name}, &blob));
+  ICS_ASSIGN_OR_RETURN(std::string full, EncodeBlob(part));
+  return AppendEvent(create ? kEventAddPartition : kEventAlterPartition,
+                     {part.dbName, part.tableName, *name, {}, {}, {}, full}, true);
+}
+
+Status TxnApplier::DropPartition(const MetastoreOp& op) {
+  ICS_RETURN_IF_ERROR(CheckName("database", op.db_name));
+  ICS_RETURN_IF_ERROR(CheckName("table", op.table_name));
+  ICS_RETURN_IF_ERROR(RequireTable(op.db_name, op.table_name));
+  const std::initializer_list<std::string_view> key = {op.db_name, op.table_name,
+                                                       op.partition_name};
+  ICS_ASSIGN_OR_RETURN(bool exists, HasRow("SELECT 1 FROM partitions WHERE db = ?1 AND tbl = ?2 "
+                                           "AND part_name = ?3",
+                                           key));
+  if (!exists) {
+    return Status::NotFound("partition " + op.partition_name + " of " +
+                            TableName(op.db_name, op.table_name) + " does not exist");
+  }
+  ICS_RETURN_IF_ERROR(Run("DELETE FROM partition_column_stats "
+                          "WHERE db = ?1 AND tbl = ?2 AND part_name = ?3",
+                          key));
+  ICS_RETURN_IF_ERROR(
+      Run("DELETE FROM partitions WHERE db = ?1 AND tbl = ?2 AND part_name = ?3", key));
+  return AppendEvent(kEventDropPartition,
+                     {op.db_name, op.table_name, op.partition_name, {}, {}, {}, {}}, true);
+}
+
+// ---- functions ----
+
+Status TxnApplier::CreateFunction(const impala::TFunction& fn) {
+  const std::string& db = fn.name.db_name;
+  ICS_RETURN_IF_ERROR(CheckName("function database", db));
+  if (fn.signature.empty()) {
+    return Status::InvalidArgument("function " + db + "." + fn.name.function_name +
+                                   " has no signature");
+  }
+  ICS_RETURN_IF_ERROR(RequireDatabase(db));
+  ICS_ASSIGN_OR_RETURN(bool exists, HasRow("SELECT 1 FROM functions WHERE db = ?1 "
+                                           "AND signature = ?2",
+                                           {db, fn.signature}));
+  if (exists) {
+    return Status::AlreadyExists("function " + fn.signature + " already exists in database " +
+                                 db);
+  }
+  ICS_ASSIGN_OR_RETURN(std::string blob, EncodeBlob(fn));
+  ICS_RETURN_IF_ERROR(Run("INSERT INTO functions (db, signature, obj) VALUES (?1, ?2, ?3)",
+                          {db, fn.signature}, &blob));
+  return AppendEvent(kEventCreateFunction, {db, "", {}, fn.signature, {}, {}, blob}, false);
+}
+
+Status TxnApplier::DropFunction(const std::string& db, const std::string& signature) {
+  ICS_RETURN_IF_ERROR(CheckName("database", db));
+  ICS_ASSIGN_OR_RETURN(bool exists, HasRow("SELECT 1 FROM functions WHERE db = ?1 "
+                                           "AND signature = ?2",
+                                           {db, signature}));
+  if (!exists) {
+    return Status::NotFound("function " + signature + " does not exist in database " + db);
+  }
+  ICS_RETURN_IF_ERROR(
+      Run("DELETE FROM functions WHERE db = ?1 AND signature = ?2", {db, signature}));
+  return AppendEvent(kEventDropFunction, {db, "", {}, signature, {}, {}, {}}, false);
+}
+
+// ---- column statistics ----
+
+Status TxnApplier::SetColumnStats(const MetastoreOp& op, bool partition_level) {
+  ICS_RETURN_IF_ERROR(CheckName("database", op.db_name));
+  ICS_RETURN_IF_ERROR(CheckName("table", op.table_name));
+  ICS_RETURN_IF_ERROR(RequireTable(op.db_name, op.table_name));
+  if (partition_level) {
+    ICS_ASSIGN_OR_RETURN(bool exists, HasRow("SELECT 1 FROM partitions WHERE db = ?1 "
+                                             "AND tbl = ?2 AND part_name = ?3",
+                                             {op.db_name, op.table_name, op.partition_name}));
+    if (!exists) {
+      return Status::NotFound("partition " + op.partition_name + " of " +
+                              TableName(op.db_name, op.table_name) + " does not exist");
+    }
+  }
+  for (const hive::ColumnStatisticsObj& col : op.column_stats) {
+    ICS_RETURN_IF_ERROR(CheckName("column", col.colName));
+    ICS_ASSIGN_OR_RETURN(std::string blob, EncodeBlob(col));
+    if (partition_level) {
+      ICS_RETURN_IF_ERROR(Run("INSERT INTO partition_column_stats (db, tbl, part_name, col, obj) "
+                              "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (db, tbl, part_name, col) "
+                              "DO UPDATE SET obj = excluded.obj",
+                              {op.db_name, op.table_name, op.partition_name, col.colName},
+                              &blob));
+    } else {
+      ICS_RETURN_IF_ERROR(Run("INSERT INTO table_column_stats (db, tbl, col, obj) "
+                              "VALUES (?1, ?2, ?3, ?4) ON CONFLICT (db, tbl, col) "
+                              "DO UPDATE SET obj = excluded.obj",
+                              {op.db_name, op.table_name, col.colName}, &blob));
+    }
+  }
+  ICS_ASSIGN_OR_RETURN(std::string object, EncodeBlob(StatsObject(op, partition_level)));
+  NotificationMessage msg{op.db_name, op.table_name, {}, {}, {}, {}, object};
+  if (partition_level) msg.partition = op.partition_name;
+  return AppendEvent(partition_level ? kEventUpdatePartitionColumnStat : kEventUpdateTableColumnStat,
+                     msg, true);
+}
+
+Status TxnApplier::DeleteColumnStats(const std::string& db, const std::string& table) {
+  ICS_RETURN_IF_ERROR(CheckName("database", db));
+  ICS_RETURN_IF_ERROR(CheckName("table", table));
+  ICS_RETURN_IF_ERROR(RequireTable(db, table));
+  ICS_RETURN_IF_ERROR(Run("DELETE FROM partition_column_stats WHERE db = ?1 AND tbl = ?2",
+                          {db, table}));
+  ICS_RETURN_IF_ERROR(Run("DELETE FROM table_column_stats WHERE db = ?1 AND tbl = ?2",
+                          {db, table}));
+  return AppendEvent(kEventDeleteTableColumnStat, {db, table, {}, {}, {}, {}, {}}, true);
+}
+
+// ---- helpers ----
+
+Status TxnApplier::Run(const std::string& sql, std::initializer_list<std::string_view> texts,
+                       const std::string* blob) {
+  ICS_ASSIGN_OR_RETURN(sqlite::Stmt st, conn_->Prepare(sql));
+  int idx = 1;
+  for (std::string_view t : texts) st.BindText(idx++, t);
+  if (blob != nullptr) st.BindBlob(idx, *blob);
+  return st.Run();
+}
+
+Result<bool> TxnApplier::HasRow(const std::string& sql,
+                                std::initializer_list<std::string_view> texts) {
+  ICS_ASSIGN_OR_RETURN(sqlite::Stmt st, conn_->Prepare(sql));
+  int idx = 1;
+  for (std::string_view t : texts) st.BindText(idx++, t);
+  return st.Step();
+}
+
+Status TxnApplier::RequireDatabase(const std::string& db) {
+  ICS_ASSIGN_OR_RETURN(bool exists, HasRow("SELECT 1 FROM databases WHERE name = ?1", {db}));
+  if (!exists) return Status::NotFound("database " + db + " does not exist");
+  return Status::OK();
+}
+
+Status TxnApplier::RequireTable(const std::string& db, const std::string& table) {
+  ICS_ASSIGN_OR_RETURN(bool exists,
+                       HasRow("SELECT 1 FROM tables WHERE db = ?1 AND name = ?2", {db, table}));
+  if (!exists) return Status::NotFound("table " + TableName(db, table) + " does not exist");
+  return Status::OK();
+}
+
+Result<hive::Table> TxnApplier::LoadTable(const std::string& db, const std::string& table) {
+  ICS_ASSIGN_OR_RETURN(sqlite::Stmt st,
+                       conn_->Prepare("SELECT obj FROM tables WHERE db = ?1 AND name = ?2"));
+  st.BindText(1, db).BindText(2, table);
+  ICS_ASSIGN_OR_RETURN(bool row, st.Step());
+  if (!row) return Status::NotFound("table " + TableName(db, table) + " does not exist");
+  return DecodeBlob<hive::Table>(st.Blob(0), "table " + TableName(db, table));
+}
+
+Result<std::vector<std::string>> TxnApplier::PartitionKeys(const std::string& db,
+                                                            const std::string& table) {
+  auto it = part_keys_.find({db, table});
+  if (it != part_keys_.end()) return it->second;
+  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(db, table));
+  std::vector<std::string> keys;
+  keys.reserve(t.partitionKeys.size());
+  for (const hive::FieldSchema& f : t.partitionKeys) keys.push_back(f.name);
+  part_keys_.emplace(Key{db, table}, keys);
+  return keys;
+}
+
+Status TxnApplier::AppendEvent(std::string_view type, const NotificationMessage& msg,
+                               bool table_level) {
+  ICS_ASSIGN_OR_RETURN(sqlite::Stmt st,
+                       conn_->Prepare("INSERT INTO notification_log "
+                                      "(event_time, event_type, db, tbl, message) "
+                                      "VALUES (?1, ?2, ?3, ?4, ?5)"));
+  st.BindInt(1, event_time_).BindText(2, type).BindText(3, msg.db);
+  if (table_level) {
+    st.BindText(4, msg.table);
+  } else {
+    st.BindNull(4);
+  }
+  st.BindText(5, EncodeNotificationMessage(msg));
+  ICS_RETURN_IF_ERROR(st.Run());
+  last_event_id_ = conn_->LastInsertRowId();
+  return Status::OK();
+}
+
+}  // namespace ics::catalog

@@ -1,0 +1,84 @@
+// Applies the operations of one MetastoreTxn inside an open SQLite write
+// transaction: checks each op's preconditions (see MetastoreOp in
+// metastore.h), writes its rows and appends its notification event. Private
+// to the SQLite metastore.
+//
+// The caller owns the transaction: it BEGINs before the first Apply and
+// COMMITs after the last, or rolls back on the first error, so a failed op
+// leaves nothing behind (rows or events) from any op of the txn.
+//
+// Thread-safety: NOT thread-safe; one applier per commit, used while the
+// owner (SqliteMetastore) holds its mutex.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "catalogd/metastore/metastore.h"
+#include "catalogd/metastore/notification_message.h"
+#include "catalogd/metastore/sqlite_db.h"
+
+namespace ics::catalog {
+
+// The event type an op kind is logged as (also names the op in errors).
+std::string_view EventTypeOf(MetastoreOp::Kind kind);
+
+class TxnApplier {
+ public:
+  // `event_time` (seconds since the epoch) stamps every event of the txn.
+  TxnApplier(sqlite::Connection* conn, int32_t event_time)
+      : conn_(conn), event_time_(event_time) {}
+
+  // Checks and applies one op and appends its event. On error the caller must
+  // roll back: earlier writes of this op may have happened.
+  [[nodiscard]] Status Apply(const MetastoreOp& op);
+
+  // Id of the last event appended (0 before the first).
+  int64_t last_event_id() const { return last_event_id_; }
+
+ private:
+  using Key = std::pair<std::string, std::string>;  // (db, table)
+
+  [[nodiscard]] Status CreateDatabase(const hive::Database& db);
+  [[nodiscard]] Status AlterDatabase(const MetastoreOp& op);
+  [[nodiscard]] Status DropDatabase(const std::string& db);
+  [[nodiscard]] Status CreateTable(const hive::Table& table);
+  [[nodiscard]] Status AlterTable(const MetastoreOp& op);
+  [[nodiscard]] Status DropTable(const std::string& db, const std::string& table);
+  // kAddPartition (create = true) and kAlterPartition.
+  [[nodiscard]] Status PutPartition(const MetastoreOp& op, bool create);
+  [[nodiscard]] Status DropPartition(const MetastoreOp& op);
+  [[nodiscard]] Status CreateFunction(const impala::TFunction& fn);
+  [[nodiscard]] Status DropFunction(const std::string& db, const std::string& signature);
+  // kSetTableColumnStats (partition_level = false) and kSetPartitionColumnStats.
+  [[nodiscard]] Status SetColumnStats(const MetastoreOp& op, bool partition_level);
+  [[nodiscard]] Status DeleteColumnStats(const std::string& db, const std::string& table);
+
+  // Runs `sql` with `texts` bound to ?1..?n and, if given, `blob` to ?n+1.
+  [[nodiscard]] Status Run(const std::string& sql, std::initializer_list<std::string_view> texts,
+                           const std::string* blob = nullptr);
+  // True if `sql` (bound like Run) returns a row.
+  Result<bool> HasRow(const std::string& sql, std::initializer_list<std::string_view> texts);
+  [[nodiscard]] Status RequireDatabase(const std::string& db);
+  [[nodiscard]] Status RequireTable(const std::string& db, const std::string& table);
+  // Loads and decodes a table; NOT_FOUND if absent.
+  Result<hive::Table> LoadTable(const std::string& db, const std::string& table);
+  // Partition key names of a table (NOT_FOUND if absent), cached for the txn.
+  Result<std::vector<std::string>> PartitionKeys(const std::string& db, const std::string& table);
+  // Appends an event; `table_level` says whether the tbl column is set.
+  [[nodiscard]] Status AppendEvent(std::string_view type, const NotificationMessage& msg,
+                                   bool table_level);
+
+  sqlite::Connection* const conn_;
+  const int32_t event_time_;
+  int64_t last_event_id_ = 0;
+  // Partition key names by table, valid until a table op in this txn.
+  std::map<Key, std::vector<std::string>> part_keys_;
+};
+
+}  // namespace ics::catalog
