@@ -211,6 +211,11 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
   {
     MutexLock l(&mu_);
     if (stopping_) return Status::Shutdown("statestore is shutting down");
+    if (subscribers_.count(sub->id) == 0 &&
+        subscribers_.size() >= static_cast<size_t>(opts_.max_subscribers)) {
+      return Status::LimitExceeded("statestore has reached its limit of " +
+                                   std::to_string(opts_.max_subscribers) + " subscribers");
+    }
     auto& slot = subscribers_[sub->id];
     raced = slot;
     slot = sub;

@@ -43,7 +43,9 @@ void Topic::ClearAll() {
   entries_.clear();
   log_.clear();
   num_tombstones_ = key_bytes_ = value_bytes_ = 0;
-  history_floor_ = last_version_ + 1;
+  // The clear takes a version of its own: subscribers below it get one full
+  // update, and once they processed it, deltas again.
+  history_floor_ = ++last_version_;
 }
 
 int Topic::RemoveEntriesOf(const std::string& writer, SteadyTime now) {

@@ -40,6 +40,11 @@ ThriftConnection::ThriftConnection(std::string host, int port, ThriftClientOptio
 ThriftConnection::~ThriftConnection() { Close(); }
 
 Status ThriftConnection::Open() {
+  if (interrupted_) {
+    Close();
+    return Status::Shutdown("connection to " + host_ + ":" + std::to_string(port_) +
+                            " was interrupted");
+  }
   if (transport_->isOpen()) return Status::OK();
   try {
     transport_->open();
@@ -67,6 +72,7 @@ void ThriftConnection::SetRecvTimeout(int ms) {
 }
 
 void ThriftConnection::Interrupt() {
+  interrupted_ = true;
   const int fd = fd_.load();
   if (fd >= 0) ::shutdown(fd, SHUT_RDWR);
 }

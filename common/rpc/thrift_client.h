@@ -50,8 +50,9 @@ class ThriftConnection {
   void SetRecvTimeout(int ms);
 
   // Unblocks an RPC in progress on another thread by shutting the socket
-  // down (the owner thread then sees a transport error and closes it). The
-  // only member that may be called concurrently with Call().
+  // down (the owner thread then sees a transport error and closes it), and
+  // makes every later Open() fail: an interrupted connection stays dead.
+  // The only member that may be called concurrently with Call().
   void Interrupt();
 
   const std::shared_ptr<apache::thrift::protocol::TProtocol>& protocol() const { return protocol_; }
@@ -70,6 +71,7 @@ class ThriftConnection {
   std::shared_ptr<apache::thrift::transport::TTransport> transport_;
   std::shared_ptr<apache::thrift::protocol::TProtocol> protocol_;
   std::atomic<int> fd_{-1};  // the open socket, for Interrupt()
+  std::atomic<bool> interrupted_{false};
 };
 
 template <typename ClientT>

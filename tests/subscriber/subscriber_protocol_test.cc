@@ -270,13 +270,13 @@ TEST_F(SubscriberProtocolTest, RegistrationRequestCarriesOptionsAndTopics) {
 
 TEST_F(SubscriberProtocolTest, AddTopicValidatesAndIsRefusedAfterStart) {
   StatestoreSubscriber sub(Options("s"));
-  EXPECT_FALSE(sub.AddTopic(TopicSubscription{"", false, false, "", recorder_.Callback()}).ok());
-  EXPECT_FALSE(sub.AddTopic(TopicSubscription{"x", false, false, "", nullptr}).ok());
-  EXPECT_TRUE(sub.AddTopic(TopicSubscription{"x", false, false, "", recorder_.Callback()}).ok());
-  EXPECT_FALSE(sub.AddTopic(TopicSubscription{"x", false, false, "", recorder_.Callback()}).ok());
+  EXPECT_FALSE(sub.AddTopic(TopicSubscription{"", false, false, "", recorder_.Callback(), nullptr}).ok());
+  EXPECT_FALSE(sub.AddTopic(TopicSubscription{"x", false, false, "", nullptr, nullptr}).ok());
+  EXPECT_TRUE(sub.AddTopic(TopicSubscription{"x", false, false, "", recorder_.Callback(), nullptr}).ok());
+  EXPECT_FALSE(sub.AddTopic(TopicSubscription{"x", false, false, "", recorder_.Callback(), nullptr}).ok());
   ASSERT_TRUE(sub.Start().ok());
   EXPECT_FALSE(sub.Start().ok());
-  EXPECT_FALSE(sub.AddTopic(TopicSubscription{"y", false, false, "", recorder_.Callback()}).ok());
+  EXPECT_FALSE(sub.AddTopic(TopicSubscription{"y", false, false, "", recorder_.Callback(), nullptr}).ok());
   EXPECT_FALSE(StatestoreSubscriber(StatestoreSubscriberOptions{}).Start().ok());  // no id
   sub.Stop();
   sub.Stop();
