@@ -1,0 +1,74 @@
+// catalogd: the catalog daemon. Flag names follow Impala's where it has them.
+#include <gflags/gflags.h>
+#include <glog/logging.h>
+
+#include "catalogd/service/catalog_server.h"
+#include "common/util/daemon.h"
+
+DEFINE_string(hostname, "127.0.0.1", "Host name other daemons use to reach this catalogd.");
+DEFINE_string(listen_host, "0.0.0.0", "Address the RPC ports bind to.");
+DEFINE_int32(catalog_service_port, 26000, "CatalogService port (0 picks a free port).");
+DEFINE_string(state_store_host, "127.0.0.1", "Statestore host.");
+DEFINE_int32(state_store_port, 24000, "Statestore port; -1 runs without a statestore.");
+DEFINE_int32(state_store_subscriber_port, 23020, "Port of catalogd's statestore subscriber.");
+DEFINE_int32(statestore_subscriber_timeout_seconds, 30,
+             "No statestore heartbeat for this long => re-register.");
+DEFINE_string(data_dir, "./catalogd-data", "Directory for the embedded metastore.");
+DEFINE_string(warehouse_dir, "", "Warehouse root (default <data_dir>/warehouse).");
+DEFINE_string(metastore, "", "Metastore: sqlite:<path> (default sqlite:<data_dir>/metastore.db).");
+DEFINE_string(catalog_topic_mode, "minimal", "Topic entries to publish: full, mixed or minimal.");
+DEFINE_bool(compact_catalog_topic, true, "LZ4-compress catalog topic values.");
+DEFINE_bool(load_catalog_in_background, false, "Load every table in the background at start.");
+DEFINE_int32(num_metadata_loading_threads, 4, "Threads listing partition directories.");
+DEFINE_int32(sync_ddl_timeout_ms, 60000, "How long SYNC_DDL waits for publication.");
+DEFINE_int64(max_partial_fetch_file_descs, 1000000,
+             "Most file descriptors in one GetPartialCatalogObject response.");
+DEFINE_bool(synthetic_files, false, "List synthetic files instead of the local file system.");
+DEFINE_string(port_file, "", "If set, '<catalog port> <subscriber port>' is written here.");
+
+int main(int argc, char** argv) {
+  ics::InitDaemon(&argc, &argv, "catalogd: the catalog service daemon");
+  ics::catalog::CatalogServerOptions o;
+  o.bind_host = FLAGS_listen_host;
+  o.port = FLAGS_catalog_service_port;
+  o.hostname = FLAGS_hostname;
+  o.data_dir = FLAGS_data_dir;
+  o.warehouse_dir = FLAGS_warehouse_dir;
+  o.metastore = FLAGS_metastore;
+  o.synthetic_files = FLAGS_synthetic_files;
+  o.statestore_host = FLAGS_state_store_host;
+  o.statestore_port = FLAGS_state_store_port;
+  o.subscriber_port = FLAGS_state_store_subscriber_port;
+  o.statestore_subscriber_timeout_ms = FLAGS_statestore_subscriber_timeout_seconds * 1000;
+  auto mode = ics::catalog::ParseTopicMode(FLAGS_catalog_topic_mode);
+  if (!mode.ok()) {
+    LOG(ERROR) << mode.status().message();
+    return 2;
+  }
+  o.publisher.mode = *mode;
+  o.publisher.compact = FLAGS_compact_catalog_topic;
+  o.load_in_background = FLAGS_load_catalog_in_background;
+  o.num_loading_threads = FLAGS_num_metadata_loading_threads;
+  o.sync_ddl_timeout_ms = FLAGS_sync_ddl_timeout_ms;
+  o.fetch.max_file_descs_per_response = FLAGS_max_partial_fetch_file_descs;
+
+  ics::catalog::CatalogServer server(o);
+  ics::Status s = server.Start();
+  if (!s.ok()) {
+    LOG(ERROR) << "catalogd failed to start: " << s.ToString();
+    return 1;
+  }
+  if (!FLAGS_port_file.empty()) {
+    s = ics::WriteFileAtomically(FLAGS_port_file, std::to_string(server.port()) + " " +
+                                                      std::to_string(server.subscriber_port()) +
+                                                      "\n");
+    if (!s.ok()) {
+      LOG(ERROR) << s.ToString();
+      return 1;
+    }
+  }
+  ics::WaitForShutdownSignal();
+  server.Stop();
+  LOG(INFO) << "catalogd stopped";
+  return 0;
+}

@@ -1,0 +1,466 @@
+// Helpers shared by the DDL operations (see ddl_internal.h).
+#include <glog/logging.h>
+
+#include <algorithm>
+#include <charconv>
+#include <ctime>
+#include <filesystem>
+#include <map>
+#include <tuple>
+
+#include "catalogd/catalog/catalog_objects.h"
+#include "catalogd/catalog/names.h"
+#include "catalogd/ddl/ddl_internal.h"
+#include "catalogd/loader/partition_stats_params.h"
+#include "catalogd/metastore/partition_name.h"
+#include "common/types/column_type.h"
+
+namespace ics::catalog::ddl {
+
+namespace {
+
+int64_t NumRowsOf(const std::map<std::string, std::string>& params) {
+  auto it = params.find(kNumRows);
+  if (it == params.end()) return -1;
+  int64_t v = -1;
+  const std::string& s = it->second;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || v < -1) return -1;
+  return v;
+}
+
+// The single partition of an unpartitioned table, built from the table.
+hive::Partition SynthesizePartition(const hive::Table& table) {
+  hive::Partition p;
+  p.dbName = table.dbName;
+  p.tableName = table.tableName;
+  p.createTime = table.createTime;
+  p.lastAccessTime = table.lastAccessTime;
+  p.sd = table.sd;
+  p.parameters = table.parameters;
+  return p;
+}
+
+}  // namespace
+
+// ---- names and messages ----
+
+Result<TableRef> NormalizeTableRef(const impala::TTableName& name) {
+  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(name.db_name));
+  ICS_ASSIGN_OR_RETURN(std::string table, NormalizeTableName(name.table_name));
+  return TableRef{std::move(db), std::move(table)};
+}
+
+Status DatabaseNotFound(const std::string& db) {
+  return Status::NotFound("Database does not exist: " + db);
+}
+
+Status TableNotFound(const TableRef& t) {
+  return Status::NotFound("Table does not exist: " + t.full());
+}
+
+std::string ObjectWord(bool is_view) { return is_view ? "View" : "Table"; }
+
+// ---- locks ----
+
+ScopedLocks::ScopedLocks(Catalog* catalog, std::vector<std::pair<std::string, std::string>> keys)
+    NO_THREAD_SAFETY_ANALYSIS {
+  // Database locks (table "") first, then table locks; each by name.
+  std::sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) {
+    const bool ta = !a.second.empty();
+    const bool tb = !b.second.empty();
+    return std::tie(ta, a.first, a.second) < std::tie(tb, b.first, b.second);
+  });
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  held_.reserve(keys.size());
+  for (const auto& [db, table] : keys) {
+    Mutex* m = catalog->TableLock(db, table);
+    m->Lock();
+    held_.push_back(m);
+  }
+}
+
+ScopedLocks::~ScopedLocks() NO_THREAD_SAFETY_ANALYSIS {
+  for (auto it = held_.rbegin(); it != held_.rend(); ++it) (*it)->Unlock();
+}
+
+// ---- catalog reads ----
+
+Result<TablePtr> LoadedTableLocked(CatalogContext* ctx, const TableRef& t) {
+  if (ctx->catalog->GetDatabase(t.db) == nullptr) return DatabaseNotFound(t.db);
+  TablePtr current = ctx->catalog->GetTable(t.db, t.table);
+  if (current == nullptr) return TableNotFound(t);
+  if (current->loaded) return current;
+  Result<TablePtr> loaded = ctx->loads->ReloadLocked(t.db, t.table);
+  if (!loaded.ok()) return loaded.status();
+  return std::move(loaded).value();
+}
+
+Result<hive::Table> MetastoreTable(CatalogContext* ctx, const TableRef& t) {
+  Result<hive::Table> r = ctx->metastore->GetTable(t.db, t.table);
+  if (!r.ok() && r.status().Is(ErrorCode::kNotFound)) return TableNotFound(t);
+  return r;
+}
+
+// ---- metastore ----
+
+Status Commit(CatalogContext* ctx, const MetastoreTxn& txn) {
+  if (txn.ops.empty()) return Status::OK();
+  Result<int64_t> r = ctx->metastore->Commit(txn);
+  return r.ok() ? Status::OK() : r.status();
+}
+
+void Compensate(CatalogContext* ctx, const MetastoreTxn& undo, const std::string& what) {
+  Status s = Commit(ctx, undo);
+  if (!s.ok()) {
+    LOG(ERROR) << "could not undo the metastore change of " << what
+               << " after a filesystem failure: " << s.ToString();
+  }
+}
+
+MetastoreOp AlterTableOp(const TableRef& old_name, hive::Table table) {
+  MetastoreOp op;
+  op.kind = MetastoreOp::Kind::kAlterTable;
+  op.db_name = old_name.db;
+  op.table_name = old_name.table;
+  op.table = std::move(table);
+  return op;
+}
+
+MetastoreOp AlterPartitionOp(hive::Partition partition) {
+  MetastoreOp op;
+  op.kind = MetastoreOp::Kind::kAlterPartition;
+  op.db_name = partition.dbName;
+  op.table_name = partition.tableName;
+  op.partition = std::move(partition);
+  return op;
+}
+
+int32_t NowSeconds() { return static_cast<int32_t>(std::time(nullptr)); }
+
+// ---- tables ----
+
+bool IsView(const hive::Table& t) { return t.tableType == kVirtualView; }
+
+bool IsExternal(const hive::Table& t) {
+  if (t.tableType == kExternalTable) return true;
+  auto it = t.parameters.find("EXTERNAL");
+  return it != t.parameters.end() && AsciiLower(it->second) == "true";
+}
+
+std::shared_ptr<TableState> CopyTable(const TableState& old) {
+  auto t = std::make_shared<TableState>(old);
+  t->version = 0;
+  return t;
+}
+
+// ---- locations ----
+
+Result<std::string> NormalizeLocation(const std::string& location) {
+  std::string path = location;
+  if (path.rfind("file://", 0) == 0) {
+    path = path.substr(7);
+  } else if (path.rfind("file:", 0) == 0) {
+    path = path.substr(5);
+  }
+  if (path.empty() || path[0] != '/') {
+    return Status::InvalidArgument("Invalid location '" + location +
+                                   "': only absolute local paths (/path or file:/path) are "
+                                   "supported");
+  }
+  for (char c : path) {
+    if (static_cast<unsigned char>(c) < 0x20) {
+      return Status::InvalidArgument("Invalid location '" + location +
+                                     "': control characters are not allowed");
+    }
+  }
+  std::string norm = std::filesystem::path(path).lexically_normal().string();
+  while (norm.size() > 1 && norm.back() == '/') norm.pop_back();
+  return norm;
+}
+
+std::string DefaultDatabaseLocation(const CatalogContext& ctx, const std::string& db) {
+  std::string wh = ctx.warehouse_dir;
+  while (wh.size() > 1 && wh.back() == '/') wh.pop_back();
+  return wh + "/" + db + ".db";
+}
+
+std::string DefaultTableLocation(const CatalogContext& ctx, const std::string& db,
+                                 const std::string& table) {
+  std::string base = DefaultDatabaseLocation(ctx, db);
+  DatabasePtr d = ctx.catalog->GetDatabase(db);
+  if (d != nullptr && !d->hms.locationUri.empty()) {
+    Result<std::string> loc = NormalizeLocation(d->hms.locationUri);
+    if (loc.ok()) base = *loc;
+  }
+  return base + "/" + table;
+}
+
+bool IsUnder(const std::string& path, const std::string& dir) {
+  if (path == dir) return true;
+  if (dir == "/") return !path.empty() && path[0] == '/';
+  return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
+         path[dir.size()] == '/';
+}
+
+std::string ParentDir(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return "";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+Status RemoveTableData(CatalogContext* ctx, const hive::Table& table,
+                       const std::vector<hive::Partition>& partitions) {
+  Result<std::string> table_loc = table.sd.location.empty() ? Result<std::string>(std::string())
+                                                            : NormalizeLocation(table.sd.location);
+  for (const hive::Partition& p : partitions) {
+    if (p.sd.location.empty()) continue;
+    Result<std::string> loc = NormalizeLocation(p.sd.location);
+    if (!loc.ok()) continue;
+    if (table_loc.ok() && !table_loc->empty() && IsUnder(*loc, *table_loc)) continue;
+    ICS_RETURN_IF_ERROR(ctx->fs->RemoveAll(*loc));
+  }
+  if (table_loc.ok() && !table_loc->empty()) ICS_RETURN_IF_ERROR(ctx->fs->RemoveAll(*table_loc));
+  return Status::OK();
+}
+
+// ---- columns ----
+
+Result<hive::FieldSchema> ToFieldSchema(const impala::TColumn& col, bool scalar_only) {
+  ICS_ASSIGN_OR_RETURN(std::string name, NormalizeColumnName(col.columnName));
+  Status valid = ValidateColumnType(col.columnType);
+  if (!valid.ok()) {
+    return Status::InvalidArgument("Invalid type of column '" + name + "': " + valid.message());
+  }
+  const std::string type = TypeToString(col.columnType);
+  Result<impala::TColumnType> parsed = ParseHiveType(type);
+  if (!parsed.ok()) {
+    return Status::InvalidArgument("Invalid type of column '" + name +
+                                   "': " + parsed.status().message());
+  }
+  if (scalar_only && !IsScalar(col.columnType)) {
+    return Status::InvalidArgument("Partition column '" + name + "' must have a scalar type, not " +
+                                   type);
+  }
+  hive::FieldSchema f;
+  f.name = std::move(name);
+  f.type = type;
+  if (col.__isset.comment) f.comment = col.comment;
+  return f;
+}
+
+Result<std::vector<hive::FieldSchema>> ToFieldSchemas(const std::vector<impala::TColumn>& cols,
+                                                      bool scalar_only,
+                                                      std::set<std::string>* seen) {
+  std::vector<hive::FieldSchema> out;
+  out.reserve(cols.size());
+  for (const impala::TColumn& c : cols) {
+    ICS_ASSIGN_OR_RETURN(hive::FieldSchema f, ToFieldSchema(c, scalar_only));
+    if (!seen->insert(f.name).second) {
+      return Status::InvalidArgument("Duplicate column name: " + f.name);
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+// ---- partitions ----
+
+std::vector<std::string> PartitionKeys(const TableState& t) {
+  std::vector<std::string> keys;
+  keys.reserve(t.clustering_columns.size());
+  for (const impala::TColumn& c : t.clustering_columns) keys.push_back(c.columnName);
+  return keys;
+}
+
+std::string PartitionDisplayName(const TableRef& t, const std::string& part_name) {
+  return t.full() + " partition (" + part_name + ")";
+}
+
+Result<std::vector<std::string>> PartitionValues(
+    const TableState& t, const std::vector<impala::TPartitionKeyValue>& spec) {
+  const std::string table = t.db + "." + t.name;
+  if (!t.is_partitioned()) return Status::InvalidArgument("Table is not partitioned: " + table);
+  std::map<std::string, std::string> given;
+  for (const impala::TPartitionKeyValue& kv : spec) {
+    const std::string key = AsciiLower(kv.name);
+    if (!given.emplace(key, kv.value).second) {
+      return Status::InvalidArgument("Partition key '" + key + "' is given more than once");
+    }
+  }
+  std::vector<std::string> values;
+  values.reserve(t.clustering_columns.size());
+  for (const impala::TColumn& c : t.clustering_columns) {
+    auto it = given.find(c.columnName);
+    if (it == given.end()) {
+      return Status::InvalidArgument("Missing value for partition key '" + c.columnName +
+                                     "' of table " + table);
+    }
+    ICS_ASSIGN_OR_RETURN(std::string v,
+                         CanonicalPartitionValue(c.columnType, c.columnName, it->second));
+    values.push_back(std::move(v));
+    given.erase(it);
+  }
+  if (!given.empty()) {
+    return Status::InvalidArgument("'" + given.begin()->first +
+                                   "' is not a partition key of table " + table);
+  }
+  return values;
+}
+
+Result<std::vector<PartitionPtr>> ResolvePartitionSet(
+    const TableState& t, const std::vector<std::vector<impala::TPartitionKeyValue>>& set,
+    bool if_exists) {
+  const std::string table = t.db + "." + t.name;
+  if (!t.is_partitioned()) return Status::InvalidArgument("Table is not partitioned: " + table);
+  std::map<int64_t, PartitionPtr> found;
+  for (const auto& spec : set) {
+    if (spec.empty()) return Status::InvalidArgument("Empty partition spec for table " + table);
+    // Key position -> canonical value.
+    std::map<size_t, std::string> want;
+    std::string text;
+    for (const impala::TPartitionKeyValue& kv : spec) {
+      const std::string key = AsciiLower(kv.name);
+      size_t pos = t.clustering_columns.size();
+      for (size_t i = 0; i < t.clustering_columns.size(); ++i) {
+        if (t.clustering_columns[i].columnName == key) pos = i;
+      }
+      if (pos == t.clustering_columns.size()) {
+        return Status::InvalidArgument("'" + key + "' is not a partition key of table " + table);
+      }
+      ICS_ASSIGN_OR_RETURN(std::string v, CanonicalPartitionValue(
+                                              t.clustering_columns[pos].columnType, key, kv.value));
+      if (!want.emplace(pos, v).second) {
+        return Status::InvalidArgument("Partition key '" + key + "' is given more than once");
+      }
+      if (!text.empty()) text += ",";
+      text += key + "=" + kv.value;
+    }
+    bool any = false;
+    for (const auto& [id, p] : t.partitions) {
+      bool match = p->values.size() == t.clustering_columns.size();
+      for (auto it = want.begin(); match && it != want.end(); ++it) {
+        match = p->values[it->first] == it->second;
+      }
+      if (match) {
+        found.emplace(id, p);
+        any = true;
+      }
+    }
+    if (!any && !if_exists) {
+      return Status::NotFound("Partition does not exist: " + table + " (" + text + ")");
+    }
+  }
+  std::vector<PartitionPtr> out;
+  out.reserve(found.size());
+  for (auto& [id, p] : found) out.push_back(std::move(p));
+  return out;
+}
+
+Result<std::vector<hive::Partition>> MetastorePartitions(CatalogContext* ctx, const TableRef& t,
+                                                         const std::vector<PartitionPtr>& parts) {
+  std::vector<std::string> names;
+  names.reserve(parts.size());
+  for (const PartitionPtr& p : parts) names.push_back(p->name);
+  ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> got,
+                       ctx->metastore->GetPartitionsByNames(t.db, t.table, names));
+  std::map<std::vector<std::string>, hive::Partition*> by_values;
+  for (hive::Partition& p : got) by_values[p.values] = &p;
+  std::vector<hive::Partition> out;
+  out.reserve(parts.size());
+  for (const PartitionPtr& p : parts) {
+    auto it = by_values.find(p->values);
+    if (it == by_values.end()) {
+      return Status::Internal("partition " + p->name + " of " + t.full() +
+                              " is in the catalog but not in the metastore; run REFRESH or "
+                              "INVALIDATE METADATA on the table");
+    }
+    out.push_back(*it->second);
+  }
+  return out;
+}
+
+// ---- new states ----
+
+Result<std::shared_ptr<TableState>> DeriveTable(CatalogContext* ctx, const TableState& old,
+                                                const hive::Table& hms) {
+  auto t = std::make_shared<TableState>(old);
+  t->version = 0;
+  t->db = hms.dbName;
+  t->name = hms.tableName;
+  t->hms = hms;
+  RemoveStatsParams(&t->hms.parameters);
+  ICS_RETURN_IF_ERROR(BuildColumns(t->hms, &t->clustering_columns, &t->columns));
+  t->table_type = IsView(hms) ? impala::TTableType::VIEW : impala::TTableType::HDFS_TABLE;
+  t->table_stats.num_rows = NumRowsOf(hms.parameters);
+  std::set<std::string> names;
+  for (const auto& c : t->clustering_columns) names.insert(c.columnName);
+  for (const auto& c : t->columns) names.insert(c.columnName);
+  for (auto it = t->column_stats.begin(); it != t->column_stats.end();) {
+    it = names.count(it->first) ? std::next(it) : t->column_stats.erase(it);
+  }
+  if (!t->is_view() && !t->is_partitioned()) {
+    int64_t prev_id = -1;
+    if (!t->partitions.empty()) prev_id = t->partitions.begin()->first;
+    t->partitions.clear();
+    ICS_ASSIGN_OR_RETURN(std::shared_ptr<PartitionState> p,
+                         ctx->loader->LoadPartition(*t, SynthesizePartition(hms), prev_id));
+    const int64_t id = p->id;
+    t->partitions.emplace(id, std::move(p));
+  }
+  return t;
+}
+
+Status ReplacePartition(CatalogContext* ctx, TableState* t, const PartitionState& old,
+                        const hive::Partition& hms) {
+  const int64_t old_id = old.id;  // `old` may die with its map entry
+  ICS_ASSIGN_OR_RETURN(std::shared_ptr<PartitionState> p,
+                       ctx->loader->LoadPartition(*t, hms, old_id));
+  t->partitions.erase(old_id);
+  const int64_t id = p->id;
+  t->partitions.emplace(id, std::move(p));
+  return Status::OK();
+}
+
+std::shared_ptr<TableState> LoadOrUnloaded(CatalogContext* ctx, const TableRef& t,
+                                           const hive::Table& hms) {
+  Result<std::shared_ptr<TableState>> loaded = ctx->loader->Load(t.db, t.table);
+  if (loaded.ok()) return std::move(loaded).value();
+  LOG(WARNING) << "loading " << t.full() << " after DDL failed: " << loaded.status().ToString();
+  auto state = MakeUnloadedTable(t.db, t.table);
+  state->hms = hms;
+  RemoveStatsParams(&state->hms.parameters);
+  state->load_status = loaded.status().WithContext("loading " + t.full());
+  return state;
+}
+
+DdlOutcome InstallTable(CatalogContext* ctx, std::shared_ptr<TableState> t, std::string summary) {
+  if (t->loaded) ctx->loader->FinishTableState(t.get());
+  ChangeSet cs;
+  cs.put_tables.push_back(t);
+  DdlOutcome out;
+  out.version = ctx->catalog->Install(std::move(cs));
+  out.updated.push_back(TableObjectFull(*t));
+  out.summary = std::move(summary);
+  return out;
+}
+
+DdlOutcome InstallAfterCommit(CatalogContext* ctx, const TableRef& t,
+                              Result<std::shared_ptr<TableState>> next, std::string summary) {
+  if (next.ok()) return InstallTable(ctx, std::move(next).value(), std::move(summary));
+  LOG(WARNING) << "metadata of " << t.full() << " could not be rebuilt after a DDL; "
+               << "it will be reloaded on next use: " << next.status().ToString();
+  auto unloaded = MakeUnloadedTable(t.db, t.table);
+  unloaded->load_status = next.status().WithContext("loading " + t.full());
+  return InstallTable(ctx, std::move(unloaded), std::move(summary));
+}
+
+DdlOutcome NoOp(CatalogContext* ctx, std::string summary) {
+  DdlOutcome out;
+  out.version = ctx->catalog->version();
+  out.summary = std::move(summary);
+  return out;
+}
+
+}  // namespace ics::catalog::ddl

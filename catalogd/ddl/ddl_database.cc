@@ -1,0 +1,350 @@
+// CREATE / DROP / ALTER DATABASE and COMMENT ON.
+#include <glog/logging.h>
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+#include "catalogd/catalog/catalog_objects.h"
+#include "catalogd/catalog/names.h"
+#include "catalogd/ddl/ddl_internal.h"
+
+namespace ics::catalog::ddl {
+
+namespace {
+
+using Kind = MetastoreOp::Kind;
+
+DdlOutcome InstallDatabase(CatalogContext* ctx, hive::Database hms, std::string summary) {
+  auto state = std::make_shared<DatabaseState>();
+  state->name = hms.name;
+  state->hms = std::move(hms);
+  ChangeSet cs;
+  cs.put_databases.push_back(state);
+  DdlOutcome out;
+  out.version = ctx->catalog->Install(std::move(cs));
+  out.updated.push_back(DatabaseObject(*state));
+  out.summary = std::move(summary);
+  return out;
+}
+
+// Whether `dir` has no visible files or subdirectories left.
+bool IsEmptyDir(FileSystem* fs, const std::string& dir) {
+  Result<std::vector<FileStatus>> files = fs->ListFiles(dir);
+  Result<std::vector<std::string>> subdirs = fs->ListSubdirectories(dir);
+  return files.ok() && subdirs.ok() && files->empty() && subdirs->empty();
+}
+
+}  // namespace
+
+Result<DdlOutcome> CreateDatabase(CatalogContext* ctx, const impala::TCreateDbParams& p) {
+  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(p.db));
+  std::string location = DefaultDatabaseLocation(*ctx, db);
+  if (p.__isset.location && !p.location.empty()) {
+    ICS_ASSIGN_OR_RETURN(location, NormalizeLocation(p.location));
+  } else if (ctx->warehouse_dir.empty()) {
+    return Status::InvalidArgument("No warehouse directory is configured; give database " + db +
+                                   " a LOCATION");
+  }
+  ScopedLocks locks(ctx->catalog, {{db, ""}});
+  if (ctx->catalog->GetDatabase(db) != nullptr) {
+    if (p.__isset.if_not_exists && p.if_not_exists) return NoOp(ctx, "Database already exists.");
+    return Status::AlreadyExists("Database already exists: " + db);
+  }
+  hive::Database hms;
+  hms.name = db;
+  if (p.__isset.comment) hms.description = p.comment;
+  hms.locationUri = location;
+  if (p.__isset.properties) hms.parameters = p.properties;
+  hms.__set_ownerName(p.owner.empty() ? ctx->default_owner : p.owner);
+  hms.__set_ownerType(hive::PrincipalType::USER);
+
+  MetastoreTxn txn;
+  MetastoreOp op;
+  op.kind = Kind::kCreateDatabase;
+  op.db_name = db;
+  op.database = hms;
+  txn.ops.push_back(std::move(op));
+  Status committed = Commit(ctx, txn);
+  if (!committed.ok()) {
+    if (committed.Is(ErrorCode::kAlreadyExists) && p.__isset.if_not_exists && p.if_not_exists) {
+      return NoOp(ctx, "Database already exists.");
+    }
+    return committed;
+  }
+  Status dir = ctx->fs->CreateDirectories(location);
+  if (!dir.ok()) {
+    MetastoreTxn undo;
+    MetastoreOp drop;
+    drop.kind = Kind::kDropDatabase;
+    drop.db_name = db;
+    undo.ops.push_back(std::move(drop));
+    Compensate(ctx, undo, "CREATE DATABASE " + db);
+    return dir.WithContext("creating the directory of database " + db);
+  }
+  return InstallDatabase(ctx, std::move(hms), "Database has been created.");
+}
+
+namespace {
+
+// What a database holds, in the catalog and in the metastore.
+struct DbContents {
+  std::vector<std::string> tables;         // union of catalog and metastore
+  std::set<std::string> stored_tables;     // in the metastore
+  std::vector<std::string> signatures;     // union of catalog and metastore
+  std::set<std::string> stored_functions;  // in the metastore
+};
+
+Result<DbContents> ListContents(CatalogContext* ctx, const std::string& db) {
+  DbContents c;
+  std::set<std::string> tables;
+  for (const TablePtr& t : ctx->catalog->TablesOf(db)) tables.insert(t->name);
+  Result<std::vector<std::string>> stored = ctx->metastore->GetAllTables(db);
+  if (stored.ok()) {
+    c.stored_tables.insert(stored->begin(), stored->end());
+  } else if (!stored.status().Is(ErrorCode::kNotFound)) {
+    return stored.status();
+  }
+  tables.insert(c.stored_tables.begin(), c.stored_tables.end());
+  c.tables.assign(tables.begin(), tables.end());
+  std::set<std::string> sigs;
+  for (const FunctionPtr& f : ctx->catalog->FunctionsOf(db)) sigs.insert(f->signature);
+  Result<std::vector<impala::TFunction>> fns = ctx->metastore->GetFunctions(db);
+  if (fns.ok()) {
+    for (const impala::TFunction& f : *fns) c.stored_functions.insert(f.signature);
+  } else if (!fns.status().Is(ErrorCode::kNotFound)) {
+    return fns.status();
+  }
+  sigs.insert(c.stored_functions.begin(), c.stored_functions.end());
+  c.signatures.assign(sigs.begin(), sigs.end());
+  return c;
+}
+
+}  // namespace
+
+Result<DdlOutcome> DropDatabase(CatalogContext* ctx, const impala::TDropDbParams& p) {
+  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(p.db));
+  if (db == "default") return Status::InvalidArgument("Cannot drop the default database");
+  // CREATE TABLE takes the database lock, so under it the table list is
+  // stable; CASCADE also locks every table, listed before the locks are
+  // taken, so it retries if the list changed in between.
+  std::optional<ScopedLocks> locks;
+  DbContents contents;
+  for (int attempt = 0;; ++attempt) {
+    std::vector<std::pair<std::string, std::string>> keys = {{db, ""}};
+    if (p.cascade) {
+      ICS_ASSIGN_OR_RETURN(DbContents before, ListContents(ctx, db));
+      for (const std::string& t : before.tables) keys.emplace_back(db, t);
+    }
+    locks.reset();
+    locks.emplace(ctx->catalog, keys);
+    ICS_ASSIGN_OR_RETURN(contents, ListContents(ctx, db));
+    if (!p.cascade) break;
+    bool all_locked = true;
+    for (const std::string& t : contents.tables) {
+      all_locked =
+          all_locked && std::find(keys.begin(), keys.end(), std::make_pair(db, t)) != keys.end();
+    }
+    if (all_locked) break;
+    if (attempt == 3) {
+      return Status::General("Database " + db + " kept changing during DROP DATABASE; retry");
+    }
+  }
+
+  DatabasePtr state = ctx->catalog->GetDatabase(db);
+  if (state == nullptr) {
+    if (p.if_exists) return NoOp(ctx, "Database does not exist.");
+    return DatabaseNotFound(db);
+  }
+  const std::vector<std::string>& tables = contents.tables;
+  const std::vector<std::string>& signatures = contents.signatures;
+  if (!p.cascade && (!tables.empty() || !signatures.empty())) {
+    return Status::InvalidArgument("Cannot drop non-empty database: " + db + " (it has " +
+                                   std::to_string(tables.size()) + " table(s) and " +
+                                   std::to_string(signatures.size()) +
+                                   " function(s); use CASCADE to drop them too)");
+  }
+
+  // Data of managed tables, collected before the metastore forgets it.
+  struct Doomed {
+    hive::Table table;
+    std::vector<hive::Partition> partitions;
+  };
+  std::vector<Doomed> managed;
+  MetastoreTxn txn;
+  for (const std::string& t : tables) {
+    if (contents.stored_tables.count(t) == 0) continue;  // catalog-only leftover
+    ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, TableRef{db, t}));
+    if (IsManaged(hms)) {
+      Doomed d;
+      if (!hms.partitionKeys.empty()) {
+        ICS_ASSIGN_OR_RETURN(d.partitions, ctx->metastore->GetPartitions(db, t));
+      }
+      d.table = std::move(hms);
+      managed.push_back(std::move(d));
+    }
+    MetastoreOp op;
+    op.kind = Kind::kDropTable;
+    op.db_name = db;
+    op.table_name = t;
+    txn.ops.push_back(std::move(op));
+  }
+  for (const std::string& sig : signatures) {
+    if (contents.stored_functions.count(sig) == 0) continue;
+    MetastoreOp op;
+    op.kind = Kind::kDropFunction;
+    op.db_name = db;
+    op.function_signature = sig;
+    txn.ops.push_back(std::move(op));
+  }
+  Result<hive::Database> ms_db = ctx->metastore->GetDatabase(db);
+  if (ms_db.ok()) {
+    MetastoreOp op;
+    op.kind = Kind::kDropDatabase;
+    op.db_name = db;
+    txn.ops.push_back(std::move(op));
+  } else if (!ms_db.status().Is(ErrorCode::kNotFound)) {
+    return ms_db.status();
+  }
+  ICS_RETURN_IF_ERROR(Commit(ctx, txn));
+
+  // The metastore change is durable; report filesystem failures but still
+  // bring the catalog in line with the metastore.
+  Status fs_status;
+  for (const Doomed& d : managed) {
+    Status s = RemoveTableData(ctx, d.table, d.partitions);
+    if (!s.ok() && fs_status.ok()) fs_status = s;
+  }
+  Result<std::string> db_dir = state->hms.locationUri.empty()
+                                   ? Result<std::string>(DefaultDatabaseLocation(*ctx, db))
+                                   : NormalizeLocation(state->hms.locationUri);
+  // The database directory goes only when nothing (e.g. external data) is left in it.
+  if (db_dir.ok() && IsEmptyDir(ctx->fs, *db_dir)) {
+    Status s = ctx->fs->RemoveAll(*db_dir);
+    if (!s.ok() && fs_status.ok()) fs_status = s;
+  }
+
+  ChangeSet cs;
+  cs.drop_databases.push_back(db);
+  DdlOutcome out;
+  out.version = ctx->catalog->Install(std::move(cs));
+  out.removed.push_back(DatabaseInvalidation(db, out.version));
+  out.summary = "Database has been dropped.";
+  if (!fs_status.ok()) {
+    return fs_status.WithContext("database " + db + " was dropped but removing its data failed");
+  }
+  return out;
+}
+
+Result<DdlOutcome> AlterDatabase(CatalogContext* ctx, const impala::TAlterDbParams& p) {
+  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(p.db));
+  ScopedLocks locks(ctx->catalog, {{db, ""}});
+  DatabasePtr state = ctx->catalog->GetDatabase(db);
+  if (state == nullptr) return DatabaseNotFound(db);
+  hive::Database hms = state->hms;
+  switch (p.alter_type) {
+    case impala::TAlterDbType::SET_OWNER:
+      if (!p.__isset.set_owner_params) {
+        return Status::InvalidArgument("ALTER DATABASE SET OWNER without set_owner_params");
+      }
+      if (p.set_owner_params.owner_name.empty()) {
+        return Status::InvalidArgument("ALTER DATABASE SET OWNER: the owner name is empty");
+      }
+      hms.__set_ownerName(p.set_owner_params.owner_name);
+      hms.__set_ownerType(p.set_owner_params.owner_type == impala::TOwnerType::ROLE
+                              ? hive::PrincipalType::ROLE
+                              : hive::PrincipalType::USER);
+      break;
+    case impala::TAlterDbType::SET_DBPROPERTIES:
+      if (!p.__isset.set_dbproperties_params) {
+        return Status::InvalidArgument(
+            "ALTER DATABASE SET DBPROPERTIES without set_dbproperties_params");
+      }
+      for (const auto& [k, v] : p.set_dbproperties_params.properties) hms.parameters[k] = v;
+      break;
+    default:
+      return Status::NotImplemented("ALTER DATABASE type " + impala::to_string(p.alter_type) +
+                                    " is not supported");
+  }
+  MetastoreTxn txn;
+  MetastoreOp op;
+  op.kind = Kind::kAlterDatabase;
+  op.db_name = db;
+  op.database = hms;
+  txn.ops.push_back(std::move(op));
+  ICS_RETURN_IF_ERROR(Commit(ctx, txn));
+  return InstallDatabase(ctx, std::move(hms), "Updated database.");
+}
+
+namespace {
+
+Result<DdlOutcome> CommentOnDatabase(CatalogContext* ctx, const impala::TCommentOnParams& p) {
+  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(p.db));
+  ScopedLocks locks(ctx->catalog, {{db, ""}});
+  DatabasePtr state = ctx->catalog->GetDatabase(db);
+  if (state == nullptr) return DatabaseNotFound(db);
+  hive::Database hms = state->hms;
+  hms.description = p.__isset.comment ? p.comment : "";
+  MetastoreTxn txn;
+  MetastoreOp op;
+  op.kind = Kind::kAlterDatabase;
+  op.db_name = db;
+  op.database = hms;
+  txn.ops.push_back(std::move(op));
+  ICS_RETURN_IF_ERROR(Commit(ctx, txn));
+  return InstallDatabase(ctx, std::move(hms), "Updated database.");
+}
+
+// COMMENT ON TABLE / VIEW (column empty) or COLUMN.
+Result<DdlOutcome> CommentOnTable(CatalogContext* ctx, const impala::TTableName& name,
+                                  const std::string* column, const impala::TCommentOnParams& p) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(name));
+  std::string col;
+  if (column != nullptr) {
+    ICS_ASSIGN_OR_RETURN(col, NormalizeColumnName(*column));
+  }
+  ScopedLocks locks(ctx->catalog, {{t.db, t.table}});
+  ICS_ASSIGN_OR_RETURN(TablePtr old, LoadedTableLocked(ctx, t));
+  ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, t));
+  std::string summary;
+  if (column == nullptr) {
+    if (p.__isset.comment) {
+      hms.parameters["comment"] = p.comment;
+    } else {
+      hms.parameters.erase("comment");
+    }
+    summary = "Updated " + AsciiLower(ObjectWord(IsView(hms))) + ".";
+  } else {
+    hive::FieldSchema* field = nullptr;
+    for (auto& f : hms.sd.cols) {
+      if (f.name == col) field = &f;
+    }
+    for (auto& f : hms.partitionKeys) {
+      if (f.name == col) field = &f;
+    }
+    if (field == nullptr) {
+      return Status::NotFound("Column does not exist: " + col + " in " + t.full());
+    }
+    field->comment = p.__isset.comment ? p.comment : "";
+    summary = "Column has been altered.";
+  }
+  hms.parameters[kLastDdlTime] = std::to_string(NowSeconds());
+  MetastoreTxn txn;
+  txn.ops.push_back(AlterTableOp(t, hms));
+  ICS_RETURN_IF_ERROR(Commit(ctx, txn));
+  return InstallAfterCommit(ctx, t, DeriveTable(ctx, *old, hms), std::move(summary));
+}
+
+}  // namespace
+
+Result<DdlOutcome> CommentOn(CatalogContext* ctx, const impala::TCommentOnParams& p) {
+  const int targets = int{p.__isset.db} + int{p.__isset.table_name} + int{p.__isset.column_name};
+  if (targets != 1) {
+    return Status::InvalidArgument("COMMENT ON needs exactly one of db, table_name, column_name");
+  }
+  if (p.__isset.db) return CommentOnDatabase(ctx, p);
+  if (p.__isset.table_name) return CommentOnTable(ctx, p.table_name, nullptr, p);
+  return CommentOnTable(ctx, p.column_name.table_name, &p.column_name.column_name, p);
+}
+
+}  // namespace ics::catalog::ddl

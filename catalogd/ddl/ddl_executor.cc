@@ -1,0 +1,134 @@
+// DdlExecutor: request validation and dispatch to the operations in
+// ddl_*.cc (see ddl_internal.h).
+#include "catalogd/ddl/ddl_executor.h"
+
+#include "catalogd/ddl/ddl_internal.h"
+
+namespace ics::catalog {
+
+namespace {
+
+using impala::TDdlType;
+
+Status CheckProtocol(impala::CatalogServiceVersion::type v) {
+  if (v < impala::CatalogServiceVersion::V2) {
+    return Status(ErrorCode::kCatalogIncompatibleProtocol,
+                  "catalogd supports protocol V2; the request uses protocol version " +
+                      std::to_string(static_cast<int>(v)));
+  }
+  return Status::OK();
+}
+
+Status MissingParams(TDdlType::type type, const char* field) {
+  return Status::InvalidArgument(impala::to_string(type) + " request without " + field);
+}
+
+Status Unsupported(TDdlType::type type) {
+  return Status::NotImplemented("DDL type " + impala::to_string(type) +
+                                " is not supported by this catalog service");
+}
+
+}  // namespace
+
+Result<DdlOutcome> DdlExecutor::ExecDdl(const impala::TDdlExecRequest& req) {
+  ICS_RETURN_IF_ERROR(CheckProtocol(req.protocol_version));
+  ReaderLock reset(&reset_mu_);
+  const TDdlType::type type = req.ddl_type;
+#define ICS_REQUIRE_PARAMS(field) \
+  if (!req.__isset.field) return MissingParams(type, #field)
+  switch (type) {
+    case TDdlType::CREATE_DATABASE:
+      ICS_REQUIRE_PARAMS(create_db_params);
+      return ddl::CreateDatabase(ctx_, req.create_db_params);
+    case TDdlType::DROP_DATABASE:
+      ICS_REQUIRE_PARAMS(drop_db_params);
+      return ddl::DropDatabase(ctx_, req.drop_db_params);
+    case TDdlType::ALTER_DATABASE:
+      ICS_REQUIRE_PARAMS(alter_db_params);
+      return ddl::AlterDatabase(ctx_, req.alter_db_params);
+    case TDdlType::CREATE_TABLE:
+      ICS_REQUIRE_PARAMS(create_table_params);
+      return ddl::CreateTable(ctx_, req.create_table_params);
+    case TDdlType::CREATE_TABLE_AS_SELECT:
+      // The table part of CTAS; the coordinator inserts the rows afterwards.
+      ICS_REQUIRE_PARAMS(create_table_params);
+      return ddl::CreateTable(ctx_, req.create_table_params);
+    case TDdlType::CREATE_TABLE_LIKE:
+      ICS_REQUIRE_PARAMS(create_table_like_params);
+      return ddl::CreateTableLike(ctx_, req.create_table_like_params);
+    case TDdlType::CREATE_VIEW:
+      ICS_REQUIRE_PARAMS(create_view_params);
+      return ddl::CreateView(ctx_, req.create_view_params);
+    case TDdlType::ALTER_VIEW:
+      ICS_REQUIRE_PARAMS(alter_view_params);
+      return ddl::AlterView(ctx_, req.alter_view_params);
+    case TDdlType::DROP_TABLE:
+    case TDdlType::DROP_VIEW:
+      ICS_REQUIRE_PARAMS(drop_table_or_view_params);
+      return ddl::DropTableOrView(ctx_, req.drop_table_or_view_params, type == TDdlType::DROP_VIEW);
+    case TDdlType::TRUNCATE_TABLE:
+      ICS_REQUIRE_PARAMS(truncate_params);
+      return ddl::TruncateTable(ctx_, req.truncate_params);
+    case TDdlType::ALTER_TABLE:
+      ICS_REQUIRE_PARAMS(alter_table_params);
+      return ddl::AlterTable(ctx_, req.alter_table_params);
+    case TDdlType::DROP_STATS:
+      ICS_REQUIRE_PARAMS(drop_stats_params);
+      return ddl::DropStats(ctx_, req.drop_stats_params);
+    case TDdlType::CREATE_FUNCTION:
+      ICS_REQUIRE_PARAMS(create_fn_params);
+      return ddl::CreateFunction(ctx_, req.create_fn_params);
+    case TDdlType::DROP_FUNCTION:
+      ICS_REQUIRE_PARAMS(drop_fn_params);
+      return ddl::DropFunction(ctx_, req.drop_fn_params);
+    case TDdlType::COMMENT_ON:
+      ICS_REQUIRE_PARAMS(comment_on_params);
+      return ddl::CommentOn(ctx_, req.comment_on_params);
+    case TDdlType::COMPUTE_STATS:
+      return Status::NotImplemented(
+          "DDL type COMPUTE_STATS is not supported: the coordinator computes the statistics "
+          "and sends them as ALTER_TABLE UPDATE_STATS");
+    default:
+      // Roles, privileges, data sources, COPY_TESTCASE and unknown types.
+      return Unsupported(type);
+  }
+#undef ICS_REQUIRE_PARAMS
+}
+
+Result<DdlOutcome> DdlExecutor::UpdateCatalog(const impala::TUpdateCatalogRequest& req) {
+  ICS_RETURN_IF_ERROR(CheckProtocol(req.protocol_version));
+  ReaderLock reset(&reset_mu_);
+  return ddl::UpdateCatalog(ctx_, req);
+}
+
+Result<DdlOutcome> DdlExecutor::ResetMetadata(const impala::TResetMetadataRequest& req) {
+  ICS_RETURN_IF_ERROR(CheckProtocol(req.protocol_version));
+  if (req.__isset.authorization && req.authorization) {
+    return Status::NotImplemented(
+        "REFRESH AUTHORIZATION is not supported: this catalog "
+        "service has no authorization metadata");
+  }
+  if (req.__isset.table_name) {
+    ReaderLock reset(&reset_mu_);
+    if (req.is_refresh) return ddl::RefreshTable(ctx_, req);
+    ICS_ASSIGN_OR_RETURN(ddl::TableRef t, ddl::NormalizeTableRef(req.table_name));
+    if (req.__isset.partition_spec) {
+      return Status::InvalidArgument(
+          "INVALIDATE METADATA does not take a partition; use "
+          "REFRESH for partition " +
+          t.full());
+    }
+    return ddl::InvalidateTable(ctx_, t);
+  }
+  if (req.__isset.db_name && !req.db_name.empty()) {
+    ReaderLock reset(&reset_mu_);
+    return ddl::InvalidateDatabase(ctx_, req.db_name);
+  }
+  if (req.is_refresh) {
+    return Status::InvalidArgument("REFRESH needs a table (or a database for REFRESH FUNCTIONS)");
+  }
+  WriterLock reset(&reset_mu_);
+  return ddl::InvalidateAll(ctx_);
+}
+
+}  // namespace ics::catalog

@@ -1,0 +1,255 @@
+// Private helpers and per-operation entry points of the DDL executor
+// (ddl_executor.h). Not a public interface: only catalogd/ddl/*.cc use it.
+//
+// Layout of the implementation:
+//   ddl_executor.cc     dispatch (ExecDdl / UpdateCatalog / ResetMetadata)
+//   ddl_common.cc       these helpers
+//   ddl_database.cc     CREATE/DROP/ALTER DATABASE, COMMENT ON
+//   ddl_table.cc        CREATE TABLE [LIKE], CREATE/ALTER VIEW, DROP, TRUNCATE
+//   ddl_alter_table.cc  ALTER TABLE (columns, rename, formats, properties, ...)
+//   ddl_partitions.cc   ADD/DROP/RECOVER PARTITIONS, UpdateCatalog
+//   ddl_stats.cc        UPDATE_STATS, DROP STATS
+//   ddl_functions.cc    CREATE/DROP FUNCTION
+//   ddl_reset.cc        REFRESH / INVALIDATE METADATA
+//
+// Every operation follows the same shape: normalize and validate names,
+// take the locks (ScopedLocks), check existence against the catalog, build
+// one MetastoreTxn, commit it, apply filesystem changes, then install the
+// new states in one ChangeSet. Nothing is changed before all checks pass.
+//
+// Lock order: DdlExecutor::reset_mu_ (shared for every operation, exclusive
+// for a global INVALIDATE) -> database locks (Catalog::TableLock(db, ""))
+// -> table locks -> catalog internals. ScopedLocks takes a set of them in
+// that order (databases first, then tables, each sorted by name). The load
+// manager's GetLoaded/Invalidate take a table lock themselves, so they are
+// only called while holding no table lock.
+//
+// Thread-safety: stateless functions; the context objects are thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "JniCatalog_types.h"
+#include "catalogd/ddl/ddl_executor.h"
+#include "catalogd/service/catalog_context.h"
+
+namespace ics::catalog::ddl {
+
+// ---- names and messages ----
+
+struct TableRef {
+  std::string db;
+  std::string table;
+  std::string full() const { return db + "." + table; }
+};
+
+Result<TableRef> NormalizeTableRef(const impala::TTableName& name);
+
+Status DatabaseNotFound(const std::string& db);  // "Database does not exist: db"
+Status TableNotFound(const TableRef& t);         // "Table does not exist: db.t"
+std::string ObjectWord(bool is_view);            // "Table" / "View"
+
+// ---- locks ----
+
+// Holds Catalog::TableLock for a set of (db, table) keys; table "" is the
+// database's lock. Acquired in the canonical order (see above), released
+// in reverse.
+class ScopedLocks {
+ public:
+  ScopedLocks(Catalog* catalog, std::vector<std::pair<std::string, std::string>> keys);
+  ~ScopedLocks();
+  ScopedLocks(const ScopedLocks&) = delete;
+  ScopedLocks& operator=(const ScopedLocks&) = delete;
+
+ private:
+  std::vector<Mutex*> held_;
+};
+
+// ---- catalog reads (caller holds the table's lock) ----
+
+// The table's loaded state: loads it first (under the held lock) if it is
+// names-only. NOT_FOUND with the standard messages if the database or the
+// table is missing.
+Result<TablePtr> LoadedTableLocked(CatalogContext* ctx, const TableRef& t);
+
+// The metastore's object of a table (with every parameter, including the
+// incremental-stats chunks the loaded state drops).
+Result<hive::Table> MetastoreTable(CatalogContext* ctx, const TableRef& t);
+
+// ---- metastore ----
+
+[[nodiscard]] Status Commit(CatalogContext* ctx, const MetastoreTxn& txn);
+// Best effort undo of a committed txn after a later step failed; logs failures.
+void Compensate(CatalogContext* ctx, const MetastoreTxn& undo, const std::string& what);
+
+MetastoreOp AlterTableOp(const TableRef& old_name, hive::Table table);
+MetastoreOp AlterPartitionOp(hive::Partition partition);
+
+int32_t NowSeconds();
+
+// ---- tables ----
+
+bool IsView(const hive::Table& t);
+bool IsExternal(const hive::Table& t);
+inline bool IsManaged(const hive::Table& t) { return !IsView(t) && !IsExternal(t); }
+
+inline constexpr char kManagedTable[] = "MANAGED_TABLE";
+inline constexpr char kExternalTable[] = "EXTERNAL_TABLE";
+inline constexpr char kVirtualView[] = "VIRTUAL_VIEW";
+inline constexpr char kNumRows[] = "numRows";
+inline constexpr char kTotalSize[] = "totalSize";
+inline constexpr char kLastDdlTime[] = "transient_lastDdlTime";
+
+// NOT_IMPLEMENTED for formats this service cannot store (Kudu, Iceberg, ...).
+[[nodiscard]] Status CheckSupportedFormat(impala::THdfsFileFormat::type format);
+// Sets the input/output format and SerDe of `sd` for `format`.
+void SetFileFormat(impala::THdfsFileFormat::type format, hive::StorageDescriptor* sd);
+
+// A fresh (unversioned) copy of a table state, sharing its partitions.
+std::shared_ptr<TableState> CopyTable(const TableState& old);
+
+// ---- locations ----
+
+// Accepts "/abs/path" or "file:/..." / "file:///..."; returns a plain
+// absolute path without a trailing '/'. INVALID_ARGUMENT otherwise.
+Result<std::string> NormalizeLocation(const std::string& location);
+// <warehouse>/<db>.db
+std::string DefaultDatabaseLocation(const CatalogContext& ctx, const std::string& db);
+// The db's location (or its default) + "/" + table.
+std::string DefaultTableLocation(const CatalogContext& ctx, const std::string& db,
+                                 const std::string& table);
+// Whether `path` is `dir` or inside it.
+bool IsUnder(const std::string& path, const std::string& dir);
+std::string ParentDir(const std::string& path);
+
+// Removes the data of a managed table: its directory and the directories of
+// partitions that live outside it.
+[[nodiscard]] Status RemoveTableData(CatalogContext* ctx, const hive::Table& table,
+                                     const std::vector<hive::Partition>& partitions);
+
+// ---- columns ----
+
+// Converts columns to HMS field schemas: names validated and lower-cased,
+// types validated (complex types allowed unless `scalar_only`). `seen`
+// collects the names; a name already in it is an error.
+Result<std::vector<hive::FieldSchema>> ToFieldSchemas(const std::vector<impala::TColumn>& cols,
+                                                      bool scalar_only,
+                                                      std::set<std::string>* seen);
+Result<hive::FieldSchema> ToFieldSchema(const impala::TColumn& col, bool scalar_only);
+
+// ---- partitions ----
+
+// Canonical form of a partition key value of `type` ("007" -> "7" for
+// integers); the NULL partition name is accepted for every type.
+// INVALID_ARGUMENT naming the key if the value does not fit the type.
+Result<std::string> CanonicalPartitionValue(const impala::TColumnType& type, const std::string& key,
+                                            const std::string& value);
+
+// The canonical values (in key order) of a full partition spec of `t`.
+Result<std::vector<std::string>> PartitionValues(
+    const TableState& t, const std::vector<impala::TPartitionKeyValue>& spec);
+
+// Partition keys of a table, in order.
+std::vector<std::string> PartitionKeys(const TableState& t);
+
+// Partitions of `t` matched by each spec of `set` (a spec may give only
+// some keys; it then matches every partition with those values). A spec
+// matching nothing is NOT_FOUND unless `if_exists`. Result in id order,
+// without duplicates.
+Result<std::vector<PartitionPtr>> ResolvePartitionSet(
+    const TableState& t, const std::vector<std::vector<impala::TPartitionKeyValue>>& set,
+    bool if_exists);
+
+std::string PartitionDisplayName(const TableRef& t, const std::string& part_name);
+
+// Metastore objects of `parts` (with every parameter). INTERNAL if one is
+// missing (the catalog and the metastore disagree).
+Result<std::vector<hive::Partition>> MetastorePartitions(CatalogContext* ctx, const TableRef& t,
+                                                         const std::vector<PartitionPtr>& parts);
+
+// ---- new states ----
+
+// A copy of `old` with `hms` (as committed; stats chunk parameters are
+// dropped from the copy) as its metastore object: columns rebuilt, row
+// count re-read, column stats of vanished columns dropped, and the single
+// partition of an unpartitioned table rebuilt from the new table.
+// Partitions of a partitioned table are shared with `old`.
+Result<std::shared_ptr<TableState>> DeriveTable(CatalogContext* ctx, const TableState& old,
+                                                const hive::Table& hms);
+
+// Replaces partition `old` of `t` by one built from `hms` (new id,
+// prev_id = old id, directory re-listed).
+[[nodiscard]] Status ReplacePartition(CatalogContext* ctx, TableState* t, const PartitionState& old,
+                                      const hive::Partition& hms);
+
+// Loads a table that was just created or renamed; if loading fails the
+// table is installed names-only with the load error (the DDL succeeded).
+std::shared_ptr<TableState> LoadOrUnloaded(CatalogContext* ctx, const TableRef& t,
+                                           const hive::Table& hms);
+
+// Installs `t` (after FinishTableState) and returns the outcome.
+DdlOutcome InstallTable(CatalogContext* ctx, std::shared_ptr<TableState> t, std::string summary);
+
+// For the step after a committed metastore change: installs `next`, or, if
+// building it failed (e.g. a directory could not be listed), installs the
+// table names-only with that error as its load status, so the catalog never
+// keeps a state the metastore contradicts; the next use reloads it. The DDL
+// itself took effect, so this reports success either way.
+DdlOutcome InstallAfterCommit(CatalogContext* ctx, const TableRef& t,
+                              Result<std::shared_ptr<TableState>> next, std::string summary);
+
+DdlOutcome NoOp(CatalogContext* ctx, std::string summary);
+
+// ---- operations ----
+
+Result<DdlOutcome> CreateDatabase(CatalogContext* ctx, const impala::TCreateDbParams& p);
+Result<DdlOutcome> DropDatabase(CatalogContext* ctx, const impala::TDropDbParams& p);
+Result<DdlOutcome> AlterDatabase(CatalogContext* ctx, const impala::TAlterDbParams& p);
+Result<DdlOutcome> CommentOn(CatalogContext* ctx, const impala::TCommentOnParams& p);
+
+Result<DdlOutcome> CreateTable(CatalogContext* ctx, const impala::TCreateTableParams& p);
+Result<DdlOutcome> CreateTableLike(CatalogContext* ctx, const impala::TCreateTableLikeParams& p);
+Result<DdlOutcome> CreateView(CatalogContext* ctx, const impala::TCreateOrAlterViewParams& p);
+Result<DdlOutcome> AlterView(CatalogContext* ctx, const impala::TCreateOrAlterViewParams& p);
+Result<DdlOutcome> DropTableOrView(CatalogContext* ctx, const impala::TDropTableOrViewParams& p,
+                                   bool is_view_stmt);
+Result<DdlOutcome> TruncateTable(CatalogContext* ctx, const impala::TTruncateParams& p);
+
+Result<DdlOutcome> AlterTable(CatalogContext* ctx, const impala::TAlterTableParams& p);
+Result<DdlOutcome> RenameTable(CatalogContext* ctx, const impala::TAlterTableParams& p);
+
+Result<DdlOutcome> AddPartitions(CatalogContext* ctx, const TableRef& t,
+                                 const impala::TAlterTableAddPartitionParams& p);
+Result<DdlOutcome> DropPartitions(CatalogContext* ctx, const TableRef& t,
+                                  const impala::TAlterTableDropPartitionParams& p);
+Result<DdlOutcome> RecoverPartitions(CatalogContext* ctx, const TableRef& t);
+Result<DdlOutcome> UpdateCatalog(CatalogContext* ctx, const impala::TUpdateCatalogRequest& req);
+
+// Removes the row count, total size and incremental stats chunks from
+// table or partition parameters; true if anything was removed.
+bool StripStatsParams(std::map<std::string, std::string>* params);
+
+Result<DdlOutcome> UpdateStats(CatalogContext* ctx, const TableRef& t,
+                               const impala::TAlterTableUpdateStatsParams& p);
+Result<DdlOutcome> DropStats(CatalogContext* ctx, const impala::TDropStatsParams& p);
+
+Result<DdlOutcome> CreateFunction(CatalogContext* ctx, const impala::TCreateFunctionParams& p);
+Result<DdlOutcome> DropFunction(CatalogContext* ctx, const impala::TDropFunctionParams& p);
+// "name(type1,type2)" / "name(type1,type2...)" for var args.
+Result<std::string> FunctionSignature(const std::string& name,
+                                      const std::vector<impala::TColumnType>& arg_types,
+                                      bool var_args);
+
+Result<DdlOutcome> RefreshTable(CatalogContext* ctx, const impala::TResetMetadataRequest& req);
+Result<DdlOutcome> InvalidateTable(CatalogContext* ctx, const TableRef& t);
+Result<DdlOutcome> InvalidateDatabase(CatalogContext* ctx, const std::string& db_name);
+// Global INVALIDATE METADATA; the caller holds reset_mu_ exclusively.
+Result<DdlOutcome> InvalidateAll(CatalogContext* ctx);
+
+}  // namespace ics::catalog::ddl

@@ -1,0 +1,412 @@
+// CREATE TABLE [LIKE], CREATE / ALTER VIEW, DROP TABLE / VIEW, TRUNCATE.
+#include <glog/logging.h>
+
+#include "catalogd/catalog/catalog_objects.h"
+#include "catalogd/catalog/file_format.h"
+#include "catalogd/catalog/names.h"
+#include "catalogd/ddl/ddl_internal.h"
+#include "catalogd/loader/partition_stats_params.h"
+#include "catalogd/metastore/partition_name.h"
+
+namespace ics::catalog::ddl {
+
+namespace {
+
+using Kind = MetastoreOp::Kind;
+using FF = impala::THdfsFileFormat;
+
+// SORT BY columns as Impala keeps them in table properties.
+Status SetSortColumns(const std::vector<std::string>& sort_columns,
+                      impala::TSortingOrder::type order, const hive::Table& hms,
+                      std::map<std::string, std::string>* params) {
+  if (sort_columns.empty()) return Status::OK();
+  std::string joined;
+  for (const std::string& c : sort_columns) {
+    const std::string name = AsciiLower(c);
+    bool found = false;
+    for (const auto& f : hms.sd.cols) found = found || f.name == name;
+    if (!found) return Status::InvalidArgument("Sort column does not exist: " + name);
+    if (!joined.empty()) joined += ",";
+    joined += name;
+  }
+  (*params)["sort.columns"] = joined;
+  (*params)["sort.order"] = order == impala::TSortingOrder::ZORDER ? "ZORDER" : "LEXICAL";
+  return Status::OK();
+}
+
+// Shared tail of CREATE TABLE / CREATE TABLE LIKE / CREATE VIEW: existence
+// checks, metastore, directory, catalog. `hms.sd.location` empty = default.
+Result<DdlOutcome> CreateCommon(CatalogContext* ctx, const TableRef& t, hive::Table hms,
+                                bool if_not_exists) {
+  const bool is_view = IsView(hms);
+  const std::string word = ObjectWord(is_view);
+  ScopedLocks locks(ctx->catalog, {{t.db, ""}, {t.db, t.table}});
+  if (ctx->catalog->GetDatabase(t.db) == nullptr) return DatabaseNotFound(t.db);
+  if (ctx->catalog->GetTable(t.db, t.table) != nullptr) {
+    if (if_not_exists) return NoOp(ctx, word + " already exists.");
+    return Status::AlreadyExists(word + " already exists: " + t.full());
+  }
+  if (!is_view && hms.sd.location.empty()) {
+    if (ctx->warehouse_dir.empty() && ctx->catalog->GetDatabase(t.db)->hms.locationUri.empty()) {
+      return Status::InvalidArgument("No warehouse directory is configured; give " + t.full() +
+                                     " a LOCATION");
+    }
+    hms.sd.location = DefaultTableLocation(*ctx, t.db, t.table);
+  }
+  hms.dbName = t.db;
+  hms.tableName = t.table;
+  hms.createTime = NowSeconds();
+  hms.parameters[kLastDdlTime] = std::to_string(hms.createTime);
+  if (hms.owner.empty()) hms.owner = ctx->default_owner;
+
+  MetastoreTxn txn;
+  MetastoreOp op;
+  op.kind = Kind::kCreateTable;
+  op.db_name = t.db;
+  op.table_name = t.table;
+  op.table = hms;
+  txn.ops.push_back(std::move(op));
+  Status committed = Commit(ctx, txn);
+  if (!committed.ok()) {
+    if (committed.Is(ErrorCode::kAlreadyExists) && if_not_exists) {
+      return NoOp(ctx, word + " already exists.");
+    }
+    return committed;
+  }
+  if (!is_view) {
+    Status dir = ctx->fs->CreateDirectories(hms.sd.location);
+    if (!dir.ok()) {
+      MetastoreTxn undo;
+      MetastoreOp drop;
+      drop.kind = Kind::kDropTable;
+      drop.db_name = t.db;
+      drop.table_name = t.table;
+      undo.ops.push_back(std::move(drop));
+      Compensate(ctx, undo, "CREATE TABLE " + t.full());
+      return dir.WithContext("creating the directory of " + t.full());
+    }
+  }
+  std::shared_ptr<TableState> state = LoadOrUnloaded(ctx, t, hms);
+  DdlOutcome out = InstallTable(ctx, std::move(state), word + " has been created.");
+  out.new_table_created = true;
+  out.table_location = hms.sd.location;
+  return out;
+}
+
+// Row count, sizes and other statistics that a copied table must not inherit.
+void DropCopiedStats(std::map<std::string, std::string>* params) {
+  StripStatsParams(params);
+  for (const char* key :
+       {"rawDataSize", "numFiles", "numFilesErasureCoded", "COLUMN_STATS_ACCURATE",
+        "impala.lastComputeStatsTime", "EXTERNAL", kLastDdlTime}) {
+    params->erase(key);
+  }
+}
+
+}  // namespace
+
+Status CheckSupportedFormat(FF::type format) {
+  switch (format) {
+    case FF::TEXT:
+    case FF::RC_FILE:
+    case FF::SEQUENCE_FILE:
+    case FF::AVRO:
+    case FF::PARQUET:
+    case FF::ORC:
+    case FF::JSON:
+      return Status::OK();
+    default:
+      return Status::NotImplemented("Tables stored as " + impala::to_string(format) +
+                                    " are not supported by this catalog service");
+  }
+}
+
+void SetFileFormat(FF::type format, hive::StorageDescriptor* sd) {
+  const HmsFormat f = HmsFormatOf(format);
+  sd->inputFormat = f.input_format;
+  sd->outputFormat = f.output_format;
+  sd->serdeInfo.serializationLib = f.serde_lib;
+}
+
+Result<DdlOutcome> CreateTable(CatalogContext* ctx, const impala::TCreateTableParams& p) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.table_name));
+  ICS_RETURN_IF_ERROR(CheckSupportedFormat(p.file_format));
+  if (p.__isset.cache_op && p.cache_op.set_cached) {
+    return Status::NotImplemented("HDFS caching (CACHED IN) is not supported");
+  }
+  if (p.__isset.bucket_info && p.bucket_info.num_bucket > 0) {
+    return Status::NotImplemented(
+        "Bucketed tables (CLUSTERED BY ... INTO BUCKETS) are not supported");
+  }
+  if (p.columns.empty()) {
+    return Status::InvalidArgument("Table " + t.full() + " must have at least one column");
+  }
+  std::set<std::string> seen;
+  ICS_ASSIGN_OR_RETURN(std::vector<hive::FieldSchema> cols,
+                       ToFieldSchemas(p.columns, false, &seen));
+  std::vector<hive::FieldSchema> part_cols;
+  if (p.__isset.partition_columns) {
+    ICS_ASSIGN_OR_RETURN(part_cols, ToFieldSchemas(p.partition_columns, true, &seen));
+  }
+  hive::Table hms;
+  hms.owner = p.owner;
+  hms.sd.cols = std::move(cols);
+  hms.partitionKeys = std::move(part_cols);
+  if (p.__isset.location && !p.location.empty()) {
+    ICS_ASSIGN_OR_RETURN(hms.sd.location, NormalizeLocation(p.location));
+  }
+  SetFileFormat(p.file_format, &hms.sd);
+  hms.sd.compressed = false;
+  hms.sd.numBuckets = -1;
+  auto& serde = hms.sd.serdeInfo.parameters;
+  if (p.__isset.serde_properties) serde = p.serde_properties;
+  if (p.__isset.row_format) {
+    const impala::TTableRowFormat& rf = p.row_format;
+    if (rf.__isset.field_terminator) {
+      serde["field.delim"] = rf.field_terminator;
+      serde["serialization.format"] = rf.field_terminator;
+    }
+    if (rf.__isset.line_terminator) serde["line.delim"] = rf.line_terminator;
+    if (rf.__isset.escaped_by) serde["escape.delim"] = rf.escaped_by;
+  }
+  if (p.__isset.table_properties) hms.parameters = p.table_properties;
+  RemoveStatsParams(&hms.parameters);  // reserved for COMPUTE INCREMENTAL STATS
+  if (p.__isset.comment) hms.parameters["comment"] = p.comment;
+  if (p.is_external) hms.parameters["EXTERNAL"] = "TRUE";
+  // TBLPROPERTIES ('EXTERNAL'='TRUE') makes a table external too, as in Hive.
+  hms.tableType = IsExternal(hms) ? kExternalTable : kManagedTable;
+  if (p.__isset.sort_columns) {
+    ICS_RETURN_IF_ERROR(SetSortColumns(p.sort_columns, p.sorting_order, hms, &hms.parameters));
+  }
+  return CreateCommon(ctx, t, std::move(hms), p.if_not_exists);
+}
+
+Result<DdlOutcome> CreateTableLike(CatalogContext* ctx, const impala::TCreateTableLikeParams& p) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.table_name));
+  ICS_ASSIGN_OR_RETURN(TableRef src, NormalizeTableRef(p.src_table_name));
+  if (p.__isset.file_format) ICS_RETURN_IF_ERROR(CheckSupportedFormat(p.file_format));
+  // A snapshot of the source, taken before this DDL's locks.
+  if (ctx->catalog->GetDatabase(src.db) == nullptr) return DatabaseNotFound(src.db);
+  Result<TablePtr> loaded = ctx->loads->GetLoaded(src.db, src.table);
+  if (!loaded.ok()) {
+    if (loaded.status().Is(ErrorCode::kNotFound)) return TableNotFound(src);
+    return loaded.status();
+  }
+  const TableState& source = **loaded;
+  hive::Table hms = source.hms;
+  hms.owner = p.owner;
+  hms.lastAccessTime = 0;
+  DropCopiedStats(&hms.parameters);
+  hms.parameters.erase("comment");
+  if (IsView(hms)) {
+    hms.viewOriginalText.clear();
+    hms.viewExpandedText.clear();
+    hms.partitionKeys.clear();
+    SetFileFormat(FF::TEXT, &hms.sd);
+  }
+  hms.sd.location.clear();
+  if (p.__isset.location && !p.location.empty()) {
+    ICS_ASSIGN_OR_RETURN(hms.sd.location, NormalizeLocation(p.location));
+  }
+  if (p.__isset.file_format) SetFileFormat(p.file_format, &hms.sd);
+  if (p.__isset.comment) hms.parameters["comment"] = p.comment;
+  if (p.is_external) {
+    hms.tableType = kExternalTable;
+    hms.parameters["EXTERNAL"] = "TRUE";
+  } else {
+    hms.tableType = kManagedTable;
+  }
+  if (p.__isset.sort_columns) {
+    ICS_RETURN_IF_ERROR(SetSortColumns(p.sort_columns, p.sorting_order, hms, &hms.parameters));
+  }
+  return CreateCommon(ctx, t, std::move(hms), p.if_not_exists);
+}
+
+namespace {
+
+Result<std::vector<hive::FieldSchema>> ViewColumns(const impala::TCreateOrAlterViewParams& p,
+                                                   const TableRef& t) {
+  if (p.columns.empty()) {
+    return Status::InvalidArgument("View " + t.full() + " must have at least one column");
+  }
+  std::set<std::string> seen;
+  return ToFieldSchemas(p.columns, false, &seen);
+}
+
+}  // namespace
+
+Result<DdlOutcome> CreateView(CatalogContext* ctx, const impala::TCreateOrAlterViewParams& p) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.view_name));
+  ICS_ASSIGN_OR_RETURN(std::vector<hive::FieldSchema> cols, ViewColumns(p, t));
+  hive::Table hms;
+  hms.owner = p.owner;
+  hms.tableType = kVirtualView;
+  hms.viewOriginalText = p.original_view_def;
+  hms.viewExpandedText = p.expanded_view_def;
+  hms.sd.cols = std::move(cols);
+  if (p.__isset.tblproperties) hms.parameters = p.tblproperties;
+  if (p.__isset.comment) hms.parameters["comment"] = p.comment;
+  return CreateCommon(ctx, t, std::move(hms), p.__isset.if_not_exists && p.if_not_exists);
+}
+
+Result<DdlOutcome> AlterView(CatalogContext* ctx, const impala::TCreateOrAlterViewParams& p) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.view_name));
+  ICS_ASSIGN_OR_RETURN(std::vector<hive::FieldSchema> cols, ViewColumns(p, t));
+  ScopedLocks locks(ctx->catalog, {{t.db, t.table}});
+  ICS_ASSIGN_OR_RETURN(TablePtr old, LoadedTableLocked(ctx, t));
+  ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, t));
+  if (!IsView(hms))
+    return Status::InvalidArgument("ALTER VIEW not allowed on a table: " + t.full());
+  hms.sd.cols = std::move(cols);
+  hms.viewOriginalText = p.original_view_def;
+  hms.viewExpandedText = p.expanded_view_def;
+  if (p.__isset.comment) hms.parameters["comment"] = p.comment;
+  if (p.__isset.tblproperties) {
+    for (const auto& [k, v] : p.tblproperties) hms.parameters[k] = v;
+  }
+  hms.parameters[kLastDdlTime] = std::to_string(NowSeconds());
+  MetastoreTxn txn;
+  txn.ops.push_back(AlterTableOp(t, hms));
+  ICS_RETURN_IF_ERROR(Commit(ctx, txn));
+  return InstallAfterCommit(ctx, t, DeriveTable(ctx, *old, hms), "View has been altered.");
+}
+
+Result<DdlOutcome> DropTableOrView(CatalogContext* ctx, const impala::TDropTableOrViewParams& p,
+                                   bool is_view_stmt) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.table_name));
+  const bool want_view = is_view_stmt || (p.__isset.is_table && !p.is_table);
+  const std::string word = ObjectWord(want_view);
+  ScopedLocks locks(ctx->catalog, {{t.db, ""}, {t.db, t.table}});
+  if (ctx->catalog->GetDatabase(t.db) == nullptr) {
+    if (p.if_exists) return NoOp(ctx, "Database does not exist.");
+    return DatabaseNotFound(t.db);
+  }
+  TablePtr current = ctx->catalog->GetTable(t.db, t.table);
+  if (current == nullptr) {
+    if (p.if_exists) return NoOp(ctx, word + " does not exist.");
+    return Status::NotFound(word + " does not exist: " + t.full());
+  }
+  Result<hive::Table> hms = ctx->metastore->GetTable(t.db, t.table);
+  if (!hms.ok() && !hms.status().Is(ErrorCode::kNotFound)) return hms.status();
+  Status fs_status;
+  if (hms.ok()) {
+    if (IsView(*hms) && !want_view) {
+      return Status::InvalidArgument("DROP TABLE not allowed on a view: " + t.full());
+    }
+    if (!IsView(*hms) && want_view) {
+      return Status::InvalidArgument("DROP VIEW not allowed on a table: " + t.full());
+    }
+    std::vector<hive::Partition> partitions;
+    const bool managed = IsManaged(*hms);
+    if (managed && !hms->partitionKeys.empty()) {
+      ICS_ASSIGN_OR_RETURN(partitions, ctx->metastore->GetPartitions(t.db, t.table));
+    }
+    MetastoreTxn txn;
+    MetastoreOp op;
+    op.kind = Kind::kDropTable;
+    op.db_name = t.db;
+    op.table_name = t.table;
+    txn.ops.push_back(std::move(op));
+    ICS_RETURN_IF_ERROR(Commit(ctx, txn));
+    if (managed) fs_status = RemoveTableData(ctx, *hms, partitions);
+  }
+  // (Metastore NOT_FOUND: the table was dropped behind the catalog's back;
+  // just forget it.)
+  ChangeSet cs;
+  cs.drop_tables.emplace_back(t.db, t.table);
+  DdlOutcome out;
+  out.version = ctx->catalog->Install(std::move(cs));
+  out.removed.push_back(TableInvalidation(*current, out.version));
+  out.summary = word + " has been dropped.";
+  if (!fs_status.ok()) {
+    return fs_status.WithContext(t.full() + " was dropped but removing its data failed");
+  }
+  return out;
+}
+
+Result<DdlOutcome> TruncateTable(CatalogContext* ctx, const impala::TTruncateParams& p) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.table_name));
+  ScopedLocks locks(ctx->catalog, {{t.db, t.table}});
+  if (p.if_exists && (ctx->catalog->GetDatabase(t.db) == nullptr ||
+                      ctx->catalog->GetTable(t.db, t.table) == nullptr)) {
+    return NoOp(ctx, "Table does not exist.");
+  }
+  ICS_ASSIGN_OR_RETURN(TablePtr old, LoadedTableLocked(ctx, t));
+  ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, t));
+  if (IsView(hms))
+    return Status::InvalidArgument("TRUNCATE TABLE not allowed on a view: " + t.full());
+  if (IsExternal(hms)) {
+    return Status::InvalidArgument("Cannot truncate external table " + t.full() +
+                                   ": its data is not managed by the catalog");
+  }
+  const bool delete_stats = p.delete_stats;
+  MetastoreTxn txn;
+  std::map<std::string, hive::Partition> changed;  // partition name -> new hms
+  if (delete_stats) {
+    StripStatsParams(&hms.parameters);
+    hms.parameters.erase("COLUMN_STATS_ACCURATE");
+    hms.parameters[kLastDdlTime] = std::to_string(NowSeconds());
+    txn.ops.push_back(AlterTableOp(t, hms));
+    MetastoreOp del;
+    del.kind = Kind::kDeleteColumnStats;
+    del.db_name = t.db;
+    del.table_name = t.table;
+    txn.ops.push_back(std::move(del));
+    if (old->is_partitioned()) {
+      ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> parts,
+                           ctx->metastore->GetPartitions(t.db, t.table));
+      const std::vector<std::string> keys = PartitionKeys(*old);
+      for (hive::Partition& part : parts) {
+        if (!StripStatsParams(&part.parameters)) continue;
+        Result<std::string> name = MakePartitionName(keys, part.values);
+        if (!name.ok()) return name.status();
+        changed.emplace(*name, part);
+        txn.ops.push_back(AlterPartitionOp(std::move(part)));
+      }
+    }
+  }
+  ICS_RETURN_IF_ERROR(Commit(ctx, txn));
+
+  // Remove the files of every partition; keep going on errors so the
+  // catalog reflects what is left, then report the first one.
+  Status fs_status;
+  for (const auto& [id, part] : old->partitions) {
+    Result<std::vector<FileStatus>> files = ctx->fs->ListFiles(part->location);
+    if (!files.ok()) {
+      if (fs_status.ok()) fs_status = files.status();
+      continue;
+    }
+    for (const FileStatus& f : *files) {
+      Status s = ctx->fs->RemoveAll(part->location + "/" + f.name);
+      if (!s.ok() && fs_status.ok()) fs_status = s;
+    }
+  }
+
+  auto build = [&]() -> Result<std::shared_ptr<TableState>> {
+    ICS_ASSIGN_OR_RETURN(std::shared_ptr<TableState> next, DeriveTable(ctx, *old, hms));
+    if (delete_stats) next->column_stats.clear();
+    if (!next->is_partitioned()) return next;
+    std::vector<PartitionPtr> parts;
+    for (const auto& [id, part] : next->partitions) parts.push_back(part);
+    for (const PartitionPtr& part : parts) {
+      auto it = changed.find(part->name);
+      if (it != changed.end()) {
+        ICS_RETURN_IF_ERROR(ReplacePartition(ctx, next.get(), *part, it->second));
+        continue;
+      }
+      ICS_ASSIGN_OR_RETURN(PartitionPtr fresh, ctx->loader->RefreshPartition(part));
+      if (fresh != part) {
+        next->partitions.erase(part->id);
+        next->partitions.emplace(fresh->id, fresh);
+      }
+    }
+    return next;
+  };
+  DdlOutcome out = InstallAfterCommit(ctx, t, build(), "Table has been truncated.");
+  if (!fs_status.ok()) {
+    return fs_status.WithContext("truncating " + t.full() + " removed only some files");
+  }
+  return out;
+}
+
+}  // namespace ics::catalog::ddl

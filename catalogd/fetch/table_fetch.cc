@@ -1,0 +1,137 @@
+#include "catalogd/fetch/table_fetch.h"
+
+#include <cctype>
+#include <utility>
+#include <vector>
+
+#include "catalogd/catalog/catalog_objects.h"
+
+namespace ics::catalog {
+
+// Large fields are moved in and their __isset flag set by hand: the
+// generated __set_x(const T&) would copy them.
+
+namespace {
+
+using impala::CatalogLookupStatus;
+using impala::TPartialPartitionInfo;
+using impala::TTableInfoSelector;
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+const hive::ColumnStatisticsObj* FindColumnStats(const TableState& t, const std::string& name) {
+  auto it = t.column_stats.find(name);
+  if (it == t.column_stats.end()) it = t.column_stats.find(Lower(name));
+  return it == t.column_stats.end() ? nullptr : &it->second;
+}
+
+std::vector<hive::ColumnStatisticsObj> ColumnStats(const TableState& t,
+                                                   const TTableInfoSelector& sel) {
+  std::vector<hive::ColumnStatisticsObj> out;
+  auto add = [&](const std::string& name) {
+    if (const auto* s = FindColumnStats(t, name)) out.push_back(*s);
+  };
+  if (sel.__isset.want_stats_for_all_columns && sel.want_stats_for_all_columns) {
+    for (const auto& c : t.clustering_columns) add(c.columnName);
+    for (const auto& c : t.columns) add(c.columnName);
+  } else {
+    for (const auto& name : sel.want_stats_for_column_names) add(name);
+  }
+  return out;
+}
+
+bool WantsPartitionInfo(const TTableInfoSelector& sel) {
+  return sel.want_partition_names || sel.want_partition_metadata || sel.want_partition_files ||
+         sel.want_partition_stats || sel.want_hms_partition;
+}
+
+TPartialPartitionInfo PartitionInfo(const PartitionState& p, const TTableInfoSelector& sel) {
+  TPartialPartitionInfo info;
+  info.id = p.id;
+  if (sel.want_partition_names) info.__set_name(p.name);
+  if (sel.want_hms_partition) info.__set_hms_partition(p.hms);
+  if (sel.want_partition_metadata) {
+    info.__set_hms_parameters(p.hms.parameters);
+    info.__set_has_incremental_stats(p.has_incremental_stats);
+    info.__set_hdfs_storage_descriptor(StorageDescriptorOf(p.hms.sd));
+    impala::THdfsPartitionLocation loc;
+    loc.prefix_index = -1;
+    loc.suffix = p.location;
+    info.location = std::move(loc);
+    info.__isset.location = true;
+  }
+  if (sel.want_partition_files) {
+    std::vector<impala::THdfsFileDesc> fds(p.file_descs.size());
+    for (size_t i = 0; i < p.file_descs.size(); ++i) fds[i].file_desc_data = p.file_descs[i];
+    info.file_descriptors = std::move(fds);
+    info.__isset.file_descriptors = true;
+  }
+  if (sel.want_partition_stats) {
+    if (!p.partition_stats.empty()) info.__set_partition_stats(p.partition_stats);
+    info.__set_has_incremental_stats(p.has_incremental_stats);
+  }
+  return info;
+}
+
+}  // namespace
+
+TableFetchResult BuildPartialTableInfo(const TableState& t, const TTableInfoSelector& sel,
+                                       int64_t max_file_descs) {
+  TableFetchResult r;
+  impala::TPartialTableInfo& info = r.info;
+  info.__set_storage_metadata_load_time_ns(t.storage_load_time_ns);
+  if (sel.want_hms_table) info.__set_hms_table(t.hms);
+  if (sel.__isset.want_stats_for_column_names ||
+      (sel.__isset.want_stats_for_all_columns && sel.want_stats_for_all_columns)) {
+    info.__set_column_stats(ColumnStats(t, sel));
+  }
+
+  // The selection, resolved before anything is copied so that an unknown id
+  // fails the request whatever the cap would have cut.
+  std::vector<const PartitionState*> selected;
+  if (sel.__isset.partition_ids) {
+    selected.reserve(sel.partition_ids.size());
+    for (int64_t id : sel.partition_ids) {
+      auto it = t.partitions.find(id);
+      if (it == t.partitions.end() || it->second == nullptr) {
+        r.lookup_status = CatalogLookupStatus::PARTITION_NOT_FOUND;
+        r.info = impala::TPartialTableInfo();
+        return r;
+      }
+      selected.push_back(it->second.get());
+    }
+  } else if (WantsPartitionInfo(sel)) {
+    selected.reserve(t.partitions.size());
+    for (const auto& [id, p] : t.partitions) {
+      if (p != nullptr) selected.push_back(p.get());
+    }
+  }
+  r.num_partitions_selected = static_cast<int64_t>(selected.size());
+
+  if (sel.__isset.partition_ids || WantsPartitionInfo(sel)) {
+    std::vector<TPartialPartitionInfo> parts;
+    parts.reserve(selected.size());
+    for (const PartitionState* p : selected) {
+      const auto n = sel.want_partition_files ? static_cast<int64_t>(p->file_descs.size()) : 0;
+      if (max_file_descs > 0 && !parts.empty() && r.num_file_descs + n > max_file_descs) {
+        r.truncated = true;
+        break;
+      }
+      r.num_file_descs += n;
+      parts.push_back(PartitionInfo(*p, sel));
+    }
+    info.partitions = std::move(parts);
+    info.__isset.partitions = true;
+  }
+
+  if (sel.want_partition_files) {
+    info.__set_network_addresses(t.network_addresses);
+    info.__set_partition_prefixes(t.partition_prefixes);
+  }
+  return r;
+}
+
+}  // namespace ics::catalog

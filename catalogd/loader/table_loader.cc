@@ -1,0 +1,340 @@
+#include "catalogd/loader/table_loader.h"
+
+#include <glog/logging.h>
+
+#include <chrono>
+#include <charconv>
+#include <unordered_set>
+#include <utility>
+
+#include "catalogd/loader/partition_stats_params.h"
+#include "catalogd/metastore/partition_name.h"
+#include "common/codec/file_desc.h"
+#include "common/codec/partition_stats.h"
+#include "common/types/column_type.h"
+
+namespace ics::catalog {
+
+namespace {
+
+constexpr char kViewTableType[] = "VIRTUAL_VIEW";
+constexpr char kNumRowsParam[] = "numRows";
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The "numRows" parameter, or -1 if absent or not an integer.
+int64_t NumRowsOf(const std::map<std::string, std::string>& params) {
+  auto it = params.find(kNumRowsParam);
+  if (it == params.end()) return -1;
+  int64_t v = -1;
+  const std::string& s = it->second;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || v < -1) return -1;
+  return v;
+}
+
+Result<impala::TColumn> MakeColumn(const hive::FieldSchema& field, int position) {
+  Result<impala::TColumnType> type = ParseHiveType(field.type);
+  if (!type.ok()) return type.status().WithContext("column '" + field.name + "'");
+  impala::TColumn col;
+  col.columnName = field.name;
+  col.columnType = std::move(type).value();
+  if (!field.comment.empty()) col.__set_comment(field.comment);
+  col.__set_position(position);
+  return col;
+}
+
+LoaderOptions Sanitized(LoaderOptions o) {
+  if (o.block_size <= 0) o.block_size = LoaderOptions().block_size;
+  if (o.num_threads < 0) o.num_threads = 0;
+  return o;
+}
+
+std::string JoinPath(const std::string& dir, const std::string& name) {
+  if (name.empty()) return dir;
+  if (!dir.empty() && dir.back() == '/') return dir + name;
+  return dir + "/" + name;
+}
+
+// Whether `listing` describes exactly the files of `descs`.
+bool SameFiles(const std::vector<std::string>& descs, const std::vector<FileStatus>& listing) {
+  if (descs.size() != listing.size()) return false;
+  for (size_t i = 0; i < descs.size(); ++i) {
+    Result<const fb::FbFileDesc*> fd = ReadFileDesc(descs[i]);
+    if (!fd.ok()) return false;
+    const fb::FbFileDesc& d = **fd;
+    const std::string_view path =
+        d.relative_path() ? d.relative_path()->string_view() : std::string_view();
+    if (path != listing[i].name || d.length() != listing[i].length ||
+        d.last_modification_time() != listing[i].mtime_ms) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+hive::Partition SynthesizePartition(const hive::Table& table) {
+  hive::Partition p;
+  p.dbName = table.dbName;
+  p.tableName = table.tableName;
+  p.createTime = table.createTime;
+  p.lastAccessTime = table.lastAccessTime;
+  p.sd = table.sd;
+  p.parameters = table.parameters;
+  return p;
+}
+
+Result<hive::Partition> PartitionForMetastore(const PartitionState& p) {
+  hive::Partition out = p.hms;
+  RemoveStatsParams(&out.parameters);
+  if (!p.partition_stats.empty()) {
+    Result<impala::TPartitionStats> stats = DecodePartitionStats(p.partition_stats);
+    if (!stats.ok()) return stats.status().WithContext("partition '" + p.name + "' stats");
+    ICS_RETURN_IF_ERROR(SetStatsParams(*stats, &out.parameters));
+  }
+  return out;
+}
+
+Status BuildColumns(const hive::Table& hms, std::vector<impala::TColumn>* clustering,
+                    std::vector<impala::TColumn>* columns) {
+  clustering->clear();
+  columns->clear();
+  int position = 0;
+  for (const hive::FieldSchema& f : hms.partitionKeys) {
+    ICS_ASSIGN_OR_RETURN(impala::TColumn col, MakeColumn(f, position++));
+    clustering->push_back(std::move(col));
+  }
+  for (const hive::FieldSchema& f : hms.sd.cols) {
+    ICS_ASSIGN_OR_RETURN(impala::TColumn col, MakeColumn(f, position++));
+    columns->push_back(std::move(col));
+  }
+  return Status::OK();
+}
+
+SplitLocation SplitPartitionLocation(const std::string& location, size_t num_clustering_cols) {
+  size_t idx = location.size();
+  for (size_t i = 0; i < num_clustering_cols; ++i) {
+    if (idx == 0) break;
+    const size_t slash = location.rfind('/', idx - 1);
+    if (slash == std::string::npos) {
+      idx = 0;
+      break;
+    }
+    idx = slash;
+  }
+  return {location.substr(0, idx), location.substr(idx)};
+}
+
+impala::THdfsPartitionLocation CompressPartitionLocation(const std::vector<std::string>& prefixes,
+                                                         const std::string& location,
+                                                         size_t num_clustering_cols) {
+  SplitLocation split = SplitPartitionLocation(location, num_clustering_cols);
+  impala::THdfsPartitionLocation out;
+  out.prefix_index = -1;
+  out.suffix = location;
+  for (size_t i = 0; i < prefixes.size(); ++i) {
+    if (prefixes[i] == split.prefix) {
+      out.prefix_index = static_cast<int32_t>(i);
+      out.suffix = std::move(split.suffix);
+      break;
+    }
+  }
+  return out;
+}
+
+TableLoader::TableLoader(Metastore* metastore, FileSystem* fs, LoaderOptions options,
+                         std::atomic<int64_t>* next_partition_id)
+    : metastore_(metastore),
+      fs_(fs),
+      options_(Sanitized(std::move(options))),
+      next_partition_id_(next_partition_id),
+      pool_(options_.num_threads) {}
+
+Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
+                                                      const std::string& table) {
+  ICS_ASSIGN_OR_RETURN(hive::Table hms, metastore_->GetTable(db, table));
+  auto t = std::make_shared<TableState>();
+  t->db = db;
+  t->name = table;
+  ICS_RETURN_IF_ERROR(BuildColumns(hms, &t->clustering_columns, &t->columns));
+  t->table_stats.num_rows = NumRowsOf(hms.parameters);
+
+  if (hms.tableType == kViewTableType) {
+    t->table_type = impala::TTableType::VIEW;
+    t->hms = std::move(hms);
+    t->loaded = true;
+    t->load_time_ms = NowMs();
+    return t;
+  }
+  t->table_type = impala::TTableType::HDFS_TABLE;
+  if (hms.sd.location.empty()) return Status::InvalidArgument("table has no location");
+
+  ICS_ASSIGN_OR_RETURN(std::vector<hive::ColumnStatisticsObj> col_stats,
+                       metastore_->GetTableColumnStats(db, table));
+  for (hive::ColumnStatisticsObj& s : col_stats) {
+    std::string name = s.colName;
+    t->column_stats.emplace(std::move(name), std::move(s));
+  }
+
+  std::vector<hive::Partition> parts;
+  if (t->is_partitioned()) {
+    ICS_ASSIGN_OR_RETURN(parts, metastore_->GetPartitions(db, table));
+  } else {
+    parts.push_back(SynthesizePartition(hms));
+  }
+  // The table's own copy does not keep the stats chunks either (they live,
+  // compressed, in the synthesized partition of an unpartitioned table).
+  RemoveStatsParams(&hms.parameters);
+  t->hms = std::move(hms);
+
+  const auto listing_start = std::chrono::steady_clock::now();
+  const size_t n = parts.size();
+  const int64_t first_id = next_partition_id_->fetch_add(static_cast<int64_t>(n));
+  std::vector<std::shared_ptr<PartitionState>> built(n);
+  std::vector<Status> errors(n);
+  const TableState& table_ref = *t;
+  pool_.ParallelFor(n, [&](size_t i) {
+    Result<std::shared_ptr<PartitionState>> p =
+        BuildPartition(table_ref, std::move(parts[i]), first_id + static_cast<int64_t>(i), -1);
+    if (p.ok()) {
+      built[i] = std::move(p).value();
+    } else {
+      errors[i] = p.status();
+    }
+  });
+  for (const Status& s : errors) ICS_RETURN_IF_ERROR(s);
+  t->storage_load_time_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                std::chrono::steady_clock::now() - listing_start)
+                                .count();
+
+  for (std::shared_ptr<PartitionState>& p : built) {
+    if (!t->partition_ids_by_name.emplace(p->name, p->id).second) {
+      return Status::Corruption("duplicate partition '" + p->name + "'");
+    }
+    t->partitions.emplace(p->id, std::move(p));
+  }
+  FinishTableState(t.get());
+  t->loaded = true;
+  t->load_time_ms = NowMs();
+  return t;
+}
+
+Result<std::shared_ptr<PartitionState>> TableLoader::LoadPartition(const TableState& table,
+                                                                   const hive::Partition& partition,
+                                                                   int64_t prev_id) {
+  return BuildPartition(table, partition, next_partition_id_->fetch_add(1), prev_id);
+}
+
+Result<std::shared_ptr<PartitionState>> TableLoader::BuildPartition(const TableState& table,
+                                                                    hive::Partition partition,
+                                                                    int64_t id, int64_t prev_id) {
+  auto p = std::make_shared<PartitionState>();
+  p->id = id;
+  p->prev_id = prev_id;
+  if (table.clustering_columns.empty()) {
+    if (!partition.values.empty()) {
+      return Status::InvalidArgument("partition values given for an unpartitioned table");
+    }
+  } else {
+    std::vector<std::string> keys;
+    keys.reserve(table.clustering_columns.size());
+    for (const impala::TColumn& c : table.clustering_columns) keys.push_back(c.columnName);
+    Result<std::string> name = MakePartitionName(keys, partition.values);
+    if (!name.ok()) return name.status().WithContext("partition");
+    p->name = std::move(name).value();
+  }
+  p->values = partition.values;
+  p->location = partition.sd.location.empty() ? JoinPath(table.hms.sd.location, p->name)
+                                               : partition.sd.location;
+  if (p->location.empty()) return Status::InvalidArgument("partition '" + p->name + "' has no location");
+  p->num_rows = NumRowsOf(partition.parameters);
+
+  Result<std::optional<impala::TPartitionStats>> stats = GetStatsFromParams(partition.parameters);
+  if (!stats.ok()) {
+    // As Impala: unreadable incremental stats are dropped, not fatal.
+    LOG(WARNING) << "ignoring incremental stats of " << table.db << "." << table.name
+                 << " partition '" << p->name << "': " << stats.status().ToString();
+  } else if (stats->has_value()) {
+    Result<std::string> compressed = EncodePartitionStats(**stats);
+    if (!compressed.ok()) return compressed.status().WithContext("partition '" + p->name + "' stats");
+    p->partition_stats = std::move(compressed).value();
+    p->has_incremental_stats = (*stats)->__isset.intermediate_col_stats;
+  }
+  RemoveStatsParams(&partition.parameters);
+  p->hms = std::move(partition);
+
+  Result<std::vector<FileStatus>> files = fs_->ListFiles(p->location);
+  if (!files.ok()) return files.status().WithContext("listing partition '" + p->name + "'");
+  FillFiles(*files, p.get());
+  return p;
+}
+
+void TableLoader::FillFiles(const std::vector<FileStatus>& files, PartitionState* part) const {
+  part->file_descs.clear();
+  part->file_descs.reserve(files.size());
+  part->total_file_bytes = 0;
+  part->num_blocks = 0;
+  FileDescInfo info;
+  for (const FileStatus& f : files) {
+    info.relative_path = f.name;
+    info.length = f.length;
+    info.mtime_ms = f.mtime_ms;
+    info.compression = CompressionFromFileName(f.name);
+    info.blocks = SplitIntoBlocks(f.length, options_.block_size, 0);
+    part->file_descs.push_back(BuildFileDesc(info));
+    part->total_file_bytes += f.length;
+    part->num_blocks += static_cast<int64_t>(info.blocks.size());
+  }
+  part->last_refresh_ms = NowMs();
+}
+
+Result<PartitionPtr> TableLoader::RefreshPartition(const PartitionPtr& old) {
+  Result<std::vector<FileStatus>> files = fs_->ListFiles(old->location);
+  if (!files.ok()) return files.status().WithContext("listing partition '" + old->name + "'");
+  if (SameFiles(old->file_descs, *files)) return old;
+  auto p = std::make_shared<PartitionState>();
+  p->id = next_partition_id_->fetch_add(1);
+  p->prev_id = old->id;
+  p->added_version = 0;
+  p->name = old->name;
+  p->values = old->values;
+  p->hms = old->hms;
+  p->location = old->location;
+  p->num_rows = old->num_rows;
+  p->partition_stats = old->partition_stats;
+  p->has_incremental_stats = old->has_incremental_stats;
+  FillFiles(*files, p.get());
+  return PartitionPtr(std::move(p));
+}
+
+void TableLoader::FinishTableState(TableState* table) const {
+  table->partition_ids_by_name.clear();
+  table->partition_prefixes.clear();
+  int64_t total_bytes = 0;
+  int64_t total_blocks = 0;
+  std::unordered_set<std::string> seen_prefixes;
+  const size_t k = table->clustering_columns.size();
+  for (const auto& [id, p] : table->partitions) {
+    table->partition_ids_by_name[p->name] = id;
+    total_bytes += p->total_file_bytes;
+    total_blocks += p->num_blocks;
+    std::string prefix = SplitPartitionLocation(p->location, k).prefix;
+    if (seen_prefixes.insert(prefix).second) table->partition_prefixes.push_back(std::move(prefix));
+  }
+  if (!table->is_view()) table->table_stats.__set_total_file_bytes(total_bytes);
+  table->network_addresses.clear();
+  if (total_blocks > 0) {
+    impala::TNetworkAddress addr;
+    addr.hostname = options_.host;
+    addr.port = 0;
+    table->network_addresses.push_back(std::move(addr));
+  }
+}
+
+}  // namespace ics::catalog

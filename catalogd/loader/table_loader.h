@@ -1,0 +1,144 @@
+// TableLoader: builds complete, immutable TableStates (and single
+// PartitionStates) from the Metastore and the warehouse FileSystem.
+//
+// Load(db, table) reads the hive::Table, its partitions and its column
+// statistics, parses every column type, lists each partition directory (in
+// parallel on a bounded pool) and returns a fresh TableState with
+// loaded = true and version 0 (the catalog stamps versions on install).
+// Partition ids come from the shared allocator and are never reused.
+//
+// What a loaded state holds:
+//  - columns: clustering (partition key) columns get positions 0..k-1, data
+//    columns k..; types parsed with ParseHiveType.
+//  - views (tableType "VIRTUAL_VIEW"): table_type VIEW, columns only.
+//  - other tables: HDFS_TABLE; an unpartitioned table has one partition
+//    named "" at the table location whose hms is synthesized from the table.
+//  - per partition: location = sd.location, or <table location>/<name> when
+//    empty; one FbFileDesc per listed file (relative_path = file name,
+//    compression from the extension, blocks of block_size on host index 0);
+//    num_rows from the "numRows" parameter (-1 if absent or not a number);
+//    incremental stats from the chunked parameters (partition_stats_params.h),
+//    kept deflate-compressed, chunk parameters removed from the hms copy.
+//    Unreadable incremental stats are dropped with a warning, as Impala does.
+//  - table_stats: num_rows from the table's "numRows" (-1 if absent),
+//    total_file_bytes = the sum of the listed files, as Impala reports it
+//    (not the "totalSize" parameter, which goes stale; views: unset).
+//  - network_addresses = [{host, 0}] when any file has blocks;
+//    partition_prefixes per CompressPartitionLocation.
+// Errors (metastore failure, unparsable column type, partition values not
+// matching the keys, listing failure) come back as a Status naming the
+// column or partition at fault; callers add the table name (the catalog
+// records it as the table's load_status). Nothing is returned half-built.
+//
+// Ownership: the Metastore, FileSystem and id allocator are borrowed and
+// must outlive the loader; the loader owns its listing thread pool.
+//
+// Thread-safety: thread-safe; any number of Load/LoadPartition/
+// RefreshPartition calls may run concurrently (they share the pool).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalogd/catalog/table_state.h"
+#include "catalogd/loader/file_system.h"
+#include "catalogd/loader/thread_pool.h"
+#include "catalogd/metastore/metastore.h"
+#include "common/util/result.h"
+
+namespace ics::catalog {
+
+struct LoaderOptions {
+  // Listing threads shared by all loads (the calling thread works too).
+  int num_threads = 8;
+  // Files are described as blocks of this many bytes (<= 0: the default).
+  int64_t block_size = 128LL << 20;
+  // The single host every block replica is placed on.
+  std::string host = "localhost";
+};
+
+class TableLoader {
+ public:
+  TableLoader(Metastore* metastore, FileSystem* fs, LoaderOptions options,
+              std::atomic<int64_t>* next_partition_id);
+  TableLoader(const TableLoader&) = delete;
+  TableLoader& operator=(const TableLoader&) = delete;
+
+  const LoaderOptions& options() const { return options_; }
+
+  // Loads db.table completely. The state is fresh (not shared), so the
+  // caller may still adjust it before installing it.
+  Result<std::shared_ptr<TableState>> Load(const std::string& db, const std::string& table);
+
+  // Builds one partition of `table` from its HMS object, listing its
+  // directory: a new id; prev_id as given (-1 for a new partition). For an
+  // unpartitioned table pass a partition with no values (name "").
+  // Used by ADD PARTITION, REFRESH of a partition and INSERT.
+  Result<std::shared_ptr<PartitionState>> LoadPartition(const TableState& table,
+                                                        const hive::Partition& partition,
+                                                        int64_t prev_id = -1);
+
+  // Re-lists old's directory. Returns `old` itself if the listing is
+  // unchanged (same names, sizes and mtimes); otherwise a copy with the new
+  // file descriptors, a new id and prev_id = old->id (added_version 0).
+  Result<PartitionPtr> RefreshPartition(const PartitionPtr& old);
+
+  // Recomputes a state's derived fields from its partitions:
+  // partition_ids_by_name, table_stats.total_file_bytes, network_addresses
+  // and partition_prefixes. Call after adding/replacing/removing partitions.
+  void FinishTableState(TableState* table) const;
+
+ private:
+  // Sets part's file descriptors, totals and last_refresh_ms from a listing.
+  void FillFiles(const std::vector<FileStatus>& files, PartitionState* part) const;
+  Result<std::shared_ptr<PartitionState>> BuildPartition(const TableState& table,
+                                                         hive::Partition partition, int64_t id,
+                                                         int64_t prev_id);
+
+  Metastore* const metastore_;
+  FileSystem* const fs_;
+  const LoaderOptions options_;
+  std::atomic<int64_t>* const next_partition_id_;
+  ThreadPool pool_;
+};
+
+// Builds the columns of a table from its HMS object (clustering columns,
+// then data columns, positions in that order). INVALID_ARGUMENT naming the
+// column if a type does not parse.
+[[nodiscard]] Status BuildColumns(const hive::Table& hms, std::vector<impala::TColumn>* clustering,
+                                  std::vector<impala::TColumn>* columns);
+
+// The HMS-shaped partition of an unpartitioned table: no values, the
+// table's storage descriptor and parameters (what Load puts in the single
+// partition's hms).
+hive::Partition SynthesizePartition(const hive::Table& table);
+
+// The partition as it must be written back to the metastore (ALTER
+// PARTITION, COMPUTE STATS): p.hms with the incremental stats, which Load
+// strips from the in-memory copy, put back as chunked parameters. Writing
+// p.hms directly would silently drop them. CORRUPTION if p.partition_stats
+// does not decode.
+Result<hive::Partition> PartitionForMetastore(const PartitionState& p);
+
+// Impala's partition location compression: the prefix of a location is the
+// location minus its last `num_clustering_cols` path components (so all
+// partitions under the table directory share the table location); the
+// suffix is the rest, starting with '/'. For 0 clustering columns the whole
+// location is the prefix.
+struct SplitLocation {
+  std::string prefix;
+  std::string suffix;
+};
+SplitLocation SplitPartitionLocation(const std::string& location, size_t num_clustering_cols);
+
+// Index of `location`'s prefix in `prefixes` with its suffix, as sent in
+// THdfsPartition.location; prefix_index -1 (whole location as suffix) if
+// the prefix is not listed.
+impala::THdfsPartitionLocation CompressPartitionLocation(const std::vector<std::string>& prefixes,
+                                                         const std::string& location,
+                                                         size_t num_clustering_cols);
+
+}  // namespace ics::catalog

@@ -1,0 +1,157 @@
+#include "catalogd/service/catalog_server.h"
+
+#include <filesystem>
+
+#include <glog/logging.h>
+
+#include "CatalogService.h"
+#include "catalogd/catalog/table_load_manager.h"
+#include "catalogd/ddl/ddl_executor.h"
+#include "catalogd/loader/file_system.h"
+#include "catalogd/loader/table_loader.h"
+#include "catalogd/metastore/metastore.h"
+#include "catalogd/service/catalog_context.h"
+#include "catalogd/service/catalog_service_handler.h"
+#include "common/rpc/thrift_server.h"
+#include "common/util/unique_id.h"
+#include "statestore/subscriber.h"
+
+namespace ics::catalog {
+
+CatalogServer::CatalogServer(CatalogServerOptions options) : opts_(std::move(options)) {
+  if (opts_.warehouse_dir.empty()) opts_.warehouse_dir = opts_.data_dir + "/warehouse";
+  if (opts_.metastore.empty()) opts_.metastore = "sqlite:" + opts_.data_dir + "/metastore.db";
+}
+
+CatalogServer::~CatalogServer() { Stop(); }
+
+int CatalogServer::port() const { return rpc_ ? rpc_->port() : 0; }
+int CatalogServer::subscriber_port() const { return subscriber_ ? subscriber_->port() : 0; }
+
+Status CatalogServer::LoadNamesFromMetastore() {
+  ChangeSet cs;
+  ICS_ASSIGN_OR_RETURN(auto dbs, metastore_->GetAllDatabases());
+  for (const std::string& db : dbs) {
+    ICS_ASSIGN_OR_RETURN(auto hms_db, metastore_->GetDatabase(db));
+    auto d = std::make_shared<DatabaseState>();
+    d->name = db;
+    d->hms = std::move(hms_db);
+    cs.put_databases.push_back(std::move(d));
+    ICS_ASSIGN_OR_RETURN(auto tables, metastore_->GetAllTables(db));
+    for (const std::string& t : tables) cs.put_tables.push_back(MakeUnloadedTable(db, t));
+    ICS_ASSIGN_OR_RETURN(auto fns, metastore_->GetFunctions(db));
+    for (auto& fn : fns) {
+      auto f = std::make_shared<FunctionState>();
+      f->db = db;
+      f->signature = fn.__isset.signature ? fn.signature : fn.name.function_name;
+      f->fn = std::move(fn);
+      cs.put_functions.push_back(std::move(f));
+    }
+  }
+  const size_t num_tables = cs.put_tables.size();
+  std::vector<std::pair<std::string, std::string>> all_tables;
+  for (const auto& t : cs.put_tables) all_tables.emplace_back(t->db, t->name);
+  const int64_t v = catalog_->ResetAll(std::move(cs));
+  LOG(INFO) << "catalog " << PrintId(catalog_->service_id()) << " loaded " << dbs.size()
+            << " database(s) and " << num_tables << " table name(s) at version " << v;
+  if (opts_.load_in_background) loads_->Prioritize(all_tables);
+  return Status::OK();
+}
+
+Status CatalogServer::Start() {
+  std::error_code ec;
+  std::filesystem::create_directories(opts_.data_dir, ec);
+  if (ec) return Status::IoError("cannot create data dir " + opts_.data_dir + ": " + ec.message());
+  std::filesystem::create_directories(opts_.warehouse_dir, ec);
+  if (ec) {
+    return Status::IoError("cannot create warehouse dir " + opts_.warehouse_dir + ": " +
+                           ec.message());
+  }
+  const std::string kSqlite = "sqlite:";
+  if (opts_.metastore.rfind(kSqlite, 0) != 0) {
+    return Status::InvalidArgument("unsupported --metastore '" + opts_.metastore +
+                                   "' (expected sqlite:<path>)");
+  }
+  ICS_ASSIGN_OR_RETURN(metastore_, OpenSqliteMetastore(opts_.metastore.substr(kSqlite.size())));
+  if (opts_.synthetic_files) {
+    fs_ = std::make_unique<SyntheticFileSystem>();
+  } else {
+    fs_ = std::make_unique<LocalFileSystem>();
+  }
+  catalog_ = std::make_unique<Catalog>();
+  LoaderOptions lopts;
+  lopts.num_threads = std::max(1, opts_.num_loading_threads);
+  loader_ = std::make_unique<TableLoader>(metastore_.get(), fs_.get(), lopts,
+                                          catalog_->partition_id_allocator());
+  loads_ = std::make_unique<TableLoadManager>(catalog_.get(), loader_.get(),
+                                              opts_.load_in_background ? lopts.num_threads : 1);
+  publisher_ = std::make_unique<CatalogTopicPublisher>(catalog_.get(), opts_.publisher);
+  ctx_ = std::make_unique<CatalogContext>();
+  ctx_->catalog = catalog_.get();
+  ctx_->metastore = metastore_.get();
+  ctx_->fs = fs_.get();
+  ctx_->loader = loader_.get();
+  ctx_->loads = loads_.get();
+  ctx_->publisher = publisher_.get();
+  ctx_->warehouse_dir = opts_.warehouse_dir;
+  ddl_ = std::make_unique<DdlExecutor>(ctx_.get());
+  fetcher_ = std::make_unique<PartialFetcher>(ctx_.get(), opts_.fetch);
+  ICS_RETURN_IF_ERROR(LoadNamesFromMetastore());
+
+  ThriftServerOptions ropts;
+  ropts.name = "catalog-service";
+  ropts.bind_host = opts_.bind_host;
+  ropts.port = opts_.port;
+  ropts.max_message_bytes = opts_.max_message_bytes;
+  rpc_ = std::make_unique<ThriftServer>(
+      std::make_shared<impala::CatalogServiceProcessor>(MakeCatalogServiceHandler(
+          HandlerDeps{ctx_.get(), ddl_.get(), fetcher_.get(), opts_.sync_ddl_timeout_ms})),
+      ropts);
+  ICS_RETURN_IF_ERROR(rpc_->Start());
+
+  if (opts_.statestore_port >= 0) {
+    statestore::StatestoreSubscriberOptions sopts;
+    sopts.subscriber_id = "catalog-server@" + opts_.hostname + ":" + std::to_string(port());
+    sopts.statestore_host = opts_.statestore_host;
+    sopts.statestore_port = opts_.statestore_port;
+    sopts.bind_host = opts_.bind_host;
+    sopts.port = opts_.subscriber_port;
+    sopts.advertised_host = opts_.hostname;
+    sopts.subscriber_type = impala::TStatestoreSubscriberType::CATALOGD;
+    sopts.statestore_timeout_ms = opts_.statestore_subscriber_timeout_ms;
+    sopts.max_message_bytes = opts_.max_message_bytes;
+    impala::TCatalogRegistration reg;
+    reg.protocol = impala::CatalogServiceVersion::V2;
+    reg.address.hostname = opts_.hostname;
+    reg.address.port = port();
+    sopts.catalogd_registration = reg;
+    subscriber_ = std::make_unique<statestore::StatestoreSubscriber>(sopts);
+    statestore::TopicSubscription topic;
+    topic.topic = kCatalogTopic;
+    topic.is_transient = false;
+    topic.filter_prefix = "!";  // publish only; receive no entries back
+    CatalogTopicPublisher* pub = publisher_.get();
+    topic.callback = [pub](const impala::TTopicDelta& delta,
+                           std::vector<impala::TTopicDelta>* out) { pub->OnTopicUpdate(delta, out); };
+    topic.on_reply_lost = [pub] { pub->OnPublicationLost(); };
+    ICS_RETURN_IF_ERROR(subscriber_->AddTopic(std::move(topic)));
+    ICS_RETURN_IF_ERROR(subscriber_->Start());
+    // Every installed change asks the statestore to collect it right away.
+    statestore::StatestoreSubscriber* sub = subscriber_.get();
+    catalog_->SetChangeListener([sub](int64_t) { sub->RequestTopicUpdate(); });
+  }
+  LOG(INFO) << "catalogd serving CatalogService on " << opts_.bind_host << ":" << port()
+            << ", metastore " << opts_.metastore << ", warehouse " << opts_.warehouse_dir;
+  return Status::OK();
+}
+
+void CatalogServer::Stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  if (catalog_) catalog_->SetChangeListener(nullptr);
+  if (subscriber_) subscriber_->Stop();
+  if (rpc_) rpc_->Stop();
+  if (loads_) loads_->Shutdown();
+}
+
+}  // namespace ics::catalog

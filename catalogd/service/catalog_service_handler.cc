@@ -1,0 +1,234 @@
+#include "catalogd/service/catalog_service_handler.h"
+
+#include <chrono>
+
+#include "catalogd/catalog/catalog_objects.h"
+#include "catalogd/ddl/ddl_executor.h"
+#include "catalogd/fetch/partial_fetcher.h"
+#include "catalogd/service/catalog_context.h"
+#include "common/rpc/status_convert.h"
+
+namespace ics::catalog {
+
+namespace {
+
+using impala::CatalogServiceVersion;
+
+Status CheckProtocol(CatalogServiceVersion::type v) {
+  if (v < CatalogServiceVersion::V2) {
+    return Status(ErrorCode::kCatalogIncompatibleProtocol,
+                  "catalog protocol V" + std::to_string(static_cast<int>(v) + 1) +
+                      " is not supported; this catalogd speaks V2");
+  }
+  return Status::OK();
+}
+
+// Drops everything but type, names and version (want_minimal_response).
+impala::TCatalogObject Minimal(const impala::TCatalogObject& o) {
+  impala::TCatalogObject m;
+  m.type = o.type;
+  m.catalog_version = o.catalog_version;
+  if (o.__isset.db) {
+    m.__isset.db = true;
+    m.db.db_name = o.db.db_name;
+  }
+  if (o.__isset.table) {
+    m.__isset.table = true;
+    m.table.db_name = o.table.db_name;
+    m.table.tbl_name = o.table.tbl_name;
+  }
+  if (o.__isset.fn) {
+    impala::TFunction fn;
+    fn.name = o.fn.name;
+    if (o.fn.__isset.signature) fn.__set_signature(o.fn.signature);
+    m.__set_fn(fn);
+  }
+  if (o.__isset.catalog) m.__set_catalog(o.catalog);
+  return m;
+}
+
+class Handler : public impala::CatalogServiceIf {
+ public:
+  explicit Handler(HandlerDeps d) : d_(d) {}
+
+  // Builds the TCatalogUpdateResult of a finished (or failed) operation,
+  // waiting for topic publication first when SYNC_DDL is requested.
+  impala::TCatalogUpdateResult MakeResult(const Result<DdlOutcome>& r, bool sync_ddl,
+                                          bool minimal) {
+    impala::TCatalogUpdateResult res;
+    res.catalog_service_id = d_.ctx->catalog->service_id();
+    res.is_invalidate = false;
+    res.version = d_.ctx->catalog->version();
+    if (!r.ok()) {
+      res.status = ToTStatus(r.status());
+      return res;
+    }
+    const DdlOutcome& o = *r;
+    res.version = o.version;
+    res.is_invalidate = o.is_invalidate;
+    Status st;
+    if (sync_ddl && d_.ctx->publisher != nullptr && !o.is_invalidate) {
+      auto published = d_.ctx->publisher->WaitForPublication(
+          o.version, std::chrono::milliseconds(d_.sync_ddl_timeout_ms));
+      if (published.ok()) {
+        res.version = *published;
+      } else {
+        st = published.status().WithContext("SYNC_DDL");
+      }
+    }
+    res.status = ToTStatus(st);
+    std::vector<impala::TCatalogObject> updated, removed;
+    for (const auto& obj : o.updated) updated.push_back(minimal ? Minimal(obj) : obj);
+    for (const auto& obj : o.removed) removed.push_back(Minimal(obj));
+    res.__set_updated_catalog_objects(std::move(updated));
+    res.__set_removed_catalog_objects(std::move(removed));
+    return res;
+  }
+
+  static impala::TResultSet SummaryResultSet(const std::string& summary) {
+    impala::TResultSet rs;
+    impala::TColumn col;
+    col.columnName = "summary";
+    impala::TTypeNode node;
+    node.type = impala::TTypeNodeType::SCALAR;
+    impala::TScalarType scalar;
+    scalar.type = impala::TPrimitiveType::STRING;
+    node.__set_scalar_type(scalar);
+    col.columnType.types.push_back(node);
+    rs.schema.columns.push_back(col);
+    impala::TResultRow row;
+    impala::TColumnValue v;
+    v.__set_string_val(summary);
+    row.colVals.push_back(v);
+    rs.rows.push_back(row);
+    return rs;
+  }
+
+  void ExecDdl(impala::TDdlExecResponse& resp, const impala::TDdlExecRequest& req) override {
+    Status proto = CheckProtocol(req.protocol_version);
+    Result<DdlOutcome> r = proto.ok() ? d_.ddl->ExecDdl(req) : Result<DdlOutcome>(proto);
+    const bool minimal = req.__isset.header && req.header.__isset.want_minimal_response &&
+                         req.header.want_minimal_response;
+    resp.result = MakeResult(r, req.query_options.sync_ddl, minimal);
+    if (r.ok()) {
+      resp.__set_result_set(SummaryResultSet(r->summary));
+      if (r->new_table_created) resp.__set_new_table_created(true);
+      if (!r->table_location.empty()) resp.__set_table_location(r->table_location);
+    }
+  }
+
+  void UpdateCatalog(impala::TUpdateCatalogResponse& resp,
+                     const impala::TUpdateCatalogRequest& req) override {
+    Status proto = CheckProtocol(req.protocol_version);
+    Result<DdlOutcome> r = proto.ok() ? d_.ddl->UpdateCatalog(req) : Result<DdlOutcome>(proto);
+    resp.result = MakeResult(r, req.sync_ddl, false);
+  }
+
+  void ResetMetadata(impala::TResetMetadataResponse& resp,
+                     const impala::TResetMetadataRequest& req) override {
+    Status proto = CheckProtocol(req.protocol_version);
+    Result<DdlOutcome> r = proto.ok() ? d_.ddl->ResetMetadata(req) : Result<DdlOutcome>(proto);
+    resp.result = MakeResult(r, req.sync_ddl, false);
+  }
+
+  void GetCatalogObject(impala::TGetCatalogObjectResponse& resp,
+                        const impala::TGetCatalogObjectRequest& req) override {
+    Status proto = CheckProtocol(req.protocol_version);
+    if (!proto.ok()) {
+      resp.status = ToTStatus(proto);
+      return;
+    }
+    auto r = d_.fetcher->GetCatalogObject(req.object_desc);
+    resp.status = ToTStatus(r.status());
+    if (r.ok()) {
+      resp.catalog_object = std::move(r).value();
+    } else {
+      resp.catalog_object = req.object_desc;  // required field: echo the request
+    }
+  }
+
+  void GetPartitionStats(impala::TGetPartitionStatsResponse& resp,
+                         const impala::TGetPartitionStatsRequest& req) override {
+    Status proto = CheckProtocol(req.protocol_version);
+    if (!proto.ok()) {
+      resp.__set_status(ToTStatus(proto));
+      return;
+    }
+    auto r = d_.fetcher->GetPartitionStats(req.table_name);
+    resp.__set_status(ToTStatus(r.status()));
+    if (r.ok()) resp.__set_partition_stats(std::move(r).value());
+  }
+
+  void GetFunctions(impala::TGetFunctionsResponse& resp,
+                    const impala::TGetFunctionsRequest& req) override {
+    Status proto = CheckProtocol(req.protocol_version);
+    if (!proto.ok() || !req.__isset.db_name) {
+      resp.__set_status(ToTStatus(proto.ok() ? Status::InvalidArgument("db_name is required")
+                                             : proto));
+      return;
+    }
+    auto r = d_.fetcher->GetFunctions(req.db_name);
+    resp.__set_status(ToTStatus(r.status()));
+    if (r.ok()) resp.__set_functions(std::move(r).value());
+  }
+
+  void PrioritizeLoad(impala::TPrioritizeLoadResponse& resp,
+                      const impala::TPrioritizeLoadRequest& req) override {
+    Status s = CheckProtocol(req.protocol_version);
+    if (s.ok()) {
+      std::vector<std::pair<std::string, std::string>> tables;
+      for (const auto& o : req.object_descs) {
+        if (o.__isset.table) tables.emplace_back(o.table.db_name, o.table.tbl_name);
+      }
+      d_.ctx->loads->Prioritize(tables);
+    }
+    resp.status = ToTStatus(s);
+  }
+
+  void GetPartialCatalogObject(impala::TGetPartialCatalogObjectResponse& resp,
+                               const impala::TGetPartialCatalogObjectRequest& req) override {
+    resp = d_.fetcher->GetPartialCatalogObject(req);
+  }
+
+  void UpdateTableUsage(impala::TUpdateTableUsageResponse& resp,
+                        const impala::TUpdateTableUsageRequest& req) override {
+    // Usage counters only steer the peer's cache eviction, which this
+    // catalogd does not do; accept and ignore.
+    resp.__set_status(ToTStatus(CheckProtocol(req.protocol_version)));
+  }
+
+  void GetNullPartitionName(impala::TGetNullPartitionNameResponse& resp,
+                            const impala::TGetNullPartitionNameRequest& req) override {
+    resp.status = ToTStatus(CheckProtocol(req.protocol_version));
+    resp.partition_value = kNullPartitionKeyValue;
+  }
+
+  void GetLatestCompactions(impala::TGetLatestCompactionsResponse& resp,
+                            const impala::TGetLatestCompactionsRequest& req) override {
+    resp.status = ToTStatus(Status::NotImplemented(
+        "GetLatestCompactions: this catalog has no ACID tables, so no compactions"));
+  }
+
+  void SetEventProcessorStatus(impala::TSetEventProcessorStatusResponse& resp,
+                               const impala::TSetEventProcessorStatusRequest& req) override {
+    resp.status = ToTStatus(
+        Status::NotImplemented("SetEventProcessorStatus: there is no HMS event processor yet"));
+  }
+
+  void WaitForHmsEvent(impala::TWaitForHmsEventResponse& resp,
+                       const impala::TWaitForHmsEventRequest& req) override {
+    resp.status = ToTStatus(
+        Status::NotImplemented("WaitForHmsEvent: there is no HMS event processor yet"));
+  }
+
+ private:
+  const HandlerDeps d_;
+};
+
+}  // namespace
+
+std::shared_ptr<impala::CatalogServiceIf> MakeCatalogServiceHandler(HandlerDeps deps) {
+  return std::make_shared<Handler>(deps);
+}
+
+}  // namespace ics::catalog

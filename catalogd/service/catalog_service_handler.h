@@ -1,0 +1,30 @@
+// The CatalogService Thrift handler: thin adapters that validate the
+// protocol version, call the operation layer (DdlExecutor, PartialFetcher,
+// TableLoadManager) and map Status to the response's TStatus. Errors are
+// always returned in the response, never as Thrift exceptions, as the peer
+// does. Services that have no meaning here answer NOT_IMPLEMENTED.
+//
+// Thread-safety: stateless beyond the pointers it is given; called
+// concurrently by the RPC server's threads.
+#pragma once
+
+#include <memory>
+
+#include "CatalogService.h"
+
+namespace ics::catalog {
+
+class DdlExecutor;
+class PartialFetcher;
+struct CatalogContext;
+
+struct HandlerDeps {
+  CatalogContext* ctx;
+  DdlExecutor* ddl;
+  PartialFetcher* fetcher;
+  int sync_ddl_timeout_ms;
+};
+
+std::shared_ptr<impala::CatalogServiceIf> MakeCatalogServiceHandler(HandlerDeps deps);
+
+}  // namespace ics::catalog

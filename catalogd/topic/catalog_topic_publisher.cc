@@ -1,0 +1,176 @@
+#include "catalogd/topic/catalog_topic_publisher.h"
+
+#include <glog/logging.h>
+
+#include "catalogd/catalog/catalog_objects.h"
+#include "common/codec/topic_value.h"
+
+namespace ics::catalog {
+
+Result<TopicMode> ParseTopicMode(const std::string& mode) {
+  if (mode == "full") return TopicMode::kFull;
+  if (mode == "mixed") return TopicMode::kMixed;
+  if (mode == "minimal") return TopicMode::kMinimal;
+  return Status::InvalidArgument("catalog_topic_mode must be full, mixed or minimal, not '" +
+                                 mode + "'");
+}
+
+CatalogTopicPublisher::CatalogTopicPublisher(Catalog* catalog, PublisherOptions options)
+    : catalog_(catalog), opts_(options) {}
+
+void CatalogTopicPublisher::AddEntry(impala::TTopicDelta* out, const std::string& prefix,
+                                     const impala::TCatalogObject& obj, bool deleted,
+                                     bool cacheable) {
+  impala::TTopicItem item;
+  item.key = prefix + TopicKeyOf(obj);
+  item.deleted = deleted;
+  if (cacheable && !deleted) {
+    auto it = cache_.find(item.key);
+    if (it != cache_.end() && it->second.version == obj.catalog_version) {
+      item.value = it->second.value;
+      out->topic_entries.push_back(std::move(item));
+      return;
+    }
+  }
+  auto value = EncodeTopicValue(obj, opts_.compact);
+  if (!value.ok()) {
+    // Only an object over LZ4's 2 GB limit gets here; skip it loudly rather
+    // than fail the whole publication.
+    LOG(ERROR) << "cannot publish " << item.key << ": " << value.status().ToString();
+    return;
+  }
+  item.value = std::move(value).value();
+  if (cacheable) {
+    if (deleted) {
+      cache_.erase(item.key);
+    } else {
+      cache_[item.key] = CachedValue{obj.catalog_version, item.value};
+    }
+  }
+  out->topic_entries.push_back(std::move(item));
+}
+
+impala::TTopicDelta CatalogTopicPublisher::BuildLocked(int64_t from, bool full) {
+  const CatalogDelta cd = catalog_->CollectDelta(full ? 0 : from);
+  impala::TTopicDelta out;
+  out.topic_name = kCatalogTopic;
+  out.is_delta = !full;
+  if (full) out.__set_clear_topic_entries(true);
+  if (!full && cd.to == from) return out;  // nothing new
+
+  for (const DatabasePtr& db : cd.databases) {
+    if (want_v1()) AddEntry(&out, "1:", DatabaseObject(*db), false, true);
+    if (want_v2()) AddEntry(&out, "2:", DatabaseInvalidation(db->name, db->version), false, true);
+  }
+  for (const TablePtr& t : cd.tables) {
+    if (want_v1()) {
+      AddEntry(&out, "1:", TableObjectV1(*t), false, true);
+      for (const auto& [id, p] : t->partitions) {
+        if (full || p->added_version > from) {
+          AddEntry(&out, "1:", PartitionObject(*t, *p), false, false);
+        }
+      }
+    }
+    if (want_v2()) {
+      AddEntry(&out, "2:", TableInvalidation(*t, t->version), false, true);
+      if (!full) {
+        for (const auto& [id, p] : t->partitions) {
+          if (p->added_version > from && p->prev_id >= 0) {
+            AddEntry(&out, "2:", PartitionInvalidation(*t, *p, t->version), false, false);
+          }
+        }
+      }
+    }
+  }
+  for (const FunctionPtr& f : cd.functions) {
+    if (want_v1()) AddEntry(&out, "1:", FunctionObject(*f), false, true);
+    if (want_v2()) AddEntry(&out, "2:", FunctionInvalidation(*f, f->version), false, true);
+  }
+  if (!full) {
+    for (const Deletion& d : cd.deletions) {
+      if (want_v1()) AddEntry(&out, "1:", d.object, true, true);
+      if (want_v2()) AddEntry(&out, "2:", d.object, true, true);
+    }
+  }
+  const auto cat = CatalogServiceObject(catalog_->service_id(), cd.to, catalog_->last_reset_version());
+  if (want_v1()) AddEntry(&out, "1:", cat, false, false);
+  if (want_v2()) AddEntry(&out, "2:", cat, false, false);
+  out.__set_to_version(cd.to);  // read back by OnTopicUpdate; cleared before sending
+  return out;
+}
+
+void CatalogTopicPublisher::OnTopicUpdate(const impala::TTopicDelta& delta,
+                                          std::vector<impala::TTopicDelta>* publications) {
+  const auto start = std::chrono::steady_clock::now();
+  MutexLock l(&mu_);
+  bool full = need_full_;
+  if (!delta.is_delta && delta.to_version == 0 && stats_.publications > 0) {
+    LOG(INFO) << "statestore has an empty catalog topic; republishing everything";
+    full = true;
+  }
+  if (!delta.is_delta && !full) {
+    // A new registration: our last reply may not have been applied.
+    last_sent_ = confirmed_;
+  } else {
+    confirmed_ = last_sent_;
+  }
+  catalog_->TrimDeleteLog(confirmed_);
+  impala::TTopicDelta pub = BuildLocked(full ? 0 : last_sent_, full);
+  if (pub.topic_entries.empty() && !full) return;
+  const int64_t to = pub.to_version;
+  pub.__isset.to_version = false;  // the broker ignores it; keep the wire form minimal
+  last_sent_ = to;
+  need_full_ = false;
+  ++stats_.publications;
+  if (full) ++stats_.full_publications;
+  stats_.entries_published += static_cast<int64_t>(pub.topic_entries.size());
+  for (const auto& e : pub.topic_entries) stats_.bytes_published += static_cast<int64_t>(e.value.size());
+  stats_.last_published_version = to;
+  stats_.last_build_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  publications->push_back(std::move(pub));
+  published_cv_.Broadcast();
+}
+
+void CatalogTopicPublisher::OnPublicationLost() {
+  MutexLock l(&mu_);
+  LOG(WARNING) << "statestore did not apply the catalog publication up to version " << last_sent_
+               << "; sending it again";
+  last_sent_ = confirmed_;
+}
+
+void CatalogTopicPublisher::RequestFullResend() {
+  MutexLock l(&mu_);
+  need_full_ = true;
+}
+
+Result<int64_t> CatalogTopicPublisher::WaitForPublication(int64_t version,
+                                                          std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  MutexLock l(&mu_);
+  while (last_sent_ < version) {
+    if (!published_cv_.WaitUntil(&mu_, deadline) && last_sent_ < version) {
+      return Status::TimedOut("catalog version " + std::to_string(version) +
+                              " was not published to the statestore within " +
+                              std::to_string(timeout.count()) + " ms");
+    }
+  }
+  return last_sent_;
+}
+
+int64_t CatalogTopicPublisher::last_published_version() const {
+  MutexLock l(&mu_);
+  return last_sent_;
+}
+
+PublisherStats CatalogTopicPublisher::Stats() const {
+  MutexLock l(&mu_);
+  return stats_;
+}
+
+impala::TTopicDelta CatalogTopicPublisher::BuildFullTopic() {
+  MutexLock l(&mu_);
+  return BuildLocked(0, true);
+}
+
+}  // namespace ics::catalog

@@ -1,0 +1,258 @@
+#include "coordinator-sim/catalog/catalog_util.h"
+
+#include <charconv>
+
+#include "common/codec/topic_value.h"
+#include "common/types/column_type.h"
+
+namespace ics::coord {
+
+namespace {
+
+constexpr int64_t kObjectOverhead = 64;  // allocation headers, pointers, small fields
+
+int64_t Bytes(const std::string& s) { return static_cast<int64_t>(s.capacity()); }
+
+int64_t Bytes(const std::map<std::string, std::string>& m) {
+  int64_t b = 0;
+  for (const auto& [k, v] : m) b += kObjectOverhead + Bytes(k) + Bytes(v);
+  return b;
+}
+
+int64_t Bytes(const std::vector<hive::FieldSchema>& fields) {
+  int64_t b = 0;
+  for (const auto& f : fields)
+    b += kObjectOverhead + Bytes(f.name) + Bytes(f.type) + Bytes(f.comment);
+  return b;
+}
+
+int64_t Bytes(const hive::StorageDescriptor& sd) {
+  int64_t b = Bytes(sd.cols) + Bytes(sd.location) + Bytes(sd.inputFormat) + Bytes(sd.outputFormat) +
+              Bytes(sd.serdeInfo.name) + Bytes(sd.serdeInfo.serializationLib) +
+              Bytes(sd.serdeInfo.parameters) + Bytes(sd.parameters);
+  for (const auto& c : sd.bucketCols) b += Bytes(c);
+  for (const auto& o : sd.sortCols) b += kObjectOverhead + Bytes(o.col);
+  return b;
+}
+
+int64_t Bytes(const hive::Table& t) {
+  return kObjectOverhead + Bytes(t.tableName) + Bytes(t.dbName) + Bytes(t.owner) + Bytes(t.sd) +
+         Bytes(t.partitionKeys) + Bytes(t.parameters) + Bytes(t.viewOriginalText) +
+         Bytes(t.viewExpandedText) + Bytes(t.tableType);
+}
+
+int64_t Bytes(const impala::TColumnType& type) {
+  int64_t b = static_cast<int64_t>(type.types.size() * sizeof(impala::TTypeNode));
+  for (const auto& n : type.types) {
+    for (const auto& f : n.struct_fields) b += kObjectOverhead + Bytes(f.name) + Bytes(f.comment);
+  }
+  return b;
+}
+
+int64_t Bytes(const std::vector<impala::TColumn>& cols) {
+  int64_t b = 0;
+  for (const auto& c : cols) {
+    b += static_cast<int64_t>(sizeof(impala::TColumn)) + Bytes(c.columnName) + Bytes(c.comment) +
+         Bytes(c.columnType);
+  }
+  return b;
+}
+
+bool IsHex(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return c - 'A' + 10;
+}
+
+}  // namespace
+
+Status DecodeCatalogObject(std::string_view value, impala::TCatalogObject* out) {
+  const bool looks_plain =
+      value.size() >= 3 && value[0] == '\x08' && value[1] == '\0' && value[2] == '\x01';
+  Status first = DecodeTopicValue(value, /*compact=*/!looks_plain, out);
+  if (first.ok()) return first;
+  *out = impala::TCatalogObject();
+  Status second = DecodeTopicValue(value, /*compact=*/looks_plain, out);
+  if (second.ok()) return second;
+  *out = impala::TCatalogObject();
+  return first.WithContext("undecodable catalog topic value (" + std::to_string(value.size()) +
+                           " bytes)");
+}
+
+std::string ObjectName(const impala::TCatalogObject& obj) {
+  using impala::TCatalogObjectType;
+  switch (obj.type) {
+    case TCatalogObjectType::CATALOG:
+      return "CATALOG";
+    case TCatalogObjectType::DATABASE:
+      return "DATABASE:" + obj.db.db_name;
+    case TCatalogObjectType::TABLE:
+    case TCatalogObjectType::VIEW:
+      return "TABLE:" + obj.table.db_name + "." + obj.table.tbl_name;
+    case TCatalogObjectType::HDFS_PARTITION:
+      return "HDFS_PARTITION:" + obj.hdfs_partition.db_name + "." + obj.hdfs_partition.tbl_name +
+             ":" + std::to_string(obj.hdfs_partition.id);
+    case TCatalogObjectType::FUNCTION:
+      return "FUNCTION:" + obj.fn.name.db_name + "." + obj.fn.signature;
+    default:
+      return "OTHER:" + std::to_string(static_cast<int>(obj.type));
+  }
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+std::string UnescapePathName(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && IsHex(s[i + 1]) && IsHex(s[i + 2])) {
+      out.push_back(static_cast<char>(HexValue(s[i + 1]) * 16 + HexValue(s[i + 2])));
+      i += 2;
+    } else {
+      out.push_back(s[i]);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> PartitionValuesFromName(std::string_view name) {
+  std::vector<std::string> values;
+  while (!name.empty()) {
+    const size_t slash = name.find('/');
+    const std::string_view comp = name.substr(0, slash);
+    const size_t eq = comp.find('=');
+    values.push_back(UnescapePathName(eq == std::string_view::npos ? comp : comp.substr(eq + 1)));
+    if (slash == std::string_view::npos) break;
+    name.remove_prefix(slash + 1);
+  }
+  return values;
+}
+
+int64_t NumRowsParam(const std::map<std::string, std::string>& params) {
+  auto it = params.find("numRows");
+  if (it == params.end()) return -1;
+  int64_t v = -1;
+  const std::string& s = it->second;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || v < -1) return -1;
+  return v;
+}
+
+LocalPartition PartitionFromThrift(const impala::THdfsPartition& p,
+                                   const std::vector<std::string>& prefixes) {
+  LocalPartition out;
+  out.id = p.id;
+  out.name = p.partition_name;
+  out.values = PartitionValuesFromName(p.partition_name);
+  if (p.__isset.location) {
+    const int idx = p.location.prefix_index;
+    out.location = (idx >= 0 && static_cast<size_t>(idx) < prefixes.size())
+                       ? prefixes[static_cast<size_t>(idx)] + p.location.suffix
+                       : p.location.suffix;
+  }
+  if (p.__isset.file_desc) {
+    out.file_descs.reserve(p.file_desc.size());
+    for (const auto& fd : p.file_desc) out.file_descs.push_back(fd.file_desc_data);
+    out.files_loaded = true;
+  }
+  if (p.__isset.stats) out.num_rows = p.stats.num_rows;
+  if (out.num_rows < 0 && p.__isset.hms_parameters) out.num_rows = NumRowsParam(p.hms_parameters);
+  if (p.__isset.total_file_size_bytes) out.total_file_bytes = p.total_file_size_bytes;
+  if (p.__isset.partition_stats) out.partition_stats = p.partition_stats;
+  if (p.__isset.has_incremental_stats) out.has_incremental_stats = p.has_incremental_stats;
+  if (p.__isset.hms_parameters) out.hms_parameters = p.hms_parameters;
+  return out;
+}
+
+std::shared_ptr<LocalTable> TableFromThrift(const impala::TTable& t, int64_t version) {
+  auto out = std::make_shared<LocalTable>();
+  out->db = t.db_name;
+  out->name = t.tbl_name;
+  out->version = version;
+  out->loaded = t.__isset.table_type;
+  out->hms = t.metastore_table;
+  out->is_view = (t.__isset.table_type && t.table_type == impala::TTableType::VIEW) ||
+                 t.metastore_table.tableType == "VIRTUAL_VIEW";
+  out->clustering_columns = t.clustering_columns;
+  out->columns = t.columns;
+  if (t.__isset.hdfs_table) {
+    for (const auto& [id, p] : t.hdfs_table.partitions)
+      out->partition_names.emplace(id, p.partition_name);
+  }
+  if (t.__isset.table_stats) {
+    out->num_rows = t.table_stats.num_rows;
+  } else {
+    out->num_rows = NumRowsParam(t.metastore_table.parameters);
+  }
+  return out;
+}
+
+Status ColumnsFromHms(const hive::Table& hms, LocalTable* table) {
+  table->clustering_columns.clear();
+  table->columns.clear();
+  int position = 0;
+  auto add = [&](const hive::FieldSchema& f, std::vector<impala::TColumn>* to) -> Status {
+    Result<impala::TColumnType> type = ParseHiveType(f.type);
+    if (!type.ok()) return type.status().WithContext("column '" + f.name + "'");
+    impala::TColumn col;
+    col.columnName = f.name;
+    col.columnType = std::move(type).value();
+    if (!f.comment.empty()) col.__set_comment(f.comment);
+    col.__set_position(position++);
+    to->push_back(std::move(col));
+    return Status::OK();
+  };
+  for (const auto& f : hms.partitionKeys) ICS_RETURN_IF_ERROR(add(f, &table->clustering_columns));
+  for (const auto& f : hms.sd.cols) ICS_RETURN_IF_ERROR(add(f, &table->columns));
+  return Status::OK();
+}
+
+int64_t EstimateBytes(const LocalTable& t) {
+  int64_t b = static_cast<int64_t>(sizeof(LocalTable)) + Bytes(t.db) + Bytes(t.name) +
+              Bytes(t.hms) + Bytes(t.clustering_columns) + Bytes(t.columns);
+  for (const auto& [id, name] : t.partition_names) b += kObjectOverhead + Bytes(name);
+  for (const auto& [name, cs] : t.column_stats) {
+    b += kObjectOverhead + static_cast<int64_t>(sizeof(hive::ColumnStatisticsObj)) + Bytes(name) +
+         Bytes(cs.colName) + Bytes(cs.colType);
+  }
+  return b;
+}
+
+int64_t EstimateBytes(const LocalPartition& p) {
+  int64_t b = static_cast<int64_t>(sizeof(LocalPartition)) + Bytes(p.name) + Bytes(p.location) +
+              Bytes(p.partition_stats) + Bytes(p.hms_parameters);
+  for (const auto& v : p.values) b += static_cast<int64_t>(sizeof(std::string)) + Bytes(v);
+  for (const auto& fd : p.file_descs) b += static_cast<int64_t>(sizeof(std::string)) + Bytes(fd);
+  return b;
+}
+
+int64_t EstimateBytes(const hive::Database& db) {
+  return kObjectOverhead + static_cast<int64_t>(sizeof(hive::Database)) + Bytes(db.name) +
+         Bytes(db.description) + Bytes(db.locationUri) + Bytes(db.parameters) + Bytes(db.ownerName);
+}
+
+int64_t EstimateBytes(const impala::TFunction& fn) {
+  int64_t b = static_cast<int64_t>(sizeof(impala::TFunction)) + Bytes(fn.name.db_name) +
+              Bytes(fn.name.function_name) + Bytes(fn.comment) + Bytes(fn.signature) +
+              Bytes(fn.hdfs_location) + Bytes(fn.scalar_fn.symbol) + Bytes(fn.ret_type);
+  for (const auto& a : fn.arg_types) b += Bytes(a);
+  return b;
+}
+
+int64_t EstimateBytes(const std::vector<std::string>& names) {
+  int64_t b = kObjectOverhead;
+  for (const auto& n : names) b += static_cast<int64_t>(sizeof(std::string)) + Bytes(n);
+  return b;
+}
+
+}  // namespace ics::coord

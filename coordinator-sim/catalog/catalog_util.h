@@ -1,0 +1,68 @@
+// Helpers shared by both local-catalog modes: decoding topic values,
+// converting wire objects to the LocalTable/LocalPartition forms, naming
+// objects, and estimating the bytes a cached object holds.
+//
+// Thread-safety: stateless functions; safe from any thread.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "CatalogService_types.h"
+#include "common/util/result.h"
+#include "coordinator-sim/catalog/local_catalog.h"
+
+namespace ics::coord {
+
+// Decodes a catalog-update topic value into `*out` (freshly constructed).
+// Both forms catalogd can publish are accepted: LZ4-compacted (the default)
+// and plain TBinaryProtocol. The plain form starts with the header of
+// TCatalogObject field 1 (i32 type: bytes 08 00 01), which as a compacted
+// length prefix would claim >= 128 MB, so that form is tried first for such
+// values; the other form is the fallback either way.
+[[nodiscard]] Status DecodeCatalogObject(std::string_view value, impala::TCatalogObject* out);
+
+// A stable name for an object, used to remember drops and in logs:
+// "DATABASE:db", "TABLE:db.t" (views too), "FUNCTION:db.signature",
+// "HDFS_PARTITION:db.t:<id>", "CATALOG", "OTHER:<type>".
+std::string ObjectName(const impala::TCatalogObject& obj);
+
+// ASCII lower-case copy (catalog names are lower-case).
+std::string Lower(std::string_view s);
+
+// Hive's unescaping of one partition key or value: "%XX" -> byte 0xXX.
+// Malformed escapes are kept literally (a catalog name is never rejected).
+std::string UnescapePathName(std::string_view s);
+
+// The values of a partition name "k1=v1/k2=v2", unescaped, in key order.
+// "" (an unpartitioned table's partition) has no values.
+std::vector<std::string> PartitionValuesFromName(std::string_view name);
+
+// numRows from HMS parameters; -1 when absent or malformed.
+int64_t NumRowsParam(const std::map<std::string, std::string>& params);
+
+// A full THdfsPartition (topic v1 entry or a full table in a DDL result) as
+// a LocalPartition. `prefixes` resolves location.prefix_index >= 0.
+LocalPartition PartitionFromThrift(const impala::THdfsPartition& p,
+                                   const std::vector<std::string>& prefixes);
+
+// A TTable (v1 topic entry or full DDL-result object) as a LocalTable;
+// partition_names from the table's partition map. Partitions are not copied.
+std::shared_ptr<LocalTable> TableFromThrift(const impala::TTable& t, int64_t version);
+
+// Builds the columns of a table from its HMS object (partition keys first,
+// as catalogd does). INVALID_ARGUMENT if a column type does not parse.
+[[nodiscard]] Status ColumnsFromHms(const hive::Table& hms, LocalTable* table);
+
+// Approximate heap bytes (string and vector contents plus object headers).
+int64_t EstimateBytes(const LocalTable& t);
+int64_t EstimateBytes(const LocalPartition& p);
+int64_t EstimateBytes(const hive::Database& db);
+int64_t EstimateBytes(const impala::TFunction& fn);
+int64_t EstimateBytes(const std::vector<std::string>& names);
+
+}  // namespace ics::coord

@@ -1,0 +1,260 @@
+// OnDemandCatalog: topic invalidations, DDL results, cache bookkeeping,
+// versions and figures. Fetching lives in on_demand_fetch.cc.
+#include "coordinator-sim/catalog/on_demand_catalog.h"
+
+#include <glog/logging.h>
+
+#include <algorithm>
+
+#include "common/util/unique_id.h"
+#include "coordinator-sim/catalog/catalog_util.h"
+
+namespace ics::coord {
+
+using impala::TCatalogObject;
+using impala::TCatalogObjectType;
+
+std::string DbListKey() { return "dbs"; }
+std::string DbKey(const std::string& db) { return "db:" + db; }
+std::string TableListKey(const std::string& db) { return "tables:" + db; }
+std::string FunctionsKey(const std::string& db) { return "fns:" + db; }
+std::string TableKey(const std::string& db, const std::string& tbl) {
+  return "t:" + db + "." + tbl;
+}
+std::string PartitionPrefix(const std::string& db, const std::string& tbl) {
+  return "p:" + db + "." + tbl + ":";
+}
+std::string PartitionKey(const std::string& db, const std::string& tbl, int64_t id) {
+  return PartitionPrefix(db, tbl) + std::to_string(id);
+}
+
+namespace {
+
+ThriftClientOptions ClientOptions(const OnDemandOptions& o) {
+  ThriftClientOptions c;
+  c.send_timeout_ms = o.rpc_timeout_ms;
+  c.recv_timeout_ms = o.rpc_timeout_ms;
+  c.max_message_bytes = 1ll << 30;  // capped responses of 1M file descriptors are ~400 MB
+  return c;
+}
+
+bool ListContains(const CacheValue* v, const std::string& name) {
+  const auto* names = v == nullptr ? nullptr : std::get_if<std::vector<std::string>>(v);
+  return names != nullptr && std::find(names->begin(), names->end(), name) != names->end();
+}
+
+}  // namespace
+
+std::unique_ptr<LocalCatalog> MakeOnDemandCatalog(OnDemandOptions options) {
+  return std::make_unique<OnDemandCatalog>(std::move(options));
+}
+
+OnDemandCatalog::OnDemandCatalog(OnDemandOptions options)
+    : opts_(std::move(options)),
+      pool_(opts_.catalogd_host, opts_.catalogd_port, ClientOptions(opts_),
+            opts_.max_idle_connections),
+      cache_(opts_.cache_bytes, std::chrono::seconds(opts_.cache_expiry_s)) {}
+
+OnDemandCatalog::Clock::time_point OnDemandCatalog::Now() const {
+  return opts_.clock ? opts_.clock() : Clock::now();
+}
+
+// ---------------------------------------------------------------------------
+// Topic and DDL results
+
+void OnDemandCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
+                                    std::vector<impala::TTopicDelta>* publications) {
+  (void)publications;  // on-demand coordinators never publish
+  struct Entry {
+    bool deleted;
+    TCatalogObject obj;
+  };
+  std::vector<Entry> entries;
+  entries.reserve(delta.topic_entries.size());
+  for (const impala::TTopicItem& item : delta.topic_entries) {
+    if (item.key.compare(0, 2, "2:") != 0) continue;
+    Entry e{item.deleted, TCatalogObject()};
+    Status s = DecodeCatalogObject(item.value, &e.obj);
+    if (!s.ok()) {
+      LOG(WARNING) << "skipping catalog topic entry " << item.key << ": " << s.ToString();
+      continue;
+    }
+    entries.push_back(std::move(e));
+  }
+
+  MutexLock l(&mu_);
+  // The CATALOG object (last in the delta) first: a reset makes every
+  // other invalidation moot.
+  const TCatalogObject* catalog = nullptr;
+  for (const Entry& e : entries) {
+    if (!e.deleted && e.obj.type == TCatalogObjectType::CATALOG && e.obj.__isset.catalog) {
+      catalog = &e.obj;
+    }
+  }
+  if (catalog != nullptr) {
+    const bool changed = ObserveServiceIdLocked(catalog->catalog.catalog_service_id);
+    const int64_t reset = catalog->catalog.last_reset_catalog_version;
+    if (!changed && last_reset_version_.has_value() && *last_reset_version_ != reset) {
+      ClearCacheLocked("last_reset_catalog_version changed (global INVALIDATE METADATA)");
+    }
+    last_reset_version_ = reset;
+    if (changed) catalog_version_ = 0;  // versions of the new catalogd start afresh
+  }
+  for (const Entry& e : entries) {
+    if (e.obj.type != TCatalogObjectType::CATALOG) InvalidateObjectLocked(e.obj, e.deleted);
+  }
+  if (catalog != nullptr) catalog_version_ = std::max(catalog_version_, catalog->catalog_version);
+  version_cv_.Broadcast();
+}
+
+void OnDemandCatalog::ApplyUpdateResult(const impala::TCatalogUpdateResult& result) {
+  MutexLock l(&mu_);
+  const bool changed = ObserveServiceIdLocked(result.catalog_service_id);
+  if (changed) catalog_version_ = 0;
+  if (result.is_invalidate && !changed) ClearCacheLocked("global INVALIDATE METADATA");
+  for (const TCatalogObject& obj : result.updated_catalog_objects) {
+    InvalidateObjectLocked(obj, /*deleted=*/false);
+  }
+  for (const TCatalogObject& obj : result.removed_catalog_objects) {
+    InvalidateObjectLocked(obj, /*deleted=*/true);
+  }
+  catalog_version_ = std::max(catalog_version_, result.version);
+  version_cv_.Broadcast();
+}
+
+bool OnDemandCatalog::ObserveServiceIdLocked(const impala::TUniqueId& id) {
+  if (service_id_.has_value() && *service_id_ == id) return false;
+  const bool changed = service_id_.has_value();
+  if (changed) {
+    LOG(INFO) << "catalog service id changed from " << PrintId(*service_id_) << " to "
+              << PrintId(id) << "; dropping the metadata cache";
+    ClearCacheLocked("catalog service id changed");
+    ++service_changes_;
+  }
+  service_id_ = id;
+  return changed;
+}
+
+void OnDemandCatalog::InvalidateObjectLocked(const TCatalogObject& obj, bool deleted) {
+  const int64_t v = obj.catalog_version;
+  switch (obj.type) {
+    case TCatalogObjectType::DATABASE:
+      InvalidateDbLocked(obj.db.db_name, v, deleted);
+      break;
+    case TCatalogObjectType::TABLE:
+    case TCatalogObjectType::VIEW:
+      InvalidateTableLocked(obj.table.db_name, obj.table.tbl_name, v, deleted);
+      break;
+    case TCatalogObjectType::HDFS_PARTITION: {
+      const impala::THdfsPartition& hp = obj.hdfs_partition;
+      ++generation_;
+      if (hp.__isset.prev_id && hp.prev_id >= 0) {
+        EraseLocked(PartitionKey(hp.db_name, hp.tbl_name, hp.prev_id));
+      }
+      if (deleted && hp.__isset.id) EraseLocked(PartitionKey(hp.db_name, hp.tbl_name, hp.id));
+      // The table's partition list names the old id.
+      InvalidateTableLocked(hp.db_name, hp.tbl_name, v, /*deleted=*/false);
+      break;
+    }
+    case TCatalogObjectType::FUNCTION:
+      ++generation_;
+      EraseLocked(FunctionsKey(obj.fn.name.db_name));
+      break;
+    default:
+      break;  // principals, data sources, cache pools: not cached here
+  }
+}
+
+void OnDemandCatalog::InvalidateTableLocked(const std::string& db, const std::string& tbl,
+                                            int64_t version, bool deleted) {
+  ++generation_;
+  const std::string key = TableKey(db, tbl);
+  int64_t cached_version = 0;
+  const bool cached = cache_.Peek(key, &cached_version) != nullptr;
+  if (cached && cached_version > version) return;               // ours is newer than the news
+  if (cached && cached_version == version && !deleted) return;  // already this version
+  EraseLocked(key);
+  const std::string list_key = TableListKey(db);
+  if (deleted || (cache_.Peek(list_key) != nullptr && !ListContains(cache_.Peek(list_key), tbl))) {
+    EraseLocked(list_key);
+  }
+  if (deleted) invalidations_ += cache_.ErasePrefix(PartitionPrefix(db, tbl));
+}
+
+void OnDemandCatalog::InvalidateDbLocked(const std::string& db, int64_t version, bool deleted) {
+  ++generation_;
+  int64_t cached_version = 0;
+  const bool cached = cache_.Peek(DbKey(db), &cached_version) != nullptr;
+  if (!(cached && !deleted && cached_version >= version)) EraseLocked(DbKey(db));
+  EraseLocked(DbListKey());
+  if (deleted) {
+    EraseLocked(TableListKey(db));
+    EraseLocked(FunctionsKey(db));
+    invalidations_ += cache_.ErasePrefix("t:" + db + ".");
+    invalidations_ += cache_.ErasePrefix("p:" + db + ".");
+  }
+}
+
+void OnDemandCatalog::EraseLocked(const std::string& key) { invalidations_ += cache_.Erase(key); }
+
+void OnDemandCatalog::ClearCacheLocked(const char* why) {
+  VLOG(1) << "clearing the catalog cache: " << why;
+  ++generation_;
+  invalidations_ += cache_.Clear();
+}
+
+int64_t OnDemandCatalog::Generation() const {
+  MutexLock l(&mu_);
+  return generation_;
+}
+
+void OnDemandCatalog::Store(const std::string& key, CacheValue value, int64_t bytes,
+                            int64_t version, int64_t gen) {
+  MutexLock l(&mu_);
+  if (gen != generation_) return;  // an invalidation raced with the fetch
+  cache_.Put(key, std::move(value), bytes, version, Now());
+}
+
+// ---------------------------------------------------------------------------
+// Versions and figures
+
+int64_t OnDemandCatalog::catalog_version() const {
+  MutexLock l(&mu_);
+  return catalog_version_;
+}
+
+std::optional<impala::TUniqueId> OnDemandCatalog::service_id() const {
+  MutexLock l(&mu_);
+  return service_id_;
+}
+
+Status OnDemandCatalog::WaitForCatalogVersion(int64_t v, int timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  MutexLock l(&mu_);
+  const int64_t changes = service_changes_;
+  while (catalog_version_ < v && service_changes_ == changes) {
+    if (!version_cv_.WaitUntil(&mu_, deadline) && catalog_version_ < v &&
+        service_changes_ == changes) {
+      return Status::TimedOut("catalog version " + std::to_string(v) + " not reached within " +
+                              std::to_string(timeout_ms) + " ms (at " +
+                              std::to_string(catalog_version_) + ")");
+    }
+  }
+  return Status::OK();
+}
+
+LocalCatalogStats OnDemandCatalog::Stats() const {
+  MutexLock l(&mu_);
+  LocalCatalogStats s;
+  s.hits = hits_;
+  s.misses = misses_;
+  s.evictions = cache_.evictions();
+  s.invalidations = invalidations_;
+  s.fetches = fetches_;
+  s.cached_bytes = cache_.bytes();
+  s.catalog_version = catalog_version_;
+  s.objects = cache_.size();
+  return s;
+}
+
+}  // namespace ics::coord

@@ -1,0 +1,232 @@
+#include "coordinator-sim/coordinator.h"
+
+#include <chrono>
+
+#include <glog/logging.h>
+
+#include "CatalogService.h"
+#include "CatalogService_constants.h"
+#include "common/codec/topic_value.h"
+#include "common/rpc/status_convert.h"
+#include "common/rpc/thrift_client.h"
+#include "common/rpc/thrift_server.h"
+#include "common/util/unique_id.h"
+#include "coordinator-sim/coordinator_service.h"
+#include "coordinator-sim/exec/statement_executor.h"
+#include "statestore/subscriber.h"
+
+namespace ics::coord {
+
+namespace {
+constexpr const char* kCatalogTopic = "catalog-update";
+using Clock = std::chrono::steady_clock;
+}  // namespace
+
+Coordinator::Coordinator(CoordinatorOptions options) : opts_(std::move(options)) {
+  if (opts_.use_local_catalog) {
+    OnDemandOptions o;
+    o.catalogd_host = opts_.catalogd_host;
+    o.catalogd_port = opts_.catalogd_port;
+    o.cache_bytes = opts_.local_catalog_cache_bytes;
+    o.rpc_timeout_ms = opts_.catalog_rpc_timeout_ms;
+    catalog_ = MakeOnDemandCatalog(o);
+  } else {
+    catalog_ = MakeFullReplicaCatalog();
+  }
+  executor_ = std::make_unique<StatementExecutor>(this);
+}
+
+Coordinator::~Coordinator() { Stop(); }
+
+int Coordinator::port() const { return rpc_ ? rpc_->port() : 0; }
+int Coordinator::subscriber_port() const { return subscriber_ ? subscriber_->port() : 0; }
+
+Status Coordinator::Start() {
+  ThriftServerOptions ropts;
+  ropts.name = opts_.id + "-service";
+  ropts.bind_host = opts_.bind_host;
+  ropts.port = opts_.port;
+  ropts.max_connections = 64;
+  rpc_ = std::make_unique<ThriftServer>(MakeCoordinatorServiceProcessor(executor_.get()), ropts);
+  ICS_RETURN_IF_ERROR(rpc_->Start());
+
+  statestore::StatestoreSubscriberOptions sopts;
+  sopts.subscriber_id = opts_.id;
+  sopts.statestore_host = opts_.statestore_host;
+  sopts.statestore_port = opts_.statestore_port;
+  sopts.bind_host = opts_.bind_host;
+  sopts.port = opts_.subscriber_port;
+  sopts.advertised_host = opts_.hostname;
+  sopts.statestore_timeout_ms = opts_.statestore_subscriber_timeout_ms;
+  sopts.subscriber_type = impala::TStatestoreSubscriberType::COORDINATOR;
+  subscriber_ = std::make_unique<statestore::StatestoreSubscriber>(sopts);
+  statestore::TopicSubscription topic;
+  topic.topic = kCatalogTopic;
+  topic.is_transient = true;
+  topic.populate_min_subscriber_topic_version = true;
+  topic.filter_prefix = catalog_->topic_prefix();
+  topic.callback = [this](const impala::TTopicDelta& d, std::vector<impala::TTopicDelta>* out) {
+    OnTopicUpdate(d, out);
+  };
+  ICS_RETURN_IF_ERROR(subscriber_->AddTopic(std::move(topic)));
+  return subscriber_->Start();
+}
+
+void Coordinator::Stop() {
+  if (stopped_.exchange(true)) return;
+  if (rpc_) rpc_->Stop();
+  if (subscriber_) subscriber_->Stop();
+  {
+    MutexLock l(&mu_);
+    topic_cv_.Broadcast();
+  }
+}
+
+void Coordinator::OnTopicUpdate(const impala::TTopicDelta& delta,
+                                std::vector<impala::TTopicDelta>* publications) {
+  catalog_->OnTopicUpdate(delta, publications);
+  // Find the CATALOG object: it carries the delta's max catalog version.
+  for (const impala::TTopicItem& item : delta.topic_entries) {
+    if (item.deleted || item.key.size() < 18 ||
+        item.key.compare(item.key.size() - 18, 18, "CATALOG_SERVICE_ID") != 0) {
+      continue;
+    }
+    impala::TCatalogObject obj;
+    Status s = DecodeTopicValue(item.value, /*compact=*/true, &obj);
+    if (!s.ok()) {
+      impala::TCatalogObject plain;
+      if (!DecodeTopicValue(item.value, false, &plain).ok()) {
+        LOG(WARNING) << opts_.id << ": undecodable CATALOG entry: " << s.ToString();
+        continue;
+      }
+      obj = std::move(plain);
+    }
+    MutexLock l(&mu_);
+    const std::string sid = PrintId(obj.catalog.catalog_service_id);
+    if (sid != topic_service_id_) {
+      topic_service_id_ = sid;
+      topic_catalog_version_ = 0;
+      topic_version_of_.clear();
+    }
+    if (obj.catalog_version > topic_catalog_version_) {
+      topic_catalog_version_ = obj.catalog_version;
+      if (delta.__isset.to_version) topic_version_of_[obj.catalog_version] = delta.to_version;
+      // Keep the map small: SYNC_DDL only asks about recent versions.
+      while (topic_version_of_.size() > 4096) topic_version_of_.erase(topic_version_of_.begin());
+    }
+    topic_cv_.Broadcast();
+  }
+}
+
+int64_t Coordinator::topic_catalog_version() const {
+  MutexLock l(&mu_);
+  return topic_catalog_version_;
+}
+
+Status Coordinator::WaitForSyncDdl(int64_t v) {
+  const auto deadline = Clock::now() + std::chrono::milliseconds(opts_.sync_ddl_timeout_ms);
+  int64_t topic_version = 0;
+  {
+    MutexLock l(&mu_);
+    const std::string sid = topic_service_id_;
+    while (topic_catalog_version_ < v && topic_service_id_ == sid && !stopped_) {
+      if (!topic_cv_.WaitUntil(&mu_, deadline) && topic_catalog_version_ < v) {
+        return Status::TimedOut("SYNC_DDL timed out after " +
+                                std::to_string(opts_.sync_ddl_timeout_ms) +
+                                " ms waiting for catalog version " + std::to_string(v) +
+                                " to reach this coordinator (it has " +
+                                std::to_string(topic_catalog_version_) + ")");
+      }
+    }
+    if (topic_service_id_ != sid) return Status::OK();  // catalogd restarted: peer gives up
+    auto it = topic_version_of_.lower_bound(v);
+    if (it == topic_version_of_.end()) return Status::OK();
+    topic_version = it->second;
+  }
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+  Status s = subscriber_->WaitForMinSubscriberTopicVersion(
+      kCatalogTopic, topic_version, std::max(left, std::chrono::milliseconds(1)));
+  if (s.Is(ErrorCode::kTimedOut)) {
+    return Status::TimedOut("SYNC_DDL timed out after " +
+                            std::to_string(opts_.sync_ddl_timeout_ms) +
+                            " ms waiting for every coordinator to process topic version " +
+                            std::to_string(topic_version));
+  }
+  return s;
+}
+
+template <typename Fn>
+Status Coordinator::CallCatalogd(const char* name, Fn&& fn) {
+  std::unique_ptr<ThriftClient<impala::CatalogServiceClient>> client;
+  {
+    MutexLock l(&clients_mu_);
+    if (!idle_clients_.empty()) {
+      client = std::move(idle_clients_.back());
+      idle_clients_.pop_back();
+    }
+  }
+  if (client == nullptr) {
+    ThriftClientOptions o;
+    o.recv_timeout_ms = o.send_timeout_ms = opts_.catalog_rpc_timeout_ms;
+    client = std::make_unique<ThriftClient<impala::CatalogServiceClient>>(opts_.catalogd_host,
+                                                                          opts_.catalogd_port, o);
+  }
+  Status s = client->Call(name, std::forward<Fn>(fn));
+  MutexLock l(&clients_mu_);
+  if (idle_clients_.size() < 8) idle_clients_.push_back(std::move(client));
+  return s;
+}
+
+Result<impala::TCatalogUpdateResult> Coordinator::Finish(impala::TCatalogUpdateResult result,
+                                                         bool sync_ddl) {
+  Status st = FromTStatus(result.status);
+  if (!st.ok()) return st;
+  catalog_->ApplyUpdateResult(result);
+  if (sync_ddl && !result.is_invalidate) ICS_RETURN_IF_ERROR(WaitForSyncDdl(result.version));
+  return result;
+}
+
+namespace {
+impala::TCatalogServiceRequestHeader Header(const std::string& coordinator) {
+  impala::TCatalogServiceRequestHeader h;
+  h.__set_requesting_user("ics");
+  h.__set_coordinator_hostname(coordinator);
+  return h;
+}
+}  // namespace
+
+Result<impala::TDdlExecResponse> Coordinator::ExecDdl(impala::TDdlExecRequest req,
+                                                      bool sync_ddl) {
+  req.protocol_version = impala::CatalogServiceVersion::V2;
+  req.__set_header(Header(opts_.id));
+  req.query_options.sync_ddl = sync_ddl;
+  impala::TDdlExecResponse resp;
+  ICS_RETURN_IF_ERROR(CallCatalogd(
+      "ExecDdl", [&](impala::CatalogServiceClient& c) { c.ExecDdl(resp, req); }));
+  ICS_ASSIGN_OR_RETURN(resp.result, Finish(std::move(resp.result), sync_ddl));
+  return resp;
+}
+
+Result<impala::TCatalogUpdateResult> Coordinator::UpdateCatalog(impala::TUpdateCatalogRequest req,
+                                                                bool sync_ddl) {
+  req.protocol_version = impala::CatalogServiceVersion::V2;
+  req.__set_header(Header(opts_.id));
+  req.sync_ddl = sync_ddl;
+  impala::TUpdateCatalogResponse resp;
+  ICS_RETURN_IF_ERROR(CallCatalogd(
+      "UpdateCatalog", [&](impala::CatalogServiceClient& c) { c.UpdateCatalog(resp, req); }));
+  return Finish(std::move(resp.result), sync_ddl);
+}
+
+Result<impala::TCatalogUpdateResult> Coordinator::ResetMetadata(impala::TResetMetadataRequest req,
+                                                                bool sync_ddl) {
+  req.protocol_version = impala::CatalogServiceVersion::V2;
+  req.__set_header(Header(opts_.id));
+  req.sync_ddl = sync_ddl;
+  impala::TResetMetadataResponse resp;
+  ICS_RETURN_IF_ERROR(CallCatalogd(
+      "ResetMetadata", [&](impala::CatalogServiceClient& c) { c.ResetMetadata(resp, req); }));
+  return Finish(std::move(resp.result), sync_ddl);
+}
+
+}  // namespace ics::coord

@@ -1,0 +1,109 @@
+// Coordinator: one simulated query coordinator — a statestore subscriber
+// with its own local catalog (full replica or on demand), a connection to
+// catalogd for catalog operations, SYNC_DDL waiting, and the
+// CoordinatorService endpoint the shell talks to.
+//
+// Many coordinators can live in one process (coordinator-sim
+// --num_coordinators); each has its own subscriber id, ports and catalog.
+//
+// Lifecycle: construct, Start(), Stop() (idempotent; also the destructor).
+// Thread-safety: thread-safe.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "common/util/mutex.h"
+#include "coordinator-sim/exec/backend.h"
+
+namespace ics {
+class ThriftServer;
+template <typename T>
+class ThriftClient;
+}  // namespace ics
+namespace impala {
+class CatalogServiceClient;
+}
+namespace ics::statestore {
+class StatestoreSubscriber;
+}
+
+namespace ics::coord {
+
+class StatementExecutor;
+
+struct CoordinatorOptions {
+  std::string id = "coordinator-0";
+  std::string hostname = "127.0.0.1";
+  std::string bind_host = "127.0.0.1";
+  int port = 21000;             // CoordinatorService; 0 = free port
+  int subscriber_port = 23000;  // 0 = free port
+  std::string statestore_host = "127.0.0.1";
+  int statestore_port = 24000;
+  int statestore_subscriber_timeout_ms = 30000;
+  std::string catalogd_host = "127.0.0.1";
+  int catalogd_port = 26000;
+  bool use_local_catalog = true;  // on-demand mode (peer default); false = full replica
+  int64_t local_catalog_cache_bytes = 256ll << 20;
+  int sync_ddl_timeout_ms = 60000;
+  int catalog_rpc_timeout_ms = 120000;
+};
+
+class Coordinator : public CoordinatorBackend {
+ public:
+  explicit Coordinator(CoordinatorOptions options);
+  ~Coordinator() override;
+
+  [[nodiscard]] Status Start();
+  void Stop();
+
+  int port() const;
+  int subscriber_port() const;
+  StatementExecutor* executor() { return executor_.get(); }
+
+  // CoordinatorBackend
+  LocalCatalog* catalog() override { return catalog_.get(); }
+  const std::string& coordinator_id() const override { return opts_.id; }
+  Result<impala::TDdlExecResponse> ExecDdl(impala::TDdlExecRequest req, bool sync_ddl) override;
+  Result<impala::TCatalogUpdateResult> UpdateCatalog(impala::TUpdateCatalogRequest req,
+                                                     bool sync_ddl) override;
+  Result<impala::TCatalogUpdateResult> ResetMetadata(impala::TResetMetadataRequest req,
+                                                     bool sync_ddl) override;
+
+  // Waits (SYNC_DDL) until catalog version `v` was seen on the topic and
+  // every subscriber processed the topic version that carried it.
+  [[nodiscard]] Status WaitForSyncDdl(int64_t v) EXCLUDES(mu_);
+
+  // Highest catalog version seen on the topic (not counting own results).
+  int64_t topic_catalog_version() const EXCLUDES(mu_);
+
+ private:
+  void OnTopicUpdate(const impala::TTopicDelta& delta,
+                     std::vector<impala::TTopicDelta>* publications) EXCLUDES(mu_);
+  // Runs one catalogd RPC on a pooled connection.
+  template <typename Fn>
+  Status CallCatalogd(const char* name, Fn&& fn) EXCLUDES(clients_mu_);
+  Result<impala::TCatalogUpdateResult> Finish(impala::TCatalogUpdateResult result, bool sync_ddl);
+
+  const CoordinatorOptions opts_;
+  std::unique_ptr<LocalCatalog> catalog_;
+  std::unique_ptr<statestore::StatestoreSubscriber> subscriber_;
+  std::unique_ptr<StatementExecutor> executor_;
+  std::unique_ptr<ThriftServer> rpc_;
+
+  Mutex clients_mu_;
+  std::vector<std::unique_ptr<ThriftClient<impala::CatalogServiceClient>>> idle_clients_
+      GUARDED_BY(clients_mu_);
+
+  mutable Mutex mu_;
+  CondVar topic_cv_;
+  int64_t topic_catalog_version_ GUARDED_BY(mu_) = 0;
+  std::string topic_service_id_ GUARDED_BY(mu_);
+  // catalog version -> topic version of the delta that first carried it.
+  std::map<int64_t, int64_t> topic_version_of_ GUARDED_BY(mu_);
+  std::atomic<bool> stopped_{false};
+};
+
+}  // namespace ics::coord

@@ -1,0 +1,78 @@
+// coordinator-sim: runs N simulated coordinators in one process. The i-th
+// uses coordinator port + i and subscriber port + i (0 = free ports).
+#include <memory>
+#include <sstream>
+#include <vector>
+
+#include <gflags/gflags.h>
+#include <glog/logging.h>
+
+#include "common/util/daemon.h"
+#include "coordinator-sim/coordinator.h"
+
+DEFINE_string(hostname, "127.0.0.1", "Host name advertised to the statestore.");
+DEFINE_string(listen_host, "127.0.0.1", "Address the ports bind to.");
+DEFINE_int32(num_coordinators, 1, "Coordinators to run in this process.");
+DEFINE_int32(coordinator_port, 21000, "CoordinatorService port of the first coordinator.");
+DEFINE_int32(state_store_subscriber_port, 23000, "Subscriber port of the first coordinator.");
+DEFINE_string(state_store_host, "127.0.0.1", "Statestore host.");
+DEFINE_int32(state_store_port, 24000, "Statestore port.");
+DEFINE_int32(statestore_subscriber_timeout_seconds, 30,
+             "No statestore heartbeat for this long => re-register.");
+DEFINE_string(catalog_service_host, "127.0.0.1", "catalogd host.");
+DEFINE_int32(catalog_service_port, 26000, "catalogd CatalogService port.");
+DEFINE_bool(use_local_catalog, true,
+            "On-demand local catalog (2: invalidations + partial fetches); false = full replica.");
+DEFINE_int32(local_catalog_cache_mb, 256, "Byte limit of the on-demand cache.");
+DEFINE_int32(sync_ddl_timeout_ms, 60000, "How long SYNC_DDL waits before failing.");
+DEFINE_string(id_prefix, "coordinator", "Subscriber ids are <prefix>-<i>.");
+DEFINE_string(port_file, "", "If set, one line '<i> <port> <subscriber port>' per coordinator.");
+
+int main(int argc, char** argv) {
+  ics::InitDaemon(&argc, &argv, "coordinator-sim: simulated query coordinators");
+  if (FLAGS_num_coordinators < 1) {
+    LOG(ERROR) << "--num_coordinators must be >= 1";
+    return 2;
+  }
+  std::vector<std::unique_ptr<ics::coord::Coordinator>> coords;
+  std::ostringstream ports;
+  for (int i = 0; i < FLAGS_num_coordinators; ++i) {
+    ics::coord::CoordinatorOptions o;
+    o.id = FLAGS_id_prefix + "-" + std::to_string(i);
+    o.hostname = FLAGS_hostname;
+    o.bind_host = FLAGS_listen_host;
+    o.port = FLAGS_coordinator_port == 0 ? 0 : FLAGS_coordinator_port + i;
+    o.subscriber_port =
+        FLAGS_state_store_subscriber_port == 0 ? 0 : FLAGS_state_store_subscriber_port + i;
+    o.statestore_host = FLAGS_state_store_host;
+    o.statestore_port = FLAGS_state_store_port;
+    o.statestore_subscriber_timeout_ms = FLAGS_statestore_subscriber_timeout_seconds * 1000;
+    o.catalogd_host = FLAGS_catalog_service_host;
+    o.catalogd_port = FLAGS_catalog_service_port;
+    o.use_local_catalog = FLAGS_use_local_catalog;
+    o.local_catalog_cache_bytes = int64_t{FLAGS_local_catalog_cache_mb} << 20;
+    o.sync_ddl_timeout_ms = FLAGS_sync_ddl_timeout_ms;
+    auto c = std::make_unique<ics::coord::Coordinator>(o);
+    ics::Status s = c->Start();
+    if (!s.ok()) {
+      LOG(ERROR) << o.id << " failed to start: " << s.ToString();
+      return 1;
+    }
+    LOG(INFO) << o.id << " serving on " << FLAGS_listen_host << ":" << c->port()
+              << " (subscriber port " << c->subscriber_port() << ", "
+              << (o.use_local_catalog ? "on-demand" : "full-replica") << " catalog)";
+    ports << i << " " << c->port() << " " << c->subscriber_port() << "\n";
+    coords.push_back(std::move(c));
+  }
+  if (!FLAGS_port_file.empty()) {
+    ics::Status s = ics::WriteFileAtomically(FLAGS_port_file, ports.str());
+    if (!s.ok()) {
+      LOG(ERROR) << s.ToString();
+      return 1;
+    }
+  }
+  ics::WaitForShutdownSignal();
+  for (auto& c : coords) c->Stop();
+  LOG(INFO) << "coordinator-sim stopped";
+  return 0;
+}

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Local cluster launcher: statestored + catalogd (embedded SQLite metastore,
+# warehouse on local disk) + one coordinator-sim process running N
+# coordinators. Each role has its own log and data under the run directory.
+#
+#   scripts/cluster.sh start [-n N] [--full-replica] [--run-dir DIR]
+#                            [--statestored-flags "..."] [--catalogd-flags "..."]
+#                            [--coordinator-flags "..."]
+#   scripts/cluster.sh stop
+#   scripts/cluster.sh restart statestored|catalogd|coordinators
+#   scripts/cluster.sh status
+#
+# Ports (Impala's defaults): statestore 24000, catalogd 26000 (subscriber
+# 23020), coordinators 21000+i (subscribers 23000+i).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BIN=${ICS_BIN:-$ROOT/build/bin}
+RUN_DIR=${ICS_RUN_DIR:-$ROOT/run}
+cmd=${1:-status}
+shift || true
+
+NUM=3
+FULL=0
+SS_FLAGS=""
+CAT_FLAGS=""
+CO_FLAGS=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -n) NUM=$2; shift 2 ;;
+    --full-replica) FULL=1; shift ;;
+    --run-dir) RUN_DIR=$2; shift 2 ;;
+    --statestored-flags) SS_FLAGS=$2; shift 2 ;;
+    --catalogd-flags) CAT_FLAGS=$2; shift 2 ;;
+    --coordinator-flags) CO_FLAGS=$2; shift 2 ;;
+    statestored|catalogd|coordinators) ROLE=$1; shift ;;
+    *) echo "cluster: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$RUN_DIR"
+# Settings of the running cluster survive between commands.
+CONF="$RUN_DIR/cluster.conf"
+if [ "$cmd" != start ] && [ -f "$CONF" ]; then . "$CONF"; fi
+
+pid_of() { cat "$RUN_DIR/$1.pid" 2>/dev/null || true; }
+alive() { local p; p=$(pid_of "$1"); [ -n "$p" ] && kill -0 "$p" 2>/dev/null; }
+
+# Waits for the role's port file; fails with the log tail if it dies first.
+wait_ready() {
+  local role=$1 file=$2
+  for _ in $(seq 1 300); do
+    if [ -s "$file" ]; then return 0; fi
+    if ! alive "$role"; then
+      echo "cluster: $role failed to start; last lines of $RUN_DIR/$role.log:" >&2
+      tail -n 15 "$RUN_DIR/$role.log" >&2
+      return 1
+    fi
+    sleep 0.1
+  done
+  echo "cluster: $role did not become ready in 30s (see $RUN_DIR/$role.log)" >&2
+  return 1
+}
+
+start_role() {
+  local role=$1
+  if alive "$role"; then echo "cluster: $role already running (pid $(pid_of "$role"))"; return 0; fi
+  rm -f "$RUN_DIR/$role.port"
+  case "$role" in
+    statestored)
+      # shellcheck disable=SC2086
+      "$BIN/statestored" --port_file="$RUN_DIR/$role.port" $SS_FLAGS \
+        >"$RUN_DIR/$role.log" 2>&1 & ;;
+    catalogd)
+      # shellcheck disable=SC2086
+      "$BIN/catalogd" --data_dir="$RUN_DIR/catalogd-data" --port_file="$RUN_DIR/$role.port" \
+        --catalog_topic_mode="$( [ "$FULL" = 1 ] && echo full || echo minimal)" $CAT_FLAGS \
+        >"$RUN_DIR/$role.log" 2>&1 & ;;
+    coordinators)
+      # shellcheck disable=SC2086
+      "$BIN/coordinator-sim" --num_coordinators="$NUM" --port_file="$RUN_DIR/$role.port" \
+        --use_local_catalog="$( [ "$FULL" = 1 ] && echo false || echo true)" $CO_FLAGS \
+        >"$RUN_DIR/$role.log" 2>&1 & ;;
+  esac
+  echo $! >"$RUN_DIR/$role.pid"
+  wait_ready "$role" "$RUN_DIR/$role.port" || return 1
+  echo "cluster: $role up (pid $(pid_of "$role"), log $RUN_DIR/$role.log)"
+}
+
+stop_role() {
+  local role=$1 p
+  p=$(pid_of "$role")
+  if [ -z "$p" ] || ! kill -0 "$p" 2>/dev/null; then rm -f "$RUN_DIR/$role.pid"; return 0; fi
+  kill -TERM "$p" 2>/dev/null || true
+  for _ in $(seq 1 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$p" 2>/dev/null; then
+    echo "cluster: $role did not stop in 10s; killing it" >&2
+    kill -KILL "$p" 2>/dev/null || true
+  fi
+  rm -f "$RUN_DIR/$role.pid"
+  echo "cluster: $role stopped"
+}
+
+case "$cmd" in
+  start)
+    for b in statestored catalogd coordinator-sim; do
+      [ -x "$BIN/$b" ] || { echo "cluster: $BIN/$b missing; run scripts/build.sh" >&2; exit 1; }
+    done
+    cat >"$CONF" <<CONF_EOF
+NUM=$NUM
+FULL=$FULL
+SS_FLAGS="$SS_FLAGS"
+CAT_FLAGS="$CAT_FLAGS"
+CO_FLAGS="$CO_FLAGS"
+CONF_EOF
+    start_role statestored || { "$0" stop >/dev/null; exit 1; }
+    start_role catalogd || { "$0" stop >/dev/null; exit 1; }
+    start_role coordinators || { "$0" stop >/dev/null; exit 1; }
+    echo "cluster: running with $NUM coordinator(s) ($( [ "$FULL" = 1 ] && echo full-replica || echo on-demand) catalogs)"
+    ;;
+  stop)
+    stop_role coordinators
+    stop_role catalogd
+    stop_role statestored
+    ;;
+  restart)
+    [ -n "${ROLE:-}" ] || { echo "usage: $0 restart statestored|catalogd|coordinators" >&2; exit 2; }
+    stop_role "$ROLE"
+    start_role "$ROLE"
+    ;;
+  status)
+    rc=0
+    for role in statestored catalogd coordinators; do
+      if alive "$role"; then
+        printf "%-13s running  pid %-7s ports %s\n" "$role" "$(pid_of "$role")" \
+          "$(tr '\n' ' ' <"$RUN_DIR/$role.port" 2>/dev/null)"
+      else
+        printf "%-13s stopped\n" "$role"
+        rc=1
+      fi
+    done
+    exit $rc
+    ;;
+  *) echo "usage: $0 start|stop|restart ROLE|status [options]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,50 @@
+// Builders of catalog states for tests.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "catalogd/catalog/catalog.h"
+#include "common/codec/file_desc.h"
+
+namespace ics::catalog::testing {
+
+inline std::shared_ptr<DatabaseState> Db(const std::string& name) {
+  auto d = std::make_shared<DatabaseState>();
+  d->name = name;
+  d->hms.name = name;
+  return d;
+}
+
+// A loaded table with `parts` partitions "p=<i>" of `files` files each.
+inline std::shared_ptr<TableState> Table(const std::string& db, const std::string& name,
+                                         int parts, int files, int64_t first_id = 1) {
+  auto t = std::make_shared<TableState>();
+  t->db = db;
+  t->name = name;
+  t->loaded = true;
+  t->hms.dbName = db;
+  t->hms.tableName = name;
+  t->hms.sd.location = "/wh/" + db + ".db/" + name;
+  impala::TColumn key;
+  key.columnName = "p";
+  t->clustering_columns.push_back(key);
+  for (int i = 0; i < parts; ++i) {
+    auto p = std::make_shared<PartitionState>();
+    p->id = first_id + i;
+    p->name = "p=" + std::to_string(i);
+    p->values = {std::to_string(i)};
+    p->location = t->hms.sd.location + "/" + p->name;
+    for (int f = 0; f < files; ++f) {
+      FileDescInfo info;
+      info.relative_path = "f" + std::to_string(f);
+      info.length = 100;
+      p->file_descs.push_back(BuildFileDesc(info));
+    }
+    t->partition_ids_by_name[p->name] = p->id;
+    t->partitions[p->id] = std::move(p);
+  }
+  return t;
+}
+
+}  // namespace ics::catalog::testing

@@ -1,0 +1,142 @@
+#include "catalogd/topic/catalog_topic_publisher.h"
+
+#include <gtest/gtest.h>
+
+#include "catalog_test_util.h"
+#include "common/codec/topic_value.h"
+
+namespace ics::catalog {
+namespace {
+
+using testing::Db;
+using testing::Table;
+
+std::vector<std::string> Keys(const impala::TTopicDelta& d) {
+  std::vector<std::string> keys;
+  for (const auto& e : d.topic_entries) keys.push_back(e.key + (e.deleted ? " (deleted)" : ""));
+  return keys;
+}
+
+impala::TTopicDelta Update(int64_t from, int64_t to, bool is_delta) {
+  impala::TTopicDelta d;
+  d.topic_name = kCatalogTopic;
+  d.is_delta = is_delta;
+  d.__set_from_version(from);
+  d.__set_to_version(to);
+  return d;
+}
+
+impala::TTopicDelta Publish(CatalogTopicPublisher* p, const impala::TTopicDelta& in) {
+  std::vector<impala::TTopicDelta> out;
+  p->OnTopicUpdate(in, &out);
+  return out.empty() ? impala::TTopicDelta() : out[0];
+}
+
+class PublisherTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ChangeSet cs;
+    cs.put_databases.push_back(Db("d"));
+    cs.put_tables.push_back(Table("d", "t", 2, 3));
+    catalog_.Install(std::move(cs));  // version 1
+  }
+  Catalog catalog_;
+};
+
+TEST_F(PublisherTest, FirstPublicationIsFullWithClearAndCatalogLast) {
+  CatalogTopicPublisher pub(&catalog_, {TopicMode::kMixed, true});
+  auto d = Publish(&pub, Update(0, 0, false));
+  EXPECT_TRUE(d.__isset.clear_topic_entries && d.clear_topic_entries);
+  EXPECT_FALSE(d.is_delta);
+  EXPECT_EQ(Keys(d), (std::vector<std::string>{
+                         "1:DATABASE:d", "2:DATABASE:d", "1:TABLE:d.t", "1:HDFS_PARTITION:d.t:p=0",
+                         "1:HDFS_PARTITION:d.t:p=1", "2:TABLE:d.t", "1:CATALOG_SERVICE_ID",
+                         "2:CATALOG_SERVICE_ID"}));
+  impala::TCatalogObject cat;
+  ASSERT_TRUE(DecodeTopicValue(d.topic_entries.back().value, true, &cat).ok());
+  EXPECT_EQ(cat.type, impala::TCatalogObjectType::CATALOG);
+  EXPECT_EQ(cat.catalog_version, 1);
+  EXPECT_EQ(cat.catalog.catalog_service_id, catalog_.service_id());
+  // Partition entries carry their files; the table entry only ids + names.
+  impala::TCatalogObject part;
+  ASSERT_TRUE(DecodeTopicValue(d.topic_entries[3].value, true, &part).ok());
+  EXPECT_EQ(part.hdfs_partition.file_desc.size(), 3u);
+  EXPECT_EQ(part.catalog_version, 1);
+  EXPECT_EQ(pub.last_published_version(), 1);
+}
+
+TEST_F(PublisherTest, ModesSelectPrefixes) {
+  CatalogTopicPublisher full(&catalog_, {TopicMode::kFull, false});
+  for (const auto& k : Keys(Publish(&full, Update(0, 0, false)))) EXPECT_EQ(k.substr(0, 2), "1:");
+  CatalogTopicPublisher minimal(&catalog_, {TopicMode::kMinimal, false});
+  auto d = Publish(&minimal, Update(0, 0, false));
+  for (const auto& k : Keys(d)) EXPECT_EQ(k.substr(0, 2), "2:");
+  // Uncompacted values are plain TBinaryProtocol.
+  impala::TCatalogObject obj;
+  EXPECT_TRUE(DecodeTopicValue(d.topic_entries[0].value, false, &obj).ok());
+}
+
+TEST_F(PublisherTest, DeltasCarryOnlyChangesAndDeletions) {
+  CatalogTopicPublisher pub(&catalog_, {TopicMode::kMixed, true});
+  Publish(&pub, Update(0, 0, false));
+  // Nothing changed: no publication.
+  EXPECT_TRUE(Publish(&pub, Update(10, 10, true)).topic_entries.empty());
+  // Add a partition (keep p=0 and p=1 objects) and drop the table later.
+  auto t = std::make_shared<TableState>(*catalog_.GetTable("d", "t"));
+  auto extra = Table("d", "t", 1, 1, 50)->partitions.begin()->second;
+  auto p = std::make_shared<PartitionState>(*extra);
+  p->name = "p=9";
+  p->added_version = 0;
+  t->partitions[p->id] = p;
+  ChangeSet cs;
+  cs.put_tables.push_back(t);
+  catalog_.Install(std::move(cs));  // v2
+  auto d = Publish(&pub, Update(10, 10, true));
+  EXPECT_TRUE(d.is_delta);
+  EXPECT_EQ(Keys(d), (std::vector<std::string>{"1:TABLE:d.t", "1:HDFS_PARTITION:d.t:p=9",
+                                                "2:TABLE:d.t", "1:CATALOG_SERVICE_ID",
+                                                "2:CATALOG_SERVICE_ID"}));
+  ChangeSet drop;
+  drop.drop_tables.emplace_back("d", "t");
+  catalog_.Install(std::move(drop));  // v3
+  d = Publish(&pub, Update(15, 15, true));
+  EXPECT_EQ(Keys(d), (std::vector<std::string>{"1:TABLE:d.t (deleted)", "2:TABLE:d.t (deleted)",
+                                                "1:CATALOG_SERVICE_ID", "2:CATALOG_SERVICE_ID"}));
+  impala::TCatalogObject removed;
+  ASSERT_TRUE(DecodeTopicValue(d.topic_entries[0].value, true, &removed).ok());
+  EXPECT_EQ(removed.catalog_version, 3);
+}
+
+TEST_F(PublisherTest, StatestoreRestartTriggersFullResend) {
+  CatalogTopicPublisher pub(&catalog_, {TopicMode::kMinimal, true});
+  Publish(&pub, Update(0, 0, false));
+  auto d = Publish(&pub, Update(0, 0, false));  // a new statestore with an empty topic
+  EXPECT_TRUE(d.__isset.clear_topic_entries && d.clear_topic_entries);
+  EXPECT_EQ(pub.Stats().full_publications, 2);
+}
+
+TEST_F(PublisherTest, LostReplyIsSentAgain) {
+  CatalogTopicPublisher pub(&catalog_, {TopicMode::kMinimal, true});
+  Publish(&pub, Update(0, 0, false));
+  ChangeSet cs;
+  cs.put_databases.push_back(Db("d2"));
+  catalog_.Install(std::move(cs));  // v2
+  auto first = Publish(&pub, Update(5, 5, true));
+  ASSERT_FALSE(first.topic_entries.empty());
+  pub.OnPublicationLost();
+  auto again = Publish(&pub, Update(5, 5, true));
+  EXPECT_EQ(Keys(again), Keys(first));
+}
+
+TEST_F(PublisherTest, WaitForPublicationReturnsCoveringVersion) {
+  CatalogTopicPublisher pub(&catalog_, {TopicMode::kMinimal, true});
+  auto timeout = pub.WaitForPublication(1, std::chrono::milliseconds(10));
+  EXPECT_EQ(timeout.status().code(), ErrorCode::kTimedOut);
+  Publish(&pub, Update(0, 0, false));
+  auto ok = pub.WaitForPublication(1, std::chrono::milliseconds(10));
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(*ok, 1);
+}
+
+}  // namespace
+}  // namespace ics::catalog

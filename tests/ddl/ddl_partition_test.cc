@@ -1,0 +1,261 @@
+// ADD / DROP / RECOVER PARTITIONS and UpdateCatalog.
+#include "tests/ddl/ddl_test_util.h"
+
+namespace ics::catalog::testing {
+namespace {
+
+using A = impala::TAlterTableType;
+
+class DdlPartitionTest : public DdlTest {
+ protected:
+  void SetUp() override {
+    DdlTest::SetUp();
+    ASSERT_TRUE(CreateDb("db").ok());
+    MakePartitionedTable("db", "p");
+  }
+
+  impala::TDdlExecRequest DropReq(std::vector<Spec> set, bool if_exists = false) {
+    impala::TDdlExecRequest r = AlterReq("db", "p", A::DROP_PARTITION);
+    r.alter_table_params.__isset.drop_partition_params = true;
+    r.alter_table_params.drop_partition_params.partition_set = std::move(set);
+    r.alter_table_params.drop_partition_params.if_exists = if_exists;
+    r.alter_table_params.drop_partition_params.purge = false;
+    return r;
+  }
+
+  impala::TUpdateCatalogRequest Insert(const std::string& table,
+                                       std::map<std::string, std::vector<std::string>> parts,
+                                       bool overwrite = false) {
+    impala::TUpdateCatalogRequest r;
+    r.protocol_version = impala::CatalogServiceVersion::V2;
+    r.sync_ddl = false;
+    r.db_name = "db";
+    r.target_table = table;
+    r.is_overwrite = overwrite;
+    for (auto& [name, files] : parts) r.updated_partitions[name].files = files;
+    return r;
+  }
+
+  std::string PartDir(const std::string& name) { return TableDir("db", "p") + "/" + name; }
+};
+
+TEST_F(DdlPartitionTest, AddPartition) {
+  TablePtr before = Loaded("db", "p");
+  ASSERT_DDL_OK(out, AddPartitions("db", "p", {{Kv("YEAR", "2024"), Kv("month", "Jan")}}));
+  EXPECT_EQ(out.summary, "New partition has been added to the table.");
+  ASSERT_EQ(out.updated.size(), 1u);
+  EXPECT_EQ(out.updated[0].catalog_version, out.version);
+  EXPECT_TRUE(std::filesystem::is_directory(PartDir("year=2024/month=Jan")));
+  TablePtr t = catalog_->GetTable("db", "p");
+  const PartitionState* part = t->FindPartition("year=2024/month=Jan");
+  ASSERT_NE(part, nullptr);
+  EXPECT_EQ(part->values, (std::vector<std::string>{"2024", "Jan"}));
+  EXPECT_EQ(part->added_version, out.version);
+  EXPECT_EQ(part->prev_id, -1);
+  auto stored = metastore_->GetPartitions("db", "p");
+  ASSERT_TRUE(stored.ok());
+  ASSERT_EQ(stored->size(), 1u);
+  EXPECT_EQ(stored->at(0).sd.location, PartDir("year=2024/month=Jan"));
+
+  // Several at once, values canonicalized ("007" -> 7), special characters escaped.
+  ASSERT_DDL_OK(many, AddPartitions("db", "p",
+                                    {{Kv("year", "007"), Kv("month", "a/b")},
+                                     {Kv("year", "-1"), Kv("month", "")}}));
+  EXPECT_EQ(many.summary, "2 new partitions have been added to the table.");
+  t = catalog_->GetTable("db", "p");
+  EXPECT_NE(t->FindPartition("year=7/month=a%2Fb"), nullptr);
+  EXPECT_NE(t->FindPartition("year=-1/month=__HIVE_DEFAULT_PARTITION__"), nullptr);
+  EXPECT_TRUE(std::filesystem::is_directory(PartDir("year=7/month=a%2Fb")));
+  // Partitions that were there keep their objects.
+  EXPECT_EQ(t->FindPartition("year=2024/month=Jan"), part);
+}
+
+TEST_F(DdlPartitionTest, AddPartitionErrorsAndNoOps) {
+  ASSERT_TRUE(AddPartitions("db", "p", {{Kv("year", "1"), Kv("month", "a")}}).ok());
+  Loaded("db", "p");
+  EXPECT_DDL_FAILS(AddPartitions("db", "p", {{Kv("year", "1"), Kv("month", "a")}}),
+                   ErrorCode::kAlreadyExists);
+  EXPECT_DDL_FAILS(AddPartitions("db", "p", {{Kv("year", "abc"), Kv("month", "a")}}),
+                   ErrorCode::kInvalidArgument);
+  auto bad = AddPartitions("db", "p", {{Kv("year", "99999999999"), Kv("month", "a")}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("partition key 'year'"), std::string::npos)
+      << bad.status().message();
+  EXPECT_DDL_FAILS(AddPartitions("db", "p", {{Kv("year", "1")}}), ErrorCode::kInvalidArgument);
+  EXPECT_DDL_FAILS(AddPartitions("db", "p", {{Kv("year", "1"), Kv("month", "a"), Kv("x", "1")}}),
+                   ErrorCode::kInvalidArgument);
+  EXPECT_DDL_FAILS(
+      AddPartitions("db", "p",
+                    {{Kv("year", "5"), Kv("month", "a")}, {Kv("year", "5"), Kv("month", "a")}}),
+      ErrorCode::kInvalidArgument);
+  // One bad partition in a batch adds none of them.
+  EXPECT_DDL_FAILS(
+      AddPartitions("db", "p",
+                    {{Kv("year", "6"), Kv("month", "a")}, {Kv("year", "1"), Kv("month", "a")}}),
+      ErrorCode::kAlreadyExists);
+  EXPECT_EQ(catalog_->GetTable("db", "p")->partitions.size(), 1u);
+  EXPECT_EQ(metastore_->GetPartitions("db", "p")->size(), 1u);
+  EXPECT_FALSE(Exists(PartDir("year=6")));
+
+  const int64_t v = catalog_->version();
+  ASSERT_DDL_OK(noop, AddPartitions("db", "p", {{Kv("year", "1"), Kv("month", "a")}}, true));
+  EXPECT_EQ(noop.version, v);
+  EXPECT_EQ(noop.summary, "Partition already exists.");
+
+  ASSERT_TRUE(CreateTable("db", "flat").ok());
+  Loaded("db", "flat");
+  EXPECT_DDL_FAILS(AddPartitions("db", "flat", {{Kv("year", "1")}}), ErrorCode::kInvalidArgument);
+  EXPECT_DDL_FAILS(AddPartitions("db", "nosuch", {{Kv("year", "1")}}), ErrorCode::kNotFound);
+
+  fs_.FailCreate("year=8");
+  EXPECT_DDL_FAILS(AddPartitions("db", "p", {{Kv("year", "8"), Kv("month", "a")}}),
+                   ErrorCode::kIoError);
+  EXPECT_EQ(metastore_->GetPartitions("db", "p")->size(), 1u) << "undone in the metastore";
+}
+
+TEST_F(DdlPartitionTest, UnlistableNewPartitionLeavesTheTableToReload) {
+  Loaded("db", "p");
+  fs_.FailList("year=5");
+  // The metastore change is durable, so the DDL succeeds; the catalog drops
+  // the table's loaded state instead of keeping one the metastore contradicts.
+  ASSERT_DDL_OK(out, AddPartitions("db", "p", {{Kv("year", "5"), Kv("month", "a")}}));
+  TablePtr t = catalog_->GetTable("db", "p");
+  EXPECT_FALSE(t->loaded);
+  EXPECT_EQ(t->load_status.code(), ErrorCode::kIoError) << t->load_status.ToString();
+  fs_.FailList("");
+  EXPECT_NE(Loaded("db", "p")->FindPartition("year=5/month=a"), nullptr);
+}
+
+TEST_F(DdlPartitionTest, AddPartitionWithLocation) {
+  ASSERT_TRUE(AddPartitions("db", "p", {{Kv("year", "3"), Kv("month", "c")}}, false,
+                            {"file:" + root_ + "/custom"})
+                  .ok());
+  const PartitionState* part = catalog_->GetTable("db", "p")->FindPartition("year=3/month=c");
+  ASSERT_NE(part, nullptr);
+  EXPECT_EQ(part->location, root_ + "/custom");
+  EXPECT_TRUE(std::filesystem::is_directory(root_ + "/custom"));
+}
+
+TEST_F(DdlPartitionTest, DropPartitions) {
+  ASSERT_TRUE(AddPartitions("db", "p",
+                            {{Kv("year", "1"), Kv("month", "a")},
+                             {Kv("year", "1"), Kv("month", "b")},
+                             {Kv("year", "2"), Kv("month", "a")}})
+                  .ok());
+  WriteFile(PartDir("year=1/month=a") + "/f");
+  // A partial spec (year=1) matches two partitions.
+  ASSERT_DDL_OK(out, Exec(DropReq({{Kv("year", "1")}})));
+  EXPECT_EQ(out.summary, "Dropped 2 partition(s).");
+  TablePtr t = catalog_->GetTable("db", "p");
+  EXPECT_EQ(t->partitions.size(), 1u);
+  EXPECT_NE(t->FindPartition("year=2/month=a"), nullptr);
+  EXPECT_FALSE(Exists(PartDir("year=1/month=a")));
+  EXPECT_EQ(metastore_->GetPartitions("db", "p")->size(), 1u);
+  // The dropped partitions are logged for subscribers.
+  int partition_deletions = 0;
+  for (const Deletion& d : catalog_->CollectDelta(out.version - 1).deletions) {
+    partition_deletions += d.object.type == impala::TCatalogObjectType::HDFS_PARTITION;
+  }
+  EXPECT_EQ(partition_deletions, 2);
+
+  EXPECT_DDL_FAILS(Exec(DropReq({{Kv("year", "9"), Kv("month", "a")}})), ErrorCode::kNotFound);
+  const int64_t v = catalog_->version();
+  ASSERT_DDL_OK(noop, Exec(DropReq({{Kv("year", "9"), Kv("month", "a")}}, true)));
+  EXPECT_EQ(noop.version, v);
+  EXPECT_EQ(noop.summary, "Dropped 0 partition(s).");
+  EXPECT_DDL_FAILS(Exec(DropReq({{Kv("nokey", "1")}})), ErrorCode::kInvalidArgument);
+}
+
+TEST_F(DdlPartitionTest, DropPartitionOfExternalTableKeepsData) {
+  MakePartitionedTable("db", "ext", /*external=*/true, root_ + "/extdata");
+  ASSERT_TRUE(AddPartitions("db", "ext", {{Kv("year", "1"), Kv("month", "a")}}).ok());
+  WriteFile(root_ + "/extdata/year=1/month=a/keep");
+  impala::TDdlExecRequest r = DropReq({{Kv("year", "1"), Kv("month", "a")}});
+  r.alter_table_params.table_name = Name("db", "ext");
+  ASSERT_TRUE(Exec(r).ok());
+  EXPECT_TRUE(Exists(root_ + "/extdata/year=1/month=a/keep"));
+  EXPECT_TRUE(catalog_->GetTable("db", "ext")->partitions.empty());
+}
+
+TEST_F(DdlPartitionTest, RecoverPartitions) {
+  ASSERT_TRUE(AddPartitions("db", "p", {{Kv("year", "1"), Kv("month", "a")}}).ok());
+  WriteFile(PartDir("year=1/month=b") + "/f1");
+  WriteFile(PartDir("year=02/month=c%2Fd") + "/f2");
+  WriteFile(PartDir("year=x/month=a") + "/junk");       // not an int: skipped
+  WriteFile(PartDir("other=1/month=a") + "/junk");      // wrong key: skipped
+  WriteFile(PartDir("year=3") + "/junk");               // too shallow: skipped
+  WriteFile(PartDir("_tmp/year=4/month=a") + "/junk");  // hidden: skipped
+  impala::TDdlExecRequest r = AlterReq("db", "p", A::RECOVER_PARTITIONS);
+  ASSERT_DDL_OK(out, Exec(r));
+  EXPECT_EQ(out.summary, "Partitions have been recovered.");
+  TablePtr t = catalog_->GetTable("db", "p");
+  EXPECT_EQ(t->partitions.size(), 3u);
+  const PartitionState* b = t->FindPartition("year=1/month=b");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->file_descs.size(), 1u);
+  const PartitionState* c = t->FindPartition("year=2/month=c%2Fd");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->values, (std::vector<std::string>{"2", "c/d"}));
+  EXPECT_EQ(c->location, PartDir("year=02/month=c%2Fd"));
+  EXPECT_EQ(metastore_->GetPartitions("db", "p")->size(), 3u);
+
+  const int64_t v = catalog_->version();
+  ASSERT_DDL_OK(again, Exec(r));
+  EXPECT_EQ(again.version, v) << "nothing new to recover";
+}
+
+TEST_F(DdlPartitionTest, UpdateCatalogUnpartitioned) {
+  ASSERT_TRUE(CreateTable("db", "flat").ok());
+  TablePtr before = Loaded("db", "flat");
+  WriteFile(TableDir("db", "flat") + "/part-0.txt");
+  auto out = ddl_->UpdateCatalog(Insert("flat", {{"", {TableDir("db", "flat") + "/part-0.txt"}}}));
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  ASSERT_EQ(out->updated.size(), 1u);
+  EXPECT_EQ(out->updated[0].catalog_version, out->version);
+  TablePtr after = catalog_->GetTable("db", "flat");
+  EXPECT_EQ(after->NumFiles(), 1);
+  EXPECT_EQ(after->partitions.begin()->second->prev_id, before->partitions.begin()->first);
+
+  // INSERT OVERWRITE keeps only the files it wrote.
+  WriteFile(TableDir("db", "flat") + "/part-1.txt");
+  auto ow = ddl_->UpdateCatalog(Insert("flat", {{"", {"part-1.txt"}}}, true));
+  ASSERT_TRUE(ow.ok()) << ow.status().ToString();
+  EXPECT_FALSE(Exists(TableDir("db", "flat") + "/part-0.txt"));
+  EXPECT_TRUE(Exists(TableDir("db", "flat") + "/part-1.txt"));
+  EXPECT_EQ(catalog_->GetTable("db", "flat")->NumFiles(), 1);
+
+  auto bad = ddl_->UpdateCatalog(Insert("flat", {{"year=1", {}}}));
+  EXPECT_EQ(bad.status().code(), ErrorCode::kInvalidArgument);
+  auto missing = ddl_->UpdateCatalog(Insert("nosuch", {{"", {}}}));
+  EXPECT_EQ(missing.status().code(), ErrorCode::kNotFound);
+  impala::TUpdateCatalogRequest old_proto = Insert("flat", {});
+  old_proto.protocol_version = impala::CatalogServiceVersion::V1;
+  EXPECT_EQ(ddl_->UpdateCatalog(old_proto).status().code(),
+            ErrorCode::kCatalogIncompatibleProtocol);
+}
+
+TEST_F(DdlPartitionTest, UpdateCatalogCreatesPartitions) {
+  ASSERT_TRUE(AddPartitions("db", "p", {{Kv("year", "1"), Kv("month", "a")}}).ok());
+  TablePtr before = Loaded("db", "p");
+  WriteFile(PartDir("year=1/month=a") + "/f1");
+  WriteFile(PartDir("year=2/month=b") + "/f2");
+  auto out =
+      ddl_->UpdateCatalog(Insert("p", {{"year=1/month=a", {"f1"}}, {"year=2/month=b", {"f2"}}}));
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  TablePtr t = catalog_->GetTable("db", "p");
+  EXPECT_EQ(t->partitions.size(), 2u);
+  EXPECT_EQ(t->FindPartition("year=1/month=a")->file_descs.size(), 1u);
+  EXPECT_EQ(t->FindPartition("year=2/month=b")->file_descs.size(), 1u);
+  EXPECT_EQ(metastore_->GetPartitions("db", "p")->size(), 2u);
+  EXPECT_EQ(t->version, out->version);
+
+  auto bad_value = ddl_->UpdateCatalog(Insert("p", {{"year=x/month=b", {}}}));
+  EXPECT_EQ(bad_value.status().code(), ErrorCode::kInvalidArgument);
+  auto bad_key = ddl_->UpdateCatalog(Insert("p", {{"month=b/year=1", {}}}));
+  EXPECT_EQ(bad_key.status().code(), ErrorCode::kInvalidArgument);
+  auto root = ddl_->UpdateCatalog(Insert("p", {{"", {}}}));
+  EXPECT_EQ(root.status().code(), ErrorCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace ics::catalog::testing

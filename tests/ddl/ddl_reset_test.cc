@@ -1,0 +1,158 @@
+// ResetMetadata: REFRESH and INVALIDATE METADATA.
+#include "tests/ddl/ddl_test_util.h"
+
+namespace ics::catalog::testing {
+namespace {
+
+class DdlResetTest : public DdlTest {
+ protected:
+  void SetUp() override {
+    DdlTest::SetUp();
+    ASSERT_TRUE(CreateDb("db").ok());
+    ASSERT_TRUE(CreateTable("db", "t").ok());
+    MakePartitionedTable("db", "p");
+    ASSERT_TRUE(
+        AddPartitions("db", "p",
+                      {{Kv("year", "1"), Kv("month", "a")}, {Kv("year", "2"), Kv("month", "b")}})
+            .ok());
+  }
+
+  impala::TResetMetadataRequest Reset(bool refresh) {
+    impala::TResetMetadataRequest r;
+    r.protocol_version = impala::CatalogServiceVersion::V2;
+    r.is_refresh = refresh;
+    r.sync_ddl = false;
+    return r;
+  }
+
+  impala::TResetMetadataRequest ResetTable(bool refresh, const std::string& db,
+                                           const std::string& table) {
+    impala::TResetMetadataRequest r = Reset(refresh);
+    r.__set_table_name(Name(db, table));
+    return r;
+  }
+
+  // Writes a table straight into the metastore, as another tool would.
+  void CreateBehindTheCatalog(const std::string& db, const std::string& table) {
+    MetastoreTxn txn;
+    MetastoreOp op;
+    op.kind = MetastoreOp::Kind::kCreateTable;
+    op.table.dbName = db;
+    op.table.tableName = table;
+    op.table.tableType = "MANAGED_TABLE";
+    op.table.sd.location = TableDir(db, table);
+    hive::FieldSchema f;
+    f.name = "c";
+    f.type = "int";
+    op.table.sd.cols = {f};
+    txn.ops.push_back(op);
+    ASSERT_TRUE(metastore_->Commit(txn).ok());
+  }
+};
+
+TEST_F(DdlResetTest, RefreshTable) {
+  WriteFile(TableDir("db", "t") + "/new.txt");
+  EXPECT_EQ(Loaded("db", "t")->NumFiles(), 0);
+  auto out = ddl_->ResetMetadata(ResetTable(true, "db", "T"));
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(catalog_->GetTable("db", "t")->NumFiles(), 1);
+  EXPECT_EQ(out->version, catalog_->GetTable("db", "t")->version);
+  ASSERT_EQ(out->updated.size(), 1u);
+
+  EXPECT_EQ(ddl_->ResetMetadata(ResetTable(true, "db", "nosuch")).status().code(),
+            ErrorCode::kNotFound);
+  EXPECT_EQ(ddl_->ResetMetadata(ResetTable(true, "nodb", "t")).status().message(),
+            "Database does not exist: nodb");
+}
+
+TEST_F(DdlResetTest, RefreshPartition) {
+  TablePtr before = Loaded("db", "p");
+  WriteFile(TableDir("db", "p") + "/year=1/month=a/f1");
+  WriteFile(TableDir("db", "p") + "/year=2/month=b/f2");
+  impala::TResetMetadataRequest r = ResetTable(true, "db", "p");
+  r.__set_partition_spec({Kv("year", "1"), Kv("month", "a")});
+  auto out = ddl_->ResetMetadata(r);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  TablePtr t = catalog_->GetTable("db", "p");
+  EXPECT_EQ(t->FindPartition("year=1/month=a")->file_descs.size(), 1u);
+  EXPECT_EQ(t->FindPartition("year=2/month=b")->file_descs.size(), 0u) << "not refreshed";
+  EXPECT_EQ(t->FindPartition("year=2/month=b"), before->FindPartition("year=2/month=b"));
+
+  r.__set_partition_spec({Kv("year", "9"), Kv("month", "a")});
+  EXPECT_EQ(ddl_->ResetMetadata(r).status().code(), ErrorCode::kNotFound);
+}
+
+TEST_F(DdlResetTest, InvalidateTable) {
+  Loaded("db", "t");
+  auto out = ddl_->ResetMetadata(ResetTable(false, "db", "t"));
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  TablePtr t = catalog_->GetTable("db", "t");
+  ASSERT_NE(t, nullptr);
+  EXPECT_FALSE(t->loaded);
+  EXPECT_EQ(t->version, out->version);
+  EXPECT_TRUE(Loaded("db", "t")->loaded);
+
+  // Created in the metastore by someone else: INVALIDATE adds it.
+  CreateBehindTheCatalog("db", "outside");
+  EXPECT_EQ(catalog_->GetTable("db", "outside"), nullptr);
+  ASSERT_TRUE(ddl_->ResetMetadata(ResetTable(false, "db", "outside")).ok());
+  ASSERT_NE(catalog_->GetTable("db", "outside"), nullptr);
+  EXPECT_EQ(Loaded("db", "outside")->columns.size(), 1u);
+
+  // Dropped in the metastore by someone else: INVALIDATE removes it.
+  MetastoreTxn txn;
+  MetastoreOp drop;
+  drop.kind = MetastoreOp::Kind::kDropTable;
+  drop.db_name = "db";
+  drop.table_name = "outside";
+  txn.ops.push_back(drop);
+  ASSERT_TRUE(metastore_->Commit(txn).ok());
+  auto removed = ddl_->ResetMetadata(ResetTable(false, "db", "outside"));
+  ASSERT_TRUE(removed.ok()) << removed.status().ToString();
+  EXPECT_EQ(removed->removed.size(), 1u);
+  EXPECT_EQ(catalog_->GetTable("db", "outside"), nullptr);
+
+  EXPECT_EQ(ddl_->ResetMetadata(ResetTable(false, "db", "never")).status().code(),
+            ErrorCode::kNotFound);
+}
+
+TEST_F(DdlResetTest, InvalidateDatabaseReloadsItsTableList) {
+  CreateBehindTheCatalog("db", "x1");
+  impala::TResetMetadataRequest r = Reset(false);
+  r.__set_db_name("db");
+  auto out = ddl_->ResetMetadata(r);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_NE(catalog_->GetTable("db", "x1"), nullptr);
+  EXPECT_TRUE(catalog_->GetTable("db", "t")->loaded) << "known tables keep their state";
+  const int64_t v = catalog_->version();
+  auto again = ddl_->ResetMetadata(r);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->version, v);
+}
+
+TEST_F(DdlResetTest, GlobalInvalidate) {
+  Loaded("db", "t");
+  ASSERT_TRUE(Exec(CreateFnReq("db", "f", {"int"})).ok());
+  CreateBehindTheCatalog("db", "outside");
+  const int64_t start = catalog_->version();
+  auto out = ddl_->ResetMetadata(Reset(false));
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_TRUE(out->is_invalidate);
+  EXPECT_EQ(out->version, start) << "the start version, as Impala reports it";
+  EXPECT_GT(catalog_->version(), start);
+  EXPECT_EQ(catalog_->last_reset_version(), start);
+  EXPECT_EQ(catalog_->DatabaseNames(), std::vector<std::string>{"db"});
+  EXPECT_EQ(catalog_->TablesOf("db").size(), 3u);
+  for (const TablePtr& t : catalog_->TablesOf("db")) EXPECT_FALSE(t->loaded) << t->name;
+  EXPECT_EQ(catalog_->FunctionsOf("db").size(), 1u);
+  EXPECT_EQ(Loaded("db", "p")->partitions.size(), 2u);
+
+  impala::TResetMetadataRequest refresh_all = Reset(true);
+  EXPECT_EQ(ddl_->ResetMetadata(refresh_all).status().code(), ErrorCode::kInvalidArgument);
+  impala::TResetMetadataRequest old = Reset(false);
+  old.protocol_version = impala::CatalogServiceVersion::V1;
+  EXPECT_EQ(ddl_->ResetMetadata(old).status().code(), ErrorCode::kCatalogIncompatibleProtocol);
+}
+
+}  // namespace
+}  // namespace ics::catalog::testing

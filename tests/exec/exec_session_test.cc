@@ -1,0 +1,132 @@
+// USE, SET, SYNC_DDL, INVALIDATE METADATA, REFRESH and error reporting
+// (ExecSession*, ExecError* suites).
+#include "tests/exec/exec_test_util.h"
+
+namespace ics::coord::testing {
+namespace {
+
+class ExecSessionTest : public ExecTest {
+ protected:
+  ExecSessionTest() {
+    cat().AddTable("db1", "t", {{"a", "int"}});
+    cat().AddTable("db1", "p", {{"a", "int"}}, {{"k", "string"}});
+  }
+};
+
+TEST_F(ExecSessionTest, UseChangesTheCurrentDatabase) {
+  EXPECT_EQ(session_.db, "default");
+  StatementResult r = MustRun("USE db1");
+  EXPECT_TRUE(r.columns.empty());
+  EXPECT_EQ(session_.db, "db1");
+  EXPECT_EQ(Error("USE nope"), "Database does not exist: nope");
+  EXPECT_EQ(session_.db, "db1");
+  // Unqualified names now resolve in db1.
+  auto req = Ddl("DROP TABLE t");
+  EXPECT_EQ(req.drop_table_or_view_params.table_name.db_name, "db1");
+}
+
+TEST_F(ExecSessionTest, SetUpperCasesKeysAndChecksSyncDdl) {
+  MustRun("SET sync_ddl=true");
+  EXPECT_EQ(session_.options.at("SYNC_DDL"), "1");
+  EXPECT_TRUE(session_.sync_ddl());
+  MustRun("SET SYNC_DDL = 0");
+  EXPECT_EQ(session_.options.at("SYNC_DDL"), "0");
+  EXPECT_FALSE(session_.sync_ddl());
+  MustRun("set Sync_Ddl='FALSE'");
+  EXPECT_FALSE(session_.sync_ddl());
+  MustRun("SET SYNC_DDL=1");
+  EXPECT_EQ(Error("SET SYNC_DDL=maybe"),
+            "Invalid value for query option SYNC_DDL: 'maybe' (expected 0, 1, true or false)");
+  EXPECT_TRUE(session_.sync_ddl());  // unchanged
+  MustRun("SET mem_limit='2g'");
+  EXPECT_EQ(session_.options.at("MEM_LIMIT"), "2g");
+  MustRun("SET mem_limit=''");
+  EXPECT_EQ(session_.options.count("MEM_LIMIT"), 0u);
+
+  StatementResult all = MustRun("SET");
+  EXPECT_EQ(all.columns, (std::vector<std::string>{"option", "value", "level"}));
+  ASSERT_EQ(all.rows.size(), 1u);
+  EXPECT_EQ(all.rows[0], (std::vector<std::string>{"SYNC_DDL", "1", "REGULAR"}));
+}
+
+TEST_F(ExecSessionTest, SyncDdlReachesTheBackend) {
+  Ddl("CREATE DATABASE a");
+  EXPECT_FALSE(backend_.sync_flags.back());
+  MustRun("SET SYNC_DDL=1");
+  Ddl("CREATE DATABASE b");
+  EXPECT_TRUE(backend_.sync_flags.back());
+  MustRun("REFRESH db1.t");
+  EXPECT_TRUE(backend_.sync_flags.back());
+}
+
+TEST_F(ExecSessionTest, InvalidateAndRefresh) {
+  StatementResult r = MustRun("INVALIDATE METADATA");
+  ASSERT_EQ(backend_.reset_requests.size(), 1u);
+  EXPECT_FALSE(backend_.reset_requests[0].is_refresh);
+  EXPECT_FALSE(backend_.reset_requests[0].__isset.table_name);
+  EXPECT_EQ(r.messages, std::vector<std::string>{"Catalog metadata has been invalidated."});
+
+  MustRun("USE db1");
+  MustRun("INVALIDATE METADATA not_yet_known");  // may exist only in the metastore
+  EXPECT_EQ(backend_.reset_requests[1].table_name.db_name, "db1");
+  EXPECT_EQ(backend_.reset_requests[1].table_name.table_name, "not_yet_known");
+  EXPECT_EQ(Error("INVALIDATE METADATA nodb.x"), "Database does not exist: nodb");
+
+  MustRun("REFRESH t");
+  const auto& rf = backend_.reset_requests.back();
+  EXPECT_TRUE(rf.is_refresh);
+  EXPECT_EQ(rf.table_name.table_name, "t");
+  EXPECT_FALSE(rf.__isset.partition_spec);
+  MustRun("REFRESH p PARTITION (k='a b')");
+  const auto& rp = backend_.reset_requests.back();
+  ASSERT_EQ(rp.partition_spec.size(), 1u);
+  EXPECT_EQ(rp.partition_spec[0].name, "k");
+  EXPECT_EQ(rp.partition_spec[0].value, "a b");
+  EXPECT_EQ(Error("REFRESH nope"), "Table does not exist: db1.nope");
+  EXPECT_EQ(Error("REFRESH t PARTITION (k='x')"), "Table is not partitioned: db1.t");
+}
+
+TEST_F(ExecSessionTest, UnloadedTableIsLoadedWithRefresh) {
+  cat().tables.at({"db1", "t"})->loaded = false;
+  Result<StatementResult> r = Run("DESCRIBE db1.t");
+  // The fake catalog does not change on REFRESH, so the table stays unloaded.
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kRecoverableError);
+  // One load attempt per (bounded) retry of the statement.
+  ASSERT_EQ(backend_.reset_requests.size(), 3u);
+  EXPECT_TRUE(backend_.reset_requests[0].is_refresh);
+  EXPECT_EQ(backend_.reset_requests[0].table_name.table_name, "t");
+}
+
+TEST_F(ExecSessionTest, RecoverableErrorsBeforeChangesAreRetried) {
+  cat().fail_get_partitions = 2;
+  StatementResult r = MustRun("SHOW FILES IN db1.t");
+  EXPECT_EQ(r.columns.size(), 3u);
+  EXPECT_EQ(cat().fail_get_partitions, 0);
+  cat().fail_get_partitions = 5;
+  Result<StatementResult> failed = Run("SHOW FILES IN db1.t");
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.status().code(), ErrorCode::kRecoverableError);
+  EXPECT_EQ(cat().fail_get_partitions, 2);  // three attempts
+}
+
+class ExecErrorTest : public ExecTest {};
+
+TEST_F(ExecErrorTest, ParseErrorsKeepLineAndColumn) {
+  Result<StatementResult> r = Run("CREATE TABLE t (a INT,\n  b FROM)");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kAnalysisError);
+  EXPECT_NE(r.status().message().find("line 2, column"), std::string::npos) << r.status().message();
+}
+
+TEST_F(ExecErrorTest, CatalogFreeAnalysisRunsFirst) {
+  EXPECT_EQ(Error("CREATE TABLE x (a INT, a STRING)"), "Duplicate column name: a");
+}
+
+TEST_F(ExecErrorTest, NullSessionIsRejected) {
+  Result<StatementResult> r = executor_.Execute("SHOW DATABASES", nullptr);
+  EXPECT_FALSE(r.ok());
+}
+
+}  // namespace
+}  // namespace ics::coord::testing

@@ -1,0 +1,156 @@
+#include "catalogd/loader/file_system.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "tests/loader/temp_dir.h"
+
+namespace ics::catalog {
+namespace {
+
+namespace fs = std::filesystem;
+
+void WriteFile(const std::string& path, size_t bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out << std::string(bytes, 'x');
+}
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+class LocalFileSystemTest : public ::testing::Test {
+ protected:
+  TempDir tmp_;
+  LocalFileSystem fs_;
+};
+
+TEST_F(LocalFileSystemTest, ListsVisibleRegularFilesSorted) {
+  const std::string dir = tmp_.path() + "/t";
+  ASSERT_TRUE(fs_.CreateDirectories(dir + "/k=1").ok());
+  ASSERT_TRUE(fs_.CreateDirectories(dir + "/_tmp_dir").ok());
+  ASSERT_TRUE(fs_.CreateDirectories(dir + "/.hive-staging").ok());
+  WriteFile(dir + "/b.parq", 10);
+  WriteFile(dir + "/a.gz", 3);
+  WriteFile(dir + "/.a.gz.crc", 1);
+  WriteFile(dir + "/_SUCCESS", 0);
+  const int64_t before = NowMs();
+
+  auto files = fs_.ListFiles(dir);
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  ASSERT_EQ(files->size(), 2u);
+  EXPECT_EQ((*files)[0].name, "a.gz");
+  EXPECT_EQ((*files)[0].length, 3);
+  EXPECT_EQ((*files)[1].name, "b.parq");
+  EXPECT_EQ((*files)[1].length, 10);
+  EXPECT_GT((*files)[1].mtime_ms, before - 60'000);
+  EXPECT_LE((*files)[1].mtime_ms, NowMs() + 1000);
+
+  auto dirs = fs_.ListSubdirectories(dir);
+  ASSERT_TRUE(dirs.ok());
+  EXPECT_EQ(*dirs, std::vector<std::string>{"k=1"});
+}
+
+TEST_F(LocalFileSystemTest, SymlinkToFileCounts) {
+  const std::string dir = tmp_.path() + "/t";
+  ASSERT_TRUE(fs_.CreateDirectories(dir).ok());
+  WriteFile(tmp_.path() + "/target", 7);
+  fs::create_symlink(tmp_.path() + "/target", dir + "/link");
+  fs::create_symlink(tmp_.path() + "/nowhere", dir + "/dangling");
+  auto files = fs_.ListFiles(dir);
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  ASSERT_EQ(files->size(), 1u);
+  EXPECT_EQ((*files)[0].name, "link");
+  EXPECT_EQ((*files)[0].length, 7);
+}
+
+TEST_F(LocalFileSystemTest, MissingDirectoryIsEmpty) {
+  auto files = fs_.ListFiles(tmp_.path() + "/does/not/exist");
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  EXPECT_TRUE(files->empty());
+  auto dirs = fs_.ListSubdirectories(tmp_.path() + "/nope");
+  ASSERT_TRUE(dirs.ok());
+  EXPECT_TRUE(dirs->empty());
+}
+
+TEST_F(LocalFileSystemTest, ListingAFileIsAnIoError) {
+  WriteFile(tmp_.path() + "/plain", 1);
+  auto files = fs_.ListFiles(tmp_.path() + "/plain");
+  ASSERT_FALSE(files.ok());
+  EXPECT_EQ(files.status().code(), ErrorCode::kIoError);
+  EXPECT_NE(files.status().message().find(tmp_.path() + "/plain"), std::string::npos);
+}
+
+TEST_F(LocalFileSystemTest, Mutations) {
+  const std::string a = tmp_.path() + "/a/b/c";
+  ASSERT_TRUE(fs_.CreateDirectories(a).ok());
+  ASSERT_TRUE(fs_.CreateDirectories(a).ok());  // idempotent
+  EXPECT_TRUE(*fs_.Exists(a));
+  WriteFile(a + "/f", 5);
+
+  ASSERT_TRUE(fs_.Rename(tmp_.path() + "/a", tmp_.path() + "/z").ok());
+  EXPECT_FALSE(*fs_.Exists(tmp_.path() + "/a"));
+  EXPECT_TRUE(*fs_.Exists(tmp_.path() + "/z/b/c/f"));
+
+  Status s = fs_.Rename(tmp_.path() + "/missing", tmp_.path() + "/other");
+  EXPECT_EQ(s.code(), ErrorCode::kIoError);
+  EXPECT_NE(s.message().find("/missing"), std::string::npos);
+
+  ASSERT_TRUE(fs_.RemoveAll(tmp_.path() + "/z").ok());
+  EXPECT_FALSE(*fs_.Exists(tmp_.path() + "/z"));
+  EXPECT_TRUE(fs_.RemoveAll(tmp_.path() + "/z").ok());  // already gone
+
+  WriteFile(tmp_.path() + "/file", 1);
+  Status mk = fs_.CreateDirectories(tmp_.path() + "/file");
+  EXPECT_EQ(mk.code(), ErrorCode::kIoError);
+}
+
+TEST(SyntheticFileSystemTest, DeterministicListings) {
+  SyntheticFileSystemOptions opts;
+  opts.files_per_dir = 7;
+  opts.min_file_bytes = 100;
+  opts.max_file_bytes = 1000;
+  opts.file_extension = ".gz";
+  SyntheticFileSystem fs(opts);
+  SyntheticFileSystem same(opts);
+
+  auto a = fs.ListFiles("/wh/db.db/t/p=1");
+  auto b = same.ListFiles("/wh/db.db/t/p=1");
+  auto c = fs.ListFiles("/wh/db.db/t/p=2");
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  ASSERT_EQ(a->size(), 7u);
+  EXPECT_EQ(*a, *b);
+  EXPECT_NE(*a, *c);
+  for (size_t i = 0; i < a->size(); ++i) {
+    const FileStatus& f = (*a)[i];
+    EXPECT_GE(f.length, 100);
+    EXPECT_LE(f.length, 1000);
+    EXPECT_GE(f.mtime_ms, opts.base_mtime_ms);
+    EXPECT_LT(f.mtime_ms, opts.base_mtime_ms + opts.mtime_spread_ms);
+    EXPECT_EQ(f.name.substr(f.name.size() - 3), ".gz");
+    if (i > 0) EXPECT_LT((*a)[i - 1].name, f.name);
+  }
+
+  opts.seed = 1;
+  SyntheticFileSystem reseeded(opts);
+  EXPECT_NE(*reseeded.ListFiles("/wh/db.db/t/p=1"), *a);
+}
+
+TEST(SyntheticFileSystemTest, MutationsAreNoOps) {
+  SyntheticFileSystem fs;
+  EXPECT_TRUE(fs.CreateDirectories("/x/y").ok());
+  EXPECT_TRUE(fs.RemoveAll("/x").ok());
+  EXPECT_TRUE(fs.Rename("/x", "/y").ok());
+  EXPECT_TRUE(*fs.Exists("/anything"));
+  EXPECT_TRUE(fs.ListSubdirectories("/x")->empty());
+  EXPECT_EQ(fs.ListFiles("/x")->size(), 10u);
+}
+
+}  // namespace
+}  // namespace ics::catalog
