@@ -1,5 +1,6 @@
 #include "catalogd/catalog/catalog_objects.h"
 
+#include "catalogd/catalog/column_stats.h"
 #include "catalogd/catalog/file_format.h"
 
 namespace ics::catalog {
@@ -145,6 +146,17 @@ static impala::THdfsTable HdfsTableOf(const TableState& t, bool full_partitions)
   return h;
 }
 
+// Columns with their statistics attached, as Impala ships them.
+static std::vector<impala::TColumn> WithStats(const TableState& t,
+                                              const std::vector<impala::TColumn>& cols) {
+  std::vector<impala::TColumn> out = cols;
+  for (impala::TColumn& c : out) {
+    auto it = t.column_stats.find(c.columnName);
+    if (it != t.column_stats.end()) c.__set_col_stats(ToTColumnStats(it->second, c.columnType));
+  }
+  return out;
+}
+
 static TCatalogObject TableObject(const TableState& t, bool full_partitions) {
   TCatalogObject obj = Header(TCatalogObjectType::TABLE, t.version);
   obj.__isset.table = true;
@@ -161,8 +173,8 @@ static TCatalogObject TableObject(const TableState& t, bool full_partitions) {
     return obj;
   }
   tt.__set_table_type(t.table_type);
-  tt.__set_columns(t.columns);
-  tt.__set_clustering_columns(t.clustering_columns);
+  tt.__set_columns(WithStats(t, t.columns));
+  tt.__set_clustering_columns(WithStats(t, t.clustering_columns));
   tt.__set_table_stats(t.table_stats);
   tt.__set_access_level(impala::TAccessLevel::READ_WRITE);
   tt.__set_storage_metadata_load_time_ns(t.storage_load_time_ns);

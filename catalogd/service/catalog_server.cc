@@ -1,5 +1,6 @@
 #include "catalogd/service/catalog_server.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <glog/logging.h>
@@ -28,7 +29,27 @@ CatalogServer::~CatalogServer() { Stop(); }
 int CatalogServer::port() const { return rpc_ ? rpc_->port() : 0; }
 int CatalogServer::subscriber_port() const { return subscriber_ ? subscriber_->port() : 0; }
 
+Status CatalogServer::EnsureDefaultDatabase() {
+  ICS_ASSIGN_OR_RETURN(auto dbs, metastore_->GetAllDatabases());
+  if (std::find(dbs.begin(), dbs.end(), "default") != dbs.end()) return Status::OK();
+  // Like a Hive Metastore, a new metastore starts with the `default`
+  // database, whose tables live directly under the warehouse root.
+  MetastoreOp op;
+  op.kind = MetastoreOp::Kind::kCreateDatabase;
+  op.database.name = "default";
+  op.database.description = "Default Hive database";
+  op.database.locationUri = opts_.warehouse_dir;
+  op.database.__set_ownerName("public");
+  op.database.__set_ownerType(hive::PrincipalType::ROLE);
+  MetastoreTxn txn;
+  txn.ops.push_back(std::move(op));
+  auto r = metastore_->Commit(txn);
+  if (!r.ok() && !r.status().Is(ErrorCode::kAlreadyExists)) return r.status();
+  return Status::OK();
+}
+
 Status CatalogServer::LoadNamesFromMetastore() {
+  ICS_RETURN_IF_ERROR(EnsureDefaultDatabase());
   ChangeSet cs;
   ICS_ASSIGN_OR_RETURN(auto dbs, metastore_->GetAllDatabases());
   for (const std::string& db : dbs) {

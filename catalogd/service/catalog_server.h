@@ -72,6 +72,7 @@ class CatalogServer {
   const CatalogServerOptions& options() const { return opts_; }
 
  private:
+  [[nodiscard]] Status EnsureDefaultDatabase();
   [[nodiscard]] Status LoadNamesFromMetastore();
 
   CatalogServerOptions opts_;

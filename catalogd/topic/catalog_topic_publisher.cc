@@ -58,6 +58,15 @@ impala::TTopicDelta CatalogTopicPublisher::BuildLocked(int64_t from, bool full) 
   if (full) out.__set_clear_topic_entries(true);
   if (!full && cd.to == from) return out;  // nothing new
 
+  // Deletions first: the statestore keeps one entry per key, and a
+  // partition replaced under the same name (or a table dropped and created
+  // again) must end up as the new object, not as the tombstone.
+  if (!full) {
+    for (const Deletion& d : cd.deletions) {
+      if (want_v1()) AddEntry(&out, "1:", d.object, true, true);
+      if (want_v2()) AddEntry(&out, "2:", d.object, true, true);
+    }
+  }
   for (const DatabasePtr& db : cd.databases) {
     if (want_v1()) AddEntry(&out, "1:", DatabaseObject(*db), false, true);
     if (want_v2()) AddEntry(&out, "2:", DatabaseInvalidation(db->name, db->version), false, true);
@@ -85,12 +94,6 @@ impala::TTopicDelta CatalogTopicPublisher::BuildLocked(int64_t from, bool full) 
   for (const FunctionPtr& f : cd.functions) {
     if (want_v1()) AddEntry(&out, "1:", FunctionObject(*f), false, true);
     if (want_v2()) AddEntry(&out, "2:", FunctionInvalidation(*f, f->version), false, true);
-  }
-  if (!full) {
-    for (const Deletion& d : cd.deletions) {
-      if (want_v1()) AddEntry(&out, "1:", d.object, true, true);
-      if (want_v2()) AddEntry(&out, "2:", d.object, true, true);
-    }
   }
   const auto cat = CatalogServiceObject(catalog_->service_id(), cd.to, catalog_->last_reset_version());
   if (want_v1()) AddEntry(&out, "1:", cat, false, false);

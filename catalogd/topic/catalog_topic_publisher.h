@@ -9,7 +9,8 @@
 //    minimal partition map, one HDFS_PARTITION per new/changed partition,
 //    FUNCTION; v2 entries ("2:" keys, modes minimal and mixed): invalidations
 //    (type, names, version). Deletions from the delete log as deleted=true
-//    items. The CATALOG object (service id, last reset version) comes last
+//    items, placed before the live objects (one entry per key survives in
+//    the statestore, and a re-created key must end up live). The CATALOG object (service id, last reset version) comes last
 //    with catalog_version = the delta's max version.
 //  * Values are TBinaryProtocol TCatalogObjects, LZ4-compacted by default.
 //    Each object version is serialized once: a cache keyed by topic key

@@ -4,18 +4,61 @@
 
 #include <algorithm>
 #include <climits>
+#include <memory>
 
 namespace ics {
 
+namespace {
+
+// zlib's deflate state is ~270 KB; allocating it per call makes glibc hand
+// the memory back to the OS and fault it in again every time. Each thread
+// keeps one stream per level and resets it between uses.
+class DeflateStream {
+ public:
+  explicit DeflateStream(int level) : level_(level) {
+    ok_ = deflateInit(&zs_, level) == Z_OK;
+  }
+  ~DeflateStream() {
+    if (ok_) deflateEnd(&zs_);
+  }
+  DeflateStream(const DeflateStream&) = delete;
+  DeflateStream& operator=(const DeflateStream&) = delete;
+
+  int level() const { return level_; }
+  bool ok() const { return ok_; }
+  z_stream* Reset() {
+    deflateReset(&zs_);
+    return &zs_;
+  }
+
+ private:
+  const int level_;
+  z_stream zs_{};
+  bool ok_ = false;
+};
+
+z_stream* ThreadDeflateStream(int level) {
+  thread_local std::unique_ptr<DeflateStream> stream;
+  if (stream == nullptr || stream->level() != level) stream = std::make_unique<DeflateStream>(level);
+  return stream->ok() ? stream->Reset() : nullptr;
+}
+
+}  // namespace
+
 Result<std::string> DeflateCompress(std::string_view raw, int level) {
   if (raw.size() > UINT_MAX / 2) return Status::LimitExceeded("deflate input too large");
-  uLongf bound = compressBound(static_cast<uLong>(raw.size()));
-  std::string out(bound, '\0');
-  const int rc = compress2(reinterpret_cast<Bytef*>(out.data()), &bound,
-                           reinterpret_cast<const Bytef*>(raw.data()),
-                           static_cast<uLong>(raw.size()), level);
-  if (rc != Z_OK) return Status::Internal("zlib compress2 failed with code " + std::to_string(rc));
-  out.resize(bound);
+  z_stream* zs = ThreadDeflateStream(level);
+  if (zs == nullptr) return Status::Internal("zlib deflateInit failed for level " + std::to_string(level));
+  std::string out(deflateBound(zs, static_cast<uLong>(raw.size())), '\0');
+  zs->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
+  zs->avail_in = static_cast<uInt>(raw.size());
+  zs->next_out = reinterpret_cast<Bytef*>(out.data());
+  zs->avail_out = static_cast<uInt>(out.size());
+  const int rc = deflate(zs, Z_FINISH);
+  if (rc != Z_STREAM_END) {
+    return Status::Internal("zlib deflate failed with code " + std::to_string(rc));
+  }
+  out.resize(zs->total_out);
   return out;
 }
 

@@ -207,6 +207,9 @@ void FullReplicaCatalog::ApplyUpdateResult(const impala::TCatalogUpdateResult& r
   }
   for (const TCatalogObject& obj : result.removed_catalog_objects) {
     ApplyDeletionLocked(obj);
+    // Partitions are deleted by id; a replacement keeps the name (with a
+    // new id), so remembering the name would block the replacement.
+    if (obj.type == TCatalogObjectType::HDFS_PARTITION) continue;
     int64_t& v = dropped_[ObjectName(obj)];
     v = std::max(v, obj.catalog_version);
   }

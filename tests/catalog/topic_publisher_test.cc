@@ -107,6 +107,29 @@ TEST_F(PublisherTest, DeltasCarryOnlyChangesAndDeletions) {
   EXPECT_EQ(removed.catalog_version, 3);
 }
 
+TEST_F(PublisherTest, ReplacedPartitionEndsUpLiveUnderItsKey) {
+  CatalogTopicPublisher pub(&catalog_, {TopicMode::kFull, true});
+  Publish(&pub, Update(0, 0, false));
+  // REFRESH-like: partition p=0 gets a new id (same name), p=1 unchanged.
+  auto t = std::make_shared<TableState>(*catalog_.GetTable("d", "t"));
+  auto old = t->partitions.begin()->second;
+  auto fresh = std::make_shared<PartitionState>(*old);
+  fresh->id = 99;
+  fresh->prev_id = old->id;
+  fresh->added_version = 0;
+  t->partitions.erase(old->id);
+  t->partitions[fresh->id] = fresh;
+  ChangeSet cs;
+  cs.put_tables.push_back(t);
+  catalog_.Install(std::move(cs));
+  auto d = Publish(&pub, Update(7, 7, true));
+  // The statestore keeps the last write per key: the live partition must
+  // come after the tombstone of the partition it replaced.
+  EXPECT_EQ(Keys(d), (std::vector<std::string>{"1:HDFS_PARTITION:d.t:p=0 (deleted)", "1:TABLE:d.t",
+                                                "1:HDFS_PARTITION:d.t:p=0",
+                                                "1:CATALOG_SERVICE_ID"}));
+}
+
 TEST_F(PublisherTest, StatestoreRestartTriggersFullResend) {
   CatalogTopicPublisher pub(&catalog_, {TopicMode::kMinimal, true});
   Publish(&pub, Update(0, 0, false));
