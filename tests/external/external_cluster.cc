@@ -1,0 +1,460 @@
+#include "tests/external/external_cluster.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "CoordinatorService.h"
+#include "common/rpc/status_convert.h"
+#include "common/rpc/thrift_client.h"
+
+#ifndef ICS_STATESTORED_BIN
+#error "ICS_STATESTORED_BIN must name the statestored binary"
+#endif
+#ifndef ICS_CATALOGD_BIN
+#error "ICS_CATALOGD_BIN must name the catalogd binary"
+#endif
+#ifndef ICS_COORDINATOR_SIM_BIN
+#error "ICS_COORDINATOR_SIM_BIN must name the coordinator-sim binary"
+#endif
+#ifndef ICS_CATALOG_SHELL_BIN
+#error "ICS_CATALOG_SHELL_BIN must name the catalog-shell binary"
+#endif
+
+namespace ics::external {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string Join(const std::vector<std::string>& v, const char* sep) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
+  return out;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// ExecResult
+
+std::vector<std::string> ExecResult::Column(size_t c) const {
+  std::vector<std::string> out;
+  for (const auto& row : rows) out.push_back(c < row.size() ? row[c] : "");
+  return out;
+}
+
+std::string ExecResult::ToString() const {
+  std::ostringstream out;
+  out << status.ToString() << " in " << elapsed.count() << " ms";
+  if (!columns.empty()) out << "; columns [" << Join(columns, ", ") << "]";
+  for (const auto& row : rows) out << "\n  [" << Join(row, ", ") << "]";
+  for (const auto& m : messages) out << "\n  " << m;
+  return out.str();
+}
+
+// ---------------------------------------------------------------------------
+// ExternalCluster
+
+ExternalCluster::ExternalCluster(ExternalClusterOptions options) : opts_(std::move(options)) {
+  // A peer closing a socket must not kill the test (children reset this).
+  signal(SIGPIPE, SIG_IGN);
+  std::string base = opts_.base_dir;
+  if (base.empty()) base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+  std::string tmpl = base + "/" + opts_.name + "-XXXXXX";
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  if (mkdtemp(buf.data()) != nullptr) dir_ = buf.data();
+  // ICS_EXTERNAL_KEEP_DIRS=1 keeps every cluster's logs, also on success.
+  const char* keep = getenv("ICS_EXTERNAL_KEEP_DIRS");
+  keep_dir_ = keep != nullptr && std::string(keep) == "1";
+  // Port-0 processes per role and the global coordinator numbering.
+  int first = 0;
+  for (const auto& spec : opts_.coordinator_processes) {
+    CoordProc cp;
+    cp.spec = spec;
+    cp.first = first;
+    for (int j = 0; j < spec.num_coordinators; ++j) {
+      coordinators_.push_back({static_cast<int>(coord_procs_.size()), 0, 0});
+    }
+    first += spec.num_coordinators;
+    coord_procs_.push_back(std::move(cp));
+  }
+}
+
+ExternalCluster::~ExternalCluster() {
+  // Coordinators first, then catalogd, then the statestore.
+  for (auto& cp : coord_procs_) {
+    if (cp.proc) cp.proc->Kill();
+  }
+  if (catalogd_) catalogd_->Kill();
+  if (statestored_) statestored_->Kill();
+  if (!keep_dir_ && !dir_.empty()) {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+}
+
+std::string ExternalCluster::LogPath(const std::string& role) const {
+  return dir_ + "/" + role + ".log";
+}
+
+std::string ExternalCluster::DataDir(const std::string& role) const {
+  return dir_ + "/" + role + "-data";
+}
+
+std::string ExternalCluster::PortFile(const std::string& role, int start) const {
+  return dir_ + "/" + role + ".port." + std::to_string(start);
+}
+
+Status ExternalCluster::Start() {
+  if (dir_.empty()) return Status::IoError("could not create the cluster's temp dir");
+  ICS_RETURN_IF_ERROR(StartStatestored(0));
+  ICS_RETURN_IF_ERROR(StartCatalogd(0, 0));
+  for (int p = 0; p < num_coordinator_processes(); ++p) {
+    ICS_RETURN_IF_ERROR(StartCoordinators(p, 0, 0));
+  }
+  return WaitForCoordinatorsReady(opts_.start_timeout);
+}
+
+Status ExternalCluster::Launch(ExternalProcess* proc, const Placement& placement,
+                               std::vector<std::string> argv, const std::string& port_file,
+                               size_t lines, std::vector<std::string>* port_lines) {
+  std::error_code ec;
+  fs::remove(port_file, ec);
+  if (!placement.netns.empty()) {
+    argv.insert(argv.begin(), {IpTool(), "netns", "exec", placement.netns});
+  }
+  ICS_RETURN_IF_ERROR(proc->Start(argv));
+  bool exited = false;
+  const bool up = WaitFor(
+      [&] {
+        if (ReadLines(port_file).size() >= lines) return true;
+        exited = !proc->IsRunning();
+        return exited;
+      },
+      opts_.start_timeout);
+  if (!up || exited) {
+    const std::string how = exited ? proc->ExitDescription() : "no port file in time";
+    proc->Kill();
+    return Status::General(proc->name() + " did not come up (" + how + "); log tail:\n" +
+                           TailOfFile(proc->log_path(), 15));
+  }
+  *port_lines = ReadLines(port_file);
+  return Status::OK();
+}
+
+Status ExternalCluster::StartStatestored(int port) {
+  const std::string role = kStatestored;
+  if (!statestored_) {
+    fs::create_directories(DataDir(role));
+    statestored_ = std::make_unique<ExternalProcess>(role, LogPath(role), DataDir(role));
+  }
+  const Placement& pl = opts_.statestored_placement;
+  std::vector<std::string> argv = {
+      opts_.statestored_bin.empty() ? ICS_STATESTORED_BIN : opts_.statestored_bin,
+      "--hostname=" + pl.hostname,
+      "--state_store_port=" + std::to_string(port),
+      "--port_file=" + PortFile(role, statestored_starts_),
+      "--statestore_heartbeat_frequency_ms=" + std::to_string(opts_.heartbeat_frequency_ms),
+      "--statestore_max_missed_heartbeats=" + std::to_string(opts_.max_missed_heartbeats),
+      "--statestore_heartbeat_tcp_timeout_ms=" + std::to_string(opts_.heartbeat_tcp_timeout_ms),
+      "--statestore_update_frequency_ms=" + std::to_string(opts_.update_frequency_ms)};
+  argv.insert(argv.end(), opts_.statestored_flags.begin(), opts_.statestored_flags.end());
+  std::vector<std::string> lines;
+  const std::string port_file = PortFile(role, statestored_starts_++);
+  ICS_RETURN_IF_ERROR(Launch(statestored_.get(), pl, argv, port_file, 1, &lines));
+  statestore_port_ = std::atoi(lines[0].c_str());
+  if (statestore_port_ <= 0) return Status::Corruption("bad statestored port file: " + lines[0]);
+  return Status::OK();
+}
+
+Status ExternalCluster::StartCatalogd(int port, int subscriber_port) {
+  const std::string role = kCatalogd;
+  if (!catalogd_) {
+    fs::create_directories(DataDir(role));
+    catalogd_ = std::make_unique<ExternalProcess>(role, LogPath(role), DataDir(role));
+  }
+  const Placement& pl = opts_.catalogd_placement;
+  std::string mode = opts_.catalog_topic_mode;
+  if (mode.empty()) mode = opts_.use_local_catalog ? "minimal" : "full";
+  std::vector<std::string> argv = {
+      opts_.catalogd_bin.empty() ? ICS_CATALOGD_BIN : opts_.catalogd_bin,
+      "--hostname=" + pl.hostname,
+      "--listen_host=" + pl.listen_host,
+      "--catalog_service_port=" + std::to_string(port),
+      "--state_store_host=" + pl.statestore_host,
+      "--state_store_port=" + std::to_string(statestore_port_),
+      "--state_store_subscriber_port=" + std::to_string(subscriber_port),
+      "--statestore_subscriber_timeout_seconds=" + std::to_string(opts_.subscriber_timeout_seconds),
+      "--data_dir=" + DataDir(role),
+      "--catalog_topic_mode=" + mode,
+      "--sync_ddl_timeout_ms=" + std::to_string(opts_.sync_ddl_timeout_ms),
+      "--port_file=" + PortFile(role, catalogd_starts_)};
+  argv.insert(argv.end(), opts_.catalogd_flags.begin(), opts_.catalogd_flags.end());
+  std::vector<std::string> lines;
+  const std::string port_file = PortFile(role, catalogd_starts_++);
+  ICS_RETURN_IF_ERROR(Launch(catalogd_.get(), pl, argv, port_file, 1, &lines));
+  std::istringstream in(lines[0]);
+  if (!(in >> catalogd_port_ >> catalogd_subscriber_port_) || catalogd_port_ <= 0) {
+    return Status::Corruption("bad catalogd port file: " + lines[0]);
+  }
+  return Status::OK();
+}
+
+Status ExternalCluster::StartCoordinators(int p, int port, int subscriber_port) {
+  CoordProc& cp = coord_procs_.at(p);
+  const std::string role = CoordinatorProcess(p);
+  if (!cp.proc) {
+    fs::create_directories(DataDir(role));
+    cp.proc = std::make_unique<ExternalProcess>(role, LogPath(role), DataDir(role));
+  }
+  const Placement& pl = cp.spec.placement;
+  std::vector<std::string> argv = {
+      opts_.coordinator_bin.empty() ? ICS_COORDINATOR_SIM_BIN : opts_.coordinator_bin,
+      "--hostname=" + pl.hostname,
+      "--listen_host=" + pl.listen_host,
+      "--num_coordinators=" + std::to_string(cp.spec.num_coordinators),
+      "--coordinator_port=" + std::to_string(port),
+      "--state_store_subscriber_port=" + std::to_string(subscriber_port),
+      "--state_store_host=" + pl.statestore_host,
+      "--state_store_port=" + std::to_string(statestore_port_),
+      "--statestore_subscriber_timeout_seconds=" + std::to_string(opts_.subscriber_timeout_seconds),
+      "--catalog_service_host=" + pl.catalogd_host,
+      "--catalog_service_port=" + std::to_string(catalogd_port_),
+      std::string("--use_local_catalog=") + (opts_.use_local_catalog ? "true" : "false"),
+      "--sync_ddl_timeout_ms=" + std::to_string(opts_.sync_ddl_timeout_ms),
+      "--id_prefix=" + role,
+      "--port_file=" + PortFile(role, cp.starts)};
+  argv.insert(argv.end(), cp.spec.extra_flags.begin(), cp.spec.extra_flags.end());
+  std::vector<std::string> lines;
+  const std::string port_file = PortFile(role, cp.starts++);
+  ICS_RETURN_IF_ERROR(Launch(cp.proc.get(), pl, argv, port_file,
+                             static_cast<size_t>(cp.spec.num_coordinators), &lines));
+  for (const std::string& line : lines) {
+    std::istringstream in(line);
+    int i = -1, cport = 0, sport = 0;
+    if (!(in >> i >> cport >> sport) || i < 0 || i >= cp.spec.num_coordinators) {
+      return Status::Corruption("bad coordinator-sim port file line: " + line);
+    }
+    coordinators_.at(cp.first + i).port = cport;
+    coordinators_.at(cp.first + i).subscriber_port = sport;
+  }
+  return Status::OK();
+}
+
+Status ExternalCluster::WaitForCoordinatorsReady(Millis timeout) {
+  const auto deadline = Clock::now() + timeout;
+  for (int i = 0; i < num_coordinators(); ++i) {
+    if (!IsRunning(ProcessOf(i))) continue;
+    ExecResult last;
+    const bool ready = WaitFor(
+        [&] {
+          ExecOptions o;
+          o.timeout_ms = 5000;
+          last = Exec(i, "SHOW DATABASES", o);
+          return last.ok();
+        },
+        std::chrono::duration_cast<Millis>(deadline - Clock::now()));
+    if (!ready) {
+      return Status::TimedOut("coordinator " + std::to_string(i) +
+                              " not ready; last SHOW DATABASES: " + last.ToString());
+    }
+  }
+  return Status::OK();
+}
+
+ExternalProcess* ExternalCluster::FindProcess(const std::string& role) const {
+  if (role == kStatestored) return statestored_.get();
+  if (role == kCatalogd) return catalogd_.get();
+  const int p = CoordinatorProcessIndex(role);
+  return p >= 0 ? coord_procs_[p].proc.get() : nullptr;
+}
+
+int ExternalCluster::CoordinatorProcessIndex(const std::string& role) const {
+  for (int p = 0; p < num_coordinator_processes(); ++p) {
+    if (role == CoordinatorProcess(p)) return p;
+  }
+  return -1;
+}
+
+ExternalProcess* ExternalCluster::process(const std::string& role) { return FindProcess(role); }
+
+std::string ExternalCluster::ProcessOf(int coordinator) const {
+  return CoordinatorProcess(coordinators_.at(coordinator).process);
+}
+
+bool ExternalCluster::IsRunning(const std::string& role) {
+  ExternalProcess* p = FindProcess(role);
+  return p != nullptr && p->IsRunning();
+}
+
+void ExternalCluster::Kill(const std::string& role) {
+  if (ExternalProcess* p = FindProcess(role)) p->Kill();
+}
+
+Status ExternalCluster::Stop(const std::string& role, Millis timeout) {
+  ExternalProcess* p = FindProcess(role);
+  if (p == nullptr) return Status::NotFound("no role " + role);
+  return p->Stop(timeout);
+}
+
+Status ExternalCluster::Pause(const std::string& role) {
+  ExternalProcess* p = FindProcess(role);
+  if (p == nullptr) return Status::NotFound("no role " + role);
+  return p->Pause();
+}
+
+void ExternalCluster::Resume(const std::string& role) {
+  if (ExternalProcess* p = FindProcess(role)) p->Resume();
+}
+
+Status ExternalCluster::RestartWithRetry(const std::function<Status()>& start) {
+  const auto deadline = Clock::now() + opts_.start_timeout;
+  Status s;
+  while (true) {
+    s = start();
+    if (s.ok() || Clock::now() >= deadline) return s;
+    // Most likely the old port is still held; try again shortly.
+    std::this_thread::sleep_for(Millis(200));
+  }
+}
+
+Status ExternalCluster::Restart(const std::string& role) {
+  ExternalProcess* p = FindProcess(role);
+  if (p == nullptr) return Status::NotFound("no role " + role);
+  p->Kill();
+  if (role == kStatestored) {
+    const int port = statestore_port_;
+    return RestartWithRetry([&] { return StartStatestored(port); });
+  }
+  if (role == kCatalogd) {
+    const int port = catalogd_port_;
+    const int sport = catalogd_subscriber_port_;
+    return RestartWithRetry([&] { return StartCatalogd(port, sport); });
+  }
+  const int idx = CoordinatorProcessIndex(role);
+  const CoordProc& cp = coord_procs_[idx];
+  // The same ports when they were contiguous (the only layout the flags
+  // can express), otherwise fresh ones.
+  int port = coordinators_[cp.first].port;
+  int sport = coordinators_[cp.first].subscriber_port;
+  for (int j = 1; j < cp.spec.num_coordinators; ++j) {
+    if (coordinators_[cp.first + j].port != port + j) port = 0;
+    if (coordinators_[cp.first + j].subscriber_port != sport + j) sport = 0;
+  }
+  return RestartWithRetry([&] { return StartCoordinators(idx, port, sport); });
+}
+
+ExecResult ExternalCluster::Exec(int coordinator, const std::string& sql, bool sync_ddl) {
+  ExecOptions o;
+  o.sync_ddl = sync_ddl;
+  return Exec(coordinator, sql, o);
+}
+
+namespace {
+
+ExecResult ExecOn(const std::string& host, int port, const std::string& sql,
+                  const ExecOptions& options) {
+  ExecResult r;
+  ThriftClientOptions co;
+  co.connect_timeout_ms = 5000;
+  co.send_timeout_ms = options.timeout_ms;
+  co.recv_timeout_ms = options.timeout_ms;
+  ThriftClient<ics::thrift::CoordinatorServiceClient> client(host, port, co);
+  ics::thrift::TExecuteStatementRequest req;
+  req.statement = sql;
+  req.__set_default_db(options.db);
+  std::map<std::string, std::string> qo = options.query_options;
+  if (options.sync_ddl) qo["SYNC_DDL"] = "1";
+  req.__set_query_options(qo);
+  ics::thrift::TExecuteStatementResponse resp;
+  const auto start = Clock::now();
+  r.status = client.Call("ExecuteStatement", [&](ics::thrift::CoordinatorServiceClient& c) {
+    c.ExecuteStatement(resp, req);
+  });
+  r.elapsed = std::chrono::duration_cast<Millis>(Clock::now() - start);
+  if (!r.status.ok()) return r;
+  r.status = FromTStatus(resp.status);
+  r.columns = resp.column_names;
+  r.rows = resp.rows;
+  r.messages = resp.messages;
+  return r;
+}
+
+}  // namespace
+
+ExecResult ExternalCluster::Exec(int coordinator, const std::string& sql,
+                                 const ExecOptions& options) {
+  const CoordinatorInfo& info = coordinators_.at(coordinator);
+  const Placement& pl = coord_procs_.at(info.process).spec.placement;
+  // Inside the coordinator's namespace it listens on its listen_host; from
+  // the outside on loopback (the default placement).
+  const std::string host =
+      pl.listen_host == "0.0.0.0" || pl.listen_host.empty() ? "127.0.0.1" : pl.listen_host;
+  if (pl.netns.empty()) return ExecOn(host, info.port, sql, options);
+  // A network namespace is per thread: run the RPC on a thread that joined
+  // the coordinator's namespace.
+  ExecResult r;
+  std::thread t([&] {
+    const std::string path = "/var/run/netns/" + pl.netns;
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || setns(fd, CLONE_NEWNET) != 0) {
+      r.status =
+          Status::IoError("cannot enter network namespace " + pl.netns + ": " + strerror(errno));
+      if (fd >= 0) close(fd);
+      return;
+    }
+    close(fd);
+    r = ExecOn(host, info.port, sql, options);
+  });
+  t.join();
+  return r;
+}
+
+CommandResult ExternalCluster::Shell(int coordinator, const std::string& sql) {
+  const CoordinatorInfo& info = coordinators_.at(coordinator);
+  const Placement& pl = coord_procs_.at(info.process).spec.placement;
+  const std::string host =
+      pl.listen_host == "0.0.0.0" || pl.listen_host.empty() ? "127.0.0.1" : pl.listen_host;
+  std::vector<std::string> argv = {
+      opts_.shell_bin.empty() ? ICS_CATALOG_SHELL_BIN : opts_.shell_bin, "-i",
+      host + ":" + std::to_string(info.port), "-q", sql};
+  if (!pl.netns.empty()) argv.insert(argv.begin(), {IpTool(), "netns", "exec", pl.netns});
+  return RunCommand(argv);
+}
+
+bool ExternalCluster::LogContains(const std::string& role, const std::string& text) const {
+  std::ifstream in(LogPath(role));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+void ExternalCluster::DumpLogs(std::ostream& out, size_t lines) const {
+  std::vector<std::string> roles = {kStatestored, kCatalogd};
+  for (int p = 0; p < static_cast<int>(coord_procs_.size()); ++p) {
+    roles.push_back(CoordinatorProcess(p));
+  }
+  for (const auto& role : roles) {
+    ExternalProcess* p = FindProcess(role);
+    const std::string state = p == nullptr ? "never started" : p->ExitDescription();
+    out << "---- " << role << " (" << state << "), last " << lines << " lines of " << LogPath(role)
+        << "\n"
+        << TailOfFile(LogPath(role), lines);
+  }
+  out << "---- cluster dir: " << dir_ << (keep_dir_ ? " (kept)" : "") << "\n";
+}
+
+}  // namespace ics::external
