@@ -224,6 +224,11 @@ TCatalogObject FunctionInvalidation(const FunctionState& f, int64_t version) {
   impala::TFunction fn;
   fn.name = f.fn.name;
   fn.__set_signature(f.signature);
+  // Peers with fields 2-5 required reject a TFunction without them.
+  fn.__set_binary_type(f.fn.binary_type);
+  fn.__set_arg_types(f.fn.arg_types);
+  fn.__set_ret_type(f.fn.ret_type);
+  fn.__set_has_var_args(f.fn.__isset.has_var_args && f.fn.has_var_args);
   obj.__set_fn(std::move(fn));
   return obj;
 }

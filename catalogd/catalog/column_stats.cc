@@ -6,7 +6,8 @@ namespace {
 
 using P = impala::TPrimitiveType;
 
-// Slot size of fixed-width scalar types; -1 otherwise.
+}  // namespace
+
 int64_t SlotSize(const impala::TColumnType& type) {
   if (type.types.size() != 1 || type.types[0].type != impala::TTypeNodeType::SCALAR) return -1;
   const impala::TScalarType& st = type.types[0].scalar_type;
@@ -25,8 +26,6 @@ int64_t SlotSize(const impala::TColumnType& type) {
     default: return -1;
   }
 }
-
-}  // namespace
 
 impala::TColumnStats ToTColumnStats(const hive::ColumnStatisticsObj& stats,
                                     const impala::TColumnType& type) {

@@ -12,6 +12,10 @@
 
 namespace ics::catalog {
 
+// Slot size of fixed-width scalar types (BOOLEAN 1 ... TIMESTAMP 16, DECIMAL
+// by precision, CHAR(n)); -1 for variable-width and complex types.
+int64_t SlotSize(const impala::TColumnType& type);
+
 // -1 for anything the Hive stats do not know.
 impala::TColumnStats ToTColumnStats(const hive::ColumnStatisticsObj& stats,
                                     const impala::TColumnType& type);

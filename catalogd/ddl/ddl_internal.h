@@ -4,6 +4,7 @@
 // Layout of the implementation:
 //   ddl_executor.cc     dispatch (ExecDdl / UpdateCatalog / ResetMetadata)
 //   ddl_common.cc       these helpers
+//   partition_values.cc partition key value validation (CanonicalPartitionValue)
 //   ddl_database.cc     CREATE/DROP/ALTER DATABASE, COMMENT ON
 //   ddl_table.cc        CREATE TABLE [LIKE], CREATE/ALTER VIEW, DROP, TRUNCATE
 //   ddl_alter_table.cc  ALTER TABLE (columns, rename, formats, properties, ...)
@@ -23,6 +24,13 @@
 // that order (databases first, then tables, each sorted by name). The load
 // manager's GetLoaded/Invalidate take a table lock themselves, so they are
 // only called while holding no table lock.
+//
+// Who takes what: ALTER / TRUNCATE / stats / partitions / UpdateCatalog /
+// REFRESH lock the table only (so different tables proceed in parallel);
+// CREATE and DROP of a table or view also lock its database (the database's
+// table list), RENAME locks both databases and both names; database and
+// function DDL lock the database; DROP DATABASE CASCADE locks the database
+// and all its tables.
 //
 // Thread-safety: stateless functions; the context objects are thread-safe.
 #pragma once

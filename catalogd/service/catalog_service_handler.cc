@@ -41,6 +41,11 @@ impala::TCatalogObject Minimal(const impala::TCatalogObject& o) {
     impala::TFunction fn;
     fn.name = o.fn.name;
     if (o.fn.__isset.signature) fn.__set_signature(o.fn.signature);
+    // Fields 2-5 are required in older peers' IDL: always send them.
+    fn.__set_binary_type(o.fn.binary_type);
+    fn.__set_arg_types(o.fn.arg_types);
+    fn.__set_ret_type(o.fn.ret_type);
+    fn.__set_has_var_args(o.fn.__isset.has_var_args && o.fn.has_var_args);
     m.__set_fn(fn);
   }
   if (o.__isset.catalog) m.__set_catalog(o.catalog);

@@ -181,8 +181,8 @@ struct TTableInfoSelector {
   11: optional bool want_stats_for_all_columns
   12: bool want_hms_partition
   13: bool want_iceberg_table
-  // Start offset for paging Iceberg file lists (i64 as in the peer).
-  14: optional i64 iceberg_file_offset
+  // Start offset for paging Iceberg file lists (i32 as WIRE.md lists it; unused here).
+  14: optional i32 iceberg_file_offset
 }
 
 // Requested details of one partition; which fields are set follows the selector.

@@ -108,9 +108,10 @@ struct TAggregateFunction {
   10: optional bool ignores_distinct
 }
 
-// A function as stored in the catalog. Only 'name' is required on the wire: Impala
-// coordinators send name-only TFunctions as lookup keys and catalogd sends name-only
-// invalidations, so fields 2-5 must stay optional even though full objects set them.
+// A function as stored in the catalog. Fields 2-5 are declared optional so that
+// name-only TFunctions (lookup keys sent by coordinators) are accepted, as current
+// Impala does; peers built from older IDL declare them required, so everything this
+// project sends sets all four (invalidations copy them from the full function).
 struct TFunction {
   1: required TFunctionName name
   2: optional TFunctionBinaryType binary_type

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "catalogd/catalog/column_stats.h"
 #include "common/types/column_type.h"
 #include "coordinator-sim/catalog/catalog_util.h"
 #include "coordinator-sim/exec/exec_internal.h"
@@ -146,75 +147,37 @@ Result<StatementResult> ShowFiles(const ExecContext& ctx, const sql::ShowStmt& s
   return out;
 }
 
-// Slot size of fixed-width types (Impala's Max/Avg Size without stats); -1 otherwise.
-int64_t FixedSize(const impala::TColumnType& type) {
-  if (!IsScalar(type)) return -1;
-  const impala::TScalarType& st = type.types[0].scalar_type;
-  switch (st.type) {
-    case P::BOOLEAN:
-    case P::TINYINT: return 1;
-    case P::SMALLINT: return 2;
-    case P::INT:
-    case P::FLOAT:
-    case P::DATE: return 4;
-    case P::BIGINT:
-    case P::DOUBLE: return 8;
-    case P::TIMESTAMP: return 16;
-    case P::DECIMAL: return st.precision <= 9 ? 4 : st.precision <= 18 ? 8 : 16;
-    case P::CHAR: return st.__isset.len ? st.len : -1;
-    default: return -1;
-  }
-}
-
 struct ColStats {
   int64_t ndv = -1, nulls = -1, max_size = -1, trues = -1, falses = -1;
   double avg_size = -1;
 };
 
+// The stats SHOW COLUMN STATS prints: from the metastore's column stats (on
+// demand) or the TColumn's col_stats (full replica). Fixed-width types show
+// their slot size as Impala does.
 ColStats StatsOf(const LocalTable& t, const impala::TColumn& c) {
+  const int64_t fixed = catalog::SlotSize(c.columnType);
   ColStats s;
-  const int64_t fixed = FixedSize(c.columnType);
   s.max_size = fixed;
   s.avg_size = static_cast<double>(fixed);
+  impala::TColumnStats cs;
   auto it = t.column_stats.find(c.columnName);
   if (it != t.column_stats.end()) {
-    const hive::ColumnStatisticsData& d = it->second.statsData;
-    if (d.__isset.booleanStats) {
-      s.nulls = d.booleanStats.numNulls;
-      s.trues = d.booleanStats.numTrues;
-      s.falses = d.booleanStats.numFalses;
-      s.ndv = (s.trues > 0 ? 1 : 0) + (s.falses > 0 ? 1 : 0);
-    } else if (d.__isset.longStats) {
-      s.ndv = d.longStats.numDVs;
-      s.nulls = d.longStats.numNulls;
-    } else if (d.__isset.doubleStats) {
-      s.ndv = d.doubleStats.numDVs;
-      s.nulls = d.doubleStats.numNulls;
-    } else if (d.__isset.decimalStats) {
-      s.ndv = d.decimalStats.numDVs;
-      s.nulls = d.decimalStats.numNulls;
-    } else if (d.__isset.stringStats) {
-      s.ndv = d.stringStats.numDVs;
-      s.nulls = d.stringStats.numNulls;
-      s.max_size = d.stringStats.maxColLen;
-      s.avg_size = d.stringStats.avgColLen;
-    } else if (d.__isset.binaryStats) {
-      s.nulls = d.binaryStats.numNulls;
-      s.max_size = d.binaryStats.maxColLen;
-      s.avg_size = d.binaryStats.avgColLen;
-    }
+    cs = catalog::ToTColumnStats(it->second, c.columnType);
   } else if (c.__isset.col_stats) {
-    const impala::TColumnStats& cs = c.col_stats;
-    s.ndv = cs.num_distinct_values;
-    s.nulls = cs.num_nulls;
-    if (fixed < 0) {
-      s.max_size = cs.max_size;
-      s.avg_size = cs.avg_size;
-    }
-    if (PrimitiveOf(c.columnType) == P::BOOLEAN) {
-      s.trues = cs.num_trues;
-      s.falses = cs.num_falses;
-    }
+    cs = c.col_stats;
+  } else {
+    return s;
+  }
+  s.ndv = cs.num_distinct_values;
+  s.nulls = cs.num_nulls;
+  if (fixed < 0) {
+    s.max_size = cs.max_size;
+    s.avg_size = cs.avg_size;
+  }
+  if (PrimitiveOf(c.columnType) == P::BOOLEAN) {
+    s.trues = cs.num_trues;
+    s.falses = cs.num_falses;
   }
   return s;
 }
@@ -256,7 +219,7 @@ Result<StatementResult> ShowColumnStats(const ExecContext& ctx, const sql::ShowS
         st.nulls = (p->num_rows < 0 || st.nulls < 0) ? -1 : st.nulls + p->num_rows;
       }
     }
-    st.max_size = FixedSize(c.columnType);
+    st.max_size = catalog::SlotSize(c.columnType);
     st.avg_size = static_cast<double>(st.max_size);
     add(c, st);
   }

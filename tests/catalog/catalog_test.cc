@@ -151,5 +151,29 @@ TEST(CatalogObjectsTest, TopicKeys) {
   EXPECT_TRUE(full.table.hdfs_table.has_full_partitions);
 }
 
+TEST(CatalogObjectsTest, FunctionInvalidationCarriesFieldsOlderPeersRequire) {
+  FunctionState f;
+  f.db = "d";
+  f.signature = "f(INT)";
+  f.fn.name.function_name = "f";
+  f.fn.name.__set_db_name("d");
+  f.fn.__set_binary_type(impala::TFunctionBinaryType::NATIVE);
+  impala::TColumnType int_type;
+  impala::TTypeNode node;
+  node.type = impala::TTypeNodeType::SCALAR;
+  node.__set_scalar_type(impala::TScalarType());
+  node.scalar_type.type = impala::TPrimitiveType::INT;
+  int_type.types.push_back(node);
+  f.fn.__set_arg_types({int_type});
+  f.fn.__set_ret_type(int_type);
+  f.fn.__set_has_var_args(false);
+  auto inv = FunctionInvalidation(f, 7);
+  EXPECT_EQ(inv.catalog_version, 7);
+  EXPECT_TRUE(inv.fn.__isset.binary_type && inv.fn.__isset.arg_types && inv.fn.__isset.ret_type &&
+              inv.fn.__isset.has_var_args);
+  EXPECT_EQ(inv.fn.arg_types.size(), 1u);
+  EXPECT_FALSE(inv.fn.__isset.scalar_fn);
+}
+
 }  // namespace
 }  // namespace ics::catalog
