@@ -1,5 +1,8 @@
 #include "catalogd/catalog/catalog_objects.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "catalogd/catalog/column_stats.h"
 #include "catalogd/catalog/file_format.h"
 
@@ -10,10 +13,21 @@ namespace {
 using impala::TCatalogObject;
 using impala::TCatalogObjectType;
 
+// A SerDe delimiter parameter: one character, or (as Hive writes e.g.
+// serialization.format=1) a decimal byte value.
 int8_t DelimOf(const std::map<std::string, std::string>& params, const char* key, char dflt) {
   auto it = params.find(key);
   if (it == params.end() || it->second.empty()) return static_cast<int8_t>(dflt);
-  return static_cast<int8_t>(it->second[0]);
+  const std::string& v = it->second;
+  if (v.size() > 1 || std::isdigit(static_cast<unsigned char>(v[0]))) {
+    if (v.size() <= 3 && std::all_of(v.begin(), v.end(), [](char c) {
+          return std::isdigit(static_cast<unsigned char>(c));
+        })) {
+      const int n = std::stoi(v);
+      if (n >= 0 && n <= 255) return static_cast<int8_t>(n);
+    }
+  }
+  return static_cast<int8_t>(v[0]);
 }
 
 TCatalogObject Header(TCatalogObjectType::type type, int64_t version) {

@@ -151,6 +151,18 @@ TEST(CatalogObjectsTest, TopicKeys) {
   EXPECT_TRUE(full.table.hdfs_table.has_full_partitions);
 }
 
+TEST(CatalogObjectsTest, NumericDelimitersAreByteValues) {
+  hive::StorageDescriptor sd;
+  sd.serdeInfo.parameters["serialization.format"] = "1";
+  sd.serdeInfo.parameters["collection.delim"] = ",";
+  sd.serdeInfo.parameters["mapkey.delim"] = "58";
+  auto out = StorageDescriptorOf(sd);
+  EXPECT_EQ(out.fieldDelim, 1);
+  EXPECT_EQ(out.collectionDelim, ',');
+  EXPECT_EQ(out.mapKeyDelim, ':');
+  EXPECT_EQ(out.lineDelim, '\n');
+}
+
 TEST(CatalogObjectsTest, FunctionInvalidationCarriesFieldsOlderPeersRequire) {
   FunctionState f;
   f.db = "d";
