@@ -199,6 +199,9 @@ Result<impala::TDdlExecResponse> Coordinator::ExecDdl(impala::TDdlExecRequest re
                                                       bool sync_ddl) {
   req.protocol_version = impala::CatalogServiceVersion::V2;
   req.__set_header(Header(opts_.id));
+  // An on-demand catalog only invalidates what a DDL touched, so it asks for
+  // the small form of the result, as Impala's local-catalog coordinators do.
+  if (opts_.use_local_catalog) req.header.__set_want_minimal_response(true);
   req.query_options.sync_ddl = sync_ddl;
   impala::TDdlExecResponse resp;
   ICS_RETURN_IF_ERROR(CallCatalogd(

@@ -22,15 +22,22 @@ using apache::thrift::transport::TTransportException;
 
 ThriftConnection::ThriftConnection(std::string host, int port, ThriftClientOptions options)
     : host_(std::move(host)), port_(port), options_(options) {
+  recv_timeout_ms_ = options_.recv_timeout_ms;
+  Rebuild();
+}
+
+void ThriftConnection::Rebuild() {
   const int limit = static_cast<int>(std::min<int64_t>(options_.max_message_bytes, INT32_MAX));
   auto config = std::make_shared<TConfiguration>(limit, limit);
   auto sock = std::make_shared<TSocket>(host_, port_, config);
   sock->setConnTimeout(options_.connect_timeout_ms);
   sock->setSendTimeout(options_.send_timeout_ms);
-  sock->setRecvTimeout(options_.recv_timeout_ms);
+  sock->setRecvTimeout(recv_timeout_ms_);
   sock->setNoDelay(true);
   socket_ = sock;
-  transport_ = std::make_shared<TBufferedTransport>(socket_, 8192, config);
+  // 64 KiB per direction, as the server side (see thrift_server.cc). The
+  // size limits live in the socket and the protocol.
+  transport_ = std::make_shared<TBufferedTransport>(socket_, 64u << 10, 64u << 10);
   auto proto = std::make_shared<TBinaryProtocol>(transport_);
   proto->setStringSizeLimit(limit);
   proto->setContainerSizeLimit(limit);
@@ -63,11 +70,15 @@ void ThriftConnection::Close() {
   } catch (const std::exception&) {
     // Closing a broken socket may throw; the connection is gone either way.
   }
+  // A failed call can leave unsent bytes in the buffered transport; a fresh
+  // transport guarantees the next connection starts clean.
+  Rebuild();
 }
 
 bool ThriftConnection::is_open() const { return transport_->isOpen(); }
 
 void ThriftConnection::SetRecvTimeout(int ms) {
+  recv_timeout_ms_ = ms;
   std::static_pointer_cast<TSocket>(socket_)->setRecvTimeout(ms);
 }
 

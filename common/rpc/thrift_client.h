@@ -55,6 +55,7 @@ class ThriftConnection {
   // The only member that may be called concurrently with Call().
   void Interrupt();
 
+  // The current protocol; replaced (with a fresh transport) by Close().
   const std::shared_ptr<apache::thrift::protocol::TProtocol>& protocol() const { return protocol_; }
   const std::string& host() const { return host_; }
   int port() const { return port_; }
@@ -64,12 +65,15 @@ class ThriftConnection {
   Status MapException(const std::exception& e, const char* rpc_name);
 
  private:
+  void Rebuild();
+
   const std::string host_;
   const int port_;
   const ThriftClientOptions options_;
   std::shared_ptr<apache::thrift::transport::TTransport> socket_;
   std::shared_ptr<apache::thrift::transport::TTransport> transport_;
   std::shared_ptr<apache::thrift::protocol::TProtocol> protocol_;
+  int recv_timeout_ms_ = 0;
   std::atomic<int> fd_{-1};  // the open socket, for Interrupt()
   std::atomic<bool> interrupted_{false};
 };
@@ -78,15 +82,21 @@ template <typename ClientT>
 class ThriftClient {
  public:
   ThriftClient(std::string host, int port, ThriftClientOptions options = {})
-      : conn_(std::move(host), port, options), client_(conn_.protocol()) {}
+      : conn_(std::move(host), port, options),
+        protocol_(conn_.protocol()),
+        client_(std::make_unique<ClientT>(protocol_)) {}
 
   // Runs `fn(ClientT&)` (which performs one RPC); opens the connection first.
   template <typename Fn>
   [[nodiscard]] Status Call(const char* rpc_name, Fn&& fn) {
     Status s = conn_.Open();
     if (!s.ok()) return s;
+    if (conn_.protocol() != protocol_) {  // the connection was rebuilt
+      protocol_ = conn_.protocol();
+      client_ = std::make_unique<ClientT>(protocol_);
+    }
     try {
-      fn(client_);
+      fn(*client_);
       return Status::OK();
     } catch (const std::exception& e) {
       return conn_.MapException(e, rpc_name);
@@ -97,7 +107,8 @@ class ThriftClient {
 
  private:
   ThriftConnection conn_;
-  ClientT client_;
+  std::shared_ptr<apache::thrift::protocol::TProtocol> protocol_;  // the one client_ uses
+  std::unique_ptr<ClientT> client_;
 };
 
 }  // namespace ics

@@ -136,6 +136,22 @@ TEST(ThriftRpcTest, ManyMessagesOnOneConnectionExceedingTheCapInTotal) {
   }
 }
 
+TEST(ThriftRpcTest, LongLivedConnectionCarriesMoreThanThriftsDefaultMessageCap) {
+  // Thrift counts bytes read against a per-transport "max message size"
+  // that some transports never reset between messages; a long-lived
+  // connection (statestore <-> subscriber) must not die after 100 MB.
+  auto server = StartServer(/*max_bytes=*/4 << 20);
+  ThriftClient<StatestoreServiceClient> client("127.0.0.1", server->port());
+  impala::TRegisterSubscriberRequest req;
+  req.subscriber_id = std::string(2 << 20, 'z');
+  for (int i = 0; i < 60; ++i) {  // 120 MiB over one connection
+    impala::TRegisterSubscriberResponse resp;
+    Status s = client.Call("RegisterSubscriber",
+                           [&](StatestoreServiceClient& c) { c.RegisterSubscriber(resp, req); });
+    ASSERT_TRUE(s.ok()) << "message " << i << ": " << s.ToString();
+  }
+}
+
 TEST(ThriftRpcTest, ReceiveTimeoutIsReported) {
   auto server = StartServer();
   ThriftClientOptions copts;
