@@ -259,4 +259,28 @@ class RawResponder {
   std::thread thread_;
 };
 
+// Small helpers shared by the broker test files.
+inline constexpr Millis kWait(5000);  // generous bound for "should happen soon"
+
+inline bool HasRegistrationId(const std::vector<RecordedUpdate>& updates,
+                              const impala::TUniqueId& id) {
+  for (const auto& u : updates) {
+    if (u.registration_id && *u.registration_id == id) return true;
+  }
+  return false;
+}
+
+inline bool ContainsItem(const impala::TTopicDelta& d, const std::string& key, bool deleted) {
+  for (const auto& item : d.topic_entries) {
+    if (item.key == key && item.deleted == deleted) return true;
+  }
+  return false;
+}
+
+inline std::string KeysOf(const impala::TTopicDelta& d) {
+  std::string out;
+  for (const auto& item : d.topic_entries) out += item.key + (item.deleted ? "(del) " : " ");
+  return out;
+}
+
 }  // namespace ics::sstest
