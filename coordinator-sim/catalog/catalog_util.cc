@@ -1,5 +1,7 @@
 #include "coordinator-sim/catalog/catalog_util.h"
 
+#include <chrono>
+
 #include <charconv>
 
 #include "common/codec/topic_value.h"
@@ -253,6 +255,20 @@ int64_t EstimateBytes(const std::vector<std::string>& names) {
   int64_t b = kObjectOverhead;
   for (const auto& n : names) b += static_cast<int64_t>(sizeof(std::string)) + Bytes(n);
   return b;
+}
+
+Status WaitForVersionLocked(Mutex* mu, CondVar* cv, const int64_t* version,
+                            const int64_t* service_changes, int64_t v, int timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  const int64_t changes = *service_changes;
+  while (*version < v && *service_changes == changes) {
+    if (!cv->WaitUntil(mu, deadline) && *version < v && *service_changes == changes) {
+      return Status::TimedOut("catalog version " + std::to_string(v) + " not reached within " +
+                              std::to_string(timeout_ms) + " ms (at " + std::to_string(*version) +
+                              ")");
+    }
+  }
+  return Status::OK();
 }
 
 }  // namespace ics::coord

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "CatalogService_types.h"
+#include "common/util/mutex.h"
 #include "common/util/result.h"
 #include "coordinator-sim/catalog/local_catalog.h"
 
@@ -64,5 +65,13 @@ int64_t EstimateBytes(const LocalPartition& p);
 int64_t EstimateBytes(const hive::Database& db);
 int64_t EstimateBytes(const impala::TFunction& fn);
 int64_t EstimateBytes(const std::vector<std::string>& names);
+
+// The wait both local catalogs offer as WaitForCatalogVersion: blocks on
+// `cv` (with `mu` held) until *version >= v or *service_changes moves
+// (catalogd restarted); TIMED_OUT after timeout_ms. The pointers name
+// fields guarded by `mu`.
+[[nodiscard]] Status WaitForVersionLocked(Mutex* mu, CondVar* cv, const int64_t* version,
+                                          const int64_t* service_changes, int64_t v,
+                                          int timeout_ms) REQUIRES(mu);
 
 }  // namespace ics::coord

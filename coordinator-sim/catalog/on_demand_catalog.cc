@@ -229,18 +229,9 @@ std::optional<impala::TUniqueId> OnDemandCatalog::service_id() const {
 }
 
 Status OnDemandCatalog::WaitForCatalogVersion(int64_t v, int timeout_ms) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   MutexLock l(&mu_);
-  const int64_t changes = service_changes_;
-  while (catalog_version_ < v && service_changes_ == changes) {
-    if (!version_cv_.WaitUntil(&mu_, deadline) && catalog_version_ < v &&
-        service_changes_ == changes) {
-      return Status::TimedOut("catalog version " + std::to_string(v) + " not reached within " +
-                              std::to_string(timeout_ms) + " ms (at " +
-                              std::to_string(catalog_version_) + ")");
-    }
-  }
-  return Status::OK();
+  return WaitForVersionLocked(&mu_, &version_cv_, &catalog_version_, &service_changes_, v,
+                              timeout_ms);
 }
 
 LocalCatalogStats OnDemandCatalog::Stats() const {
