@@ -17,6 +17,7 @@ PACKAGES=(
   libedit-dev
   clang
   python3 procps
+  redis-server libhiredis-dev gnuplot-nox
 )
 
 missing=()
