@@ -1,0 +1,63 @@
+// The web server flags every daemon shares (Impala's names) and the helper
+// that turns them into a running WebServer.
+//
+//   --enable_webserver     (default true)
+//   --webserver_port       statestored 25010, catalogd 25020, coordinators
+//                          25000 + i for the i-th coordinator of a
+//                          coordinator-sim process; 0 picks a free port
+//   --webserver_interface  bind address (default 127.0.0.1: loopback only)
+//
+// Wiring a daemon (statestored_main.cc is the model):
+//   int main(argc, argv) {
+//     ics::web::SetDefaultWebserverPort(25020);          // before InitDaemon
+//     ics::InitDaemon(&argc, &argv, "...");
+//     ... start the service, which owns a metrics::MetricRegistry ...
+//     auto web = ics::web::StartWebServerFromFlags("catalogd", &registry,
+//         [&](ics::web::WebServer* ws) { RegisterCatalogPages(ws, ...); });
+//     if (!web.ok()) { LOG(ERROR) << web.status().ToString(); return 1; }
+//     port file line: "<existing ports>" + ics::web::PortFileToken(web->get())
+//     WaitForShutdownSignal();
+//     if (*web) (*web)->Stop();                          // before the service
+//   }
+// For coordinator-sim pass port_offset = i (the i-th coordinator); each
+// coordinator gets its own WebServer and registry.
+//
+// Thread-safety: call from main() (flags are read, not written, afterwards).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <gflags/gflags_declare.h>
+
+#include "common/metrics/metrics.h"
+#include "common/util/result.h"
+#include "common/web/web_server.h"
+
+DECLARE_bool(enable_webserver);
+DECLARE_int32(webserver_port);
+DECLARE_string(webserver_interface);
+
+namespace ics::web {
+
+// Sets this daemon's default for --webserver_port (call before parsing flags).
+void SetDefaultWebserverPort(int port);
+
+// Options from the flags: daemon name, bind address, port (+ port_offset
+// unless the port is 0).
+WebServerOptions WebServerOptionsFromFlags(const std::string& daemon_name, int port_offset = 0);
+
+// Creates, fills (register_pages may be empty) and starts the web server the
+// flags describe. Returns nullptr when --enable_webserver=false. If the port
+// was left at its default and is taken (e.g. tests running next to a local
+// cluster), a free port is used instead and a warning logged; a port given
+// explicitly that cannot be bound is an error.
+Result<std::unique_ptr<WebServer>> StartWebServerFromFlags(
+    const std::string& daemon_name, metrics::MetricRegistry* registry,
+    const std::function<void(WebServer*)>& register_pages, int port_offset = 0);
+
+// " webserver=<port>" for the --port_file line, or "" for a null server.
+std::string PortFileToken(const WebServer* server);
+
+}  // namespace ics::web
