@@ -18,6 +18,7 @@ PACKAGES=(
   clang
   python3 procps
   redis-server libhiredis-dev gnuplot-nox
+  chromium chromium-driver
 )
 
 missing=()
