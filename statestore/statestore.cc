@@ -26,7 +26,18 @@ constexpr size_t kMaxIdBytes = 1024;
 
 class Statestore::Impl {
  public:
-  explicit Impl(StatestoreOptions o) : opts_(o), statestore_id_(GenerateUniqueId()) {}
+  Impl(StatestoreOptions o, metrics::MetricRegistry* m)
+      : opts_(o), statestore_id_(GenerateUniqueId()) {
+    if (m == nullptr) return;
+    update_latency_ = m->AddHistogram("statestore_update_duration_seconds",
+                                      "Round trip of one UpdateState RPC to a subscriber "
+                                      "(successful or not).", 1e-6);
+    heartbeat_latency_ = m->AddHistogram("statestore_heartbeat_duration_seconds",
+                                         "Round trip of one Heartbeat RPC to a subscriber "
+                                         "(successful or not).", 1e-6);
+    update_entries_ = m->AddHistogram("statestore_update_entries",
+                                      "Topic entries sent in one UpdateState RPC.");
+  }
 
   Status Start();
   void Shutdown();
@@ -83,6 +94,10 @@ class Statestore::Impl {
 
   const StatestoreOptions opts_;
   const impala::TUniqueId statestore_id_;
+  // Owned by the caller's registry; null without one.
+  metrics::Histogram* update_latency_ = nullptr;
+  metrics::Histogram* heartbeat_latency_ = nullptr;
+  metrics::Histogram* update_entries_ = nullptr;
 
   mutable Mutex mu_;
   std::map<std::string, SubPtr> subscribers_ GUARDED_BY(mu_);
@@ -224,7 +239,8 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
       if (tr.topic == nullptr) tr.topic = std::make_unique<Topic>(name);
       tr.versions.insert(0);
     }
-    sub->last_heartbeat_ok = Clock::now();
+    sub->last_heartbeat_ok = sub->registered_at = Clock::now();
+    ++counters_.registrations;
     ScheduleUpdateLocked(sub);
     sub->heartbeat.next_due = Clock::now() + milliseconds(opts_.heartbeat_interval_ms);
   }
@@ -422,12 +438,22 @@ void Statestore::Impl::RunUpdate(const SubPtr& sub) {
     req.topic_deltas.emplace(p.name, std::move(delta));
   }
 
+  if (update_entries_ != nullptr) {
+    int64_t entries = 0;
+    for (const auto& [name, delta] : req.topic_deltas) entries += delta.topic_entries.size();
+    update_entries_->Record(entries);
+  }
   impala::TUpdateStateResponse resp;
-  Status s = sub->update_client->Call(
-      "UpdateState", [&](impala::StatestoreSubscriberClient& c) { c.UpdateState(resp, req); });
+  Status s;
+  {
+    metrics::ScopedLatencyTimer timer(update_latency_);
+    s = sub->update_client->Call(
+        "UpdateState", [&](impala::StatestoreSubscriberClient& c) { c.UpdateState(resp, req); });
+  }
   if (!s.ok() || resp.status.status_code != impala::TErrorCode::OK) {
     MutexLock l(&mu_);
     ++counters_.update_failures;
+    ++sub->update_failures;
     if (!sub->unregistered) {
       LOG_EVERY_N(WARNING, 100) << "update to subscriber '" << sub->id << "' failed: "
                                 << (s.ok() ? (resp.status.error_msgs.empty()
@@ -501,8 +527,12 @@ void Statestore::Impl::RunHeartbeat(const SubPtr& sub) {
   req.__set_registration_id(sub->registration_id);
   req.__set_statestore_id(statestore_id_);
   impala::THeartbeatResponse resp;
-  Status s = sub->heartbeat_client->Call(
-      "Heartbeat", [&](impala::StatestoreSubscriberClient& c) { c.Heartbeat(resp, req); });
+  Status s;
+  {
+    metrics::ScopedLatencyTimer timer(heartbeat_latency_);
+    s = sub->heartbeat_client->Call(
+        "Heartbeat", [&](impala::StatestoreSubscriberClient& c) { c.Heartbeat(resp, req); });
+  }
   const bool ok = s.ok() && resp.status.status_code == impala::TErrorCode::OK;
   bool failed = false;
   {
@@ -515,6 +545,7 @@ void Statestore::Impl::RunHeartbeat(const SubPtr& sub) {
       sub->last_heartbeat_ok = Clock::now();
     } else {
       ++counters_.heartbeat_failures;
+      ++sub->heartbeat_failures;
       if (++sub->consecutive_heartbeat_failures >= opts_.max_missed_heartbeats &&
           !sub->unregistered) {
         failed = true;
@@ -547,6 +578,10 @@ std::vector<SubscriberInfo> Statestore::Impl::Subscribers() const {
     info.seconds_since_heartbeat =
         std::chrono::duration<double>(now - sub->last_heartbeat_ok).count();
     info.updates_sent = sub->updates_sent;
+    info.update_failures = sub->update_failures;
+    info.heartbeat_failures = sub->heartbeat_failures;
+    info.seconds_since_registration =
+        std::chrono::duration<double>(now - sub->registered_at).count();
     out.push_back(std::move(info));
   }
   return out;
@@ -561,7 +596,8 @@ std::vector<TopicStats> Statestore::Impl::Topics() const {
 
 // ---------------------------------------------------------------- public wrapper
 
-Statestore::Statestore(StatestoreOptions options) : impl_(std::make_unique<Impl>(options)) {}
+Statestore::Statestore(StatestoreOptions options, metrics::MetricRegistry* metrics)
+    : impl_(std::make_unique<Impl>(options, metrics)) {}
 Statestore::~Statestore() { Shutdown(); }
 Status Statestore::Start() { return impl_->Start(); }
 void Statestore::Shutdown() { impl_->Shutdown(); }

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "StatestoreService_types.h"
+#include "common/metrics/metrics.h"
 #include "common/util/result.h"
 #include "statestore/topic.h"
 
@@ -69,6 +70,9 @@ struct SubscriberInfo {
   int consecutive_heartbeat_failures = 0;
   double seconds_since_heartbeat = 0;
   int64_t updates_sent = 0;
+  int64_t update_failures = 0;
+  int64_t heartbeat_failures = 0;  // total, not only consecutive
+  double seconds_since_registration = 0;
 };
 
 struct StatestoreCounters {
@@ -78,11 +82,15 @@ struct StatestoreCounters {
   int64_t heartbeat_failures = 0;
   int64_t subscribers_failed = 0;
   int64_t tombstones_collected = 0;
+  int64_t registrations = 0;
 };
 
 class Statestore {
  public:
-  explicit Statestore(StatestoreOptions options);
+  // With `metrics` (not owned; must outlive the broker) the broker records
+  // update/heartbeat RPC latency and update-size histograms there
+  // (statestore/statestore_web.h registers everything else).
+  explicit Statestore(StatestoreOptions options, metrics::MetricRegistry* metrics = nullptr);
   ~Statestore();
   Statestore(const Statestore&) = delete;
   Statestore& operator=(const Statestore&) = delete;

@@ -41,7 +41,7 @@ class StatestoreServiceHandler : public impala::StatestoreServiceIf {
 
 StatestoreServer::StatestoreServer(StatestoreServerOptions options)
     : options_(std::move(options)),
-      statestore_(std::make_unique<Statestore>(options_.statestore)) {}
+      statestore_(std::make_unique<Statestore>(options_.statestore, &metrics_)) {}
 
 StatestoreServer::~StatestoreServer() { Stop(); }
 

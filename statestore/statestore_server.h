@@ -30,9 +30,13 @@ class StatestoreServer {
 
   int port() const { return rpc_ ? rpc_->port() : 0; }
   Statestore* statestore() { return statestore_.get(); }
+  // The broker's metrics (latency histograms); statestored adds the rest
+  // (statestore_web.h) and serves it on /metrics.
+  metrics::MetricRegistry* metrics() { return &metrics_; }
 
  private:
   const StatestoreServerOptions options_;
+  metrics::MetricRegistry metrics_;  // declared first: outlives the broker
   std::unique_ptr<Statestore> statestore_;
   std::unique_ptr<ThriftServer> rpc_;
 };

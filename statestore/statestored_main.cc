@@ -3,11 +3,14 @@
 #include <glog/logging.h>
 
 #include "common/util/daemon.h"
+#include "common/web/web_flags.h"
 #include "statestore/statestore_server.h"
+#include "statestore/statestore_web.h"
 
 DEFINE_string(hostname, "0.0.0.0", "Address to bind the StatestoreService port to.");
 DEFINE_int32(state_store_port, 24000, "StatestoreService port (0 picks a free port).");
-DEFINE_string(port_file, "", "If set, the bound port is written to this file once listening.");
+DEFINE_string(port_file, "",
+              "If set, '<port> webserver=<web port>' is written to this file once listening.");
 DEFINE_int32(statestore_heartbeat_frequency_ms, 1000, "Interval between heartbeats to each subscriber.");
 DEFINE_int32(statestore_max_missed_heartbeats, 10,
              "Consecutive failed heartbeats after which a subscriber is failed.");
@@ -26,6 +29,7 @@ DEFINE_int32(statestore_tombstone_retention_ms, 60000,
 DEFINE_int64(statestore_max_message_bytes, 1ll << 30, "Largest Thrift message accepted or sent.");
 
 int main(int argc, char** argv) {
+  ics::web::SetDefaultWebserverPort(25010);
   ics::InitDaemon(&argc, &argv, "statestored: the catalog pub/sub topic broker");
   ics::statestore::StatestoreServerOptions opts;
   opts.bind_host = FLAGS_hostname;
@@ -56,14 +60,26 @@ int main(int argc, char** argv) {
     return 1;
   }
   LOG(INFO) << "statestored listening on " << FLAGS_hostname << ":" << server.port();
+  ics::statestore::RegisterStatestoreMetrics(server.metrics(), server.statestore());
+  auto web = ics::web::StartWebServerFromFlags(
+      "statestored", server.metrics(), [&](ics::web::WebServer* ws) {
+        ics::statestore::RegisterStatestorePages(ws, server.statestore());
+      });
+  if (!web.ok()) {
+    LOG(ERROR) << "statestored failed to start: " << web.status().ToString();
+    return 1;
+  }
   if (!FLAGS_port_file.empty()) {
-    s = ics::WriteFileAtomically(FLAGS_port_file, std::to_string(server.port()) + "\n");
+    s = ics::WriteFileAtomically(
+        FLAGS_port_file,
+        std::to_string(server.port()) + ics::web::PortFileToken(web->get()) + "\n");
     if (!s.ok()) {
       LOG(ERROR) << s.ToString();
       return 1;
     }
   }
   ics::WaitForShutdownSignal();
+  if (*web) (*web)->Stop();  // first: its pages read the broker
   server.Stop();
   LOG(INFO) << "statestored stopped";
   return 0;

@@ -45,7 +45,10 @@ struct SubscriberRecord {
   JobSlot heartbeat;
   int consecutive_heartbeat_failures = 0;
   SteadyTime last_heartbeat_ok;
+  SteadyTime registered_at;
   int64_t updates_sent = 0;
+  int64_t update_failures = 0;
+  int64_t heartbeat_failures = 0;
 
   // Set once when the registration ends; workers then drop their results.
   std::atomic<bool> unregistered{false};

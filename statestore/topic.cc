@@ -115,6 +115,7 @@ TopicStats Topic::Stats() const {
   s.name = name_;
   s.last_version = last_version_;
   s.history_floor = history_floor_;
+  s.oldest_version = log_.empty() ? 0 : log_.begin()->first;
   s.num_tombstones = num_tombstones_;
   s.num_entries = static_cast<int64_t>(entries_.size()) - num_tombstones_;
   s.key_bytes = key_bytes_;

@@ -49,6 +49,7 @@ struct TopicStats {
   std::string name;
   int64_t last_version = 0;
   int64_t history_floor = 0;
+  int64_t oldest_version = 0;  // lowest version still held (0 when empty)
   int64_t num_entries = 0;     // live keys
   int64_t num_tombstones = 0;  // retained deletions
   int64_t key_bytes = 0;

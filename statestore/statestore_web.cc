@@ -1,0 +1,171 @@
+#include "statestore/statestore_web.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ics::statestore {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using metrics::MetricType;
+using metrics::Sample;
+
+Status TopicsPage(const Statestore* ss, Json* doc) {
+  const std::vector<TopicStats> topics = ss->Topics();
+  std::map<std::string, int> subscribers;
+  for (const SubscriberInfo& s : ss->Subscribers()) {
+    for (const auto& t : s.topics) ++subscribers[t.topic];
+  }
+  Json rows = Json::array();
+  for (const TopicStats& t : topics) {
+    rows.push_back({{"name", t.name},
+                    {"entries", t.num_entries},
+                    {"tombstones", t.num_tombstones},
+                    {"key_bytes", t.key_bytes},
+                    {"value_bytes", t.value_bytes},
+                    {"total_bytes", t.key_bytes + t.value_bytes},
+                    {"current_version", t.last_version},
+                    {"oldest_retained_version", t.oldest_version},
+                    {"history_floor", t.history_floor},
+                    {"min_subscriber_version", ss->MinSubscriberTopicVersion(t.name)},
+                    {"subscribers", subscribers[t.name]}});
+  }
+  (*doc)["num_topics"] = rows.size();
+  (*doc)["topics"] = std::move(rows);
+  return Status::OK();
+}
+
+Status SubscribersPage(const Statestore* ss, const web::WebRequest& req, Json* doc) {
+  const bool filtered = req.Has("topic");
+  const std::string topic = req.Param("topic");
+  if (filtered) {
+    bool known = false;
+    for (const TopicStats& t : ss->Topics()) known = known || t.name == topic;
+    if (!known) return Status::NotFound("no topic '" + topic + "'");
+  }
+  std::vector<SubscriberInfo> subs = ss->Subscribers();
+  Json rows = Json::array();
+  for (const SubscriberInfo& s : subs) {
+    Json topics = Json::array();
+    bool match = !filtered;
+    for (const auto& t : s.topics) {
+      match = match || t.topic == topic;
+      topics.push_back({{"topic", t.topic},
+                        {"last_version", t.last_version},
+                        {"filter_prefix", t.filter_prefix},
+                        {"transient", t.is_transient}});
+    }
+    if (!match) continue;
+    rows.push_back({{"id", s.id},
+                    {"address", s.address},
+                    {"registration_id", s.registration_id},
+                    {"seconds_since_heartbeat", s.seconds_since_heartbeat},
+                    {"consecutive_heartbeat_failures", s.consecutive_heartbeat_failures},
+                    {"heartbeat_failures", s.heartbeat_failures},
+                    {"update_failures", s.update_failures},
+                    {"updates_sent", s.updates_sent},
+                    {"seconds_since_registration", s.seconds_since_registration},
+                    {"topics", std::move(topics)}});
+  }
+  if (filtered) (*doc)["topic"] = topic;
+  (*doc)["num_subscribers"] = rows.size();
+  (*doc)["subscribers"] = std::move(rows);
+  return Status::OK();
+}
+
+// One per-topic sample family from the topic figures.
+void AddTopicFamily(metrics::MetricRegistry* r, const Statestore* ss, const std::string& name,
+                    const std::string& help, int64_t TopicStats::*field) {
+  r->AddCallbackFamily(name, help, MetricType::kGauge, [ss, field] {
+    std::vector<Sample> out;
+    for (const TopicStats& t : ss->Topics()) {
+      out.push_back({{{"topic", t.name}}, static_cast<double>(t.*field)});
+    }
+    return out;
+  });
+}
+
+}  // namespace
+
+void RegisterStatestorePages(web::WebServer* server, const Statestore* ss) {
+  web::PageOptions topics;
+  topics.links = {{"name", "/subscribers?topic={name}"}};
+  server->RegisterPage(
+      "/topics", "Topics",
+      [ss](const web::WebRequest&, Json* doc) { return TopicsPage(ss, doc); }, topics);
+  web::PageOptions subs;
+  subs.params = {"topic"};
+  subs.links = {{"topic", "/subscribers?topic={topic}"}};
+  server->RegisterPage(
+      "/subscribers", "Subscribers",
+      [ss](const web::WebRequest& req, Json* doc) { return SubscribersPage(ss, req, doc); }, subs);
+}
+
+void RegisterStatestoreMetrics(metrics::MetricRegistry* r, const Statestore* ss) {
+  struct CounterDef {
+    const char* name;
+    const char* help;
+    int64_t StatestoreCounters::*field;
+  };
+  static const CounterDef kCounters[] = {
+      {"statestore_updates_sent_total", "UpdateState RPCs answered successfully.",
+       &StatestoreCounters::updates_sent},
+      {"statestore_update_failures_total", "UpdateState RPCs that failed or returned an error.",
+       &StatestoreCounters::update_failures},
+      {"statestore_heartbeats_sent_total", "Heartbeat RPCs sent.",
+       &StatestoreCounters::heartbeats_sent},
+      {"statestore_heartbeat_failures_total", "Heartbeat RPCs that failed.",
+       &StatestoreCounters::heartbeat_failures},
+      {"statestore_subscribers_failed_total",
+       "Registrations ended by consecutive heartbeat failures.",
+       &StatestoreCounters::subscribers_failed},
+      {"statestore_tombstones_collected_total", "Deleted topic entries garbage-collected.",
+       &StatestoreCounters::tombstones_collected},
+      {"statestore_registrations_total", "Successful RegisterSubscriber calls.",
+       &StatestoreCounters::registrations},
+  };
+  for (const CounterDef& c : kCounters) {
+    const auto field = c.field;
+    r->AddCallbackCounter(c.name, c.help, [ss, field] {
+      return static_cast<double>(ss->Counters().*field);
+    });
+  }
+  r->AddCallbackGauge("statestore_subscribers", "Current registrations.", [ss] {
+    return static_cast<double>(ss->Subscribers().size());
+  });
+  r->AddCallbackGauge("statestore_topics", "Topics known to the broker.", [ss] {
+    return static_cast<double>(ss->Topics().size());
+  });
+  r->AddCallbackGauge("statestore_max_seconds_since_heartbeat",
+                      "Longest time since a current subscriber's last successful heartbeat.",
+                      [ss] {
+                        double worst = 0;
+                        for (const auto& s : ss->Subscribers()) {
+                          worst = std::max(worst, s.seconds_since_heartbeat);
+                        }
+                        return worst;
+                      });
+  AddTopicFamily(r, ss, "statestore_topic_entries", "Live entries per topic.",
+                 &TopicStats::num_entries);
+  AddTopicFamily(r, ss, "statestore_topic_tombstones", "Retained deletions per topic.",
+                 &TopicStats::num_tombstones);
+  AddTopicFamily(r, ss, "statestore_topic_key_bytes", "Bytes of keys per topic.",
+                 &TopicStats::key_bytes);
+  AddTopicFamily(r, ss, "statestore_topic_value_bytes", "Bytes of values per topic.",
+                 &TopicStats::value_bytes);
+  AddTopicFamily(r, ss, "statestore_topic_version", "Current version per topic.",
+                 &TopicStats::last_version);
+  r->AddCallbackFamily("statestore_topic_min_subscriber_version",
+                       "Lowest version every subscriber of the topic has processed.",
+                       MetricType::kGauge, [ss] {
+                         std::vector<Sample> out;
+                         for (const TopicStats& t : ss->Topics()) {
+                           out.push_back({{{"topic", t.name}},
+                                          static_cast<double>(ss->MinSubscriberTopicVersion(t.name))});
+                         }
+                         return out;
+                       });
+}
+
+}  // namespace ics::statestore
