@@ -24,7 +24,21 @@ DEFINE_int32(sync_ddl_timeout_ms, 60000, "How long SYNC_DDL waits for publicatio
 DEFINE_int64(max_partial_fetch_file_descs, 1000000,
              "Most file descriptors in one GetPartialCatalogObject response.");
 DEFINE_bool(synthetic_files, false, "List synthetic files instead of the local file system.");
+DEFINE_int32(metastore_service_port, 26100,
+             "Port of the metastore services (PartitionService, TableService; one port, "
+             "multiplexed). 0 picks a free port, negative disables. Not given while "
+             "--catalog_service_port=0: a free port too.");
 DEFINE_string(port_file, "", "If set, '<catalog port> <subscriber port>' is written here.");
+
+namespace {
+
+// " metastore_service=<port>" for the port file, or "" when disabled.
+std::string MetastoreServicePortToken(const ics::catalog::CatalogServer& server) {
+  const int port = server.metastore_service_port();
+  return port > 0 ? " metastore_service=" + std::to_string(port) : "";
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   ics::InitDaemon(&argc, &argv, "catalogd: the catalog service daemon");
@@ -51,6 +65,11 @@ int main(int argc, char** argv) {
   o.num_loading_threads = FLAGS_num_metadata_loading_threads;
   o.sync_ddl_timeout_ms = FLAGS_sync_ddl_timeout_ms;
   o.fetch.max_file_descs_per_response = FLAGS_max_partial_fetch_file_descs;
+  o.metastore_service_port = FLAGS_metastore_service_port;
+  if (FLAGS_catalog_service_port == 0 &&
+      gflags::GetCommandLineFlagInfoOrDie("metastore_service_port").is_default) {
+    o.metastore_service_port = 0;  // tests that ask for free ports get one here too
+  }
 
   ics::catalog::CatalogServer server(o);
   ics::Status s = server.Start();
@@ -61,7 +80,7 @@ int main(int argc, char** argv) {
   if (!FLAGS_port_file.empty()) {
     s = ics::WriteFileAtomically(FLAGS_port_file, std::to_string(server.port()) + " " +
                                                       std::to_string(server.subscriber_port()) +
-                                                      "\n");
+                                                      MetastoreServicePortToken(server) + "\n");
     if (!s.ok()) {
       LOG(ERROR) << s.ToString();
       return 1;

@@ -101,6 +101,11 @@ Result<DdlOutcome> DdlExecutor::UpdateCatalog(const impala::TUpdateCatalogReques
   return ddl::UpdateCatalog(ctx_, req);
 }
 
+Result<PartitionBatchResult> DdlExecutor::ApplyPartitionBatch(const PartitionBatch& batch) {
+  ReaderLock reset(&reset_mu_);
+  return ddl::ApplyPartitionBatch(ctx_, batch);
+}
+
 Result<DdlOutcome> DdlExecutor::ResetMetadata(const impala::TResetMetadataRequest& req) {
   ICS_RETURN_IF_ERROR(CheckProtocol(req.protocol_version));
   if (req.__isset.authorization && req.authorization) {

@@ -16,6 +16,8 @@
 // Thread-safety: thread-safe; besides the context it only holds reset_mu_.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,45 @@ struct DdlOutcome {
   bool is_invalidate = false;  // global INVALIDATE METADATA
 };
 
+// A batch of partition changes to one partitioned table, applied by
+// DdlExecutor::ApplyPartitionBatch as one DDL: validated against the table
+// under its DDL lock, written in ONE metastore transaction, then the
+// directories, then ONE catalog install (one version). Partitions are named
+// by their values (one per key, in key order; canonicalized as ADD
+// PARTITION does). A partition may appear in only one list, once.
+using PartitionPatch = std::function<Status(hive::Partition*)>;
+struct PartitionBatch {
+  std::string db;
+  std::string table;
+  struct Add {
+    std::vector<std::string> values;
+    // Applied to the default new partition (the table's storage descriptor
+    // at <table location>/<name>, creation time now); may set sd fields,
+    // parameters and sd.location. Values and names are restored after it.
+    PartitionPatch patch;
+  };
+  std::vector<Add> adds;
+  // true: adds that exist are skipped; false: ALREADY_EXISTS.
+  bool skip_existing = false;
+  struct Alter {
+    std::vector<std::string> values;
+    PartitionPatch patch;  // applied to the metastore's current object
+  };
+  std::vector<Alter> alters;
+  std::vector<std::vector<std::string>> drops;
+  // Optional: applied to the table's parameters (same transaction).
+  std::function<Status(std::map<std::string, std::string>*)> table_params_patch;
+};
+
+struct PartitionBatchResult {
+  int64_t version = 0;   // the change's version; the current one if nothing changed
+  bool changed = false;  // false: every add was skipped and nothing else asked
+  std::vector<hive::Partition> added;    // as committed, in request order
+  std::vector<hive::Partition> altered;  // as committed, in request order
+  size_t dropped = 0;
+  TablePtr table;        // the table state after the batch
+};
+
 class DdlExecutor {
  public:
   explicit DdlExecutor(CatalogContext* ctx) : ctx_(ctx) {}
@@ -43,6 +84,10 @@ class DdlExecutor {
   Result<DdlOutcome> ExecDdl(const impala::TDdlExecRequest& req);
   Result<DdlOutcome> UpdateCatalog(const impala::TUpdateCatalogRequest& req);
   Result<DdlOutcome> ResetMetadata(const impala::TResetMetadataRequest& req);
+  // See PartitionBatch. NOT_FOUND for a missing table or partition,
+  // ALREADY_EXISTS for an existing add (unless skip_existing),
+  // INVALID_ARGUMENT for bad values, duplicates or an unpartitioned table.
+  Result<PartitionBatchResult> ApplyPartitionBatch(const PartitionBatch& batch);
 
  private:
   CatalogContext* const ctx_;

@@ -9,6 +9,7 @@
 //   ddl_table.cc        CREATE TABLE [LIKE], CREATE/ALTER VIEW, DROP, TRUNCATE
 //   ddl_alter_table.cc  ALTER TABLE (columns, rename, formats, properties, ...)
 //   ddl_partitions.cc   ADD/DROP/RECOVER PARTITIONS, UpdateCatalog
+//   ddl_partition_batch.cc  batches of partition adds/alters/drops (PartitionService)
 //   ddl_stats.cc        UPDATE_STATS, DROP STATS
 //   ddl_functions.cc    CREATE/DROP FUNCTION
 //   ddl_reset.cc        REFRESH / INVALIDATE METADATA
@@ -214,6 +215,19 @@ DdlOutcome InstallAfterCommit(CatalogContext* ctx, const TableRef& t,
 
 DdlOutcome NoOp(CatalogContext* ctx, std::string summary);
 
+// ---- partition helpers (ddl_partitions.cc) ----
+
+// The loaded, partitioned, non-view table a partition operation works on.
+Result<TablePtr> PartitionedTable(CatalogContext* ctx, const TableRef& t);
+// A new partition of `hms` with `values` at `location` (the table's storage
+// descriptor, creation time now).
+hive::Partition NewPartition(const hive::Table& hms, std::vector<std::string> values,
+                             const std::string& location);
+MetastoreOp AddPartitionOp(const hive::Partition& part);
+MetastoreTxn DropPartitionsTxn(const TableRef& t, const std::vector<std::string>& names);
+// The table's normalized location; INVALID_ARGUMENT if it has none.
+Result<std::string> TableLocation(const hive::Table& hms, const TableRef& t);
+
 // ---- operations ----
 
 Result<DdlOutcome> CreateDatabase(CatalogContext* ctx, const impala::TCreateDbParams& p);
@@ -238,6 +252,8 @@ Result<DdlOutcome> DropPartitions(CatalogContext* ctx, const TableRef& t,
                                   const impala::TAlterTableDropPartitionParams& p);
 Result<DdlOutcome> RecoverPartitions(CatalogContext* ctx, const TableRef& t);
 Result<DdlOutcome> UpdateCatalog(CatalogContext* ctx, const impala::TUpdateCatalogRequest& req);
+// DdlExecutor::ApplyPartitionBatch (ddl_partition_batch.cc).
+Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const PartitionBatch& batch);
 
 // Removes the row count, total size and incremental stats chunks from
 // table or partition parameters; true if anything was removed.

@@ -12,8 +12,6 @@
 
 namespace ics::catalog::ddl {
 
-namespace {
-
 using Kind = MetastoreOp::Kind;
 
 // The loaded, partitioned, non-view table an ALTER ... PARTITION works on.
@@ -63,6 +61,8 @@ MetastoreTxn DropPartitionsTxn(const TableRef& t, const std::vector<std::string>
   return txn;
 }
 
+namespace {
+
 // Commits new partitions, creates their directories (when asked) and
 // installs a copy of `old` that has them. On a directory failure the
 // partitions are removed from the metastore again.
@@ -96,13 +96,13 @@ Result<DdlOutcome> CommitNewPartitions(CatalogContext* ctx, const TableRef& t,
   return InstallAfterCommit(ctx, t, build(), std::move(summary));
 }
 
+}  // namespace
+
 Result<std::string> TableLocation(const hive::Table& hms, const TableRef& t) {
   if (hms.sd.location.empty())
     return Status::InvalidArgument("Table " + t.full() + " has no location");
   return NormalizeLocation(hms.sd.location);
 }
-
-}  // namespace
 
 Result<DdlOutcome> AddPartitions(CatalogContext* ctx, const TableRef& t,
                                  const impala::TAlterTableAddPartitionParams& p) {

@@ -10,6 +10,7 @@
 #include "catalogd/ddl/ddl_executor.h"
 #include "catalogd/loader/file_system.h"
 #include "catalogd/loader/table_loader.h"
+#include "catalogd/mds/metastore_service_server.h"
 #include "catalogd/metastore/metastore.h"
 #include "catalogd/service/catalog_context.h"
 #include "catalogd/service/catalog_service_handler.h"
@@ -28,6 +29,7 @@ CatalogServer::~CatalogServer() { Stop(); }
 
 int CatalogServer::port() const { return rpc_ ? rpc_->port() : 0; }
 int CatalogServer::subscriber_port() const { return subscriber_ ? subscriber_->port() : 0; }
+int CatalogServer::metastore_service_port() const { return mds_ ? mds_->port() : 0; }
 
 Status CatalogServer::EnsureDefaultDatabase() {
   ICS_ASSIGN_OR_RETURN(auto dbs, metastore_->GetAllDatabases());
@@ -129,6 +131,15 @@ Status CatalogServer::Start() {
           HandlerDeps{ctx_.get(), ddl_.get(), fetcher_.get(), opts_.sync_ddl_timeout_ms})),
       ropts);
   ICS_RETURN_IF_ERROR(rpc_->Start());
+  if (opts_.metastore_service_port >= 0) {
+    MetastoreServiceOptions mopts;
+    mopts.bind_host = opts_.bind_host;
+    mopts.port = opts_.metastore_service_port;
+    mopts.max_message_bytes = opts_.max_message_bytes;
+    mds_ = std::make_unique<MetastoreServiceServer>(mopts);
+    ICS_RETURN_IF_ERROR(mds_->AddBuiltinServices(MetastoreServiceDeps{ctx_.get(), ddl_.get()}));
+    ICS_RETURN_IF_ERROR(mds_->Start());
+  }
 
   if (opts_.statestore_port >= 0) {
     statestore::StatestoreSubscriberOptions sopts;
@@ -171,6 +182,7 @@ void CatalogServer::Stop() {
   stopped_ = true;
   if (catalog_) catalog_->SetChangeListener(nullptr);
   if (subscriber_) subscriber_->Stop();
+  if (mds_) mds_->Stop();
   if (rpc_) rpc_->Stop();
   if (loads_) loads_->Shutdown();
 }

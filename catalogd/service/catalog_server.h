@@ -30,6 +30,7 @@ class ThriftServer;
 namespace ics::catalog {
 
 class DdlExecutor;
+class MetastoreServiceServer;
 class TableLoader;
 class TableLoadManager;
 class FileSystem;
@@ -55,6 +56,9 @@ struct CatalogServerOptions {
   int sync_ddl_timeout_ms = 60000;
   PartialFetchOptions fetch;
   int64_t max_message_bytes = 1ll << 30;
+  // The metastore-style services (PartitionService, ...) on their own port
+  // (catalogd/mds/metastore_service_server.h); < 0 disables, 0 = free port.
+  int metastore_service_port = 0;
 };
 
 class CatalogServer {
@@ -67,6 +71,8 @@ class CatalogServer {
 
   int port() const;
   int subscriber_port() const;
+  // The metastore service port; 0 when it is disabled.
+  int metastore_service_port() const;
   Catalog* catalog() { return catalog_.get(); }
   CatalogTopicPublisher* publisher() { return publisher_.get(); }
   const CatalogServerOptions& options() const { return opts_; }
@@ -86,6 +92,7 @@ class CatalogServer {
   std::unique_ptr<DdlExecutor> ddl_;
   std::unique_ptr<PartialFetcher> fetcher_;
   std::unique_ptr<ThriftServer> rpc_;
+  std::unique_ptr<MetastoreServiceServer> mds_;
   std::unique_ptr<statestore::StatestoreSubscriber> subscriber_;
   bool stopped_ = false;
 };

@@ -9,6 +9,10 @@
 // the next Call() reconnects. Calls are not retried here: only the caller
 // knows whether an RPC is idempotent.
 //
+// With options.service_name set, every call goes through a
+// TMultiplexedProtocol with that name, for servers that multiplex several
+// services on one port (TMultiplexedProcessor).
+//
 // Thread-safety: not thread-safe; use one client per thread or guard it.
 #pragma once
 
@@ -19,6 +23,7 @@
 #include <utility>
 
 #include <thrift/Thrift.h>
+#include <thrift/protocol/TMultiplexedProtocol.h>
 #include <thrift/protocol/TProtocol.h>
 #include <thrift/transport/TTransport.h>
 
@@ -31,6 +36,7 @@ struct ThriftClientOptions {
   int send_timeout_ms = 60000;
   int recv_timeout_ms = 60000;
   int64_t max_message_bytes = 256ll << 20;
+  std::string service_name;  // non-empty: multiplexed service name
 };
 
 // The type-independent part: socket, transport, protocol, and error mapping.
@@ -59,6 +65,7 @@ class ThriftConnection {
   const std::shared_ptr<apache::thrift::protocol::TProtocol>& protocol() const { return protocol_; }
   const std::string& host() const { return host_; }
   int port() const { return port_; }
+  const ThriftClientOptions& options() const { return options_; }
 
   // Maps a Thrift exception thrown by an RPC to a Status and closes the
   // connection when the transport may be out of sync.
@@ -84,7 +91,7 @@ class ThriftClient {
   ThriftClient(std::string host, int port, ThriftClientOptions options = {})
       : conn_(std::move(host), port, options),
         protocol_(conn_.protocol()),
-        client_(std::make_unique<ClientT>(protocol_)) {}
+        client_(std::make_unique<ClientT>(ClientProtocol())) {}
 
   // Runs `fn(ClientT&)` (which performs one RPC); opens the connection first.
   template <typename Fn>
@@ -93,7 +100,7 @@ class ThriftClient {
     if (!s.ok()) return s;
     if (conn_.protocol() != protocol_) {  // the connection was rebuilt
       protocol_ = conn_.protocol();
-      client_ = std::make_unique<ClientT>(protocol_);
+      client_ = std::make_unique<ClientT>(ClientProtocol());
     }
     try {
       fn(*client_);
@@ -106,8 +113,15 @@ class ThriftClient {
   ThriftConnection& connection() { return conn_; }
 
  private:
+  // The protocol client_ speaks: protocol_, wrapped when multiplexed.
+  std::shared_ptr<apache::thrift::protocol::TProtocol> ClientProtocol() const {
+    const std::string& service = conn_.options().service_name;
+    if (service.empty()) return protocol_;
+    return std::make_shared<apache::thrift::protocol::TMultiplexedProtocol>(protocol_, service);
+  }
+
   ThriftConnection conn_;
-  std::shared_ptr<apache::thrift::protocol::TProtocol> protocol_;  // the one client_ uses
+  std::shared_ptr<apache::thrift::protocol::TProtocol> protocol_;  // the connection's protocol
   std::unique_ptr<ClientT> client_;
 };
 

@@ -1,0 +1,82 @@
+// Partition filters: a SQL boolean expression over partition keys, as
+// ListPartitions takes it, parsed into a small tree (this file) and then
+// bound to a table's keys and evaluated (partition_predicate.h).
+//
+// Grammar (keywords case-insensitive; identifiers case-insensitive, plain
+// or `back-quoted`):
+//   expr      := or
+//   or        := and { OR and }
+//   and       := not { AND not }
+//   not       := NOT not | predicate
+//   predicate := '(' expr ')'
+//              | operand [ cmp operand
+//                        | [NOT] IN '(' operand { ',' operand } ')'
+//                        | [NOT] BETWEEN operand AND operand
+//                        | IS [NOT] NULL ]
+//   cmp       := = | == | != | <> | < | <= | > | >=
+//   operand   := identifier | literal
+//   literal   := ['-'|'+'] number | 'string' | "string" | TRUE | FALSE | NULL
+//              | DATE 'yyyy-mm-dd' | TIMESTAMP '...'
+//              | CAST '(' literal AS type ')'
+// A bare operand as a predicate must be a boolean key or TRUE/FALSE/NULL.
+// Strings take '' / "" doubling and backslash escapes (\\ \' \" \n \t).
+// CAST types: DATE, TIMESTAMP, STRING, VARCHAR, CHAR, BOOL, BOOLEAN,
+// TINYINT, SMALLINT, INT, INTEGER, BIGINT, INT64, FLOAT, DOUBLE, FLOAT64,
+// DECIMAL, NUMERIC (optionally with "(p[,s])").
+//
+// Errors are INVALID_ARGUMENT naming the 0-based byte position, e.g.
+//   "filter: expected ')' at position 17, found 'AND'". Limits: the text is at
+// most kMaxFilterBytes, nesting at most kMaxFilterDepth levels.
+//
+// Thread-safety: stateless functions; the tree is a plain value.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalogd/mds/partition_value.h"
+#include "common/util/result.h"
+
+namespace ics::catalog::mds {
+
+inline constexpr size_t kMaxFilterBytes = 1 << 20;
+inline constexpr int kMaxFilterDepth = 200;
+
+enum class CmpOp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
+std::string_view CmpOpName(CmpOp op);
+// a op b  <=>  b Flip(op) a
+CmpOp FlipCmp(CmpOp op);
+
+struct FilterOperand {
+  bool is_column = false;
+  std::string column;  // lower-cased
+  Value literal;
+  size_t pos = 0;      // where it starts in the text
+};
+
+struct FilterNode {
+  enum class Kind : uint8_t {
+    kAnd,      // children
+    kOr,       // children
+    kNot,      // children[0]
+    kCompare,  // operands[0] op operands[1]
+    kIn,       // operands[0] [NOT] IN (operands[1..])
+    kBetween,  // operands[0] [NOT] BETWEEN operands[1] AND operands[2]
+    kIsNull,   // operands[0] IS [NOT] NULL
+    kBare,     // operands[0] used as a condition
+  };
+  Kind kind = Kind::kAnd;
+  CmpOp op = CmpOp::kEq;
+  bool negated = false;  // NOT IN, NOT BETWEEN, IS NOT NULL
+  size_t pos = 0;
+  std::vector<std::unique_ptr<FilterNode>> children;
+  std::vector<FilterOperand> operands;
+};
+
+// Parses `text`; an empty (or all-blank) text yields nullptr (no filter).
+Result<std::unique_ptr<FilterNode>> ParsePartitionFilter(std::string_view text);
+
+}  // namespace ics::catalog::mds

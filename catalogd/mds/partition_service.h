@@ -1,0 +1,86 @@
+// PartitionService (core): the operations of the PartitionService Thrift
+// API (common/thrift/PartitionService.thrift) over catalogd's catalog.
+//
+// Writes go through DdlExecutor::ApplyPartitionBatch: validated, ONE
+// metastore transaction, directories, ONE catalog install (one version,
+// published like any DDL), under the table's DDL lock. Requests are
+// checked against the limits (partition_convert.h) before anything else;
+// a failed request changes nothing. Listing is PartitionLister; write
+// streams are staged by WriteStreamManager and committed as one batch;
+// partition indexes are PartitionIndexManager's.
+//
+// Methods return the response without its status (the RPC handler sets
+// it from the Result). Ownership: owns the lister, the index manager and
+// the stream manager; the context and the DDL executor outlive it.
+//
+// Thread-safety: thread-safe. Shutdown() stops the index worker; idempotent.
+#pragma once
+
+#include <memory>
+
+#include "PartitionService_types.h"
+#include "catalogd/ddl/ddl_executor.h"
+#include "catalogd/mds/partition_index_manager.h"
+#include "catalogd/mds/partition_lister.h"
+#include "catalogd/mds/write_stream.h"
+#include "catalogd/service/catalog_context.h"
+
+namespace ics::catalog::mds {
+
+inline constexpr size_t kMaxPartitionsPerBatch = 900;
+
+struct PartitionServiceOptions {
+  WriteStreamOptions streams;
+};
+
+class PartitionService {
+ public:
+  PartitionService(CatalogContext* ctx, DdlExecutor* ddl, PartitionServiceOptions options);
+  ~PartitionService();
+  PartitionService(const PartitionService&) = delete;
+  PartitionService& operator=(const PartitionService&) = delete;
+
+  void Shutdown();
+
+  Result<thrift::TBatchCreatePartitionsResponse> BatchCreate(
+      const thrift::TBatchCreatePartitionsRequest& req);
+  Result<thrift::TBatchUpdatePartitionsResponse> BatchUpdate(
+      const thrift::TBatchUpdatePartitionsRequest& req);
+  Result<thrift::TBatchDeletePartitionsResponse> BatchDelete(
+      const thrift::TBatchDeletePartitionsRequest& req);
+  Result<thrift::TListPartitionsResponse> List(const thrift::TListPartitionsRequest& req);
+
+  Result<thrift::TOpenWriteStreamResponse> OpenWriteStream(
+      const thrift::TOpenWriteStreamRequest& req);
+  Result<thrift::TAppendWriteStreamResponse> AppendWriteStream(
+      const thrift::TAppendWriteStreamRequest& req);
+  Result<thrift::TCommitWriteStreamResponse> CommitWriteStream(
+      const thrift::TCommitWriteStreamRequest& req);
+  Result<thrift::TAbortWriteStreamResponse> AbortWriteStream(
+      const thrift::TAbortWriteStreamRequest& req);
+
+  Result<thrift::TCreatePartitionIndexResponse> CreateIndex(
+      const thrift::TCreatePartitionIndexRequest& req);
+  Result<thrift::TGetPartitionIndexesResponse> GetIndexes(
+      const thrift::TGetPartitionIndexesRequest& req);
+  Result<thrift::TDeletePartitionIndexResponse> DeleteIndex(
+      const thrift::TDeletePartitionIndexRequest& req);
+
+  PartitionIndexManager* indexes() { return &indexes_; }
+  WriteStreamManager* streams() { return &streams_; }
+
+ private:
+  // Creates `partitions` (validated) as one batch.
+  Result<PartitionBatchResult> Create(const std::string& db, const std::string& table,
+                                      const std::vector<thrift::TMetastorePartition>& partitions,
+                                      bool skip_existing);
+  Result<PartitionBatchResult> Apply(const PartitionBatch& batch);
+
+  CatalogContext* const ctx_;
+  DdlExecutor* const ddl_;
+  PartitionIndexManager indexes_;
+  PartitionLister lister_;
+  WriteStreamManager streams_;
+};
+
+}  // namespace ics::catalog::mds

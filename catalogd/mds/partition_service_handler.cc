@@ -1,0 +1,121 @@
+#include "catalogd/mds/partition_service_handler.h"
+
+#include <glog/logging.h>
+
+#include "PartitionService.h"
+
+namespace ics::catalog::mds {
+
+namespace {
+
+using thrift::TPartitionServiceErrorCode;
+
+class Handler : public thrift::PartitionServiceIf {
+ public:
+  explicit Handler(std::shared_ptr<PartitionService> core) : core_(std::move(core)) {}
+
+  void BatchCreatePartitions(thrift::TBatchCreatePartitionsResponse& out,
+                             const thrift::TBatchCreatePartitionsRequest& req) override {
+    Run(&out, [&] { return core_->BatchCreate(req); }, req.partitions.size());
+  }
+  void BatchUpdatePartitions(thrift::TBatchUpdatePartitionsResponse& out,
+                             const thrift::TBatchUpdatePartitionsRequest& req) override {
+    Run(&out, [&] { return core_->BatchUpdate(req); }, req.updates.size());
+  }
+  void BatchDeletePartitions(thrift::TBatchDeletePartitionsResponse& out,
+                             const thrift::TBatchDeletePartitionsRequest& req) override {
+    Run(&out, [&] { return core_->BatchDelete(req); }, req.partition_values.size());
+  }
+  void ListPartitions(thrift::TListPartitionsResponse& out,
+                      const thrift::TListPartitionsRequest& req) override {
+    Run(&out, [&] { return core_->List(req); });
+  }
+  void OpenWriteStream(thrift::TOpenWriteStreamResponse& out,
+                       const thrift::TOpenWriteStreamRequest& req) override {
+    Run(&out, [&] { return core_->OpenWriteStream(req); });
+  }
+  void AppendWriteStream(thrift::TAppendWriteStreamResponse& out,
+                         const thrift::TAppendWriteStreamRequest& req) override {
+    Run(&out, [&] { return core_->AppendWriteStream(req); });
+  }
+  void CommitWriteStream(thrift::TCommitWriteStreamResponse& out,
+                         const thrift::TCommitWriteStreamRequest& req) override {
+    Run(&out, [&] { return core_->CommitWriteStream(req); });
+  }
+  void AbortWriteStream(thrift::TAbortWriteStreamResponse& out,
+                        const thrift::TAbortWriteStreamRequest& req) override {
+    Run(&out, [&] { return core_->AbortWriteStream(req); });
+  }
+  void CreatePartitionIndex(thrift::TCreatePartitionIndexResponse& out,
+                            const thrift::TCreatePartitionIndexRequest& req) override {
+    Run(&out, [&] { return core_->CreateIndex(req); });
+  }
+  void GetPartitionIndexes(thrift::TGetPartitionIndexesResponse& out,
+                           const thrift::TGetPartitionIndexesRequest& req) override {
+    Run(&out, [&] { return core_->GetIndexes(req); });
+  }
+  void DeletePartitionIndex(thrift::TDeletePartitionIndexResponse& out,
+                            const thrift::TDeletePartitionIndexRequest& req) override {
+    Run(&out, [&] { return core_->DeleteIndex(req); });
+  }
+
+ private:
+  // Runs the core call and fills `out`; `batch_items` (for batch calls)
+  // lets an over-limit batch carry max_batch_size.
+  template <typename Resp, typename Fn>
+  void Run(Resp* out, Fn&& fn, size_t batch_items = 0) {
+    Result<Resp> r = [&]() -> Result<Resp> {
+      try {
+        return fn();
+      } catch (const std::exception& e) {  // e.g. bad_alloc: answer, don't kill the connection
+        LOG(ERROR) << "PartitionService call failed: " << e.what();
+        return Status::Internal(std::string("unexpected error: ") + e.what());
+      }
+    }();
+    if (r.ok()) {
+      *out = std::move(r).value();
+      out->status.code = TPartitionServiceErrorCode::OK;
+      return;
+    }
+    *out = Resp();
+    out->status = ToServiceStatus(r.status());
+    if (r.status().Is(ErrorCode::kLimitExceeded) && batch_items > kMaxPartitionsPerBatch) {
+      thrift::TBatchSizeTooLargeError e;
+      e.max_batch_size = static_cast<int64_t>(kMaxPartitionsPerBatch);
+      e.__set_error_message(r.status().message());
+      out->status.__set_batch_size_too_large(std::move(e));
+    }
+  }
+
+  const std::shared_ptr<PartitionService> core_;
+};
+
+}  // namespace
+
+thrift::TPartitionServiceStatus ToServiceStatus(const Status& s) {
+  thrift::TPartitionServiceStatus out;
+  switch (s.code()) {
+    case ErrorCode::kOk: out.code = TPartitionServiceErrorCode::OK; return out;
+    case ErrorCode::kInvalidArgument: out.code = TPartitionServiceErrorCode::INVALID_ARGUMENT; break;
+    case ErrorCode::kNotFound: out.code = TPartitionServiceErrorCode::NOT_FOUND; break;
+    case ErrorCode::kAlreadyExists: out.code = TPartitionServiceErrorCode::ALREADY_EXISTS; break;
+    case ErrorCode::kLimitExceeded: out.code = TPartitionServiceErrorCode::RESOURCE_EXHAUSTED; break;
+    case ErrorCode::kRecoverableError:
+      out.code = TPartitionServiceErrorCode::FAILED_PRECONDITION;
+      break;
+    case ErrorCode::kCancelled: out.code = TPartitionServiceErrorCode::ABORTED; break;
+    case ErrorCode::kNotImplemented: out.code = TPartitionServiceErrorCode::NOT_IMPLEMENTED; break;
+    case ErrorCode::kShutdown: out.code = TPartitionServiceErrorCode::UNAVAILABLE; break;
+    default: out.code = TPartitionServiceErrorCode::INTERNAL; break;
+  }
+  out.__set_message(s.message());
+  return out;
+}
+
+std::shared_ptr<apache::thrift::TProcessor> MakePartitionServiceProcessor(
+    std::shared_ptr<PartitionService> core) {
+  return std::make_shared<thrift::PartitionServiceProcessor>(
+      std::make_shared<Handler>(std::move(core)));
+}
+
+}  // namespace ics::catalog::mds
