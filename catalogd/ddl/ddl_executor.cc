@@ -106,6 +106,11 @@ Result<PartitionBatchResult> DdlExecutor::ApplyPartitionBatch(const PartitionBat
   return ddl::ApplyPartitionBatch(ctx_, batch);
 }
 
+Result<DdlOutcome> DdlExecutor::ChangeTable(const TableChange& change) {
+  ReaderLock reset(&reset_mu_);
+  return ddl::ChangeTable(ctx_, change);
+}
+
 Result<DdlOutcome> DdlExecutor::ResetMetadata(const impala::TResetMetadataRequest& req) {
   ICS_RETURN_IF_ERROR(CheckProtocol(req.protocol_version));
   if (req.__isset.authorization && req.authorization) {

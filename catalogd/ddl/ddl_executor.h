@@ -77,6 +77,22 @@ struct PartitionBatchResult {
   TablePtr table;        // the table state after the batch
 };
 
+// A change to one table planned by another catalogd service (TableService,
+// catalogd/mds), applied by DdlExecutor::ChangeTable as one DDL: under the
+// table's DDL lock, `plan` sees the loaded table and its metastore object
+// (every parameter) and returns the ops of ONE metastore transaction (any
+// ops on this table: kNewTableVersion, kAlterTable keeping its name,
+// column-stats ops); after the commit the table is rebuilt (reloaded when
+// its location, partition keys or kind changed; table column stats re-read)
+// and installed under ONE new catalog version. An error from `plan` changes
+// nothing; an empty txn is a no-op (nothing written, no new version).
+struct TableChange {
+  std::string db;     // normalized (lower-case) names
+  std::string table;
+  std::function<Result<MetastoreTxn>(const TableState& loaded, const hive::Table& hms)> plan;
+  std::string summary;
+};
+
 class DdlExecutor {
  public:
   explicit DdlExecutor(CatalogContext* ctx) : ctx_(ctx) {}
@@ -88,6 +104,10 @@ class DdlExecutor {
   // ALREADY_EXISTS for an existing add (unless skip_existing),
   // INVALID_ARGUMENT for bad values, duplicates or an unpartitioned table.
   Result<PartitionBatchResult> ApplyPartitionBatch(const PartitionBatch& batch);
+  // See TableChange. NOT_FOUND for a missing database or table; errors of
+  // `plan` and of the commit as they are. An empty plan is a no-op (returns
+  // the current version, nothing installed).
+  Result<DdlOutcome> ChangeTable(const TableChange& change);
 
  private:
   CatalogContext* const ctx_;

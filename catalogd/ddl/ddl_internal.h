@@ -10,6 +10,7 @@
 //   ddl_alter_table.cc  ALTER TABLE (columns, rename, formats, properties, ...)
 //   ddl_partitions.cc   ADD/DROP/RECOVER PARTITIONS, UpdateCatalog
 //   ddl_partition_batch.cc  batches of partition adds/alters/drops (PartitionService)
+//   ddl_table_change.cc     planned single-table changes (TableService)
 //   ddl_stats.cc        UPDATE_STATS, DROP STATS
 //   ddl_functions.cc    CREATE/DROP FUNCTION
 //   ddl_reset.cc        REFRESH / INVALIDATE METADATA
@@ -254,6 +255,8 @@ Result<DdlOutcome> RecoverPartitions(CatalogContext* ctx, const TableRef& t);
 Result<DdlOutcome> UpdateCatalog(CatalogContext* ctx, const impala::TUpdateCatalogRequest& req);
 // DdlExecutor::ApplyPartitionBatch (ddl_partition_batch.cc).
 Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const PartitionBatch& batch);
+// DdlExecutor::ChangeTable (ddl_table_change.cc).
+Result<DdlOutcome> ChangeTable(CatalogContext* ctx, const TableChange& change);
 
 // Removes the row count, total size and incremental stats chunks from
 // table or partition parameters; true if anything was removed.

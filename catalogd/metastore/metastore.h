@@ -41,7 +41,8 @@ namespace ics::catalog {
 // inside the transaction, after the txn's earlier ops (so one txn may create
 // a database and a table in it, or drop functions and then their database);
 // a failed precondition aborts the whole txn with the stated status code.
-// Each op appends one notification event (type in brackets).
+// Each op appends one notification event (type in brackets), except the
+// table version ops, which append none.
 struct MetastoreOp {
   enum class Kind {
     // database; ALREADY_EXISTS if present.                       [CREATE_DATABASE]
@@ -94,6 +95,22 @@ struct MetastoreOp {
     // db_name, table_name; deletes all table and partition column stats;
     // NOT_FOUND if the table is absent.                  [DELETE_TABLE_COLUMN_STAT]
     kDeleteColumnStats,
+    // db_name, table_name, partition_name ("" = table level), column_name:
+    // deletes that one column's stats; NOT_FOUND if the table, the partition
+    // or the stats are absent.  [DELETE_TABLE_COLUMN_STAT / DELETE_PARTITION_COLUMN_STAT]
+    kDeleteColumnStat,
+    // ---- table versions (see "Table versions" below) ----
+    // db_name, table_name, archive: starts a new version of the table. With
+    // `archive`, the table's stored object (as it is at this point of the
+    // txn) is kept as an archived version under the current version id;
+    // either way the current version id advances by one. Put it before the
+    // kAlterTable that writes the new object. NOT_FOUND if the table is
+    // absent.                                                    [no event]
+    kNewTableVersion,
+    // db_name, table_name, version_id: deletes one archived version;
+    // NOT_FOUND if the table or that archived version is absent; INVALID_ARGUMENT
+    // for the current version id (it is not archived).           [no event]
+    kDeleteTableVersion,
   };
   Kind kind;
   std::string db_name;
@@ -105,6 +122,9 @@ struct MetastoreOp {
   hive::Partition partition;
   impala::TFunction function;
   std::vector<hive::ColumnStatisticsObj> column_stats;
+  std::string column_name;  // kDeleteColumnStat
+  int64_t version_id = 0;   // kDeleteTableVersion
+  bool archive = true;      // kNewTableVersion
 };
 
 struct MetastoreTxn {
@@ -113,6 +133,22 @@ struct MetastoreTxn {
 
 // A row of the notification log.
 using NotificationEvent = hive::NotificationEvent;
+
+// Table versions. Every table has a current version id (1 when created)
+// and the time its current object was written; kNewTableVersion archives
+// the current object (optional) and advances the id, so ids grow by one per
+// new version and are never reused while the table exists. Archived
+// versions are dropped with their table and follow it through a rename.
+// ALTER TABLE through ExecDdl edits the current version in place; only
+// operations that add kNewTableVersion make versions (catalogd/mds). Version
+// ops write no notification event: the object change itself is logged by
+// the kAlterTable next to them, so event consumers need not know them.
+struct TableVersionRecord {
+  int64_t version_id = 0;
+  int64_t valid_from_ms = 0;  // when this object became the current one
+  int64_t archived_ms = 0;    // when it was replaced (0 for the current version)
+  hive::Table table;
+};
 
 class Metastore {
  public:
@@ -141,6 +177,31 @@ class Metastore {
   // Ordered by column name; NOT_FOUND if the table or partition is absent.
   virtual Result<std::vector<hive::ColumnStatisticsObj>> GetPartitionColumnStats(
       const std::string& db, const std::string& table, const std::string& partition_name) = 0;
+
+  // ---- table versions: an optional capability ----
+  // Backends that do not keep versions (e.g. a remote Hive Metastore) keep
+  // these defaults, which fail with NOT_IMPLEMENTED; so do the version ops
+  // in Commit. The embedded SQLite backend implements them.
+
+  // The table's current object with its version id and valid_from_ms (read
+  // together); NOT_FOUND if the table is absent.
+  virtual Result<TableVersionRecord> GetCurrentTableVersion(const std::string& db,
+                                                            const std::string& table);
+  // One archived version; NOT_FOUND if the table or the version is absent.
+  virtual Result<TableVersionRecord> GetArchivedTableVersion(const std::string& db,
+                                                             const std::string& table,
+                                                             int64_t version_id);
+  // Archived versions with id < below_version_id (0: no bound), newest first,
+  // at most `limit` (INVALID_ARGUMENT unless limit > 0); NOT_FOUND if the
+  // table is absent.
+  virtual Result<std::vector<TableVersionRecord>> ListArchivedTableVersions(
+      const std::string& db, const std::string& table, int64_t below_version_id, int limit);
+  // The version that was current at `at_ms` (current or archived);
+  // NOT_FOUND if the table is absent or no kept version covers that time
+  // (before the table existed, or its version was not archived or deleted).
+  virtual Result<TableVersionRecord> GetTableVersionAsOf(const std::string& db,
+                                                         const std::string& table,
+                                                         int64_t at_ms);
 
   // Applies every op atomically and durably (on disk before it returns),
   // appending one notification event per op. Returns the id of the last

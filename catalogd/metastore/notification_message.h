@@ -17,7 +17,11 @@
 // hive::Database (CREATE/ALTER_DATABASE), hive::Table (CREATE/ALTER_TABLE),
 // hive::Partition (ADD/ALTER_PARTITION), impala::TFunction (CREATE_FUNCTION),
 // hive::ColumnStatistics (UPDATE_*_COLUMN_STAT: the columns of that op only).
-// Drops and DELETE_TABLE_COLUMN_STAT carry no object. Names that are not
+// Drops and DELETE_{TABLE,PARTITION}_COLUMN_STAT carry no object (a
+// deletion of one column's stats does not name the column: consumers re-read
+// the stats of that table or partition). Table version ops (archiving and
+// deleting versions, metastore.h) write no event at all; the ALTER_TABLE
+// written with an archive is an ordinary ALTER_TABLE event. Names that are not
 // valid UTF-8 are written with U+FFFD replacements; the object keeps the
 // exact bytes.
 //
@@ -47,6 +51,8 @@ inline constexpr std::string_view kEventUpdateTableColumnStat = "UPDATE_TABLE_CO
 inline constexpr std::string_view kEventUpdatePartitionColumnStat =
     "UPDATE_PARTITION_COLUMN_STAT";
 inline constexpr std::string_view kEventDeleteTableColumnStat = "DELETE_TABLE_COLUMN_STAT";
+inline constexpr std::string_view kEventDeletePartitionColumnStat =
+    "DELETE_PARTITION_COLUMN_STAT";
 
 // The decoded form of a message (see the format above).
 struct NotificationMessage {

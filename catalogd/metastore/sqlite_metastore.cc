@@ -2,8 +2,11 @@
 // commits. Schema and connection settings: sqlite_schema.h; per-op
 // preconditions and writes: txn_applier.h.
 #include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <ctime>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,6 +57,19 @@ class SqliteMetastore final : public Metastore {
   Result<std::vector<hive::ColumnStatisticsObj>> GetPartitionColumnStats(
       const std::string& db, const std::string& table, const std::string& partition_name) override
       EXCLUDES(mu_);
+  Result<TableVersionRecord> GetCurrentTableVersion(const std::string& db,
+                                                    const std::string& table) override
+      EXCLUDES(mu_);
+  Result<TableVersionRecord> GetArchivedTableVersion(const std::string& db,
+                                                     const std::string& table,
+                                                     int64_t version_id) override EXCLUDES(mu_);
+  Result<std::vector<TableVersionRecord>> ListArchivedTableVersions(const std::string& db,
+                                                                    const std::string& table,
+                                                                    int64_t below_version_id,
+                                                                    int limit) override
+      EXCLUDES(mu_);
+  Result<TableVersionRecord> GetTableVersionAsOf(const std::string& db, const std::string& table,
+                                                 int64_t at_ms) override EXCLUDES(mu_);
   Result<int64_t> Commit(const MetastoreTxn& txn) override EXCLUDES(mu_);
   Result<std::vector<NotificationEvent>> GetNextNotifications(int64_t after_event_id,
                                                               int max_events) override
@@ -72,9 +88,38 @@ class SqliteMetastore final : public Metastore {
   Result<KeyedBlobs> ColumnStatsRows(const std::string& db, const std::string& table,
                                      const std::string* partition_name) EXCLUDES(mu_);
 
+  // A version row as read: (id, valid_from_ms, archived_ms, blob).
+  struct VersionRow {
+    int64_t id = 0;
+    int64_t valid_from_ms = 0;
+    int64_t archived_ms = 0;
+    std::string blob;
+  };
+  // The current version row of a table; nullopt if the table is absent.
+  Result<std::optional<VersionRow>> CurrentVersionRow(const std::string& db,
+                                                      const std::string& table) REQUIRES(mu_);
+  // Archived rows matching `where` (a condition on table_versions with the
+  // table bound to ?1, ?2 and `arg` to ?3), ordered by `order`, at most `limit`.
+  Result<std::vector<VersionRow>> ArchivedRows(const std::string& db, const std::string& table,
+                                               const std::string& where, int64_t arg,
+                                               const std::string& order, int limit) REQUIRES(mu_);
+
   Mutex mu_;
   const std::unique_ptr<sqlite::Connection> conn_ PT_GUARDED_BY(mu_);
 };
+
+// Decodes a version row (current rows have archived_ms 0).
+Result<TableVersionRecord> DecodeVersion(const std::string& db, const std::string& table,
+                                         int64_t id, int64_t from_ms, int64_t archived_ms,
+                                         const std::string& blob) {
+  TableVersionRecord r;
+  r.version_id = id;
+  r.valid_from_ms = from_ms;
+  r.archived_ms = archived_ms;
+  ICS_ASSIGN_OR_RETURN(r.table, DecodeBlob<hive::Table>(blob, "version " + std::to_string(id) +
+                                                                  " of table " + db + "." + table));
+  return r;
+}
 
 template <typename T>
 Result<std::vector<T>> DecodeAll(const KeyedBlobs& rows, const std::string& what_prefix) {
@@ -271,13 +316,145 @@ Result<std::vector<hive::ColumnStatisticsObj>> SqliteMetastore::GetPartitionColu
                 ": column ");
 }
 
+Result<std::optional<SqliteMetastore::VersionRow>> SqliteMetastore::CurrentVersionRow(
+    const std::string& db, const std::string& table) {
+  ICS_ASSIGN_OR_RETURN(sqlite::Stmt st,
+                       conn_->Prepare("SELECT t.obj, h.current_id, h.since_ms FROM tables t "
+                                      "LEFT JOIN table_version_heads h "
+                                      "ON h.db = t.db AND h.tbl = t.name "
+                                      "WHERE t.db = ?1 AND t.name = ?2"));
+  st.BindText(1, db).BindText(2, table);
+  ICS_ASSIGN_OR_RETURN(bool row, st.Step());
+  if (!row) return std::optional<VersionRow>();
+  VersionRow r;
+  r.blob = std::string(st.Blob(0));
+  // No head row: version 1, current since createTime (filled by the caller
+  // after decoding, see below).
+  r.id = st.IsNull(1) ? 1 : st.Int(1);
+  r.valid_from_ms = st.IsNull(1) ? -1 : st.Int(2);
+  return std::optional<VersionRow>(std::move(r));
+}
+
+Result<std::vector<SqliteMetastore::VersionRow>> SqliteMetastore::ArchivedRows(
+    const std::string& db, const std::string& table, const std::string& where, int64_t arg,
+    const std::string& order, int limit) {
+  ICS_ASSIGN_OR_RETURN(sqlite::Stmt st,
+                       conn_->Prepare("SELECT version_id, valid_from_ms, archived_ms, obj "
+                                      "FROM table_versions WHERE db = ?1 AND tbl = ?2 AND " +
+                                      where + " ORDER BY " + order + " LIMIT ?4"));
+  st.BindText(1, db).BindText(2, table).BindInt(3, arg).BindInt(4, limit);
+  std::vector<VersionRow> rows;
+  while (true) {
+    ICS_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    rows.push_back({st.Int(0), st.Int(1), st.Int(2), std::string(st.Blob(3))});
+  }
+  return rows;
+}
+
+Result<TableVersionRecord> SqliteMetastore::GetCurrentTableVersion(const std::string& db,
+                                                                   const std::string& table) {
+  std::optional<VersionRow> row;
+  {
+    MutexLock l(&mu_);
+    ICS_ASSIGN_OR_RETURN(row, CurrentVersionRow(db, table));
+  }
+  if (!row) return Status::NotFound("table " + TableName(db, table) + " does not exist");
+  ICS_ASSIGN_OR_RETURN(TableVersionRecord r,
+                       DecodeVersion(db, table, row->id, row->valid_from_ms, 0, row->blob));
+  if (r.valid_from_ms < 0) r.valid_from_ms = int64_t{r.table.createTime} * 1000;
+  return r;
+}
+
+Result<TableVersionRecord> SqliteMetastore::GetArchivedTableVersion(const std::string& db,
+                                                                    const std::string& table,
+                                                                    int64_t version_id) {
+  std::vector<VersionRow> rows;
+  {
+    MutexLock l(&mu_);
+    sqlite::Transaction txn(conn_.get());
+    ICS_RETURN_IF_ERROR(txn.Begin(sqlite::Transaction::Kind::kDeferred));
+    ICS_RETURN_IF_ERROR(RequireRow("SELECT 1 FROM tables WHERE db = ?1 AND name = ?2",
+                                   {db, table}, "table " + TableName(db, table)));
+    ICS_ASSIGN_OR_RETURN(rows,
+                         ArchivedRows(db, table, "version_id = ?3", version_id, "version_id", 1));
+    ICS_RETURN_IF_ERROR(txn.Commit());
+  }
+  if (rows.empty()) {
+    return Status::NotFound("version " + std::to_string(version_id) + " of table " +
+                            TableName(db, table) + " does not exist");
+  }
+  const VersionRow& v = rows[0];
+  return DecodeVersion(db, table, v.id, v.valid_from_ms, v.archived_ms, v.blob);
+}
+
+Result<std::vector<TableVersionRecord>> SqliteMetastore::ListArchivedTableVersions(
+    const std::string& db, const std::string& table, int64_t below_version_id, int limit) {
+  if (limit <= 0) {
+    return Status::InvalidArgument("limit must be positive, got " + std::to_string(limit));
+  }
+  std::vector<VersionRow> rows;
+  {
+    MutexLock l(&mu_);
+    sqlite::Transaction txn(conn_.get());
+    ICS_RETURN_IF_ERROR(txn.Begin(sqlite::Transaction::Kind::kDeferred));
+    ICS_RETURN_IF_ERROR(RequireRow("SELECT 1 FROM tables WHERE db = ?1 AND name = ?2",
+                                   {db, table}, "table " + TableName(db, table)));
+    const int64_t bound = below_version_id > 0 ? below_version_id : INT64_MAX;
+    ICS_ASSIGN_OR_RETURN(rows, ArchivedRows(db, table, "version_id < ?3", bound,
+                                            "version_id DESC", limit));
+    ICS_RETURN_IF_ERROR(txn.Commit());
+  }
+  std::vector<TableVersionRecord> out;
+  out.reserve(rows.size());
+  for (const VersionRow& v : rows) {
+    ICS_ASSIGN_OR_RETURN(TableVersionRecord r,
+                         DecodeVersion(db, table, v.id, v.valid_from_ms, v.archived_ms, v.blob));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+Result<TableVersionRecord> SqliteMetastore::GetTableVersionAsOf(const std::string& db,
+                                                                const std::string& table,
+                                                                int64_t at_ms) {
+  std::optional<VersionRow> current;
+  std::vector<VersionRow> rows;
+  {
+    MutexLock l(&mu_);
+    sqlite::Transaction txn(conn_.get());
+    ICS_RETURN_IF_ERROR(txn.Begin(sqlite::Transaction::Kind::kDeferred));
+    ICS_ASSIGN_OR_RETURN(current, CurrentVersionRow(db, table));
+    if (current) {
+      ICS_ASSIGN_OR_RETURN(rows, ArchivedRows(db, table, "valid_from_ms <= ?3", at_ms,
+                                              "valid_from_ms DESC, version_id DESC", 1));
+    }
+    ICS_RETURN_IF_ERROR(txn.Commit());
+  }
+  if (!current) return Status::NotFound("table " + TableName(db, table) + " does not exist");
+  ICS_ASSIGN_OR_RETURN(TableVersionRecord cur, DecodeVersion(db, table, current->id,
+                                                             current->valid_from_ms, 0,
+                                                             current->blob));
+  if (cur.valid_from_ms < 0) cur.valid_from_ms = int64_t{cur.table.createTime} * 1000;
+  if (at_ms >= cur.valid_from_ms) return cur;
+  if (!rows.empty() && at_ms < rows[0].archived_ms) {
+    const VersionRow& v = rows[0];
+    return DecodeVersion(db, table, v.id, v.valid_from_ms, v.archived_ms, v.blob);
+  }
+  return Status::NotFound("no kept version of table " + TableName(db, table) + " as of " +
+                          std::to_string(at_ms) + " ms since the epoch");
+}
+
 Result<int64_t> SqliteMetastore::Commit(const MetastoreTxn& txn) {
   if (txn.ops.empty()) return int64_t{0};
   const auto now = static_cast<int32_t>(std::time(nullptr));
+  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
   MutexLock l(&mu_);
   sqlite::Transaction sql_txn(conn_.get());
   ICS_RETURN_IF_ERROR(sql_txn.Begin(sqlite::Transaction::Kind::kImmediate));
-  TxnApplier applier(conn_.get(), now);
+  TxnApplier applier(conn_.get(), now, now_ms);
   for (size_t i = 0; i < txn.ops.size(); ++i) {
     Status s = applier.Apply(txn.ops[i]);
     if (!s.ok()) {

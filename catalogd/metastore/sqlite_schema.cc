@@ -62,8 +62,33 @@ CREATE TABLE notification_log (
 );
 )sql";
 
+// Version 2: table versions (metastore.h, "Table versions"). A table
+// without a table_version_heads row is at version 1, current since its
+// createTime, so version 1 files need no data migration.
+constexpr const char kSchemaV2[] = R"sql(
+CREATE TABLE table_version_heads (
+  db         TEXT NOT NULL,
+  tbl        TEXT NOT NULL,
+  current_id INTEGER NOT NULL,
+  since_ms   INTEGER NOT NULL,
+  PRIMARY KEY (db, tbl),
+  FOREIGN KEY (db, tbl) REFERENCES tables(db, name) DEFERRABLE INITIALLY DEFERRED
+);
+CREATE TABLE table_versions (
+  db            TEXT NOT NULL,
+  tbl           TEXT NOT NULL,
+  version_id    INTEGER NOT NULL,
+  valid_from_ms INTEGER NOT NULL,
+  archived_ms   INTEGER NOT NULL,
+  obj           BLOB NOT NULL,
+  PRIMARY KEY (db, tbl, version_id),
+  FOREIGN KEY (db, tbl) REFERENCES tables(db, name) DEFERRABLE INITIALLY DEFERRED
+);
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, kSchemaV1},
+    {2, kSchemaV2},
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion,
               "one migration per schema version");

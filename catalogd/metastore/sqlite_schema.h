@@ -15,6 +15,11 @@
 //   partition_column_stats(db, tbl, part_name, col; PK, obj)
 //   notification_log(event_id INTEGER PRIMARY KEY AUTOINCREMENT, event_time,
 //                    event_type, db, tbl, message)
+//   table_version_heads(db, tbl; PK, current_id, since_ms)     (version 2)
+//                                               absent row = version 1 since
+//                                               the table's createTime
+//   table_versions(db, tbl, version_id; PK, valid_from_ms, archived_ms, obj)
+//                                               archived hive::Table objects
 //
 // obj columns are TCompactProtocol blobs. Child rows reference their parent
 // with foreign keys checked at COMMIT (DEFERRABLE INITIALLY DEFERRED): a
@@ -30,7 +35,7 @@
 namespace ics::catalog::sqlite {
 
 // The schema version this build writes and understands.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 // Per-connection settings: WAL journaling (IO_ERROR if the file system
 // cannot do WAL), synchronous=FULL so a COMMIT is on disk before it returns,

@@ -53,6 +53,11 @@ std::string_view EventTypeOf(MetastoreOp::Kind kind) {
     case Kind::kSetTableColumnStats: return kEventUpdateTableColumnStat;
     case Kind::kSetPartitionColumnStats: return kEventUpdatePartitionColumnStat;
     case Kind::kDeleteColumnStats: return kEventDeleteTableColumnStat;
+    // Partition-level deletions are logged as DELETE_PARTITION_COLUMN_STAT.
+    case Kind::kDeleteColumnStat: return kEventDeleteTableColumnStat;
+    // Not event types (these ops write no event); names for error messages.
+    case Kind::kNewTableVersion: return "NEW_TABLE_VERSION";
+    case Kind::kDeleteTableVersion: return "DELETE_TABLE_VERSION";
   }
   return "UNKNOWN";
 }
@@ -73,6 +78,9 @@ Status TxnApplier::Apply(const MetastoreOp& op) {
     case Kind::kSetTableColumnStats: return SetColumnStats(op, /*partition_level=*/false);
     case Kind::kSetPartitionColumnStats: return SetColumnStats(op, /*partition_level=*/true);
     case Kind::kDeleteColumnStats: return DeleteColumnStats(op.db_name, op.table_name);
+    case Kind::kDeleteColumnStat: return DeleteColumnStat(op);
+    case Kind::kNewTableVersion: return NewTableVersion(op);
+    case Kind::kDeleteTableVersion: return DeleteTableVersion(op);
   }
   return Status::InvalidArgument("unknown metastore op kind " +
                                  std::to_string(static_cast<int>(op.kind)));
@@ -178,6 +186,10 @@ Status TxnApplier::AlterTable(const MetastoreOp& op) {
         Run("UPDATE table_column_stats SET db = ?3, tbl = ?4 WHERE db = ?1 AND tbl = ?2", keys));
     ICS_RETURN_IF_ERROR(Run(
         "UPDATE partition_column_stats SET db = ?3, tbl = ?4 WHERE db = ?1 AND tbl = ?2", keys));
+    ICS_RETURN_IF_ERROR(
+        Run("UPDATE table_version_heads SET db = ?3, tbl = ?4 WHERE db = ?1 AND tbl = ?2", keys));
+    ICS_RETURN_IF_ERROR(
+        Run("UPDATE table_versions SET db = ?3, tbl = ?4 WHERE db = ?1 AND tbl = ?2", keys));
   }
   part_keys_.erase({op.db_name, op.table_name});
   part_keys_.erase({table.dbName, table.tableName});
@@ -198,6 +210,9 @@ Status TxnApplier::DropTable(const std::string& db, const std::string& table) {
   ICS_RETURN_IF_ERROR(Run("DELETE FROM table_column_stats WHERE db = ?1 AND tbl = ?2",
                           {db, table}));
   ICS_RETURN_IF_ERROR(Run("DELETE FROM partitions WHERE db = ?1 AND tbl = ?2", {db, table}));
+  ICS_RETURN_IF_ERROR(Run("DELETE FROM table_versions WHERE db = ?1 AND tbl = ?2", {db, table}));
+  ICS_RETURN_IF_ERROR(
+      Run("DELETE FROM table_version_heads WHERE db = ?1 AND tbl = ?2", {db, table}));
   ICS_RETURN_IF_ERROR(Run("DELETE FROM tables WHERE db = ?1 AND name = ?2", {db, table}));
   part_keys_.erase({db, table});
   return AppendEvent(kEventDropTable, {db, table, {}, {}, {}, {}, {}}, true);
@@ -348,6 +363,119 @@ Status TxnApplier::DeleteColumnStats(const std::string& db, const std::string& t
   ICS_RETURN_IF_ERROR(Run("DELETE FROM table_column_stats WHERE db = ?1 AND tbl = ?2",
                           {db, table}));
   return AppendEvent(kEventDeleteTableColumnStat, {db, table, {}, {}, {}, {}, {}}, true);
+}
+
+Status TxnApplier::DeleteColumnStat(const MetastoreOp& op) {
+  ICS_RETURN_IF_ERROR(CheckName("database", op.db_name));
+  ICS_RETURN_IF_ERROR(CheckName("table", op.table_name));
+  ICS_RETURN_IF_ERROR(CheckName("column", op.column_name));
+  ICS_RETURN_IF_ERROR(RequireTable(op.db_name, op.table_name));
+  const bool partition_level = !op.partition_name.empty();
+  const std::string where = TableName(op.db_name, op.table_name);
+  if (partition_level) {
+    ICS_ASSIGN_OR_RETURN(bool exists, HasRow("SELECT 1 FROM partitions WHERE db = ?1 "
+                                             "AND tbl = ?2 AND part_name = ?3",
+                                             {op.db_name, op.table_name, op.partition_name}));
+    if (!exists) {
+      return Status::NotFound("partition " + op.partition_name + " of " + where +
+                              " does not exist");
+    }
+    ICS_ASSIGN_OR_RETURN(bool has_stats,
+                         HasRow("SELECT 1 FROM partition_column_stats WHERE db = ?1 AND tbl = ?2 "
+                                "AND part_name = ?3 AND col = ?4",
+                                {op.db_name, op.table_name, op.partition_name, op.column_name}));
+    if (!has_stats) {
+      return Status::NotFound("column " + op.column_name + " of " + where + " partition " +
+                              op.partition_name + " has no statistics");
+    }
+    ICS_RETURN_IF_ERROR(Run("DELETE FROM partition_column_stats WHERE db = ?1 AND tbl = ?2 "
+                            "AND part_name = ?3 AND col = ?4",
+                            {op.db_name, op.table_name, op.partition_name, op.column_name}));
+    return AppendEvent(kEventDeletePartitionColumnStat,
+                       {op.db_name, op.table_name, op.partition_name, {}, {}, {}, {}}, true);
+  }
+  ICS_ASSIGN_OR_RETURN(bool has_stats,
+                       HasRow("SELECT 1 FROM table_column_stats WHERE db = ?1 AND tbl = ?2 "
+                              "AND col = ?3",
+                              {op.db_name, op.table_name, op.column_name}));
+  if (!has_stats) {
+    return Status::NotFound("column " + op.column_name + " of " + where + " has no statistics");
+  }
+  ICS_RETURN_IF_ERROR(Run("DELETE FROM table_column_stats WHERE db = ?1 AND tbl = ?2 AND col = ?3",
+                          {op.db_name, op.table_name, op.column_name}));
+  return AppendEvent(kEventDeleteTableColumnStat, {op.db_name, op.table_name, {}, {}, {}, {}, {}},
+                     true);
+}
+
+// ---- table versions ----
+
+Status TxnApplier::NewTableVersion(const MetastoreOp& op) {
+  ICS_RETURN_IF_ERROR(CheckName("database", op.db_name));
+  ICS_RETURN_IF_ERROR(CheckName("table", op.table_name));
+  ICS_ASSIGN_OR_RETURN(sqlite::Stmt st,
+                       conn_->Prepare("SELECT t.obj, h.current_id, h.since_ms FROM tables t "
+                                      "LEFT JOIN table_version_heads h "
+                                      "ON h.db = t.db AND h.tbl = t.name "
+                                      "WHERE t.db = ?1 AND t.name = ?2"));
+  st.BindText(1, op.db_name).BindText(2, op.table_name);
+  ICS_ASSIGN_OR_RETURN(bool row, st.Step());
+  const std::string where = TableName(op.db_name, op.table_name);
+  if (!row) return Status::NotFound("table " + where + " does not exist");
+  const std::string blob(st.Blob(0));
+  int64_t current_id = 1;
+  int64_t since_ms = 0;
+  if (st.IsNull(1)) {
+    ICS_ASSIGN_OR_RETURN(hive::Table t, DecodeBlob<hive::Table>(blob, "table " + where));
+    since_ms = int64_t{t.createTime} * 1000;
+  } else {
+    current_id = st.Int(1);
+    since_ms = st.Int(2);
+  }
+  if (op.archive) {
+    ICS_ASSIGN_OR_RETURN(sqlite::Stmt ins,
+                         conn_->Prepare("INSERT INTO table_versions (db, tbl, version_id, "
+                                        "valid_from_ms, archived_ms, obj) "
+                                        "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"));
+    ins.BindText(1, op.db_name).BindText(2, op.table_name).BindInt(3, current_id);
+    ins.BindInt(4, since_ms).BindInt(5, now_ms_).BindBlob(6, blob);
+    ICS_RETURN_IF_ERROR(ins.Run());
+  }
+  ICS_ASSIGN_OR_RETURN(sqlite::Stmt up,
+                       conn_->Prepare("INSERT INTO table_version_heads (db, tbl, current_id, "
+                                      "since_ms) VALUES (?1, ?2, ?3, ?4) "
+                                      "ON CONFLICT (db, tbl) DO UPDATE SET "
+                                      "current_id = excluded.current_id, "
+                                      "since_ms = excluded.since_ms"));
+  up.BindText(1, op.db_name).BindText(2, op.table_name).BindInt(3, current_id + 1);
+  up.BindInt(4, now_ms_);
+  return up.Run();
+}
+
+Status TxnApplier::DeleteTableVersion(const MetastoreOp& op) {
+  ICS_RETURN_IF_ERROR(CheckName("database", op.db_name));
+  ICS_RETURN_IF_ERROR(CheckName("table", op.table_name));
+  ICS_RETURN_IF_ERROR(RequireTable(op.db_name, op.table_name));
+  const std::string where = TableName(op.db_name, op.table_name);
+  ICS_ASSIGN_OR_RETURN(sqlite::Stmt head, conn_->Prepare("SELECT current_id FROM "
+                                                         "table_version_heads WHERE db = ?1 "
+                                                         "AND tbl = ?2"));
+  head.BindText(1, op.db_name).BindText(2, op.table_name);
+  ICS_ASSIGN_OR_RETURN(bool has_head, head.Step());
+  const int64_t current = has_head ? head.Int(0) : 1;
+  if (op.version_id == current) {
+    return Status::InvalidArgument("version " + std::to_string(op.version_id) + " of " + where +
+                                   " is the current version and cannot be deleted");
+  }
+  ICS_ASSIGN_OR_RETURN(sqlite::Stmt del, conn_->Prepare("DELETE FROM table_versions WHERE "
+                                                        "db = ?1 AND tbl = ?2 AND "
+                                                        "version_id = ?3"));
+  del.BindText(1, op.db_name).BindText(2, op.table_name).BindInt(3, op.version_id);
+  ICS_RETURN_IF_ERROR(del.Run());
+  if (conn_->Changes() == 0) {
+    return Status::NotFound("version " + std::to_string(op.version_id) + " of " + where +
+                            " does not exist");
+  }
+  return Status::OK();
 }
 
 // ---- helpers ----

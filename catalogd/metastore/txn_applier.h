@@ -31,8 +31,9 @@ std::string_view EventTypeOf(MetastoreOp::Kind kind);
 class TxnApplier {
  public:
   // `event_time` (seconds since the epoch) stamps every event of the txn.
-  TxnApplier(sqlite::Connection* conn, int32_t event_time)
-      : conn_(conn), event_time_(event_time) {}
+  // `now_ms` stamps table versions.
+  TxnApplier(sqlite::Connection* conn, int32_t event_time, int64_t now_ms)
+      : conn_(conn), event_time_(event_time), now_ms_(now_ms) {}
 
   // Checks and applies one op and appends its event. On error the caller must
   // roll back: earlier writes of this op may have happened.
@@ -58,6 +59,9 @@ class TxnApplier {
   // kSetTableColumnStats (partition_level = false) and kSetPartitionColumnStats.
   [[nodiscard]] Status SetColumnStats(const MetastoreOp& op, bool partition_level);
   [[nodiscard]] Status DeleteColumnStats(const std::string& db, const std::string& table);
+  [[nodiscard]] Status DeleteColumnStat(const MetastoreOp& op);
+  [[nodiscard]] Status NewTableVersion(const MetastoreOp& op);
+  [[nodiscard]] Status DeleteTableVersion(const MetastoreOp& op);
 
   // Runs `sql` with `texts` bound to ?1..?n and, if given, `blob` to ?n+1.
   [[nodiscard]] Status Run(const std::string& sql, std::initializer_list<std::string_view> texts,
@@ -76,6 +80,7 @@ class TxnApplier {
 
   sqlite::Connection* const conn_;
   const int32_t event_time_;
+  const int64_t now_ms_;
   int64_t last_event_id_ = 0;
   // Partition key names by table, valid until a table op in this txn.
   std::map<Key, std::vector<std::string>> part_keys_;

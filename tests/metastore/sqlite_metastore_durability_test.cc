@@ -64,7 +64,7 @@ TEST(SqliteMetastoreDurabilityTest, ReopenKeepsData) {
   EXPECT_EQ(*ms->Commit(Txn({CreateDbOp(MakeDb("e"))})), 4);
   ms.reset();
   EXPECT_EQ(RawSql(path, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(RawSql(path, "SELECT version FROM schema_version"), "1");
+  EXPECT_EQ(RawSql(path, "SELECT version FROM schema_version"), "2");
 }
 
 TEST(SqliteMetastoreDurabilityTest, RefusesNewerSchemaVersion) {

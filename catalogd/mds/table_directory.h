@@ -1,0 +1,57 @@
+// TableDirectory: table objects for listings and search, read from the
+// metastore once per table state and cached by the table's catalog version.
+//
+// The catalog holds names-only states for tables not loaded yet, so a
+// listing cannot take table objects from it. Every change to a table
+// installs a new catalog state (new version), so an entry keyed by
+// (db, table, version) is never stale for that state; entries of older
+// versions are replaced on the next lookup, and entries of dropped tables
+// are pruned by Prune().
+//
+// Thread-safety: thread-safe (mu_ is terminal; metastore reads happen
+// outside it).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "TableService_types.h"
+#include "catalogd/catalog/table_state.h"
+#include "catalogd/metastore/metastore.h"
+#include "common/util/mutex.h"
+#include "common/util/result.h"
+
+namespace ics::catalog::mds {
+
+using TableInfoPtr = std::shared_ptr<const thrift::TTableInfo>;
+
+// The wire form of a version record.
+thrift::TTableInfo ToTableInfo(const TableVersionRecord& r);
+
+class TableDirectory {
+ public:
+  explicit TableDirectory(Metastore* metastore) : metastore_(metastore) {}
+
+  // The object of `state`'s table (state from the catalog). NOT_FOUND if the
+  // metastore no longer has it (dropped since the snapshot).
+  Result<TableInfoPtr> Get(const TableState& state) EXCLUDES(mu_);
+
+  // Drops entries of tables not in `live` ((db, table) pairs, sorted).
+  void Prune(const std::vector<std::pair<std::string, std::string>>& live) EXCLUDES(mu_);
+  size_t size() const EXCLUDES(mu_);
+
+ private:
+  struct Entry {
+    int64_t catalog_version = 0;
+    TableInfoPtr info;
+  };
+  Metastore* const metastore_;
+  mutable Mutex mu_;
+  std::map<std::pair<std::string, std::string>, Entry> entries_ GUARDED_BY(mu_);
+};
+
+}  // namespace ics::catalog::mds

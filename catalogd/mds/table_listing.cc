@@ -1,0 +1,100 @@
+// TableService: GetTables and BatchDeleteTable.
+#include <algorithm>
+#include <optional>
+#include <set>
+
+#include "catalogd/mds/table_limits.h"
+#include "catalogd/mds/table_service.h"
+
+namespace ics::catalog::mds {
+
+TableService::TableService(CatalogContext* ctx, DdlExecutor* ddl)
+    : ctx_(ctx), ddl_(ddl), directory_(ctx->metastore) {}
+
+Result<thrift::TGetTablesResponse> TableService::GetTables(const thrift::TGetTablesRequest& req) {
+  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDb(req.db_name));
+  ICS_ASSIGN_OR_RETURN(int max, CheckMaxResults(req.__isset.max_results, req.max_results,
+                                                kMaxGetTablesResults, kMaxGetTablesResults));
+  std::optional<NamePattern> pattern;
+  if (req.__isset.expression && !req.expression.empty()) {
+    ICS_ASSIGN_OR_RETURN(NamePattern p, NamePattern::Parse(req.expression));
+    pattern = std::move(p);
+  }
+  std::string after;
+  if (req.__isset.next_token) {
+    Result<std::string> token = NormalizeTable(req.next_token);
+    if (!token.ok()) return Status::InvalidArgument("invalid NextToken '" + req.next_token + "'");
+    after = *token;
+  }
+  if (ctx_->catalog->GetDatabase(db) == nullptr) {
+    return Status::NotFound("Database does not exist: " + db);
+  }
+  std::vector<TablePtr> tables = ctx_->catalog->TablesOf(db);
+  std::sort(tables.begin(), tables.end(),
+            [](const TablePtr& a, const TablePtr& b) { return a->name < b->name; });
+  thrift::TGetTablesResponse resp;
+  resp.__isset.tables = true;
+  for (const TablePtr& t : tables) {
+    if (!after.empty() && t->name <= after) continue;
+    if (pattern && !pattern->Matches(t->name)) continue;
+    if (static_cast<int>(resp.tables.size()) == max) {
+      resp.__set_next_token(resp.tables.back().table.tableName);
+      break;
+    }
+    Result<TableInfoPtr> info = directory_.Get(*t);
+    if (!info.ok()) {
+      if (info.status().Is(ErrorCode::kNotFound)) continue;  // dropped meanwhile
+      return info.status();
+    }
+    resp.tables.push_back(**info);
+  }
+  return resp;
+}
+
+Result<std::vector<thrift::TTableError>> TableService::BatchDeleteTable(
+    const thrift::TBatchDeleteTableRequest& req) {
+  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDb(req.db_name));
+  ICS_RETURN_IF_ERROR(
+      CheckListSize("TablesToDelete", req.tables_to_delete.size(), kMaxBatchDeleteTables));
+  if (ctx_->catalog->GetDatabase(db) == nullptr) {
+    return Status::NotFound("Database does not exist: " + db);
+  }
+  std::vector<thrift::TTableError> errors;
+  auto fail = [&](const std::string& name, const Status& s) {
+    thrift::TTableError e;
+    e.table_name = name;
+    e.error = ToTableServiceStatus(s);
+    errors.push_back(std::move(e));
+  };
+  std::set<std::string> done;
+  for (const std::string& raw : req.tables_to_delete) {
+    Result<std::string> name = NormalizeTable(raw);
+    if (!name.ok()) {
+      fail(raw, name.status());
+      continue;
+    }
+    if (!done.insert(*name).second) continue;  // listed twice: dropped once
+    // Views and tables are dropped alike; the DDL kind must match the object.
+    Result<hive::Table> hms = ctx_->metastore->GetTable(db, *name);
+    if (!hms.ok()) {
+      fail(*name, hms.status().Is(ErrorCode::kNotFound)
+                      ? Status::NotFound("Table does not exist: " + db + "." + *name)
+                      : hms.status());
+      continue;
+    }
+    const bool view = hms->tableType == "VIRTUAL_VIEW";
+    impala::TDdlExecRequest drop;
+    drop.protocol_version = impala::CatalogServiceVersion::V2;
+    drop.ddl_type = view ? impala::TDdlType::DROP_VIEW : impala::TDdlType::DROP_TABLE;
+    drop.__isset.drop_table_or_view_params = true;
+    drop.drop_table_or_view_params.table_name.db_name = db;
+    drop.drop_table_or_view_params.table_name.table_name = *name;
+    drop.drop_table_or_view_params.if_exists = false;
+    drop.drop_table_or_view_params.purge = false;
+    Result<DdlOutcome> out = ddl_->ExecDdl(drop);
+    if (!out.ok()) fail(*name, out.status());
+  }
+  return errors;
+}
+
+}  // namespace ics::catalog::mds

@@ -1,0 +1,263 @@
+// TableService: SearchTables (free text, property filters, sort, paging).
+#include <algorithm>
+#include <cctype>
+#include <functional>
+
+#include "catalogd/mds/table_limits.h"
+#include "catalogd/mds/table_service.h"
+
+namespace ics::catalog::mds {
+
+namespace {
+
+using thrift::TPropertyComparator;
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+// Splits at ASCII punctuation and whitespace (bytes >= 0x80 stay in tokens).
+bool HasToken(std::string_view field, const std::string& want_lower) {
+  size_t i = 0;
+  while (i <= field.size()) {
+    size_t j = i;
+    while (j < field.size() && (static_cast<unsigned char>(field[j]) >= 0x80 ||
+                                std::isalnum(static_cast<unsigned char>(field[j])))) {
+      ++j;
+    }
+    if (j > i && Lower(field.substr(i, j - i)) == want_lower) return true;
+    i = j + 1;
+  }
+  return false;
+}
+
+enum class FieldKind { kString, kTime, kParameter };
+
+struct Filter {
+  std::string key;
+  FieldKind kind = FieldKind::kParameter;
+  std::string value;        // lower-cased for string fields
+  int64_t time_value = 0;
+  TPropertyComparator::type comparator = TPropertyComparator::EQUALS;
+};
+
+std::string StringField(const thrift::TTableInfo& t, const std::string& key) {
+  if (key == "Name") return t.table.tableName;
+  if (key == "DatabaseName") return t.table.dbName;
+  if (key == "Owner") return t.table.owner;
+  if (key == "TableType") return t.table.tableType;
+  auto it = t.table.parameters.find(kDescriptionParam);  // Description
+  return it == t.table.parameters.end() ? "" : it->second;
+}
+
+int64_t TimeField(const thrift::TTableInfo& t, const std::string& key) {
+  if (key == "CreateTime") return t.table.createTime;
+  if (key == "LastAccessTime") return t.table.lastAccessTime;
+  return t.update_time_ms / 1000;  // UpdateTime
+}
+
+Result<Filter> ParseFilter(const thrift::TPropertyPredicate& p) {
+  Filter f;
+  ICS_RETURN_IF_ERROR(CheckField("filter Key", p.key, 1, kMaxNameBytes, true));
+  ICS_RETURN_IF_ERROR(CheckField("filter Value", p.value, 0, kMaxParamValueBytes, false));
+  f.key = p.key;
+  f.comparator = p.__isset.comparator ? p.comparator : TPropertyComparator::EQUALS;
+  if (f.comparator < TPropertyComparator::EQUALS ||
+      f.comparator > TPropertyComparator::LESS_THAN_EQUALS) {
+    return Status::InvalidArgument("filter on " + p.key + ": unknown comparator " +
+                                   std::to_string(static_cast<int>(f.comparator)));
+  }
+  if (p.key == "CreateTime" || p.key == "UpdateTime" || p.key == "LastAccessTime") {
+    f.kind = FieldKind::kTime;
+    char* end = nullptr;
+    errno = 0;
+    f.time_value = std::strtoll(p.value.c_str(), &end, 10);
+    if (p.value.empty() || *end != '\0' || errno != 0) {
+      return Status::InvalidArgument("filter on " + p.key +
+                                     ": value must be seconds since the epoch, got '" +
+                                     p.value.substr(0, 64) + "'");
+    }
+    return f;
+  }
+  if (f.comparator != TPropertyComparator::EQUALS) {
+    return Status::InvalidArgument("filter on " + p.key +
+                                   ": comparators other than EQUALS apply to time fields only");
+  }
+  if (p.key == "Name" || p.key == "DatabaseName" || p.key == "Description" ||
+      p.key == "Owner" || p.key == "TableType") {
+    f.kind = FieldKind::kString;
+    f.value = Lower(p.value);
+  } else {
+    f.value = p.value;
+  }
+  return f;
+}
+
+bool Passes(const Filter& f, const thrift::TTableInfo& t) {
+  switch (f.kind) {
+    case FieldKind::kString:
+      return HasToken(StringField(t, f.key), f.value);
+    case FieldKind::kParameter: {
+      auto it = t.table.parameters.find(f.key);
+      return it != t.table.parameters.end() && it->second == f.value;
+    }
+    case FieldKind::kTime: {
+      const int64_t v = TimeField(t, f.key);
+      switch (f.comparator) {
+        case TPropertyComparator::EQUALS: return v == f.time_value;
+        case TPropertyComparator::GREATER_THAN: return v > f.time_value;
+        case TPropertyComparator::LESS_THAN: return v < f.time_value;
+        case TPropertyComparator::GREATER_THAN_EQUALS: return v >= f.time_value;
+        case TPropertyComparator::LESS_THAN_EQUALS: return v <= f.time_value;
+      }
+      return false;
+    }
+  }
+  return false;
+}
+
+// Free text: substring (or, quoted, equality) over names, the description,
+// parameter keys and values and column names; case-insensitive.
+class TextQuery {
+ public:
+  explicit TextQuery(const std::string& text) {
+    exact_ = text.size() >= 2 && text.front() == '"' && text.back() == '"';
+    needle_ = Lower(exact_ ? text.substr(1, text.size() - 2) : text);
+  }
+  bool Matches(const thrift::TTableInfo& t) const {
+    if (needle_.empty()) return true;
+    const hive::Table& h = t.table;
+    if (Hit(h.tableName) || Hit(h.dbName)) return true;
+    for (const auto& [k, v] : h.parameters) {
+      if (Hit(k) || Hit(v)) return true;
+    }
+    for (const auto& c : h.sd.cols) {
+      if (Hit(c.name)) return true;
+    }
+    for (const auto& c : h.partitionKeys) {
+      if (Hit(c.name)) return true;
+    }
+    return false;
+  }
+
+ private:
+  bool Hit(const std::string& field) const {
+    const std::string f = Lower(field);
+    return exact_ ? f == needle_ : f.find(needle_) != std::string::npos;
+  }
+  bool exact_ = false;
+  std::string needle_;
+};
+
+using Less = std::function<bool(const thrift::TTableInfo&, const thrift::TTableInfo&)>;
+
+Result<Less> SortOrder(const thrift::TSearchTablesRequest& req) {
+  auto by_name = [](const thrift::TTableInfo& a, const thrift::TTableInfo& b) {
+    return std::tie(a.table.dbName, a.table.tableName) <
+           std::tie(b.table.dbName, b.table.tableName);
+  };
+  if (!req.__isset.sort_criteria || req.sort_criteria.empty()) return Less(by_name);
+  const thrift::TSortCriterion& c = req.sort_criteria[0];
+  ICS_RETURN_IF_ERROR(CheckField("sort FieldName", c.field_name, 1, kMaxSortFieldBytes, true));
+  const bool desc = c.__isset.sort && c.sort == thrift::TSortDirection::DESCENDING;
+  if (c.__isset.sort && c.sort != thrift::TSortDirection::DESCENDING &&
+      c.sort != thrift::TSortDirection::ASCENDING) {
+    return Status::InvalidArgument("Sort must be ASCENDING or DESCENDING");
+  }
+  const std::string f = c.field_name;
+  std::function<int(const thrift::TTableInfo&, const thrift::TTableInfo&)> cmp;
+  if (f == "Name" || f == "DatabaseName" || f == "Owner" || f == "TableType") {
+    cmp = [f](const thrift::TTableInfo& a, const thrift::TTableInfo& b) {
+      return StringField(a, f).compare(StringField(b, f));
+    };
+  } else if (f == "CreateTime" || f == "UpdateTime") {
+    cmp = [f](const thrift::TTableInfo& a, const thrift::TTableInfo& b) {
+      const int64_t x = f == "CreateTime" ? a.table.createTime : a.update_time_ms;
+      const int64_t y = f == "CreateTime" ? b.table.createTime : b.update_time_ms;
+      return x < y ? -1 : (x > y ? 1 : 0);
+    };
+  } else {
+    return Status::InvalidArgument("cannot sort by '" + f.substr(0, 64) +
+                                   "' (Name, DatabaseName, Owner, TableType, CreateTime, "
+                                   "UpdateTime)");
+  }
+  return Less([cmp, desc, by_name](const thrift::TTableInfo& a, const thrift::TTableInfo& b) {
+    const int r = cmp(a, b);
+    if (r != 0) return desc ? r > 0 : r < 0;
+    return by_name(a, b);
+  });
+}
+
+}  // namespace
+
+Result<thrift::TSearchTablesResponse> TableService::SearchTables(
+    const thrift::TSearchTablesRequest& req) {
+  ICS_ASSIGN_OR_RETURN(int max, CheckMaxResults(req.__isset.max_results, req.max_results,
+                                                kMaxSearchResults, 100));
+  if (req.__isset.search_text) {
+    ICS_RETURN_IF_ERROR(
+        CheckField("SearchText", req.search_text, 0, kMaxSearchTextBytes, false));
+  }
+  std::vector<Filter> filters;
+  for (const thrift::TPropertyPredicate& p : req.filters) {
+    ICS_ASSIGN_OR_RETURN(Filter f, ParseFilter(p));
+    filters.push_back(std::move(f));
+  }
+  ICS_RETURN_IF_ERROR(CheckListSize("SortCriteria", req.sort_criteria.size(), kMaxSortCriteria));
+  ICS_ASSIGN_OR_RETURN(Less less, SortOrder(req));
+  size_t offset = 0;
+  if (req.__isset.next_token) {
+    const std::string& tok = req.next_token;
+    bool ok = !tok.empty() && tok.size() <= 18;
+    for (char c : tok) ok = ok && c >= '0' && c <= '9';
+    if (!ok) return Status::InvalidArgument("invalid NextToken '" + tok.substr(0, 64) + "'");
+    offset = std::stoull(tok);
+  }
+  if (req.__isset.resource_share_type && req.resource_share_type != thrift::TResourceShareType::ALL &&
+      req.resource_share_type != thrift::TResourceShareType::FOREIGN) {
+    return Status::InvalidArgument("ResourceShareType must be ALL or FOREIGN");
+  }
+  thrift::TSearchTablesResponse resp;
+  resp.__isset.tables = true;
+  // This catalog has no tables shared from other catalogs.
+  if (req.__isset.resource_share_type &&
+      req.resource_share_type == thrift::TResourceShareType::FOREIGN) {
+    return resp;
+  }
+
+  const TextQuery text(req.__isset.search_text ? req.search_text : "");
+  std::vector<TableInfoPtr> hits;
+  std::vector<std::pair<std::string, std::string>> live;
+  for (const std::string& db : ctx_->catalog->DatabaseNames()) {
+    for (const TablePtr& t : ctx_->catalog->TablesOf(db)) {
+      live.emplace_back(t->db, t->name);
+      Result<TableInfoPtr> info = directory_.Get(*t);
+      if (!info.ok()) {
+        if (info.status().Is(ErrorCode::kNotFound)) continue;  // dropped meanwhile
+        return info.status();
+      }
+      const thrift::TTableInfo& ti = **info;
+      if (!text.Matches(ti)) continue;
+      bool pass = true;
+      for (const Filter& f : filters) pass = pass && Passes(f, ti);
+      if (pass) hits.push_back(*info);
+    }
+  }
+  std::sort(live.begin(), live.end());
+  directory_.Prune(live);
+  std::sort(hits.begin(), hits.end(),
+            [&less](const TableInfoPtr& a, const TableInfoPtr& b) { return less(*a, *b); });
+  for (size_t i = offset; i < hits.size() && resp.tables.size() < static_cast<size_t>(max); ++i) {
+    resp.tables.push_back(*hits[i]);
+  }
+  if (offset + resp.tables.size() < hits.size()) {
+    resp.__set_next_token(std::to_string(offset + resp.tables.size()));
+  }
+  return resp;
+}
+
+}  // namespace ics::catalog::mds

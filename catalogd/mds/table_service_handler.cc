@@ -1,0 +1,136 @@
+#include "catalogd/mds/table_service_handler.h"
+
+#include "TableService.h"
+#include "catalogd/mds/table_limits.h"
+
+namespace ics::catalog::mds {
+
+namespace {
+
+using thrift::TTableServiceErrorCode;
+
+thrift::TTableServiceStatus StatusWithLimit(const Status& s, size_t max_batch) {
+  thrift::TTableServiceStatus st = ToTableServiceStatus(s);
+  if (s.Is(ErrorCode::kLimitExceeded)) {
+    thrift::TTableBatchLimitError e;
+    e.max_batch_size = static_cast<int64_t>(max_batch);
+    e.__set_error_message(s.message());
+    st.__set_batch_size_too_large(e);
+  }
+  return st;
+}
+
+class Handler : public thrift::TableServiceIf {
+ public:
+  explicit Handler(std::shared_ptr<TableService> core) : core_(std::move(core)) {}
+
+  void GetTable(thrift::TGetTableResponse& out, const thrift::TGetTableRequest& req) override {
+    auto r = core_->GetTable(req);
+    out.status = ToTableServiceStatus(r.status());
+    if (r.ok()) out.__set_table(std::move(r).value());
+  }
+
+  void UpdateTable(thrift::TUpdateTableResponse& out,
+                   const thrift::TUpdateTableRequest& req) override {
+    auto r = core_->UpdateTable(req);
+    if (r.ok()) out = std::move(r).value();
+    out.status = ToTableServiceStatus(r.status());
+  }
+
+  void GetTableVersion(thrift::TGetTableVersionResponse& out,
+                       const thrift::TGetTableVersionRequest& req) override {
+    auto r = core_->GetTableVersion(req);
+    out.status = ToTableServiceStatus(r.status());
+    if (r.ok()) out.__set_table_version(std::move(r).value());
+  }
+
+  void GetTableVersions(thrift::TGetTableVersionsResponse& out,
+                        const thrift::TGetTableVersionsRequest& req) override {
+    auto r = core_->GetTableVersions(req);
+    if (r.ok()) out = std::move(r).value();
+    out.status = ToTableServiceStatus(r.status());
+  }
+
+  void DeleteTableVersion(thrift::TDeleteTableVersionResponse& out,
+                          const thrift::TDeleteTableVersionRequest& req) override {
+    out.status = ToTableServiceStatus(core_->DeleteTableVersion(req));
+  }
+
+  void BatchDeleteTableVersion(thrift::TBatchDeleteTableVersionResponse& out,
+                               const thrift::TBatchDeleteTableVersionRequest& req) override {
+    auto r = core_->BatchDeleteTableVersion(req);
+    out.status = StatusWithLimit(r.status(), kMaxBatchDeleteVersions);
+    if (r.ok()) out.__set_errors(std::move(r).value());
+  }
+
+  void GetTables(thrift::TGetTablesResponse& out, const thrift::TGetTablesRequest& req) override {
+    auto r = core_->GetTables(req);
+    if (r.ok()) out = std::move(r).value();
+    out.status = ToTableServiceStatus(r.status());
+  }
+
+  void BatchDeleteTable(thrift::TBatchDeleteTableResponse& out,
+                        const thrift::TBatchDeleteTableRequest& req) override {
+    auto r = core_->BatchDeleteTable(req);
+    out.status = StatusWithLimit(r.status(), kMaxBatchDeleteTables);
+    if (r.ok()) out.__set_errors(std::move(r).value());
+  }
+
+  void SearchTables(thrift::TSearchTablesResponse& out,
+                    const thrift::TSearchTablesRequest& req) override {
+    auto r = core_->SearchTables(req);
+    if (r.ok()) out = std::move(r).value();
+    out.status = StatusWithLimit(r.status(), kMaxSortCriteria);
+  }
+
+  void GetColumnStatistics(thrift::TGetColumnStatisticsResponse& out,
+                           const thrift::TGetColumnStatisticsRequest& req) override {
+    auto r = core_->GetColumnStatistics(req);
+    if (r.ok()) out = std::move(r).value();
+    out.status = StatusWithLimit(r.status(), kMaxStatsColumnsGet);
+  }
+
+  void UpdateColumnStatistics(thrift::TUpdateColumnStatisticsResponse& out,
+                              const thrift::TUpdateColumnStatisticsRequest& req) override {
+    auto r = core_->UpdateColumnStatistics(req);
+    out.status = StatusWithLimit(r.status(), kMaxStatsColumnsUpdate);
+    if (r.ok()) out.__set_errors(std::move(r).value());
+  }
+
+  void DeleteColumnStatistics(thrift::TDeleteColumnStatisticsResponse& out,
+                              const thrift::TDeleteColumnStatisticsRequest& req) override {
+    out.status = ToTableServiceStatus(core_->DeleteColumnStatistics(req));
+  }
+
+ private:
+  const std::shared_ptr<TableService> core_;
+};
+
+}  // namespace
+
+thrift::TTableServiceStatus ToTableServiceStatus(const Status& s) {
+  thrift::TTableServiceStatus st;
+  switch (s.code()) {
+    case ErrorCode::kOk: st.code = TTableServiceErrorCode::OK; break;
+    case ErrorCode::kInvalidArgument: st.code = TTableServiceErrorCode::INVALID_ARGUMENT; break;
+    case ErrorCode::kNotFound: st.code = TTableServiceErrorCode::NOT_FOUND; break;
+    case ErrorCode::kAlreadyExists: st.code = TTableServiceErrorCode::ALREADY_EXISTS; break;
+    case ErrorCode::kRecoverableError:
+      st.code = TTableServiceErrorCode::FAILED_PRECONDITION;
+      break;
+    case ErrorCode::kLimitExceeded: st.code = TTableServiceErrorCode::RESOURCE_EXHAUSTED; break;
+    case ErrorCode::kCancelled: st.code = TTableServiceErrorCode::ABORTED; break;
+    case ErrorCode::kNotImplemented: st.code = TTableServiceErrorCode::NOT_IMPLEMENTED; break;
+    case ErrorCode::kShutdown: st.code = TTableServiceErrorCode::UNAVAILABLE; break;
+    default: st.code = TTableServiceErrorCode::INTERNAL; break;
+  }
+  if (!s.ok()) st.__set_message(s.message());
+  return st;
+}
+
+std::shared_ptr<apache::thrift::TProcessor> MakeTableServiceProcessor(
+    std::shared_ptr<TableService> core) {
+  return std::make_shared<thrift::TableServiceProcessor>(std::make_shared<Handler>(std::move(core)));
+}
+
+}  // namespace ics::catalog::mds

@@ -1,0 +1,197 @@
+// TableService: column statistics of tables and partitions.
+#include <map>
+
+#include "catalogd/catalog/names.h"
+#include "catalogd/mds/table_limits.h"
+#include "catalogd/mds/table_service.h"
+#include "catalogd/metastore/partition_name.h"
+
+namespace ics::catalog::mds {
+
+namespace {
+
+using Kind = MetastoreOp::Kind;
+
+struct Target {
+  std::string db;
+  std::string table;
+  std::string partition;  // "" = the table
+};
+
+// Validates the names and the partition values against the table `hms`.
+Result<std::string> PartitionNameOf(const hive::Table& hms, bool has_values,
+                                    const std::vector<std::string>& values) {
+  if (!has_values) return std::string();
+  const std::string full = hms.dbName + "." + hms.tableName;
+  if (hms.partitionKeys.empty()) {
+    return Status::InvalidArgument("table " + full + " is not partitioned");
+  }
+  if (values.size() != hms.partitionKeys.size()) {
+    return Status::InvalidArgument("table " + full + " has " +
+                                   std::to_string(hms.partitionKeys.size()) +
+                                   " partition keys; got " + std::to_string(values.size()) +
+                                   " values");
+  }
+  std::vector<std::string> keys;
+  for (const hive::FieldSchema& k : hms.partitionKeys) keys.push_back(k.name);
+  return MakePartitionName(keys, values);
+}
+
+// Column name -> type of every data and partition column.
+std::map<std::string, std::string> ColumnTypes(const hive::Table& hms) {
+  std::map<std::string, std::string> out;
+  for (const hive::FieldSchema& c : hms.sd.cols) out[c.name] = AsciiLower(c.type);
+  for (const hive::FieldSchema& c : hms.partitionKeys) out[c.name] = AsciiLower(c.type);
+  return out;
+}
+
+bool HasData(const hive::ColumnStatisticsData& d) {
+  const auto& s = d.__isset;
+  return s.booleanStats || s.longStats || s.doubleStats || s.stringStats || s.binaryStats ||
+         s.decimalStats;
+}
+
+thrift::TColumnError ColumnError(const std::string& name, const Status& s) {
+  thrift::TColumnError e;
+  e.column_name = name;
+  e.error = ToTableServiceStatus(s);
+  return e;
+}
+
+Result<Target> Names(const std::string& db, const std::string& table) {
+  Target t;
+  ICS_ASSIGN_OR_RETURN(t.db, NormalizeDb(db));
+  ICS_ASSIGN_OR_RETURN(t.table, NormalizeTable(table));
+  return t;
+}
+
+}  // namespace
+
+Result<thrift::TGetColumnStatisticsResponse> TableService::GetColumnStatistics(
+    const thrift::TGetColumnStatisticsRequest& req) {
+  ICS_ASSIGN_OR_RETURN(Target t, Names(req.db_name, req.table_name));
+  ICS_RETURN_IF_ERROR(CheckListSize("ColumnNames", req.column_names.size(), kMaxStatsColumnsGet));
+  ICS_ASSIGN_OR_RETURN(hive::Table hms, ctx_->metastore->GetTable(t.db, t.table));
+  ICS_ASSIGN_OR_RETURN(t.partition,
+                       PartitionNameOf(hms, req.__isset.partition_values, req.partition_values));
+  std::vector<hive::ColumnStatisticsObj> stats;
+  if (t.partition.empty()) {
+    ICS_ASSIGN_OR_RETURN(stats, ctx_->metastore->GetTableColumnStats(t.db, t.table));
+  } else {
+    ICS_ASSIGN_OR_RETURN(stats,
+                         ctx_->metastore->GetPartitionColumnStats(t.db, t.table, t.partition));
+  }
+  std::map<std::string, const hive::ColumnStatisticsObj*> by_name;
+  for (const auto& s : stats) by_name[s.colName] = &s;
+  const std::map<std::string, std::string> types = ColumnTypes(hms);
+  thrift::TGetColumnStatisticsResponse resp;
+  resp.__isset.column_statistics = true;
+  resp.__isset.errors = true;
+  for (const std::string& raw : req.column_names) {
+    Result<std::string> name = NormalizeColumn(raw);
+    if (!name.ok()) {
+      resp.errors.push_back(ColumnError(raw, name.status()));
+    } else if (types.count(*name) == 0) {
+      resp.errors.push_back(ColumnError(
+          *name, Status::NotFound("Column does not exist: " + *name + " in " + t.db + "." + t.table)));
+    } else if (by_name.count(*name) == 0) {
+      resp.errors.push_back(
+          ColumnError(*name, Status::NotFound("Column " + *name + " has no statistics")));
+    } else {
+      resp.column_statistics.push_back(*by_name[*name]);
+    }
+  }
+  return resp;
+}
+
+Result<std::vector<thrift::TColumnError>> TableService::UpdateColumnStatistics(
+    const thrift::TUpdateColumnStatisticsRequest& req) {
+  ICS_ASSIGN_OR_RETURN(Target t, Names(req.db_name, req.table_name));
+  ICS_RETURN_IF_ERROR(CheckListSize("ColumnStatisticsList", req.column_statistics.size(),
+                                    kMaxStatsColumnsUpdate));
+  std::vector<thrift::TColumnError> errors;
+  TableChange change;
+  change.db = t.db;
+  change.table = t.table;
+  change.summary = "Column statistics have been updated.";
+  change.plan = [&](const TableState& loaded, const hive::Table& hms) -> Result<MetastoreTxn> {
+    if (loaded.is_view()) {
+      return Status::InvalidArgument("a view has no statistics: " + t.db + "." + t.table);
+    }
+    ICS_ASSIGN_OR_RETURN(std::string part, PartitionNameOf(hms, req.__isset.partition_values,
+                                                           req.partition_values));
+    const std::map<std::string, std::string> types = ColumnTypes(hms);
+    std::map<std::string, hive::ColumnStatisticsObj> valid;  // later entries win
+    for (const hive::ColumnStatisticsObj& in : req.column_statistics) {
+      Result<std::string> name = NormalizeColumn(in.colName);
+      if (!name.ok()) {
+        errors.push_back(ColumnError(in.colName, name.status()));
+        continue;
+      }
+      auto type = types.find(*name);
+      if (type == types.end()) {
+        errors.push_back(ColumnError(*name, Status::NotFound("Column does not exist: " + *name +
+                                                             " in " + t.db + "." + t.table)));
+        continue;
+      }
+      if (!in.colType.empty() && AsciiLower(in.colType) != type->second) {
+        errors.push_back(ColumnError(
+            *name, Status::InvalidArgument("column " + *name + " is " + type->second +
+                                           ", not " + in.colType.substr(0, 64))));
+        continue;
+      }
+      if (!HasData(in.statsData)) {
+        errors.push_back(ColumnError(
+            *name, Status::InvalidArgument("statistics of column " + *name + " carry no data")));
+        continue;
+      }
+      hive::ColumnStatisticsObj obj = in;
+      obj.colName = *name;
+      obj.colType = type->second;
+      valid[*name] = std::move(obj);
+    }
+    MetastoreTxn txn;
+    if (valid.empty()) return txn;
+    MetastoreOp op;
+    op.kind = part.empty() ? Kind::kSetTableColumnStats : Kind::kSetPartitionColumnStats;
+    op.db_name = t.db;
+    op.table_name = t.table;
+    op.partition_name = part;
+    for (auto& [name, obj] : valid) op.column_stats.push_back(std::move(obj));
+    txn.ops.push_back(std::move(op));
+    return txn;
+  };
+  ICS_ASSIGN_OR_RETURN(DdlOutcome out, ddl_->ChangeTable(change));
+  (void)out;
+  return errors;
+}
+
+Status TableService::DeleteColumnStatistics(const thrift::TDeleteColumnStatisticsRequest& req) {
+  ICS_ASSIGN_OR_RETURN(Target t, Names(req.db_name, req.table_name));
+  ICS_ASSIGN_OR_RETURN(std::string column, NormalizeColumn(req.column_name));
+  TableChange change;
+  change.db = t.db;
+  change.table = t.table;
+  change.summary = "Column statistics have been deleted.";
+  change.plan = [&](const TableState&, const hive::Table& hms) -> Result<MetastoreTxn> {
+    ICS_ASSIGN_OR_RETURN(std::string part, PartitionNameOf(hms, req.__isset.partition_values,
+                                                           req.partition_values));
+    if (ColumnTypes(hms).count(column) == 0) {
+      return Status::NotFound("Column does not exist: " + column + " in " + t.db + "." + t.table);
+    }
+    MetastoreTxn txn;
+    MetastoreOp op;
+    op.kind = Kind::kDeleteColumnStat;
+    op.db_name = t.db;
+    op.table_name = t.table;
+    op.partition_name = part;
+    op.column_name = column;
+    txn.ops.push_back(std::move(op));
+    return txn;
+  };
+  ICS_ASSIGN_OR_RETURN(DdlOutcome out, ddl_->ChangeTable(change));
+  (void)out;
+  return Status::OK();
+}
+
+}  // namespace ics::catalog::mds
