@@ -6,6 +6,7 @@
 
 #include "catalogd/mds/partition_service.h"
 #include "catalogd/mds/partition_service_handler.h"
+#include "catalogd/mds/table_service_handler.h"
 #include "common/rpc/thrift_server.h"
 
 namespace ics::catalog {
@@ -45,6 +46,9 @@ Status MetastoreServiceServer::AddBuiltinServices(const MetastoreServiceDeps& de
   ICS_RETURN_IF_ERROR(AddService("PartitionService",
                                  mds::MakePartitionServiceProcessor(partitions),
                                  [partitions] { partitions->Shutdown(); }));
+  ICS_RETURN_IF_ERROR(AddService("TableService", mds::MakeTableServiceProcessor(
+                                                     std::make_shared<mds::TableService>(
+                                                         deps.ctx, deps.ddl))));
   return Status::OK();
 }
 
