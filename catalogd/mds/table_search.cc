@@ -12,6 +12,8 @@ namespace {
 
 using thrift::TPropertyComparator;
 
+char LowerChar(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
 std::string Lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) {
@@ -145,9 +147,15 @@ class TextQuery {
   }
 
  private:
+  // Case-insensitive, without copying the field (search runs over every table).
   bool Hit(const std::string& field) const {
-    const std::string f = Lower(field);
-    return exact_ ? f == needle_ : f.find(needle_) != std::string::npos;
+    auto same = [](char a, char b) { return LowerChar(a) == b; };
+    if (exact_) {
+      return field.size() == needle_.size() &&
+             std::equal(field.begin(), field.end(), needle_.begin(), same);
+    }
+    return std::search(field.begin(), field.end(), needle_.begin(), needle_.end(), same) !=
+           field.end();
   }
   bool exact_ = false;
   std::string needle_;
