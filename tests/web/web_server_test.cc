@@ -157,6 +157,15 @@ TEST_F(WebServerTest, ErrorStatuses) {
   auto r = HttpGet(port_, "/items", post);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->status, 405);
+  // HEAD: the headers of GET, no body.
+  webtest::HttpRequestOptions head;
+  head.method = "HEAD";
+  r = HttpGet(port_, "/items?json", head);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->content_type, "application/json; charset=utf-8");
+  EXPECT_GT(std::stoi(r->headers["content-length"]), 0);
+  EXPECT_TRUE(r->body.empty());
   // json=0 asks for HTML.
   r = HttpGet(port_, "/items?json=0");
   ASSERT_TRUE(r.ok());
