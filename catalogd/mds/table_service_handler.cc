@@ -9,6 +9,24 @@ namespace {
 
 using thrift::TTableServiceErrorCode;
 
+Status CheckProtocol(thrift::TTableServiceVersion::type v) {
+  if (v == thrift::TTableServiceVersion::V1) return Status::OK();
+  return Status::InvalidArgument("TableService protocol version " +
+                                 std::to_string(static_cast<int>(v)) +
+                                 " is not supported; this catalogd speaks V1");
+}
+
+// Runs `call` (the core call filling `out`) unless the protocol is wrong.
+template <typename Resp, typename Req, typename Call>
+void Serve(Resp& out, const Req& req, Call&& call) {
+  Status p = CheckProtocol(req.protocol_version);
+  if (!p.ok()) {
+    out.status = ToTableServiceStatus(p);
+    return;
+  }
+  call();
+}
+
 thrift::TTableServiceStatus StatusWithLimit(const Status& s, size_t max_batch) {
   thrift::TTableServiceStatus st = ToTableServiceStatus(s);
   if (s.Is(ErrorCode::kLimitExceeded)) {
@@ -25,81 +43,105 @@ class Handler : public thrift::TableServiceIf {
   explicit Handler(std::shared_ptr<TableService> core) : core_(std::move(core)) {}
 
   void GetTable(thrift::TGetTableResponse& out, const thrift::TGetTableRequest& req) override {
-    auto r = core_->GetTable(req);
-    out.status = ToTableServiceStatus(r.status());
-    if (r.ok()) out.__set_table(std::move(r).value());
+    Serve(out, req, [&] {
+      auto r = core_->GetTable(req);
+      out.status = ToTableServiceStatus(r.status());
+      if (r.ok()) out.__set_table(std::move(r).value());
+    });
   }
 
   void UpdateTable(thrift::TUpdateTableResponse& out,
                    const thrift::TUpdateTableRequest& req) override {
-    auto r = core_->UpdateTable(req);
-    if (r.ok()) out = std::move(r).value();
-    out.status = ToTableServiceStatus(r.status());
+    Serve(out, req, [&] {
+      auto r = core_->UpdateTable(req);
+      if (r.ok()) out = std::move(r).value();
+      out.status = ToTableServiceStatus(r.status());
+    });
   }
 
   void GetTableVersion(thrift::TGetTableVersionResponse& out,
                        const thrift::TGetTableVersionRequest& req) override {
-    auto r = core_->GetTableVersion(req);
-    out.status = ToTableServiceStatus(r.status());
-    if (r.ok()) out.__set_table_version(std::move(r).value());
+    Serve(out, req, [&] {
+      auto r = core_->GetTableVersion(req);
+      out.status = ToTableServiceStatus(r.status());
+      if (r.ok()) out.__set_table_version(std::move(r).value());
+    });
   }
 
   void GetTableVersions(thrift::TGetTableVersionsResponse& out,
                         const thrift::TGetTableVersionsRequest& req) override {
-    auto r = core_->GetTableVersions(req);
-    if (r.ok()) out = std::move(r).value();
-    out.status = ToTableServiceStatus(r.status());
+    Serve(out, req, [&] {
+      auto r = core_->GetTableVersions(req);
+      if (r.ok()) out = std::move(r).value();
+      out.status = ToTableServiceStatus(r.status());
+    });
   }
 
   void DeleteTableVersion(thrift::TDeleteTableVersionResponse& out,
                           const thrift::TDeleteTableVersionRequest& req) override {
-    out.status = ToTableServiceStatus(core_->DeleteTableVersion(req));
+    Serve(out, req, [&] {
+      out.status = ToTableServiceStatus(core_->DeleteTableVersion(req));
+    });
   }
 
   void BatchDeleteTableVersion(thrift::TBatchDeleteTableVersionResponse& out,
                                const thrift::TBatchDeleteTableVersionRequest& req) override {
-    auto r = core_->BatchDeleteTableVersion(req);
-    out.status = StatusWithLimit(r.status(), kMaxBatchDeleteVersions);
-    if (r.ok()) out.__set_errors(std::move(r).value());
+    Serve(out, req, [&] {
+      auto r = core_->BatchDeleteTableVersion(req);
+      out.status = StatusWithLimit(r.status(), kMaxBatchDeleteVersions);
+      if (r.ok()) out.__set_errors(std::move(r).value());
+    });
   }
 
   void GetTables(thrift::TGetTablesResponse& out, const thrift::TGetTablesRequest& req) override {
-    auto r = core_->GetTables(req);
-    if (r.ok()) out = std::move(r).value();
-    out.status = ToTableServiceStatus(r.status());
+    Serve(out, req, [&] {
+      auto r = core_->GetTables(req);
+      if (r.ok()) out = std::move(r).value();
+      out.status = ToTableServiceStatus(r.status());
+    });
   }
 
   void BatchDeleteTable(thrift::TBatchDeleteTableResponse& out,
                         const thrift::TBatchDeleteTableRequest& req) override {
-    auto r = core_->BatchDeleteTable(req);
-    out.status = StatusWithLimit(r.status(), kMaxBatchDeleteTables);
-    if (r.ok()) out.__set_errors(std::move(r).value());
+    Serve(out, req, [&] {
+      auto r = core_->BatchDeleteTable(req);
+      out.status = StatusWithLimit(r.status(), kMaxBatchDeleteTables);
+      if (r.ok()) out.__set_errors(std::move(r).value());
+    });
   }
 
   void SearchTables(thrift::TSearchTablesResponse& out,
                     const thrift::TSearchTablesRequest& req) override {
-    auto r = core_->SearchTables(req);
-    if (r.ok()) out = std::move(r).value();
-    out.status = StatusWithLimit(r.status(), kMaxSortCriteria);
+    Serve(out, req, [&] {
+      auto r = core_->SearchTables(req);
+      if (r.ok()) out = std::move(r).value();
+      out.status = StatusWithLimit(r.status(), kMaxSortCriteria);
+    });
   }
 
   void GetColumnStatistics(thrift::TGetColumnStatisticsResponse& out,
                            const thrift::TGetColumnStatisticsRequest& req) override {
-    auto r = core_->GetColumnStatistics(req);
-    if (r.ok()) out = std::move(r).value();
-    out.status = StatusWithLimit(r.status(), kMaxStatsColumnsGet);
+    Serve(out, req, [&] {
+      auto r = core_->GetColumnStatistics(req);
+      if (r.ok()) out = std::move(r).value();
+      out.status = StatusWithLimit(r.status(), kMaxStatsColumnsGet);
+    });
   }
 
   void UpdateColumnStatistics(thrift::TUpdateColumnStatisticsResponse& out,
                               const thrift::TUpdateColumnStatisticsRequest& req) override {
-    auto r = core_->UpdateColumnStatistics(req);
-    out.status = StatusWithLimit(r.status(), kMaxStatsColumnsUpdate);
-    if (r.ok()) out.__set_errors(std::move(r).value());
+    Serve(out, req, [&] {
+      auto r = core_->UpdateColumnStatistics(req);
+      out.status = StatusWithLimit(r.status(), kMaxStatsColumnsUpdate);
+      if (r.ok()) out.__set_errors(std::move(r).value());
+    });
   }
 
   void DeleteColumnStatistics(thrift::TDeleteColumnStatisticsResponse& out,
                               const thrift::TDeleteColumnStatisticsRequest& req) override {
-    out.status = ToTableServiceStatus(core_->DeleteColumnStatistics(req));
+    Serve(out, req, [&] {
+      out.status = ToTableServiceStatus(core_->DeleteColumnStatistics(req));
+    });
   }
 
  private:

@@ -9,7 +9,8 @@
 // published on the catalog topic like any DDL.
 //
 // Errors: every response starts with `status` (TTableServiceStatus, the same
-// codes as PartitionService); no RPC declares exceptions. A non-OK status
+// codes as PartitionService); no RPC declares exceptions. A protocol_version
+// other than V1 is INVALID_ARGUMENT. A non-OK status
 // means nothing was written. Batch calls report per-item failures in their
 // `errors` list with an OK status.
 //
@@ -88,7 +89,10 @@ struct TTableInfo {
 
 // What UpdateTable replaces a table's definition with. The name must be the
 // table's (no renames); partition keys (names and types) and the kind
-// (view or not) cannot change. Absent optional fields become empty.
+// (view or not) cannot change. Absent sd, partition_keys and table_type keep
+// the current ones; the other absent fields become empty. Statistics kept
+// in table parameters (numRows, totalSize, incremental stats) are carried
+// over unless the input sets them.
 struct TTableInput {
   1: required string name
   2: optional string description
@@ -284,6 +288,8 @@ struct TSearchTablesRequest {
 struct TSearchTablesResponse {
   1: required TTableServiceStatus status
   2: optional list<TTableInfo> tables
+  // The position of the next page in the sorted matches; tables created or
+  // dropped between calls may shift pages.
   3: optional string next_token
 }
 

@@ -93,6 +93,17 @@ TEST_F(TableRpcTest, CallsAndErrors) {
   EXPECT_EQ(str.status.code, TTS::OK);
   ASSERT_EQ(str.errors.size(), 1u);  // no stats yet
   EXPECT_EQ(str.errors[0].error.code, TTS::NOT_FOUND);
+
+  // An unknown protocol version is refused before anything runs.
+  get.table_name = "t";
+  get.protocol_version = static_cast<thrift::TTableServiceVersion::type>(7);
+  ASSERT_TRUE(client_->Call("GetTable", [&](auto& c) { c.GetTable(got, get); }).ok());
+  EXPECT_EQ(got.status.code, TTS::INVALID_ARGUMENT);
+  up.protocol_version = static_cast<thrift::TTableServiceVersion::type>(0);
+  const int64_t before = catalog_->version();
+  ASSERT_TRUE(client_->Call("UpdateTable", [&](auto& c) { c.UpdateTable(upr, up); }).ok());
+  EXPECT_EQ(upr.status.code, TTS::INVALID_ARGUMENT);
+  EXPECT_EQ(catalog_->version(), before);
 }
 
 }  // namespace
