@@ -16,10 +16,10 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
-// Declaration order matters: sessions (owned by pending handlers in ioc)
-// decrement `active` when the io_context is destroyed.
+// Sessions (owned by pending handlers in ioc) decrement the shared `active`
+// counter even while the io_context is being destroyed.
 struct HttpTransport::State {
-  std::atomic<int> active{0};
+  std::shared_ptr<std::atomic<int>> active;
   asio::io_context ioc;
   std::optional<tcp::acceptor> acceptor;
 };
@@ -138,8 +138,8 @@ void Accept(HttpTransport::State* st, const WebServerOptions* options,
       asio::make_strand(st->ioc), [st, options, dispatch](beast::error_code ec, tcp::socket s) {
         if (ec == asio::error::operation_aborted || !st->acceptor->is_open()) return;
         if (!ec) {
-          const bool overloaded = st->active.load() >= options->max_connections;
-          std::make_shared<Session>(std::move(s), *options, *dispatch, &st->active, overloaded)
+          const bool overloaded = st->active->load() >= options->max_connections;
+          std::make_shared<Session>(std::move(s), *options, *dispatch, st->active.get(), overloaded)
               ->Run();
         }
         Accept(st, options, dispatch);
@@ -148,8 +148,11 @@ void Accept(HttpTransport::State* st, const WebServerOptions* options,
 
 }  // namespace
 
-HttpTransport::HttpTransport(const WebServerOptions& options, DispatchFn dispatch)
-    : options_(options), dispatch_(std::move(dispatch)) {}
+HttpTransport::HttpTransport(const WebServerOptions& options, DispatchFn dispatch,
+                             std::shared_ptr<std::atomic<int>> open_connections)
+    : options_(options),
+      dispatch_(std::move(dispatch)),
+      open_connections_(std::move(open_connections)) {}
 
 HttpTransport::~HttpTransport() { Stop(); }
 
@@ -165,6 +168,7 @@ Status HttpTransport::Start() {
     return Status::InvalidArgument("bad web server port " + std::to_string(options_.port));
   }
   auto st = std::make_unique<State>();
+  st->active = open_connections_;
   const tcp::endpoint ep(address, static_cast<uint16_t>(options_.port));
   const std::string where = options_.bind_address + ":" + std::to_string(options_.port);
   tcp::acceptor& acc = st->acceptor.emplace(st->ioc);

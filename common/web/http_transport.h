@@ -26,7 +26,10 @@ class HttpTransport {
                                                const std::string& target,
                                                const std::string& accept)>;
 
-  HttpTransport(const WebServerOptions& options, DispatchFn dispatch);
+  // `open_connections` counts the live sessions (shared so a metric callback
+  // may read it after the transport is gone).
+  HttpTransport(const WebServerOptions& options, DispatchFn dispatch,
+                std::shared_ptr<std::atomic<int>> open_connections);
   ~HttpTransport();
   HttpTransport(const HttpTransport&) = delete;
   HttpTransport& operator=(const HttpTransport&) = delete;
@@ -40,6 +43,7 @@ class HttpTransport {
  private:
   const WebServerOptions options_;
   const DispatchFn dispatch_;
+  const std::shared_ptr<std::atomic<int>> open_connections_;
   std::atomic<int> port_{0};
   std::unique_ptr<State> state_;
   std::vector<std::thread> threads_;

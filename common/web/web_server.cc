@@ -73,6 +73,10 @@ WebServer::WebServer(WebServerOptions options, metrics::MetricRegistry* metrics)
     request_latency_ = metrics_->AddHistogram(
         "webserver_request_duration_seconds",
         "Time to answer one debug web server request (handler and rendering).", 1e-6);
+    // Captures the counter, not the server: the registry may outlive it.
+    metrics_->AddCallbackGauge(
+        "webserver_open_connections", "Open connections to the debug web server.",
+        [c = open_connections_] { return static_cast<double>(c->load()); });
   }
   RegisterCommonPages();
 }
@@ -101,7 +105,8 @@ Status WebServer::Start() {
   if (transport_ != nullptr) return Status::Internal("web server already started");
   auto t = std::make_unique<HttpTransport>(
       options_, [this](const std::string& method, const std::string& target,
-                       const std::string& accept) { return Dispatch(method, target, accept); });
+                       const std::string& accept) { return Dispatch(method, target, accept); },
+      open_connections_);
   ICS_RETURN_IF_ERROR(t->Start());
   port_ = t->port();
   transport_ = std::move(t);

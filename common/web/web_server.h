@@ -164,6 +164,9 @@ class WebServer {
   std::function<Status()> health_check_ GUARDED_BY(mu_);
   std::unique_ptr<HttpTransport> transport_ GUARDED_BY(mu_);
   std::atomic<int> port_{0};
+  // Live connections (also the webserver_open_connections gauge).
+  const std::shared_ptr<std::atomic<int>> open_connections_ =
+      std::make_shared<std::atomic<int>>(0);
   bool stopped_ GUARDED_BY(mu_) = false;
 };
 

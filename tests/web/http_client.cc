@@ -77,7 +77,8 @@ Result<HttpResponse> HttpGetHtml(int port, const std::string& target) {
   return HttpGet(port, target, o);
 }
 
-Result<std::string> SendRaw(int port, const std::string& bytes, std::chrono::milliseconds timeout) {
+Result<std::string> SendRaw(int port, const std::string& bytes, std::chrono::milliseconds timeout,
+                            bool half_close) {
   asio::io_context ioc;
   beast::tcp_stream stream(ioc);
   std::string out;
@@ -100,7 +101,7 @@ Result<std::string> SendRaw(int port, const std::string& bytes, std::chrono::mil
         asio::async_write(stream, asio::buffer(bytes), [&](beast::error_code, size_t) {
           // The server may answer and close before reading everything.
           beast::error_code ignored;
-          stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+          if (half_close) stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
         });
         read_more();
       });

@@ -42,9 +42,11 @@ Result<HttpResponse> HttpGet(int port, const std::string& target,
 // Convenience: GET with "Accept: text/html" (what a browser sends).
 Result<HttpResponse> HttpGetHtml(int port, const std::string& target);
 
-// Sends `bytes` as is, half-closes, and returns everything the server wrote
-// until it closed the connection or the timeout passed.
+// Sends `bytes` as is, half-closes (unless half_close is false: then the
+// connection stays open like a slow client's), and returns everything the
+// server wrote until it closed the connection or the timeout passed.
 Result<std::string> SendRaw(int port, const std::string& bytes,
-                            std::chrono::milliseconds timeout = std::chrono::milliseconds(10000));
+                            std::chrono::milliseconds timeout = std::chrono::milliseconds(10000),
+                            bool half_close = true);
 
 }  // namespace ics::webtest

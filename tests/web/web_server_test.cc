@@ -10,6 +10,7 @@
 
 #include "common/web/web_flags.h"
 #include "common/web/web_server.h"
+#include "tests/external/eventually.h"
 #include "tests/web/http_client.h"
 #include "tests/web/prometheus_parser.h"
 
@@ -19,6 +20,17 @@ namespace {
 using Json = nlohmann::ordered_json;
 using webtest::HttpGet;
 using webtest::HttpGetHtml;
+
+using Millis = std::chrono::milliseconds;
+
+// The webserver_open_connections gauge, read without a socket.
+double OpenConnections(WebServer* server) {
+  const auto doc = Json::parse(server->Dispatch("GET", "/metrics?json", "").body);
+  for (const auto& f : doc["metrics"]) {
+    if (f["name"] == "webserver_open_connections") return f["series"][0]["value"].get<double>();
+  }
+  return -1;
+}
 
 const std::string kNasty = "<script>alert(\"x\")</script> & 'q' \xff";  // also invalid UTF-8
 
@@ -282,16 +294,43 @@ TEST(WebServerLifecycleTest, StopWithIdleAndHungConnections) {
   o.request_timeout_ms = 60000;
   WebServer server(o, &reg);
   ASSERT_TRUE(server.Start().ok());
-  // A client that sends half a request and waits: Stop must not wait for it.
-  std::thread hung([&] { (void)webtest::SendRaw(server.port(), "GET / HT", std::chrono::milliseconds(30000)); });
-  std::thread idle([&] {
-    (void)webtest::SendRaw(server.port(), "", std::chrono::milliseconds(30000));
-  });
-  // Make sure both connections were accepted before stopping.
-  ASSERT_TRUE(HttpGet(server.port(), "/healthz").ok());
+  // A client that sends half a request and waits, and one that sends
+  // nothing: Stop must not wait for them (nor for their 60 s timeout).
+  const Millis kLong(30000);
+  std::thread hung([&] { (void)webtest::SendRaw(server.port(), "GET / HT", kLong, false); });
+  std::thread idle([&] { (void)webtest::SendRaw(server.port(), "", kLong, false); });
+  // Both connections are open before stopping.
+  const bool open = external::AssertEventually(
+      [&] { EXPECT_EQ(OpenConnections(&server), 2); }, Millis(10000));
+  EXPECT_TRUE(open);
   server.Stop();
+  EXPECT_EQ(OpenConnections(&server), 0);
   hung.join();
   idle.join();
+}
+
+TEST(WebServerLifecycleTest, ConnectionsOverTheCapGet503) {
+  metrics::MetricRegistry reg;
+  WebServerOptions o;
+  o.max_connections = 1;
+  o.request_timeout_ms = 60000;
+  WebServer server(o, &reg);
+  ASSERT_TRUE(server.Start().ok());
+  // One client holds the only slot with half a request.
+  std::thread holder([&] {
+    (void)webtest::SendRaw(server.port(), "GET / HT", Millis(30000), /*half_close=*/false);
+  });
+  const bool held = external::AssertEventually(
+      [&] { EXPECT_EQ(OpenConnections(&server), 1); }, Millis(10000));
+  EXPECT_TRUE(held);
+  if (held) {
+    auto r = HttpGet(server.port(), "/healthz");
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    if (r.ok()) EXPECT_EQ(r->status, 503);
+  }
+  server.Stop();  // also ends the holder's connection
+  holder.join();
+  EXPECT_EQ(OpenConnections(&server), 0);
 }
 
 TEST(WebServerLifecycleTest, BindErrors) {
