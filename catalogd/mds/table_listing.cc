@@ -26,6 +26,9 @@ Result<thrift::TGetTablesResponse> TableService::GetTables(const thrift::TGetTab
     if (!token.ok()) return Status::InvalidArgument("invalid NextToken '" + req.next_token + "'");
     after = *token;
   }
+  if (req.__isset.query_as_of_time_ms && req.query_as_of_time_ms < 0) {
+    return Status::InvalidArgument("QueryAsOfTime must not be negative");
+  }
   if (ctx_->catalog->GetDatabase(db) == nullptr) {
     return Status::NotFound("Database does not exist: " + db);
   }
@@ -40,6 +43,16 @@ Result<thrift::TGetTablesResponse> TableService::GetTables(const thrift::TGetTab
     if (static_cast<int>(resp.tables.size()) == max) {
       resp.__set_next_token(resp.tables.back().table.tableName);
       break;
+    }
+    if (req.__isset.query_as_of_time_ms) {
+      Result<TableVersionRecord> then =
+          ctx_->metastore->GetTableVersionAsOf(db, t->name, req.query_as_of_time_ms);
+      if (!then.ok()) {
+        if (then.status().Is(ErrorCode::kNotFound)) continue;  // no version at that time
+        return then.status();
+      }
+      resp.tables.push_back(ToTableInfo(*then));
+      continue;
     }
     Result<TableInfoPtr> info = directory_.Get(*t);
     if (!info.ok()) {

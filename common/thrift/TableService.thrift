@@ -212,6 +212,10 @@ struct TGetTablesRequest {
   3: optional string expression
   4: optional string next_token
   5: optional i32 max_results = 100
+  // Each listed table as it was at that time (ms since the epoch); tables
+  // with no kept version at that time (created later, or that version was
+  // not archived) are left out. Tables dropped since are not listed.
+  6: optional i64 query_as_of_time_ms
 }
 
 struct TGetTablesResponse {

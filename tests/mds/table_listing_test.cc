@@ -1,4 +1,7 @@
 // TableService: GetTables, BatchDeleteTable and SearchTables.
+#include <chrono>
+#include <thread>
+
 #include "tests/mds/table_test_util.h"
 
 namespace ics::catalog::testing {
@@ -57,6 +60,31 @@ TEST_F(TableServiceTest, GetTablesPatternsAndPaging) {
   } while (!token.empty() && pages < 10);
   EXPECT_EQ(seen, Names(all->tables));
   EXPECT_EQ(pages, 3);
+}
+
+TEST_F(TableServiceTest, GetTablesAsOfTime) {
+  MakeDbAndTables("db", {"a"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));  // distinct ms stamps
+  ASSERT_RESULT_OK(Update("db", "a", "k", "new"));
+  const int64_t updated_ms = Get("db", "a").update_time_ms;
+  thrift::TGetTablesRequest r = TablesReq("db");
+  r.__set_query_as_of_time_ms(updated_ms - 1);
+  auto old = service_->GetTables(r);
+  ASSERT_RESULT_OK(old);
+  ASSERT_EQ(old->tables.size(), 1u);
+  EXPECT_EQ(old->tables[0].version_id, "1");
+  EXPECT_EQ(old->tables[0].table.parameters.count("k"), 0u);
+  r.__set_query_as_of_time_ms(updated_ms);
+  auto now = service_->GetTables(r);
+  ASSERT_RESULT_OK(now);
+  ASSERT_EQ(now->tables.size(), 1u);
+  EXPECT_EQ(now->tables[0].version_id, "2");
+  r.__set_query_as_of_time_ms(0);  // before any table existed
+  auto none = service_->GetTables(r);
+  ASSERT_RESULT_OK(none);
+  EXPECT_TRUE(none->tables.empty());
+  r.__set_query_as_of_time_ms(-1);
+  EXPECT_CODE(service_->GetTables(r), ErrorCode::kInvalidArgument);
 }
 
 TEST_F(TableServiceTest, GetTablesErrors) {
