@@ -2,11 +2,16 @@
 // loopback, runs N subscribers (the subscriber library, many per process)
 // plus one publisher in this process, and measures how long a publication
 // takes to be applied by every subscriber. Then measures statestored's CPU
-// use with M idle subscribers at the default heartbeat cadence.
+// use and RSS with M idle subscribers (for each M of --idle) at the default
+// heartbeat cadence.
 //
 //   statestore_bench --statestored=build/bin/statestored [--sizes=10,100,500]
-//                    [--rounds=50] [--idle=1000] [--idle_seconds=10]
+//                    [--rounds=50] [--payload_bytes=7] [--idle=1000]
+//                    [--idle_seconds=10]
 //
+// Fan-out figures use tests/bench/fanout_stats.h (the same clock and
+// percentiles as redis_fanout_bench): "statestore_fanout n<N>_<figure>: v ms".
+// Idle figures: "statestore_idle n<M>_cpu: v %" and "... n<M>_rss: v bytes".
 // Prints one line per figure. Not a test: it asserts nothing.
 #include <signal.h>
 #include <sys/wait.h>
@@ -27,11 +32,13 @@
 
 #include "common/util/mutex.h"
 #include "statestore/subscriber.h"
+#include "tests/bench/fanout_stats.h"
 
 DEFINE_string(statestored, "build/bin/statestored", "Path of the statestored binary.");
 DEFINE_string(sizes, "10,100,500", "Subscriber counts for the fan-out figures.");
 DEFINE_int32(rounds, 50, "Publications per size.");
-DEFINE_int32(idle, 1000, "Idle subscribers for the CPU figure (0 skips it).");
+DEFINE_int32(payload_bytes, 7, "Bytes of the value published each round (at least 7).");
+DEFINE_string(idle, "1000", "Idle subscriber counts for the CPU/RSS figures (0 skips them).");
 DEFINE_int32(idle_seconds, 10, "How long to measure the idle CPU.");
 
 namespace {
@@ -103,21 +110,6 @@ long RssKb(pid_t pid) {
   return 0;
 }
 
-double Percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t idx = std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())));
-  return v[idx];
-}
-
-// Records when each subscriber first saw each round's key.
-struct Observations {
-  ics::Mutex mu;
-  ics::CondVar cv;
-  std::vector<std::vector<Clock::time_point>> seen;  // [round][subscriber]
-  std::vector<int> count;                            // per round
-};
-
 std::unique_ptr<StatestoreSubscriber> MakeSubscriber(const std::string& id, int port,
                                                      ics::statestore::TopicUpdateCallback cb) {
   StatestoreSubscriberOptions o;
@@ -135,26 +127,21 @@ std::unique_ptr<StatestoreSubscriber> MakeSubscriber(const std::string& id, int 
 }
 
 void FanOut(int port, int n) {
-  Observations obs;
-  obs.seen.assign(FLAGS_rounds, std::vector<Clock::time_point>(n));
-  obs.count.assign(FLAGS_rounds, 0);
+  ics::bench::FanoutRecorder rec(FLAGS_rounds, n);
   std::vector<std::unique_ptr<StatestoreSubscriber>> subs;
   for (int i = 0; i < n; ++i) {
     subs.push_back(MakeSubscriber(
         "bench-sub-" + std::to_string(n) + "-" + std::to_string(i), port,
-        [&obs, i](const impala::TTopicDelta& d, std::vector<impala::TTopicDelta>*) {
+        [&rec, i](const impala::TTopicDelta& d, std::vector<impala::TTopicDelta>*) {
           const auto now = Clock::now();
           for (const auto& e : d.topic_entries) {
-            const int round = std::stoi(e.key.substr(1));
-            if (round < 0 || round >= static_cast<int>(obs.seen.size())) continue;
-            ics::MutexLock l(&obs.mu);
-            if (obs.seen[round][i] == Clock::time_point()) {
-              obs.seen[round][i] = now;
-              ++obs.count[round];
-              obs.cv.Broadcast();
-            }
+            if (e.key.size() > 1 && e.key[0] == 'r') rec.Seen(std::atoi(e.key.c_str() + 1), i, now);
           }
         }));
+  }
+  std::string value = "payload";
+  if (FLAGS_payload_bytes > static_cast<int>(value.size())) {
+    value.resize(static_cast<size_t>(FLAGS_payload_bytes), 'x');
   }
   // The publisher hands over one entry per round when asked.
   ics::Mutex pub_mu;
@@ -170,7 +157,7 @@ void FanOut(int port, int n) {
         for (auto& k : pending) {
           impala::TTopicItem item;
           item.key = k;
-          item.value = "payload";
+          item.value = value;
           item.deleted = false;
           d.topic_entries.push_back(std::move(item));
         }
@@ -181,35 +168,17 @@ void FanOut(int port, int n) {
   (void)publisher->WaitForRegistration(std::chrono::seconds(30));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // first full updates settle
 
-  std::vector<double> per_sub_ms, all_ms;
-  int incomplete = 0;
   for (int r = 0; r < FLAGS_rounds; ++r) {
-    const auto t0 = Clock::now();
+    rec.Begin(r);
     {
       ics::MutexLock l(&pub_mu);
       pending.push_back("r" + std::to_string(r));
     }
     publisher->RequestTopicUpdate();
-    const auto deadline = t0 + std::chrono::seconds(10);
-    ics::MutexLock l(&obs.mu);
-    while (obs.count[r] < n && Clock::now() < deadline) obs.cv.WaitUntil(&obs.mu, deadline);
-    if (obs.count[r] < n) ++incomplete;
-    double worst = 0;
-    for (int i = 0; i < n; ++i) {
-      if (obs.seen[r][i] == Clock::time_point()) continue;
-      const double ms = std::chrono::duration<double, std::milli>(obs.seen[r][i] - t0).count();
-      per_sub_ms.push_back(ms);
-      worst = std::max(worst, ms);
-    }
-    all_ms.push_back(worst);
+    rec.WaitAll(r, std::chrono::seconds(10));
   }
-  std::printf(
-      "fanout subscribers=%d rounds=%d per-subscriber p50=%.2fms p99=%.2fms max=%.2fms | "
-      "all-applied p50=%.2fms p99=%.2fms max=%.2fms | incomplete_rounds=%d\n",
-      n, FLAGS_rounds, Percentile(per_sub_ms, 0.5), Percentile(per_sub_ms, 0.99),
-      Percentile(per_sub_ms, 1.0), Percentile(all_ms, 0.5), Percentile(all_ms, 0.99),
-      Percentile(all_ms, 1.0), incomplete);
-  std::fflush(stdout);
+  std::printf("statestore_fanout n%d_payload_bytes: %zu bytes\n", n, value.size());
+  rec.Report("statestore_fanout");
   publisher->Stop();
   for (auto& s : subs) s->Stop();
 }
@@ -227,10 +196,9 @@ void IdleCpu(int n) {
   const double c0 = CpuSeconds(ss.pid);
   std::this_thread::sleep_for(std::chrono::seconds(FLAGS_idle_seconds));
   const double c1 = CpuSeconds(ss.pid);
-  std::printf("idle subscribers=%d statestored cpu=%.1f%% of one core (%.2f cpu-s over %ds), "
-              "rss=%ld KiB\n",
-              n, 100.0 * (c1 - c0) / FLAGS_idle_seconds, c1 - c0, FLAGS_idle_seconds,
-              RssKb(ss.pid));
+  std::printf("statestore_idle n%d_cpu: %.2f %% (of one core; %.2f cpu-s over %d s)\n", n,
+              100.0 * (c1 - c0) / FLAGS_idle_seconds, c1 - c0, FLAGS_idle_seconds);
+  std::printf("statestore_idle n%d_rss: %ld bytes\n", n, RssKb(ss.pid) * 1024);
   std::fflush(stdout);
   for (auto& s : subs) s->Stop();
   StopStatestored(ss);
@@ -248,6 +216,9 @@ int main(int argc, char** argv) {
     FanOut(ss.port, std::stoi(tok));
     StopStatestored(ss);
   }
-  if (FLAGS_idle > 0) IdleCpu(FLAGS_idle);
+  std::istringstream idle(FLAGS_idle);
+  while (std::getline(idle, tok, ',')) {
+    if (std::stoi(tok) > 0) IdleCpu(std::stoi(tok));
+  }
   return 0;
 }
