@@ -28,6 +28,10 @@ DEFINE_int32(metastore_service_port, 26100,
              "Port of the metastore services (PartitionService, TableService; one port, "
              "multiplexed). 0 picks a free port, negative disables. Not given while "
              "--catalog_service_port=0: a free port too.");
+DEFINE_int32(hms_port, 9083,
+             "Port of the Hive Metastore endpoint (ThriftHiveMetastore; binary protocol, "
+             "unframed, as Hive clients use). 0 picks a free port, negative disables. Not "
+             "given while --catalog_service_port=0: a free port too.");
 DEFINE_string(port_file, "", "If set, '<catalog port> <subscriber port>' is written here.");
 
 namespace {
@@ -36,6 +40,12 @@ namespace {
 std::string MetastoreServicePortToken(const ics::catalog::CatalogServer& server) {
   const int port = server.metastore_service_port();
   return port > 0 ? " metastore_service=" + std::to_string(port) : "";
+}
+
+// " hms=<port>" for the port file, or "" when the HMS endpoint is disabled.
+std::string HmsPortToken(const ics::catalog::CatalogServer& server) {
+  const int port = server.hms_port();
+  return port > 0 ? " hms=" + std::to_string(port) : "";
 }
 
 }  // namespace
@@ -70,6 +80,11 @@ int main(int argc, char** argv) {
       gflags::GetCommandLineFlagInfoOrDie("metastore_service_port").is_default) {
     o.metastore_service_port = 0;  // tests that ask for free ports get one here too
   }
+  o.hms_port = FLAGS_hms_port;
+  if (FLAGS_catalog_service_port == 0 &&
+      gflags::GetCommandLineFlagInfoOrDie("hms_port").is_default) {
+    o.hms_port = 0;
+  }
 
   ics::catalog::CatalogServer server(o);
   ics::Status s = server.Start();
@@ -80,7 +95,8 @@ int main(int argc, char** argv) {
   if (!FLAGS_port_file.empty()) {
     s = ics::WriteFileAtomically(FLAGS_port_file, std::to_string(server.port()) + " " +
                                                       std::to_string(server.subscriber_port()) +
-                                                      MetastoreServicePortToken(server) + "\n");
+                                                      MetastoreServicePortToken(server) +
+                                                      HmsPortToken(server) + "\n");
     if (!s.ok()) {
       LOG(ERROR) << s.ToString();
       return 1;

@@ -8,6 +8,7 @@
 #include "CatalogService.h"
 #include "catalogd/catalog/table_load_manager.h"
 #include "catalogd/ddl/ddl_executor.h"
+#include "catalogd/hms/hms_server.h"
 #include "catalogd/loader/file_system.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/mds/metastore_service_server.h"
@@ -28,6 +29,7 @@ CatalogServer::CatalogServer(CatalogServerOptions options) : opts_(std::move(opt
 CatalogServer::~CatalogServer() { Stop(); }
 
 int CatalogServer::port() const { return rpc_ ? rpc_->port() : 0; }
+int CatalogServer::hms_port() const { return hms_ ? hms_->port() : 0; }
 int CatalogServer::subscriber_port() const { return subscriber_ ? subscriber_->port() : 0; }
 int CatalogServer::metastore_service_port() const { return mds_ ? mds_->port() : 0; }
 
@@ -131,6 +133,15 @@ Status CatalogServer::Start() {
           HandlerDeps{ctx_.get(), ddl_.get(), fetcher_.get(), opts_.sync_ddl_timeout_ms})),
       ropts);
   ICS_RETURN_IF_ERROR(rpc_->Start());
+  if (opts_.hms_port >= 0) {
+    hms::HmsServerOptions hopts;
+    hopts.bind_host = opts_.bind_host;
+    hopts.port = opts_.hms_port;
+    hopts.max_message_bytes = opts_.max_message_bytes;
+    hopts.core.warehouse_dir = opts_.warehouse_dir;
+    hms_ = std::make_unique<hms::HmsServer>(metastore_.get(), fs_.get(), hopts);
+    ICS_RETURN_IF_ERROR(hms_->Start());
+  }
   if (opts_.metastore_service_port >= 0) {
     MetastoreServiceOptions mopts;
     mopts.bind_host = opts_.bind_host;
@@ -183,6 +194,7 @@ void CatalogServer::Stop() {
   if (catalog_) catalog_->SetChangeListener(nullptr);
   if (subscriber_) subscriber_->Stop();
   if (mds_) mds_->Stop();
+  if (hms_) hms_->Stop();
   if (rpc_) rpc_->Stop();
   if (loads_) loads_->Shutdown();
 }

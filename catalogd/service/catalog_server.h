@@ -29,6 +29,9 @@ class ThriftServer;
 
 namespace ics::catalog {
 
+namespace hms {
+class HmsServer;
+}
 class DdlExecutor;
 class MetastoreServiceServer;
 class TableLoader;
@@ -56,6 +59,9 @@ struct CatalogServerOptions {
   int sync_ddl_timeout_ms = 60000;
   PartialFetchOptions fetch;
   int64_t max_message_bytes = 1ll << 30;
+  // The Hive Metastore endpoint (catalogd/hms) on its own port: an external
+  // writer to the metastore. < 0 disables it, 0 picks a free port.
+  int hms_port = 0;
   // The metastore-style services (PartitionService, ...) on their own port
   // (catalogd/mds/metastore_service_server.h); < 0 disables, 0 = free port.
   int metastore_service_port = 0;
@@ -70,6 +76,8 @@ class CatalogServer {
   void Stop();
 
   int port() const;
+  // The HMS endpoint port; 0 when it is disabled.
+  int hms_port() const;
   int subscriber_port() const;
   // The metastore service port; 0 when it is disabled.
   int metastore_service_port() const;
@@ -92,6 +100,7 @@ class CatalogServer {
   std::unique_ptr<DdlExecutor> ddl_;
   std::unique_ptr<PartialFetcher> fetcher_;
   std::unique_ptr<ThriftServer> rpc_;
+  std::unique_ptr<hms::HmsServer> hms_;  // writes to metastore_ itself (external)
   std::unique_ptr<MetastoreServiceServer> mds_;
   std::unique_ptr<statestore::StatestoreSubscriber> subscriber_;
   bool stopped_ = false;

@@ -1,0 +1,78 @@
+// HmsCore: user-defined functions (mapping in hms_function_map.h).
+#include <algorithm>
+
+#include "catalogd/hms/hms_core.h"
+#include "catalogd/hms/hms_core_internal.h"
+#include "catalogd/hms/hms_function_map.h"
+
+namespace ics::catalog::hms {
+
+Status HmsCore::CreateFunction(const hive::Function& fn) {
+  ICS_ASSIGN_OR_RETURN(impala::TFunction tf, FromHmsFunction(fn));
+  if (fn.createTime == 0 && tf.__isset.binary_type &&
+      tf.binary_type == impala::TFunctionBinaryType::JAVA &&
+      tf.signature.find('(') == std::string::npos) {
+    tf.__set_last_modified_time(static_cast<int64_t>(NowSeconds()) * 1000);
+  }
+  MetastoreTxn txn;
+  MetastoreOp op;
+  op.kind = Kind::kCreateFunction;
+  op.db_name = tf.name.db_name;
+  op.function_signature = tf.signature;
+  op.function = std::move(tf);
+  txn.ops.push_back(std::move(op));
+  return CommitTxn(ms_, txn);
+}
+
+Status HmsCore::DropFunction(const std::string& db, const std::string& name) {
+  ICS_ASSIGN_OR_RETURN(hive::Function existing, GetFunction(db, name));
+  MetastoreTxn txn;
+  MetastoreOp op;
+  op.kind = Kind::kDropFunction;
+  op.db_name = existing.dbName;
+  op.function_signature = existing.functionName;
+  txn.ops.push_back(std::move(op));
+  return CommitTxn(ms_, txn);
+}
+
+Result<std::vector<std::string>> HmsCore::GetFunctionNames(const std::string& db,
+                                                           const std::string& pattern) {
+  ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
+  ICS_ASSIGN_OR_RETURN(std::vector<impala::TFunction> fns, ms_->GetFunctions(d));
+  std::vector<std::string> out;
+  for (const impala::TFunction& f : fns) {
+    if (MatchesHmsPattern(pattern, f.signature)) out.push_back(f.signature);
+  }
+  ICS_RETURN_IF_ERROR(CheckCount(out.size(), opts_.max_objects_per_request, "functions"));
+  return out;
+}
+
+Result<hive::Function> HmsCore::GetFunction(const std::string& db, const std::string& name) {
+  ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
+  const std::string sig = SignatureForHmsName(name);
+  ICS_ASSIGN_OR_RETURN(std::vector<impala::TFunction> fns, ms_->GetFunctions(d));
+  for (const impala::TFunction& f : fns) {
+    if (f.signature == sig) return ToHmsFunction(f);
+  }
+  return Status::NotFound("Function " + d + "." + name + " does not exist");
+}
+
+Result<std::vector<hive::Function>> HmsCore::GetAllFunctions() {
+  ICS_ASSIGN_OR_RETURN(std::vector<std::string> dbs, ms_->GetAllDatabases());
+  std::vector<hive::Function> out;
+  for (const std::string& d : dbs) {
+    Result<std::vector<impala::TFunction>> fns = ms_->GetFunctions(d);
+    if (!fns.ok()) {
+      if (fns.status().Is(ErrorCode::kNotFound)) continue;  // dropped meanwhile
+      return fns.status();
+    }
+    for (const impala::TFunction& f : *fns) {
+      ICS_ASSIGN_OR_RETURN(hive::Function hf, ToHmsFunction(f));
+      out.push_back(std::move(hf));
+    }
+    ICS_RETURN_IF_ERROR(CheckCount(out.size(), opts_.max_objects_per_request, "functions"));
+  }
+  return out;
+}
+
+}  // namespace ics::catalog::hms

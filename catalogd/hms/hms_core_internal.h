@@ -1,0 +1,53 @@
+// Helpers shared by the HmsCore implementation files. Private to catalogd/hms.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "catalogd/catalog/names.h"
+#include "catalogd/loader/file_system.h"
+#include "catalogd/metastore/metastore.h"
+#include "catalogd/metastore/partition_name.h"
+#include "hive_metastore_types.h"
+#include "common/util/result.h"
+
+namespace ics::catalog::hms {
+
+using Kind = MetastoreOp::Kind;
+
+inline constexpr char kManagedTable[] = "MANAGED_TABLE";
+inline constexpr char kExternalTable[] = "EXTERNAL_TABLE";
+inline constexpr char kVirtualView[] = "VIRTUAL_VIEW";
+inline constexpr char kMaterializedView[] = "MATERIALIZED_VIEW";
+
+int32_t NowSeconds();
+
+// Commits `txn`; the metastore's message is kept (it names the object).
+[[nodiscard]] Status CommitTxn(Metastore* ms, const MetastoreTxn& txn);
+
+// LIMIT_EXCEEDED unless n <= max.
+[[nodiscard]] Status CheckCount(size_t n, int max, const std::string& what);
+
+// The table or NOT_FOUND "Table db.t does not exist" (names normalized first).
+Result<hive::Table> LoadTable(Metastore* ms, const std::string& db, const std::string& table);
+
+// Names of the partition keys of `t`.
+std::vector<std::string> KeyNames(const hive::Table& t);
+
+// Validates a column list (names normalized in place, Hive type strings
+// parsed); `seen` collects names to detect duplicates across lists.
+[[nodiscard]] Status NormalizeColumns(std::vector<hive::FieldSchema>* cols, const char* what,
+                                      std::vector<std::string>* seen);
+
+// True for managed (not external, not a view) tables.
+bool IsManaged(const hive::Table& t);
+
+// Removes `path` if it lies strictly inside `warehouse`; logs failures.
+void RemoveDataUnderWarehouse(FileSystem* fs, const std::string& warehouse,
+                              const std::string& path);
+
+// Joins a directory and a relative name with one '/'.
+std::string JoinPath(const std::string& dir, const std::string& name);
+
+}  // namespace ics::catalog::hms

@@ -1,0 +1,283 @@
+// HmsCore: column statistics (update, read, aggregate, delete).
+//
+// Aggregation over partitions (get_aggr_stats_for), per column, over the
+// partitions that have statistics for it (a column whose type differs
+// between partitions is an INVALID_ARGUMENT error):
+//   boolean: numTrues, numFalses, numNulls summed;
+//   long/double/decimal: lowValue = min, highValue = max, numNulls summed,
+//     numDVs = the largest partition value (a lower bound of the true count;
+//     no distinct-value sketches are stored);
+//   string: maxColLen and avgColLen = the largest partition value, numNulls
+//     summed, numDVs = max; binary: maxColLen/avgColLen max, numNulls summed.
+// partsFound counts the requested partitions that have statistics for every
+// requested column, as the Hive Metastore reports it.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "catalogd/hms/hms_core.h"
+#include "catalogd/hms/hms_core_internal.h"
+
+namespace ics::catalog::hms {
+
+namespace {
+
+bool HasData(const hive::ColumnStatisticsData& d) {
+  const auto& s = d.__isset;
+  return s.booleanStats || s.longStats || s.doubleStats || s.stringStats || s.binaryStats ||
+         s.decimalStats;
+}
+
+// The value of a hive::Decimal (big-endian two's complement unscaled bytes),
+// as a double: enough to order values for min/max.
+double DecimalValue(const hive::Decimal& d) {
+  double v = 0;
+  bool negative = !d.unscaled.empty() && (static_cast<unsigned char>(d.unscaled[0]) & 0x80);
+  for (unsigned char c : d.unscaled) v = v * 256 + (negative ? static_cast<unsigned char>(~c) : c);
+  if (negative) v = -(v + 1);
+  return v / std::pow(10.0, d.scale);
+}
+
+// Widens a's [lowValue, highValue] to cover b's.
+template <typename S, typename Less>
+void MergeRange(S* a, const S& b, Less less) {
+  if (b.__isset.lowValue && (!a->__isset.lowValue || less(b.lowValue, a->lowValue))) {
+    a->__set_lowValue(b.lowValue);
+  }
+  if (b.__isset.highValue && (!a->__isset.highValue || less(a->highValue, b.highValue))) {
+    a->__set_highValue(b.highValue);
+  }
+}
+
+// Merges `in` into `acc` (same kind of data). Returns false on a kind mismatch.
+bool Merge(const hive::ColumnStatisticsData& in, hive::ColumnStatisticsData* acc) {
+  if (in.__isset.booleanStats && acc->__isset.booleanStats) {
+    acc->booleanStats.numTrues += in.booleanStats.numTrues;
+    acc->booleanStats.numFalses += in.booleanStats.numFalses;
+    acc->booleanStats.numNulls += in.booleanStats.numNulls;
+  } else if (in.__isset.longStats && acc->__isset.longStats) {
+    auto& a = acc->longStats;
+    const auto& b = in.longStats;
+    MergeRange(&a, b, [](auto x, auto y) { return x < y; });
+    a.numNulls += b.numNulls;
+    a.numDVs = std::max(a.numDVs, b.numDVs);
+  } else if (in.__isset.doubleStats && acc->__isset.doubleStats) {
+    auto& a = acc->doubleStats;
+    const auto& b = in.doubleStats;
+    MergeRange(&a, b, [](auto x, auto y) { return x < y; });
+    a.numNulls += b.numNulls;
+    a.numDVs = std::max(a.numDVs, b.numDVs);
+  } else if (in.__isset.decimalStats && acc->__isset.decimalStats) {
+    auto& a = acc->decimalStats;
+    const auto& b = in.decimalStats;
+    MergeRange(&a, b, [](const hive::Decimal& x, const hive::Decimal& y) {
+      return DecimalValue(x) < DecimalValue(y);
+    });
+    a.numNulls += b.numNulls;
+    a.numDVs = std::max(a.numDVs, b.numDVs);
+  } else if (in.__isset.stringStats && acc->__isset.stringStats) {
+    auto& a = acc->stringStats;
+    const auto& b = in.stringStats;
+    a.maxColLen = std::max(a.maxColLen, b.maxColLen);
+    a.avgColLen = std::max(a.avgColLen, b.avgColLen);
+    a.numNulls += b.numNulls;
+    a.numDVs = std::max(a.numDVs, b.numDVs);
+  } else if (in.__isset.binaryStats && acc->__isset.binaryStats) {
+    auto& a = acc->binaryStats;
+    const auto& b = in.binaryStats;
+    a.maxColLen = std::max(a.maxColLen, b.maxColLen);
+    a.avgColLen = std::max(a.avgColLen, b.avgColLen);
+    a.numNulls += b.numNulls;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+std::vector<hive::ColumnStatisticsObj> Pick(std::vector<hive::ColumnStatisticsObj> all,
+                                            const std::set<std::string>& columns) {
+  std::vector<hive::ColumnStatisticsObj> out;
+  for (auto& o : all) {
+    if (columns.count(o.colName) > 0) out.push_back(std::move(o));
+  }
+  return out;
+}
+
+Result<std::set<std::string>> ColumnSet(const std::vector<std::string>& columns) {
+  std::set<std::string> out;
+  for (const std::string& c : columns) {
+    ICS_ASSIGN_OR_RETURN(std::string n, NormalizeColumnName(c));
+    out.insert(std::move(n));
+  }
+  return out;
+}
+
+}  // namespace
+
+Status HmsCore::UpdateColumnStatistics(const hive::ColumnStatistics& stats,
+                                       bool partition_level) {
+  const hive::ColumnStatisticsDesc& desc = stats.statsDesc;
+  if (desc.isTblLevel == partition_level) {
+    return Status::InvalidArgument(partition_level
+                                       ? "Partition statistics must have isTblLevel=false"
+                                       : "Table statistics must have isTblLevel=true");
+  }
+  if (partition_level && (!desc.__isset.partName || desc.partName.empty())) {
+    return Status::InvalidArgument("Partition statistics need statsDesc.partName");
+  }
+  ICS_RETURN_IF_ERROR(CheckCount(stats.statsObj.size(), opts_.max_objects_per_request, "columns"));
+  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, desc.dbName, desc.tableName));
+  std::vector<hive::ColumnStatisticsObj> objs = stats.statsObj;
+  std::set<std::string> seen;
+  for (hive::ColumnStatisticsObj& o : objs) {
+    ICS_ASSIGN_OR_RETURN(o.colName, NormalizeColumnName(o.colName));
+    auto it = std::find_if(t.sd.cols.begin(), t.sd.cols.end(),
+                           [&](const hive::FieldSchema& f) { return f.name == o.colName; });
+    if (it == t.sd.cols.end()) {
+      return Status::InvalidArgument("Table " + t.dbName + "." + t.tableName +
+                                     " has no column '" + o.colName + "'");
+    }
+    if (!seen.insert(o.colName).second) {
+      return Status::InvalidArgument("Column '" + o.colName + "' appears twice");
+    }
+    if (!HasData(o.statsData)) {
+      return Status::InvalidArgument("Statistics of column '" + o.colName + "' carry no data");
+    }
+    o.colType = AsciiLower(o.colType.empty() ? it->type : o.colType);
+  }
+  MetastoreTxn txn;
+  MetastoreOp op;
+  op.db_name = t.dbName;
+  op.table_name = t.tableName;
+  op.column_stats = std::move(objs);
+  if (partition_level) {
+    ICS_RETURN_IF_ERROR(ParsePartitionName(desc.partName).status());
+    op.kind = Kind::kSetPartitionColumnStats;
+    op.partition_name = desc.partName;
+  } else {
+    op.kind = Kind::kSetTableColumnStats;
+  }
+  txn.ops.push_back(std::move(op));
+  return CommitTxn(ms_, txn);
+}
+
+Result<std::vector<hive::ColumnStatisticsObj>> HmsCore::GetTableColumnStats(
+    const std::string& db, const std::string& table, const std::vector<std::string>& columns) {
+  ICS_RETURN_IF_ERROR(CheckCount(columns.size(), opts_.max_objects_per_request, "columns"));
+  ICS_ASSIGN_OR_RETURN(std::set<std::string> cols, ColumnSet(columns));
+  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
+  ICS_ASSIGN_OR_RETURN(auto all, ms_->GetTableColumnStats(t.dbName, t.tableName));
+  return Pick(std::move(all), cols);
+}
+
+Result<std::map<std::string, std::vector<hive::ColumnStatisticsObj>>>
+HmsCore::GetPartitionsColumnStats(const std::string& db, const std::string& table,
+                                  const std::vector<std::string>& columns,
+                                  const std::vector<std::string>& partition_names) {
+  ICS_RETURN_IF_ERROR(CheckCount(columns.size(), opts_.max_objects_per_request, "columns"));
+  ICS_RETURN_IF_ERROR(
+      CheckCount(partition_names.size(), opts_.max_partitions_per_request, "partitions"));
+  ICS_ASSIGN_OR_RETURN(std::set<std::string> cols, ColumnSet(columns));
+  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
+  std::map<std::string, std::vector<hive::ColumnStatisticsObj>> out;
+  for (const std::string& name : partition_names) {
+    auto stats = ms_->GetPartitionColumnStats(t.dbName, t.tableName, name);
+    if (!stats.ok()) {
+      if (stats.status().Is(ErrorCode::kNotFound)) continue;  // no such partition
+      return stats.status();
+    }
+    auto picked = Pick(std::move(stats).value(), cols);
+    if (!picked.empty()) out[name] = std::move(picked);
+  }
+  return out;
+}
+
+Result<hive::AggrStats> HmsCore::GetAggrStats(const std::string& db, const std::string& table,
+                                              const std::vector<std::string>& columns,
+                                              const std::vector<std::string>& partition_names) {
+  ICS_ASSIGN_OR_RETURN(auto per_part, GetPartitionsColumnStats(db, table, columns, partition_names));
+  ICS_ASSIGN_OR_RETURN(std::set<std::string> cols, ColumnSet(columns));
+  std::map<std::string, hive::ColumnStatisticsObj> merged;
+  hive::AggrStats out;
+  out.partsFound = 0;
+  for (const auto& [name, objs] : per_part) {
+    if (objs.size() == cols.size()) ++out.partsFound;
+    for (const hive::ColumnStatisticsObj& o : objs) {
+      auto it = merged.find(o.colName);
+      if (it == merged.end()) {
+        merged.emplace(o.colName, o);
+      } else if (!Merge(o.statsData, &it->second.statsData)) {
+        return Status::InvalidArgument("Column '" + o.colName +
+                                       "' has statistics of different kinds in different "
+                                       "partitions; they cannot be aggregated");
+      }
+    }
+  }
+  for (auto& [name, obj] : merged) out.colStats.push_back(std::move(obj));
+  return out;
+}
+
+Status HmsCore::DeleteColumnStats(const std::string& db, const std::string& table,
+                                  const std::string& partition_name, const std::string& column) {
+  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
+  std::vector<hive::ColumnStatisticsObj> existing;
+  if (partition_name.empty()) {
+    ICS_ASSIGN_OR_RETURN(existing, ms_->GetTableColumnStats(t.dbName, t.tableName));
+  } else {
+    ICS_RETURN_IF_ERROR(ParsePartitionName(partition_name).status());
+    ICS_ASSIGN_OR_RETURN(existing,
+                         ms_->GetPartitionColumnStats(t.dbName, t.tableName, partition_name));
+  }
+  std::string col;
+  if (!column.empty()) {
+    ICS_ASSIGN_OR_RETURN(col, NormalizeColumnName(column));
+  }
+  auto deleted = [&](const hive::ColumnStatisticsObj& o) { return col.empty() || o.colName == col; };
+  if (std::none_of(existing.begin(), existing.end(), deleted)) {
+    const std::string where = partition_name.empty() ? t.dbName + "." + t.tableName
+                                                     : "partition " + partition_name + " of " +
+                                                           t.dbName + "." + t.tableName;
+    return Status::NotFound("No column statistics" +
+                            (col.empty() ? std::string() : " for column '" + col + "'") + " of " +
+                            where);
+  }
+  // The metastore deletes statistics only a whole table at a time, so the
+  // transaction deletes them all and writes back every kept column of the
+  // table and of each partition (atomic: readers never see the gap).
+  ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> parts,
+                       ms_->GetPartitions(t.dbName, t.tableName));
+  ICS_RETURN_IF_ERROR(
+      CheckCount(parts.size(), opts_.max_partitions_per_request, "partitions to rewrite"));
+  MetastoreTxn txn;
+  MetastoreOp clear;
+  clear.kind = Kind::kDeleteColumnStats;
+  clear.db_name = t.dbName;
+  clear.table_name = t.tableName;
+  txn.ops.push_back(std::move(clear));
+  auto keep = [&](std::vector<hive::ColumnStatisticsObj> objs, bool target, MetastoreOp op) {
+    if (target) objs.erase(std::remove_if(objs.begin(), objs.end(), deleted), objs.end());
+    if (objs.empty()) return;
+    op.db_name = t.dbName;
+    op.table_name = t.tableName;
+    op.column_stats = std::move(objs);
+    txn.ops.push_back(std::move(op));
+  };
+  {
+    ICS_ASSIGN_OR_RETURN(auto table_stats, ms_->GetTableColumnStats(t.dbName, t.tableName));
+    MetastoreOp op;
+    op.kind = Kind::kSetTableColumnStats;
+    keep(std::move(table_stats), partition_name.empty(), std::move(op));
+  }
+  for (const hive::Partition& p : parts) {
+    ICS_ASSIGN_OR_RETURN(std::string name, MakePartitionName(KeyNames(t), p.values));
+    ICS_ASSIGN_OR_RETURN(auto stats, ms_->GetPartitionColumnStats(t.dbName, t.tableName, name));
+    MetastoreOp op;
+    op.kind = Kind::kSetPartitionColumnStats;
+    op.partition_name = name;
+    keep(std::move(stats), name == partition_name, std::move(op));
+  }
+  return CommitTxn(ms_, txn);
+}
+
+}  // namespace ics::catalog::hms

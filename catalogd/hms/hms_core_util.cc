@@ -1,0 +1,182 @@
+// HmsCore: shared helpers, name patterns, configuration and the notification log.
+#include <algorithm>
+#include <chrono>
+
+#include <glog/logging.h>
+
+#include "catalogd/hms/hms_core.h"
+#include "catalogd/hms/hms_core_internal.h"
+#include "common/types/column_type.h"
+
+namespace ics::catalog::hms {
+
+int32_t NowSeconds() {
+  return static_cast<int32_t>(std::chrono::duration_cast<std::chrono::seconds>(
+                                  std::chrono::system_clock::now().time_since_epoch())
+                                  .count());
+}
+
+Status CommitTxn(Metastore* ms, const MetastoreTxn& txn) {
+  Result<int64_t> r = ms->Commit(txn);
+  return r.ok() ? Status::OK() : r.status();
+}
+
+Status CheckCount(size_t n, int max, const std::string& what) {
+  if (n <= static_cast<size_t>(std::max(max, 0))) return Status::OK();
+  return Status::LimitExceeded(what + ": " + std::to_string(n) + " exceeds the limit of " +
+                               std::to_string(max) + " per request");
+}
+
+Result<hive::Table> LoadTable(Metastore* ms, const std::string& db, const std::string& table) {
+  ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
+  ICS_ASSIGN_OR_RETURN(std::string t, NormalizeTableName(table));
+  return ms->GetTable(d, t);
+}
+
+std::vector<std::string> KeyNames(const hive::Table& t) {
+  std::vector<std::string> keys;
+  keys.reserve(t.partitionKeys.size());
+  for (const auto& k : t.partitionKeys) keys.push_back(k.name);
+  return keys;
+}
+
+Status NormalizeColumns(std::vector<hive::FieldSchema>* cols, const char* what,
+                        std::vector<std::string>* seen) {
+  for (hive::FieldSchema& c : *cols) {
+    ICS_ASSIGN_OR_RETURN(c.name, NormalizeColumnName(c.name));
+    if (std::find(seen->begin(), seen->end(), c.name) != seen->end()) {
+      return Status::InvalidArgument(std::string("Duplicate column name '") + c.name + "' in " +
+                                     what);
+    }
+    seen->push_back(c.name);
+    Result<impala::TColumnType> type = ParseHiveType(c.type);
+    if (!type.ok()) {
+      return Status::InvalidArgument(std::string("Invalid type '") + c.type + "' of " + what +
+                                     " '" + c.name + "': " + type.status().message());
+    }
+  }
+  return Status::OK();
+}
+
+bool IsManaged(const hive::Table& t) {
+  if (t.tableType == kVirtualView || t.tableType == kMaterializedView) return false;
+  if (t.tableType == kExternalTable) return false;
+  auto it = t.parameters.find("EXTERNAL");
+  return !(it != t.parameters.end() && AsciiLower(it->second) == "true");
+}
+
+std::string JoinPath(const std::string& dir, const std::string& name) {
+  if (!dir.empty() && dir.back() == '/') return dir + name;
+  return dir + "/" + name;
+}
+
+void RemoveDataUnderWarehouse(FileSystem* fs, const std::string& warehouse,
+                              const std::string& path) {
+  if (fs == nullptr || path.empty() || warehouse.empty()) return;
+  std::string root = warehouse;
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  // Strictly inside the warehouse, and no ".." that could climb out of it.
+  if (path.size() <= root.size() + 1 || path.compare(0, root.size(), root) != 0 ||
+      path[root.size()] != '/' || path.find("/..") != std::string::npos) {
+    LOG(WARNING) << "HMS endpoint: not deleting " << path << " (outside the warehouse " << root
+                 << ")";
+    return;
+  }
+  Status s = fs->RemoveAll(path);
+  if (!s.ok()) LOG(WARNING) << "HMS endpoint: deleting " << path << " failed: " << s.ToString();
+}
+
+bool MatchesHmsPattern(const std::string& pattern, const std::string& name) {
+  if (pattern.empty()) return true;
+  const std::string n = AsciiLower(name);
+  size_t start = 0;
+  while (start <= pattern.size()) {
+    size_t bar = pattern.find('|', start);
+    if (bar == std::string::npos) bar = pattern.size();
+    const std::string alt = AsciiLower(pattern.substr(start, bar - start));
+    // Glob match of alt against n: '*' only; linear-time two-pointer walk.
+    size_t p = 0, s = 0, star = std::string::npos, mark = 0;
+    bool ok = true;
+    while (s < n.size()) {
+      if (p < alt.size() && alt[p] == '*') {
+        star = p++;
+        mark = s;
+      } else if (p < alt.size() && alt[p] == n[s]) {
+        ++p;
+        ++s;
+      } else if (star != std::string::npos) {
+        p = star + 1;
+        s = ++mark;
+      } else {
+        ok = false;
+        break;
+      }
+    }
+    while (ok && p < alt.size() && alt[p] == '*') ++p;
+    if (ok && p == alt.size()) return true;
+    start = bar + 1;
+  }
+  return false;
+}
+
+HmsCore::HmsCore(Metastore* metastore, FileSystem* fs, HmsCoreOptions options)
+    : ms_(metastore), fs_(fs), opts_(std::move(options)) {}
+
+// ---- configuration ----
+
+namespace {
+
+// The keys getMetaConf / get_config_value answer.
+constexpr const char* kSupportedConfKeys[] = {
+    "hive.metastore.warehouse.dir",
+    "hive.exec.default.partition.name",
+    "hive.metastore.limit.partition.request",
+    "hive.metastore.batch.retrieve.max",
+};
+
+bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+}  // namespace
+
+Result<std::string> HmsCore::GetMetaConf(const std::string& key) const {
+  if (key == "hive.metastore.warehouse.dir") return opts_.warehouse_dir;
+  if (key == "hive.exec.default.partition.name") return std::string(kDefaultPartitionName);
+  if (key == "hive.metastore.limit.partition.request") {
+    return std::to_string(opts_.max_partitions_per_request);
+  }
+  if (key == "hive.metastore.batch.retrieve.max") {
+    return std::to_string(opts_.max_objects_per_request);
+  }
+  std::string all;
+  for (const char* k : kSupportedConfKeys) all += (all.empty() ? "" : ", ") + std::string(k);
+  return Status::InvalidArgument("Invalid configuration key '" + key + "' (supported: " + all +
+                                 ")");
+}
+
+Result<std::string> HmsCore::GetConfigValue(const std::string& name,
+                                            const std::string& default_value) const {
+  if (!StartsWith(name, "hive.") && !StartsWith(name, "mapred.") && !StartsWith(name, "hdfs.")) {
+    return Status::InvalidArgument("For security reasons, the configuration key '" + name +
+                                   "' cannot be read (only hive.*, mapred.* and hdfs.* keys)");
+  }
+  Result<std::string> v = GetMetaConf(name);
+  if (v.ok()) return v;
+  return default_value;
+}
+
+// ---- notification log ----
+
+Result<std::vector<hive::NotificationEvent>> HmsCore::GetNextNotifications(int64_t last_event,
+                                                                           int max_events) {
+  if (last_event < 0) {
+    return Status::InvalidArgument("lastEvent must not be negative (got " +
+                                   std::to_string(last_event) + ")");
+  }
+  const int cap = std::max(1, opts_.max_notification_events);
+  const int n = max_events <= 0 ? cap : std::min(max_events, cap);
+  return ms_->GetNextNotifications(last_event, n);
+}
+
+Result<int64_t> HmsCore::CurrentNotificationEventId() { return ms_->CurrentNotificationEventId(); }
+
+}  // namespace ics::catalog::hms

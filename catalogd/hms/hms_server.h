@@ -1,0 +1,56 @@
+// HmsServer: the Hive Metastore Thrift endpoint (ThriftHiveMetastore) on its
+// own port, over a Metastore. It speaks what Hive Metastore clients speak by
+// default: TBinaryProtocol over an unframed (buffered) socket transport, the
+// transport of common/rpc/thrift_server.h.
+//
+// Owns its HmsCore, handler and Thrift server; borrows the Metastore and the
+// FileSystem (both must outlive it). catalogd passes its undecorated
+// metastore, so changes made here are external changes for its event
+// processor. Start() binds synchronously (port 0 = a free port, see port());
+// Stop() is idempotent and also run by the destructor.
+//
+// Thread-safety: Start/Stop from one thread; port() from any thread.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "catalogd/hms/hms_core.h"
+#include "common/util/status.h"
+
+namespace ics {
+class ThriftServer;
+}
+
+namespace ics::catalog::hms {
+
+class HmsHandler;
+
+struct HmsServerOptions {
+  std::string bind_host = "0.0.0.0";
+  int port = 9083;
+  int max_connections = 256;
+  int64_t max_message_bytes = 256ll << 20;
+  HmsCoreOptions core;
+};
+
+class HmsServer {
+ public:
+  HmsServer(Metastore* metastore, FileSystem* fs, HmsServerOptions options);
+  ~HmsServer();
+  HmsServer(const HmsServer&) = delete;
+  HmsServer& operator=(const HmsServer&) = delete;
+
+  [[nodiscard]] Status Start();
+  void Stop();
+  // The bound port (after a successful Start), else 0.
+  int port() const;
+
+ private:
+  const HmsServerOptions opts_;
+  HmsCore core_;
+  std::shared_ptr<HmsHandler> handler_;
+  std::unique_ptr<ThriftServer> server_;
+};
+
+}  // namespace ics::catalog::hms

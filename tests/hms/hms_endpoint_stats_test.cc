@@ -1,0 +1,210 @@
+// HMS endpoint over a raw client: column statistics calls and their errors.
+#include "tests/hms/hms_test_util.h"
+
+namespace ics::catalog::hms::testing {
+namespace {
+
+using hive::InvalidInputException;
+using hive::MetaException;
+using hive::NoSuchObjectException;
+
+hive::ColumnStatisticsObj LongStats(const std::string& col, int64_t lo, int64_t hi, int64_t nulls,
+                                    int64_t ndv) {
+  hive::ColumnStatisticsObj obj;
+  obj.colName = col;
+  obj.colType = "bigint";
+  hive::LongColumnStatsData d;
+  d.__set_lowValue(lo);
+  d.__set_highValue(hi);
+  d.numNulls = nulls;
+  d.numDVs = ndv;
+  obj.statsData.__set_longStats(d);
+  return obj;
+}
+
+hive::ColumnStatisticsObj StringStats(const std::string& col, int64_t maxlen, double avglen,
+                                      int64_t nulls, int64_t ndv) {
+  hive::ColumnStatisticsObj obj;
+  obj.colName = col;
+  obj.colType = "string";
+  hive::StringColumnStatsData d;
+  d.maxColLen = maxlen;
+  d.avgColLen = avglen;
+  d.numNulls = nulls;
+  d.numDVs = ndv;
+  obj.statsData.__set_stringStats(d);
+  return obj;
+}
+
+hive::ColumnStatistics Stats(const std::string& part, std::vector<hive::ColumnStatisticsObj> objs) {
+  hive::ColumnStatistics cs;
+  cs.statsDesc.isTblLevel = part.empty();
+  cs.statsDesc.dbName = "db";
+  cs.statsDesc.tableName = "t";
+  if (!part.empty()) cs.statsDesc.__set_partName(part);
+  cs.statsObj = std::move(objs);
+  return cs;
+}
+
+class HmsStatsTest : public HmsEndpointTest {
+ protected:
+  void SetUp() override {
+    HmsEndpointTest::SetUp();
+    if (HasFatalFailure()) return;
+    hms().create_database(Db("db"));
+    hms().create_table(Table("db", "t", {"p"}));
+    hive::Partition p;
+    for (const char* v : {"a", "b", "c"}) hms().append_partition(p, "db", "t", {v});
+  }
+};
+
+TEST_F(HmsStatsTest, TableLevelUpdateGetDelete) {
+  EXPECT_TRUE(hms().update_table_column_statistics(
+      Stats("", {LongStats("ID", 1, 100, 0, 90), StringStats("name", 10, 4.5, 2, 50)})));
+  hive::ColumnStatistics got;
+  hms().get_table_column_statistics(got, "db", "t", "id");
+  EXPECT_TRUE(got.statsDesc.isTblLevel);
+  ASSERT_EQ(got.statsObj.size(), 1u);
+  EXPECT_EQ(got.statsObj[0].colName, "id");
+  EXPECT_EQ(got.statsObj[0].statsData.longStats.highValue, 100);
+
+  hive::TableStatsRequest req;
+  req.dbName = "db";
+  req.tblName = "t";
+  req.colNames = {"name", "id", "nostats"};
+  hive::TableStatsResult res;
+  hms().get_table_statistics_req(res, req);
+  ASSERT_EQ(res.tableStats.size(), 2u);  // ordered by column name
+  EXPECT_EQ(res.tableStats[0].colName, "id");
+  EXPECT_EQ(res.tableStats[1].colName, "name");
+
+  // Upsert replaces one column's statistics.
+  hms().update_table_column_statistics(Stats("", {LongStats("id", 5, 6, 0, 2)}));
+  hms().get_table_column_statistics(got, "db", "t", "id");
+  EXPECT_EQ(got.statsObj[0].statsData.longStats.numDVs, 2);
+
+  // Errors.
+  EXPECT_HMS_ERROR(hms().update_table_column_statistics(Stats("", {LongStats("zzz", 1, 2, 0, 1)})),
+                   InvalidInputException, "has no column 'zzz'");
+  EXPECT_HMS_ERROR(hms().update_table_column_statistics(Stats("p=a", {LongStats("id", 1, 2, 0, 1)})),
+                   InvalidInputException, "isTblLevel=true");
+  hive::ColumnStatisticsObj empty;
+  empty.colName = "id";
+  empty.colType = "bigint";
+  EXPECT_HMS_ERROR(hms().update_table_column_statistics(Stats("", {empty})), InvalidInputException,
+                   "carry no data");
+  hive::ColumnStatistics other = Stats("", {LongStats("id", 1, 2, 0, 1)});
+  other.statsDesc.tableName = "nope";
+  EXPECT_HMS_ERROR(hms().update_table_column_statistics(other), NoSuchObjectException, "nope");
+  EXPECT_HMS_ERROR(hms().get_table_column_statistics(got, "db", "t", "nostats"),
+                   NoSuchObjectException, "nostats");
+  EXPECT_HMS_ERROR(hms().get_table_column_statistics(got, "db", "nope", "id"),
+                   NoSuchObjectException, "nope");
+  EXPECT_HMS_ERROR(hms().get_table_column_statistics(got, "db", "t", "a.b"), InvalidInputException,
+                   "Invalid column name");
+  req.tblName = "nope";
+  EXPECT_HMS_ERROR(hms().get_table_statistics_req(res, req), NoSuchObjectException, "nope");
+
+  // Delete one column, then all the rest.
+  EXPECT_TRUE(hms().delete_table_column_statistics("db", "t", "ID"));
+  EXPECT_HMS_ERROR(hms().get_table_column_statistics(got, "db", "t", "id"), NoSuchObjectException,
+                   "id");
+  hms().get_table_column_statistics(got, "db", "t", "name");
+  EXPECT_HMS_ERROR(hms().delete_table_column_statistics("db", "t", "id"), NoSuchObjectException,
+                   "column 'id'");
+  hms().update_table_column_statistics(Stats("", {LongStats("id", 1, 2, 0, 1)}));
+  EXPECT_TRUE(hms().delete_table_column_statistics("db", "t", ""));
+  req.tblName = "t";
+  hms().get_table_statistics_req(res, req);
+  EXPECT_TRUE(res.tableStats.empty());
+  EXPECT_HMS_ERROR(hms().delete_table_column_statistics("db", "nope", "id"), NoSuchObjectException,
+                   "nope");
+}
+
+TEST_F(HmsStatsTest, PartitionLevelUpdateGetAggregateDelete) {
+  hms().update_partition_column_statistics(
+      Stats("p=a", {LongStats("id", 1, 10, 1, 10), StringStats("name", 5, 2.0, 0, 7)}));
+  hms().update_partition_column_statistics(
+      Stats("p=b", {LongStats("id", -5, 3, 2, 8), StringStats("name", 9, 3.5, 4, 3)}));
+  hms().update_partition_column_statistics(Stats("p=c", {LongStats("id", 0, 50, 0, 20)}));
+
+  hive::ColumnStatistics got;
+  hms().get_partition_column_statistics(got, "db", "t", "p=b", "name");
+  EXPECT_FALSE(got.statsDesc.isTblLevel);
+  EXPECT_EQ(got.statsDesc.partName, "p=b");
+  EXPECT_EQ(got.statsObj.at(0).statsData.stringStats.maxColLen, 9);
+
+  hive::PartitionsStatsRequest req;
+  req.dbName = "db";
+  req.tblName = "t";
+  req.colNames = {"id", "name"};
+  req.partNames = {"p=a", "p=b", "p=c", "p=zz"};
+  hive::PartitionsStatsResult res;
+  hms().get_partitions_statistics_req(res, req);
+  ASSERT_EQ(res.partStats.size(), 3u);
+  EXPECT_EQ(res.partStats.at("p=a").size(), 2u);
+  EXPECT_EQ(res.partStats.at("p=c").size(), 1u);
+
+  hive::AggrStats aggr;
+  hms().get_aggr_stats_for(aggr, req);
+  EXPECT_EQ(aggr.partsFound, 2);  // p=c lacks "name"
+  ASSERT_EQ(aggr.colStats.size(), 2u);
+  const auto& id = aggr.colStats[0].statsData.longStats;
+  EXPECT_EQ(aggr.colStats[0].colName, "id");
+  EXPECT_EQ(id.lowValue, -5);
+  EXPECT_EQ(id.highValue, 50);
+  EXPECT_EQ(id.numNulls, 3);
+  EXPECT_EQ(id.numDVs, 20);
+  const auto& name = aggr.colStats[1].statsData.stringStats;
+  EXPECT_EQ(name.maxColLen, 9);
+  EXPECT_DOUBLE_EQ(name.avgColLen, 3.5);
+  EXPECT_EQ(name.numNulls, 4);
+
+  // A column whose kind differs between partitions cannot be aggregated.
+  hive::ColumnStatisticsObj as_double;
+  as_double.colName = "id";
+  as_double.colType = "double";
+  hive::DoubleColumnStatsData dd;
+  dd.numNulls = 0;
+  dd.numDVs = 1;
+  as_double.statsData.__set_doubleStats(dd);
+  hms().update_partition_column_statistics(Stats("p=c", {as_double}));
+  EXPECT_HMS_ERROR(hms().get_aggr_stats_for(aggr, req), MetaException, "different kinds");
+
+  // Errors.
+  EXPECT_HMS_ERROR(hms().update_partition_column_statistics(Stats("p=zz", {LongStats("id", 1, 2, 0, 1)})),
+                   NoSuchObjectException, "p=zz");
+  EXPECT_HMS_ERROR(hms().update_partition_column_statistics(Stats("", {LongStats("id", 1, 2, 0, 1)})),
+                   InvalidInputException, "isTblLevel=false");
+  hive::ColumnStatistics nopart = Stats("p=a", {LongStats("id", 1, 2, 0, 1)});
+  nopart.statsDesc.partName = "";
+  EXPECT_HMS_ERROR(hms().update_partition_column_statistics(nopart), InvalidInputException,
+                   "partName");
+  EXPECT_HMS_ERROR(hms().get_partition_column_statistics(got, "db", "t", "p=a", "zzz"),
+                   NoSuchObjectException, "zzz");
+  EXPECT_HMS_ERROR(hms().get_partition_column_statistics(got, "db", "t", "p", "id"),
+                   InvalidInputException, "p");
+  EXPECT_HMS_ERROR(hms().get_partition_column_statistics(got, "db", "nope", "p=a", "id"),
+                   NoSuchObjectException, "nope");
+  req.tblName = "nope";
+  EXPECT_HMS_ERROR(hms().get_partitions_statistics_req(res, req), NoSuchObjectException, "nope");
+  EXPECT_HMS_ERROR(hms().get_aggr_stats_for(aggr, req), NoSuchObjectException, "nope");
+
+  // Delete.
+  EXPECT_TRUE(hms().delete_partition_column_statistics("db", "t", "p=a", "id"));
+  EXPECT_HMS_ERROR(hms().get_partition_column_statistics(got, "db", "t", "p=a", "id"),
+                   NoSuchObjectException, "id");
+  hms().get_partition_column_statistics(got, "db", "t", "p=a", "name");
+  EXPECT_TRUE(hms().delete_partition_column_statistics("db", "t", "p=b", ""));
+  EXPECT_HMS_ERROR(hms().get_partition_column_statistics(got, "db", "t", "p=b", "name"),
+                   NoSuchObjectException, "name");
+  EXPECT_HMS_ERROR(hms().delete_partition_column_statistics("db", "t", "p=b", "id"),
+                   NoSuchObjectException, "p=b");
+  EXPECT_HMS_ERROR(hms().delete_partition_column_statistics("db", "t", "p=zz", "id"),
+                   NoSuchObjectException, "p=zz");
+  EXPECT_HMS_ERROR(hms().delete_partition_column_statistics("db", "t", "", "id"),
+                   InvalidInputException, "part_name");
+}
+
+}  // namespace
+}  // namespace ics::catalog::hms::testing
