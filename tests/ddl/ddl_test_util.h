@@ -1,8 +1,14 @@
 // Fixture and request builders for the DDL executor tests.
 //
-// DdlTest wires a real stack in a temp directory: the SQLite metastore,
-// the local filesystem (wrapped by TestFileSystem for fault injection and
-// pausing), a TableLoader, a Catalog, a TableLoadManager and a DdlExecutor.
+// DdlTest wires a real stack in a temp directory: a metastore (see
+// DdlTestBackend), the local filesystem (wrapped by TestFileSystem for fault
+// injection and pausing), a TableLoader, a Catalog, a TableLoadManager and a
+// DdlExecutor.
+//
+// The same test cases run on two metastore backends: ddl_test links
+// ddl_backend_sqlite.cc (the embedded SQLite file) and ddl_remote_test links
+// ddl_backend_remote.cc (the remote Hive Metastore backend, talking to an
+// in-process HMS endpoint that serves its own SQLite file).
 //
 // Thread-safety: the fixture is used by one test thread; TestFileSystem is
 // thread-safe (the concurrency tests call it from several threads).
@@ -32,6 +38,18 @@
 #include "common/types/column_type.h"
 
 namespace ics::catalog::testing {
+
+// The metastore of one test and whatever serves it; destroyed after the
+// stack that uses it.
+class DdlTestBackend {
+ public:
+  virtual ~DdlTestBackend() = default;
+  virtual Metastore* metastore() = 0;
+};
+
+// Opens the backend this test binary was linked with, keeping its files
+// under `dir` (the test's temp dir).
+Result<std::unique_ptr<DdlTestBackend>> OpenDdlTestBackend(const std::string& dir);
 
 // LocalFileSystem plus test hooks:
 //  - FailCreate(substr): CreateDirectories of a path containing substr fails.
@@ -185,17 +203,18 @@ class DdlTest : public ::testing::Test {
     ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
     root_ = tmpl;
     warehouse_ = root_ + "/warehouse";
-    auto ms = OpenSqliteMetastore(root_ + "/metastore.db");
-    ASSERT_TRUE(ms.ok()) << ms.status().ToString();
-    metastore_ = std::move(ms).value();
+    auto backend = OpenDdlTestBackend(root_);
+    ASSERT_TRUE(backend.ok()) << backend.status().ToString();
+    backend_ = std::move(backend).value();
+    metastore_ = backend_->metastore();
     catalog_ = std::make_unique<Catalog>();
     LoaderOptions lo;
     lo.num_threads = 2;
-    loader_ = std::make_unique<TableLoader>(metastore_.get(), &fs_, lo,
+    loader_ = std::make_unique<TableLoader>(metastore_, &fs_, lo,
                                             catalog_->partition_id_allocator());
     loads_ = std::make_unique<TableLoadManager>(catalog_.get(), loader_.get(), 0);
     ctx_.catalog = catalog_.get();
-    ctx_.metastore = metastore_.get();
+    ctx_.metastore = metastore_;
     ctx_.fs = &fs_;
     ctx_.loader = loader_.get();
     ctx_.loads = loads_.get();
@@ -210,7 +229,8 @@ class DdlTest : public ::testing::Test {
     loads_.reset();
     loader_.reset();
     catalog_.reset();
-    metastore_.reset();
+    metastore_ = nullptr;
+    backend_.reset();
     std::error_code ec;
     if (!root_.empty()) std::filesystem::remove_all(root_, ec);
   }
@@ -331,7 +351,8 @@ class DdlTest : public ::testing::Test {
   std::string root_;
   std::string warehouse_;
   TestFileSystem fs_;
-  std::unique_ptr<Metastore> metastore_;
+  std::unique_ptr<DdlTestBackend> backend_;
+  Metastore* metastore_ = nullptr;  // backend_->metastore()
   std::unique_ptr<Catalog> catalog_;
   std::unique_ptr<TableLoader> loader_;
   std::unique_ptr<TableLoadManager> loads_;
