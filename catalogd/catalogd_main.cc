@@ -15,7 +15,10 @@ DEFINE_int32(statestore_subscriber_timeout_seconds, 30,
              "No statestore heartbeat for this long => re-register.");
 DEFINE_string(data_dir, "./catalogd-data", "Directory for the embedded metastore.");
 DEFINE_string(warehouse_dir, "", "Warehouse root (default <data_dir>/warehouse).");
-DEFINE_string(metastore, "", "Metastore: sqlite:<path> (default sqlite:<data_dir>/metastore.db).");
+DEFINE_string(metastore, "",
+              "Metastore: sqlite:<path> (default sqlite:<data_dir>/metastore.db), or "
+              "thrift://host:port[?pool_size=N&rpc_timeout_ms=N&...] for a remote Hive "
+              "Metastore.");
 DEFINE_string(catalog_topic_mode, "minimal", "Topic entries to publish: full, mixed or minimal.");
 DEFINE_bool(compact_catalog_topic, true, "LZ4-compress catalog topic values.");
 DEFINE_bool(load_catalog_in_background, false, "Load every table in the background at start.");

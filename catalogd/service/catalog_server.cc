@@ -12,6 +12,7 @@
 #include "catalogd/loader/file_system.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/mds/metastore_service_server.h"
+#include "catalogd/metastore/hms_remote_metastore.h"
 #include "catalogd/metastore/metastore.h"
 #include "catalogd/service/catalog_context.h"
 #include "catalogd/service/catalog_service_handler.h"
@@ -92,12 +93,8 @@ Status CatalogServer::Start() {
     return Status::IoError("cannot create warehouse dir " + opts_.warehouse_dir + ": " +
                            ec.message());
   }
-  const std::string kSqlite = "sqlite:";
-  if (opts_.metastore.rfind(kSqlite, 0) != 0) {
-    return Status::InvalidArgument("unsupported --metastore '" + opts_.metastore +
-                                   "' (expected sqlite:<path>)");
-  }
-  ICS_ASSIGN_OR_RETURN(metastore_, OpenSqliteMetastore(opts_.metastore.substr(kSqlite.size())));
+  // sqlite:<path> (embedded) or thrift://host:port (a remote Hive Metastore).
+  ICS_ASSIGN_OR_RETURN(metastore_, OpenMetastoreFromUri(opts_.metastore));
   if (opts_.synthetic_files) {
     fs_ = std::make_unique<SyntheticFileSystem>();
   } else {
