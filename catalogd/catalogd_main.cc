@@ -3,7 +3,9 @@
 #include <glog/logging.h>
 
 #include "catalogd/service/catalog_server.h"
+#include "catalogd/web/catalog_pages.h"
 #include "common/util/daemon.h"
+#include "common/web/web_flags.h"
 
 DEFINE_string(hostname, "127.0.0.1", "Host name other daemons use to reach this catalogd.");
 DEFINE_string(listen_host, "0.0.0.0", "Address the RPC ports bind to.");
@@ -54,6 +56,7 @@ std::string HmsPortToken(const ics::catalog::CatalogServer& server) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  ics::web::SetDefaultWebserverPort(25020);
   ics::InitDaemon(&argc, &argv, "catalogd: the catalog service daemon");
   ics::catalog::CatalogServerOptions o;
   o.bind_host = FLAGS_listen_host;
@@ -95,17 +98,27 @@ int main(int argc, char** argv) {
     LOG(ERROR) << "catalogd failed to start: " << s.ToString();
     return 1;
   }
+  auto web = ics::web::StartWebServerFromFlags(
+      "catalogd", server.metrics(), [&server](ics::web::WebServer* ws) {
+        ics::catalog::RegisterCatalogPages(ws, ics::catalog::CatalogPagesDepsOf(&server));
+      });
+  if (!web.ok()) {
+    LOG(ERROR) << web.status().ToString();
+    return 1;
+  }
   if (!FLAGS_port_file.empty()) {
     s = ics::WriteFileAtomically(FLAGS_port_file, std::to_string(server.port()) + " " +
                                                       std::to_string(server.subscriber_port()) +
                                                       MetastoreServicePortToken(server) +
-                                                      HmsPortToken(server) + "\n");
+                                                      HmsPortToken(server) +
+                                                      ics::web::PortFileToken(web->get()) + "\n");
     if (!s.ok()) {
       LOG(ERROR) << s.ToString();
       return 1;
     }
   }
   ics::WaitForShutdownSignal();
+  if (*web) (*web)->Stop();  // before the server its pages read
   server.Stop();
   LOG(INFO) << "catalogd stopped";
   return 0;

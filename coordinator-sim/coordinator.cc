@@ -22,7 +22,10 @@ constexpr const char* kCatalogTopic = "catalog-update";
 using Clock = std::chrono::steady_clock;
 }  // namespace
 
-Coordinator::Coordinator(CoordinatorOptions options) : opts_(std::move(options)) {
+Coordinator::Coordinator(CoordinatorOptions options)
+    : opts_(std::move(options)),
+      metrics_(std::make_unique<metrics::MetricRegistry>()),
+      statements_(std::make_unique<OperationLog>()) {
   if (opts_.use_local_catalog) {
     OnDemandOptions o;
     o.catalogd_host = opts_.catalogd_host;
@@ -33,7 +36,8 @@ Coordinator::Coordinator(CoordinatorOptions options) : opts_(std::move(options))
   } else {
     catalog_ = MakeFullReplicaCatalog();
   }
-  executor_ = std::make_unique<StatementExecutor>(this);
+  executor_ = std::make_unique<StatementExecutor>(this, statements_.get());
+  RegisterMetrics();
 }
 
 Coordinator::~Coordinator() { Stop(); }
@@ -121,6 +125,26 @@ void Coordinator::OnTopicUpdate(const impala::TTopicDelta& delta,
 int64_t Coordinator::topic_catalog_version() const {
   MutexLock l(&mu_);
   return topic_catalog_version_;
+}
+
+CoordinatorState Coordinator::State() const {
+  CoordinatorState s;
+  s.id = opts_.id;
+  s.on_demand = opts_.use_local_catalog;
+  s.local_catalog_version = catalog_->catalog_version();
+  if (auto sid = catalog_->service_id()) s.catalog_service_id = PrintId(*sid);
+  {
+    MutexLock l(&mu_);
+    s.topic_catalog_version = topic_catalog_version_;
+  }
+  if (subscriber_ != nullptr) {
+    s.topic_version = subscriber_->last_topic_version(kCatalogTopic);
+    s.min_subscriber_topic_version = subscriber_->min_subscriber_topic_version(kCatalogTopic);
+    s.registered = subscriber_->is_registered();
+    s.registrations = subscriber_->num_registrations();
+    if (auto rid = subscriber_->registration_id()) s.registration_id = PrintId(*rid);
+  }
+  return s;
 }
 
 Status Coordinator::WaitForSyncDdl(int64_t v) {

@@ -6,6 +6,11 @@
 // Many coordinators can live in one process (coordinator-sim
 // --num_coordinators); each has its own subscriber id, ports and catalog.
 //
+// Observability: each coordinator owns a MetricRegistry (statement
+// latency, local catalog cache counters, catalog and topic versions; see
+// coordinator_metrics.cc) and a bounded log of recent statements; its web
+// pages (coordinator-sim/web) read them and State().
+//
 // Lifecycle: construct, Start(), Stop() (idempotent; also the destructor).
 // Thread-safety: thread-safe.
 #pragma once
@@ -15,7 +20,9 @@
 #include <memory>
 #include <string>
 
+#include "common/metrics/metrics.h"
 #include "common/util/mutex.h"
+#include "common/util/operation_log.h"
 #include "coordinator-sim/exec/backend.h"
 
 namespace ics {
@@ -33,6 +40,20 @@ class StatestoreSubscriber;
 namespace ics::coord {
 
 class StatementExecutor;
+
+// A coordinator's catalog and statestore position, for its debug pages.
+struct CoordinatorState {
+  std::string id;
+  bool on_demand = true;           // local catalog mode
+  int64_t local_catalog_version = 0;
+  std::string catalog_service_id;  // "" before the first update
+  int64_t topic_catalog_version = 0;  // highest catalog version seen on the topic
+  int64_t topic_version = 0;          // last catalog-update topic version received
+  int64_t min_subscriber_topic_version = 0;
+  bool registered = false;
+  int64_t registrations = 0;
+  std::string registration_id;
+};
 
 struct CoordinatorOptions {
   std::string id = "coordinator-0";
@@ -62,6 +83,12 @@ class Coordinator : public CoordinatorBackend {
   int port() const;
   int subscriber_port() const;
   StatementExecutor* executor() { return executor_.get(); }
+  const CoordinatorOptions& options() const { return opts_; }
+  // The coordinator's metrics (served on its /metrics); exist from construction.
+  metrics::MetricRegistry* metrics() { return metrics_.get(); }
+  // Recent statements (bounded), as run by executor().
+  const OperationLog* statements() const { return statements_.get(); }
+  CoordinatorState State() const EXCLUDES(mu_);
 
   // CoordinatorBackend
   LocalCatalog* catalog() override { return catalog_.get(); }
@@ -86,8 +113,13 @@ class Coordinator : public CoordinatorBackend {
   template <typename Fn>
   Status CallCatalogd(const char* name, Fn&& fn) EXCLUDES(clients_mu_);
   Result<impala::TCatalogUpdateResult> Finish(impala::TCatalogUpdateResult result, bool sync_ddl);
+  // Registers the metrics (coordinator_metrics.cc); from the constructor.
+  void RegisterMetrics();
 
   const CoordinatorOptions opts_;
+  // Before everything its callbacks read, so it is destroyed after them.
+  std::unique_ptr<metrics::MetricRegistry> metrics_;
+  std::unique_ptr<OperationLog> statements_;
   std::unique_ptr<LocalCatalog> catalog_;
   std::unique_ptr<statestore::StatestoreSubscriber> subscriber_;
   std::unique_ptr<StatementExecutor> executor_;

@@ -1,5 +1,6 @@
 // coordinator-sim: runs N simulated coordinators in one process. The i-th
-// uses coordinator port + i and subscriber port + i (0 = free ports).
+// uses coordinator port + i, subscriber port + i and web server port + i
+// (0 = free ports).
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -8,7 +9,9 @@
 #include <glog/logging.h>
 
 #include "common/util/daemon.h"
+#include "common/web/web_flags.h"
 #include "coordinator-sim/coordinator.h"
+#include "coordinator-sim/web/coordinator_pages.h"
 
 DEFINE_string(hostname, "127.0.0.1", "Host name advertised to the statestore.");
 DEFINE_string(listen_host, "127.0.0.1", "Address the ports bind to.");
@@ -26,15 +29,19 @@ DEFINE_bool(use_local_catalog, true,
 DEFINE_int32(local_catalog_cache_mb, 256, "Byte limit of the on-demand cache.");
 DEFINE_int32(sync_ddl_timeout_ms, 60000, "How long SYNC_DDL waits before failing.");
 DEFINE_string(id_prefix, "coordinator", "Subscriber ids are <prefix>-<i>.");
-DEFINE_string(port_file, "", "If set, one line '<i> <port> <subscriber port>' per coordinator.");
+DEFINE_string(port_file, "",
+              "If set, one line '<i> <port> <subscriber port> webserver=<port>' per "
+              "coordinator (no webserver token with --enable_webserver=false).");
 
 int main(int argc, char** argv) {
+  ics::web::SetDefaultWebserverPort(25000);
   ics::InitDaemon(&argc, &argv, "coordinator-sim: simulated query coordinators");
   if (FLAGS_num_coordinators < 1) {
     LOG(ERROR) << "--num_coordinators must be >= 1";
     return 2;
   }
   std::vector<std::unique_ptr<ics::coord::Coordinator>> coords;
+  std::vector<std::unique_ptr<ics::web::WebServer>> webs;  // one per coordinator
   std::ostringstream ports;
   for (int i = 0; i < FLAGS_num_coordinators; ++i) {
     ics::coord::CoordinatorOptions o;
@@ -58,11 +65,22 @@ int main(int argc, char** argv) {
       LOG(ERROR) << o.id << " failed to start: " << s.ToString();
       return 1;
     }
+    ics::coord::Coordinator* coord = c.get();
+    auto web = ics::web::StartWebServerFromFlags(
+        o.id, coord->metrics(),
+        [coord](ics::web::WebServer* ws) { ics::coord::RegisterCoordinatorPages(ws, coord); }, i);
+    if (!web.ok()) {
+      LOG(ERROR) << web.status().ToString();
+      return 1;
+    }
     LOG(INFO) << o.id << " serving on " << FLAGS_listen_host << ":" << c->port()
               << " (subscriber port " << c->subscriber_port() << ", "
-              << (o.use_local_catalog ? "on-demand" : "full-replica") << " catalog)";
-    ports << i << " " << c->port() << " " << c->subscriber_port() << "\n";
+              << (o.use_local_catalog ? "on-demand" : "full-replica") << " catalog"
+              << (*web ? ", web port " + std::to_string((*web)->port()) : std::string()) << ")";
+    ports << i << " " << c->port() << " " << c->subscriber_port()
+          << ics::web::PortFileToken(web->get()) << "\n";
     coords.push_back(std::move(c));
+    webs.push_back(std::move(*web));
   }
   if (!FLAGS_port_file.empty()) {
     ics::Status s = ics::WriteFileAtomically(FLAGS_port_file, ports.str());
@@ -72,6 +90,9 @@ int main(int argc, char** argv) {
     }
   }
   ics::WaitForShutdownSignal();
+  for (auto& w : webs) {
+    if (w) w->Stop();  // before the coordinators their pages read
+  }
   for (auto& c : coords) c->Stop();
   LOG(INFO) << "coordinator-sim stopped";
   return 0;

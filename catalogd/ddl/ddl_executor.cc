@@ -3,6 +3,7 @@
 #include "catalogd/ddl/ddl_executor.h"
 
 #include "catalogd/ddl/ddl_internal.h"
+#include "common/util/operation_log.h"
 
 namespace ics::catalog {
 
@@ -28,9 +29,71 @@ Status Unsupported(TDdlType::type type) {
                                 " is not supported by this catalog service");
 }
 
+// ---- the operation log (CatalogContext::operations) ----
+
+std::string NameOf(const impala::TTableName& t) { return t.db_name + "." + t.table_name; }
+
+// The object a DDL request names, for the operation log ("" if none).
+std::string DdlTarget(const impala::TDdlExecRequest& req) {
+  switch (req.ddl_type) {
+    case TDdlType::CREATE_DATABASE: return req.create_db_params.db;
+    case TDdlType::DROP_DATABASE: return req.drop_db_params.db;
+    case TDdlType::ALTER_DATABASE: return req.alter_db_params.db;
+    case TDdlType::CREATE_TABLE:
+    case TDdlType::CREATE_TABLE_AS_SELECT: return NameOf(req.create_table_params.table_name);
+    case TDdlType::CREATE_TABLE_LIKE: return NameOf(req.create_table_like_params.table_name);
+    case TDdlType::CREATE_VIEW: return NameOf(req.create_view_params.view_name);
+    case TDdlType::ALTER_VIEW: return NameOf(req.alter_view_params.view_name);
+    case TDdlType::DROP_TABLE:
+    case TDdlType::DROP_VIEW: return NameOf(req.drop_table_or_view_params.table_name);
+    case TDdlType::TRUNCATE_TABLE: return NameOf(req.truncate_params.table_name);
+    case TDdlType::ALTER_TABLE:
+      return NameOf(req.alter_table_params.table_name) + " (" +
+             impala::to_string(req.alter_table_params.alter_type) + ")";
+    case TDdlType::DROP_STATS: return NameOf(req.drop_stats_params.table_name);
+    case TDdlType::CREATE_FUNCTION:
+      return req.create_fn_params.fn.name.db_name + "." +
+             req.create_fn_params.fn.name.function_name;
+    case TDdlType::DROP_FUNCTION:
+      return req.drop_fn_params.fn_name.db_name + "." + req.drop_fn_params.fn_name.function_name;
+    case TDdlType::COMMENT_ON: {
+      const auto& c = req.comment_on_params;
+      if (c.__isset.column_name) return NameOf(c.column_name.table_name) + "." + c.column_name.column_name;
+      if (c.__isset.table_name) return NameOf(c.table_name);
+      return c.db;
+    }
+    default: return "";
+  }
+}
+
+// "user@client (statement)" from a request header, for the operation log.
+std::string Requester(bool isset, const impala::TCatalogServiceRequestHeader& h) {
+  if (!isset) return "";
+  std::string out = h.requesting_user;
+  if (!h.client_ip.empty()) out += "@" + h.client_ip;
+  if (!h.coordinator_hostname.empty()) out += (out.empty() ? "" : " ") + std::string("via ") + h.coordinator_hostname;
+  if (!h.redacted_sql_stmt.empty()) out += (out.empty() ? "" : ": ") + h.redacted_sql_stmt;
+  return out;
+}
+
+Result<DdlOutcome> Logged(ScopedOperation* op, Result<DdlOutcome> r) {
+  if (r.ok()) {
+    op->End(Status::OK(), r->summary, r->version);
+  } else {
+    op->End(r.status());
+  }
+  return r;
+}
+
 }  // namespace
 
 Result<DdlOutcome> DdlExecutor::ExecDdl(const impala::TDdlExecRequest& req) {
+  ScopedOperation op(ctx_->operations, impala::to_string(req.ddl_type), DdlTarget(req),
+                     Requester(req.__isset.header, req.header));
+  return Logged(&op, RunDdl(req));
+}
+
+Result<DdlOutcome> DdlExecutor::RunDdl(const impala::TDdlExecRequest& req) {
   ICS_RETURN_IF_ERROR(CheckProtocol(req.protocol_version));
   ReaderLock reset(&reset_mu_);
   const TDdlType::type type = req.ddl_type;
@@ -96,9 +159,12 @@ Result<DdlOutcome> DdlExecutor::ExecDdl(const impala::TDdlExecRequest& req) {
 }
 
 Result<DdlOutcome> DdlExecutor::UpdateCatalog(const impala::TUpdateCatalogRequest& req) {
-  ICS_RETURN_IF_ERROR(CheckProtocol(req.protocol_version));
+  ScopedOperation op(ctx_->operations, "UPDATE_CATALOG", req.db_name + "." + req.target_table,
+                     Requester(req.__isset.header, req.header));
+  Status proto = CheckProtocol(req.protocol_version);
+  if (!proto.ok()) return Logged(&op, proto);
   ReaderLock reset(&reset_mu_);
-  return ddl::UpdateCatalog(ctx_, req);
+  return Logged(&op, ddl::UpdateCatalog(ctx_, req));
 }
 
 Result<PartitionBatchResult> DdlExecutor::ApplyPartitionBatch(const PartitionBatch& batch) {
@@ -112,6 +178,13 @@ Result<DdlOutcome> DdlExecutor::ChangeTable(const TableChange& change) {
 }
 
 Result<DdlOutcome> DdlExecutor::ResetMetadata(const impala::TResetMetadataRequest& req) {
+  std::string target = req.__isset.table_name ? NameOf(req.table_name) : req.db_name;
+  ScopedOperation op(ctx_->operations, req.is_refresh ? "REFRESH" : "INVALIDATE_METADATA",
+                     target.empty() ? "(all)" : target, Requester(req.__isset.header, req.header));
+  return Logged(&op, RunReset(req));
+}
+
+Result<DdlOutcome> DdlExecutor::RunReset(const impala::TResetMetadataRequest& req) {
   ICS_RETURN_IF_ERROR(CheckProtocol(req.protocol_version));
   if (req.__isset.authorization && req.authorization) {
     return Status::NotImplemented(

@@ -13,6 +13,10 @@
 // A global INVALIDATE METADATA rebuilds the whole catalog: it runs alone
 // (reset_mu_ exclusive) while every other operation holds reset_mu_ shared.
 //
+// ExecDdl, UpdateCatalog and ResetMetadata are recorded (kind, target,
+// requester, duration, outcome) in ctx->operations when it is set, for
+// catalogd's /operations page.
+//
 // Thread-safety: thread-safe; besides the context it only holds reset_mu_.
 #pragma once
 
@@ -110,6 +114,10 @@ class DdlExecutor {
   Result<DdlOutcome> ChangeTable(const TableChange& change);
 
  private:
+  // ExecDdl and ResetMetadata without the operation log.
+  Result<DdlOutcome> RunDdl(const impala::TDdlExecRequest& req);
+  Result<DdlOutcome> RunReset(const impala::TResetMetadataRequest& req);
+
   CatalogContext* const ctx_;
   // Shared by every operation; exclusive for a global INVALIDATE METADATA.
   // Acquired before any database or table lock.

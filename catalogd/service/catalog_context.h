@@ -15,6 +15,7 @@
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/metastore/metastore.h"
 #include "catalogd/topic/catalog_topic_publisher.h"
+#include "common/util/operation_log.h"
 
 namespace ics::catalog {
 
@@ -25,6 +26,7 @@ struct CatalogContext {
   TableLoader* loader = nullptr;
   TableLoadManager* loads = nullptr;
   CatalogTopicPublisher* publisher = nullptr;  // may be null in unit tests
+  OperationLog* operations = nullptr;          // DDL records itself here (may be null)
   std::string warehouse_dir;                   // managed tables: <warehouse>/<db>.db/<table>
   std::string default_owner = "ics";
 };

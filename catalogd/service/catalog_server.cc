@@ -1,6 +1,7 @@
 #include "catalogd/service/catalog_server.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 
 #include <glog/logging.h>
@@ -16,13 +17,19 @@
 #include "catalogd/metastore/metastore.h"
 #include "catalogd/service/catalog_context.h"
 #include "catalogd/service/catalog_service_handler.h"
+#include "catalogd/web/catalog_metrics.h"
+#include "catalogd/web/timed_metastore.h"
 #include "common/rpc/thrift_server.h"
 #include "common/util/unique_id.h"
 #include "statestore/subscriber.h"
 
 namespace ics::catalog {
 
-CatalogServer::CatalogServer(CatalogServerOptions options) : opts_(std::move(options)) {
+CatalogServer::CatalogServer(CatalogServerOptions options)
+    : opts_(std::move(options)),
+      metrics_(std::make_unique<metrics::MetricRegistry>()),
+      catalog_metrics_(std::make_unique<CatalogMetrics>(metrics_.get())),
+      operations_(std::make_unique<OperationLog>()) {
   if (opts_.warehouse_dir.empty()) opts_.warehouse_dir = opts_.data_dir + "/warehouse";
   if (opts_.metastore.empty()) opts_.metastore = "sqlite:" + opts_.data_dir + "/metastore.db";
 }
@@ -94,7 +101,9 @@ Status CatalogServer::Start() {
                            ec.message());
   }
   // sqlite:<path> (embedded) or thrift://host:port (a remote Hive Metastore).
-  ICS_ASSIGN_OR_RETURN(metastore_, OpenMetastoreFromUri(opts_.metastore));
+  ICS_ASSIGN_OR_RETURN(auto opened, OpenMetastoreFromUri(opts_.metastore));
+  // Every metastore call is timed for /metrics.
+  metastore_ = std::make_unique<TimedMetastore>(std::move(opened), metrics_.get());
   if (opts_.synthetic_files) {
     fs_ = std::make_unique<SyntheticFileSystem>();
   } else {
@@ -115,6 +124,10 @@ Status CatalogServer::Start() {
   ctx_->loader = loader_.get();
   ctx_->loads = loads_.get();
   ctx_->publisher = publisher_.get();
+  ctx_->operations = operations_.get();
+  CatalogMetrics* cm = catalog_metrics_.get();
+  operations_->SetFinishCallback([cm](const OperationRecord& op) { cm->RecordOperation(op); });
+  catalog_metrics_->AddStateGauges(catalog_.get(), publisher_.get(), operations_.get());
   ctx_->warehouse_dir = opts_.warehouse_dir;
   ddl_ = std::make_unique<DdlExecutor>(ctx_.get());
   fetcher_ = std::make_unique<PartialFetcher>(ctx_.get(), opts_.fetch);
@@ -171,8 +184,13 @@ Status CatalogServer::Start() {
     topic.is_transient = false;
     topic.filter_prefix = "!";  // publish only; receive no entries back
     CatalogTopicPublisher* pub = publisher_.get();
-    topic.callback = [pub](const impala::TTopicDelta& delta,
-                           std::vector<impala::TTopicDelta>* out) { pub->OnTopicUpdate(delta, out); };
+    topic.callback = [pub, cm](const impala::TTopicDelta& delta,
+                               std::vector<impala::TTopicDelta>* out) {
+      const auto start = std::chrono::steady_clock::now();
+      const size_t first = out->size();
+      pub->OnTopicUpdate(delta, out);
+      cm->RecordPublication(*out, first, start);
+    };
     topic.on_reply_lost = [pub] { pub->OnPublicationLost(); };
     ICS_RETURN_IF_ERROR(subscriber_->AddTopic(std::move(topic)));
     ICS_RETURN_IF_ERROR(subscriber_->Start());

@@ -18,6 +18,8 @@
 #include "catalogd/catalog/catalog.h"
 #include "catalogd/fetch/partial_fetcher.h"
 #include "catalogd/topic/catalog_topic_publisher.h"
+#include "common/metrics/metrics.h"
+#include "common/util/operation_log.h"
 #include "common/util/status.h"
 
 namespace ics::statestore {
@@ -32,6 +34,7 @@ namespace ics::catalog {
 namespace hms {
 class HmsServer;
 }
+class CatalogMetrics;
 class DdlExecutor;
 class MetastoreServiceServer;
 class TableLoader;
@@ -82,6 +85,10 @@ class CatalogServer {
   // The metastore service port; 0 when it is disabled.
   int metastore_service_port() const;
   Catalog* catalog() { return catalog_.get(); }
+  // The daemon's metrics (served on /metrics); exists from construction.
+  metrics::MetricRegistry* metrics() { return metrics_.get(); }
+  // Running and recent catalog operations (the /operations page).
+  const OperationLog* operations() const { return operations_.get(); }
   CatalogTopicPublisher* publisher() { return publisher_.get(); }
   const CatalogServerOptions& options() const { return opts_; }
 
@@ -90,6 +97,10 @@ class CatalogServer {
   [[nodiscard]] Status LoadNamesFromMetastore();
 
   CatalogServerOptions opts_;
+  // First, so it is destroyed last: its callbacks read the members below.
+  std::unique_ptr<metrics::MetricRegistry> metrics_;
+  std::unique_ptr<CatalogMetrics> catalog_metrics_;
+  std::unique_ptr<OperationLog> operations_;
   std::unique_ptr<Metastore> metastore_;
   std::unique_ptr<FileSystem> fs_;
   std::unique_ptr<Catalog> catalog_;

@@ -89,6 +89,7 @@ class FullReplicaCatalog final : public LocalCatalog {
   std::optional<impala::TUniqueId> service_id() const override EXCLUDES(mu_);
   [[nodiscard]] Status WaitForCatalogVersion(int64_t v, int timeout_ms) override EXCLUDES(mu_);
   LocalCatalogStats Stats() const override EXCLUDES(mu_);
+  LocalCatalogContents Contents() const override EXCLUDES(mu_);
 
  private:
   void ApplyObjectLocked(const TCatalogObject& obj) REQUIRES(mu_);
@@ -526,6 +527,25 @@ Status FullReplicaCatalog::WaitForCatalogVersion(int64_t v, int timeout_ms) {
   MutexLock l(&mu_);
   return WaitForVersionLocked(&mu_, &version_cv_, &catalog_version_, &service_changes_, v,
                               timeout_ms);
+}
+
+LocalCatalogContents FullReplicaCatalog::Contents() const {
+  LocalCatalogContents out;
+  MutexLock l(&mu_);
+  for (const auto& [name, db] : dbs_) out.databases.push_back(name);
+  for (const auto& [key, rec] : tables_) {
+    LocalCatalogContents::Table t;
+    t.db = key.first;
+    t.name = key.second;
+    if (rec.table != nullptr) {
+      t.version = rec.table->version;
+      t.loaded = rec.table->loaded;
+      t.partitions = rec.table->loaded ? static_cast<int64_t>(rec.table->partition_names.size()) : -1;
+    }
+    t.local_partitions = static_cast<int64_t>(rec.partitions.size());
+    out.tables.push_back(std::move(t));
+  }
+  return out;
 }
 
 LocalCatalogStats FullReplicaCatalog::Stats() const {

@@ -86,6 +86,26 @@ struct LocalCatalogStats {
   int64_t objects = 0;
 };
 
+// What a local catalog holds right now, listed without fetching anything
+// (the coordinator's debug page).
+struct LocalCatalogContents {
+  struct Table {
+    std::string db;
+    std::string name;
+    int64_t version = 0;
+    // Metadata held locally: full replica, a loaded table; on demand, a
+    // cached table (false: only the name is known, from a table list).
+    bool loaded = false;
+    int64_t partitions = -1;        // partitions the table lists (-1 unknown)
+    int64_t local_partitions = 0;   // partitions held locally
+  };
+  std::vector<std::string> databases;  // sorted
+  std::vector<Table> tables;           // sorted by (db, name)
+  // Full replica: everything the topic brought. On demand: only what is
+  // cached (other objects are fetched when a statement needs them).
+  bool complete = true;
+};
+
 class LocalCatalog {
  public:
   virtual ~LocalCatalog() = default;
@@ -125,6 +145,8 @@ class LocalCatalog {
   [[nodiscard]] virtual Status WaitForCatalogVersion(int64_t v, int timeout_ms) = 0;
 
   virtual LocalCatalogStats Stats() const = 0;
+  // See LocalCatalogContents. The default lists nothing.
+  virtual LocalCatalogContents Contents() const { return LocalCatalogContents{{}, {}, false}; }
 };
 
 struct OnDemandOptions {

@@ -65,6 +65,13 @@ class ByteLruCache {
   int64_t ErasePrefix(std::string_view prefix);
   int64_t Clear();
 
+  // Calls fn(key, value, bytes, version) for every entry in key order,
+  // without touching recency or expiry (for debug listings).
+  template <typename Fn>
+  void ForEach(Fn&& fn) const {
+    for (const auto& [key, e] : entries_) fn(key, e.value, e.bytes, e.version);
+  }
+
   int64_t bytes() const { return bytes_; }
   int64_t size() const { return static_cast<int64_t>(entries_.size()); }
   int64_t evictions() const { return evictions_; }

@@ -5,6 +5,8 @@
 #include <glog/logging.h>
 
 #include <algorithm>
+#include <set>
+#include <variant>
 
 #include "common/util/unique_id.h"
 #include "coordinator-sim/catalog/catalog_util.h"
@@ -232,6 +234,51 @@ Status OnDemandCatalog::WaitForCatalogVersion(int64_t v, int timeout_ms) {
   MutexLock l(&mu_);
   return WaitForVersionLocked(&mu_, &version_cv_, &catalog_version_, &service_changes_, v,
                               timeout_ms);
+}
+
+LocalCatalogContents OnDemandCatalog::Contents() const {
+  LocalCatalogContents out;
+  out.complete = false;
+  std::set<std::string> dbs;
+  std::map<std::pair<std::string, std::string>, LocalCatalogContents::Table> tables;
+  auto table = [&](const std::string& db, const std::string& name) -> LocalCatalogContents::Table& {
+    LocalCatalogContents::Table& t = tables[{db, name}];
+    t.db = db;
+    t.name = name;
+    return t;
+  };
+  MutexLock l(&mu_);
+  cache_.ForEach([&](const std::string& key, const CacheValue& v, int64_t, int64_t version) {
+    if (key == DbListKey()) {
+      if (auto* names = std::get_if<std::vector<std::string>>(&v)) dbs.insert(names->begin(), names->end());
+    } else if (key.rfind("db:", 0) == 0) {
+      dbs.insert(key.substr(3));
+    } else if (key.rfind("tables:", 0) == 0) {
+      const std::string db = key.substr(7);
+      dbs.insert(db);
+      if (auto* names = std::get_if<std::vector<std::string>>(&v)) {
+        for (const std::string& n : *names) table(db, n);
+      }
+    } else if (key.rfind("t:", 0) == 0) {
+      if (auto* t = std::get_if<std::shared_ptr<const LocalTable>>(&v); t != nullptr && *t) {
+        LocalCatalogContents::Table& row = table((*t)->db, (*t)->name);
+        row.loaded = true;
+        row.version = version != 0 ? version : (*t)->version;
+        row.partitions = static_cast<int64_t>((*t)->partition_names.size());
+        dbs.insert((*t)->db);
+      }
+    } else if (key.rfind("p:", 0) == 0) {
+      // "p:<db>.<table>:<id>" (names contain neither '.' nor ':').
+      const size_t dot = key.find('.', 2);
+      const size_t colon = key.rfind(':');
+      if (dot != std::string::npos && colon != std::string::npos && colon > dot) {
+        ++table(key.substr(2, dot - 2), key.substr(dot + 1, colon - dot - 1)).local_partitions;
+      }
+    }
+  });
+  out.databases.assign(dbs.begin(), dbs.end());
+  for (auto& [k, t] : tables) out.tables.push_back(std::move(t));
+  return out;
 }
 
 LocalCatalogStats OnDemandCatalog::Stats() const {

@@ -76,6 +76,7 @@ class OnDemandCatalog final : public LocalCatalog {
   std::optional<impala::TUniqueId> service_id() const override EXCLUDES(mu_);
   [[nodiscard]] Status WaitForCatalogVersion(int64_t v, int timeout_ms) override EXCLUDES(mu_);
   LocalCatalogStats Stats() const override EXCLUDES(mu_);
+  LocalCatalogContents Contents() const override EXCLUDES(mu_);
 
  private:
   using Clock = ByteLruCache::Clock;

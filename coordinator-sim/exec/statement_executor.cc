@@ -2,6 +2,8 @@
 // per-area executors (see exec_internal.h).
 #include "coordinator-sim/exec/statement_executor.h"
 
+#include <cctype>
+
 #include "coordinator-sim/exec/exec_internal.h"
 #include "coordinator-sim/sql/analyzer.h"
 #include "coordinator-sim/sql/parser.h"
@@ -67,10 +69,32 @@ Result<StatementResult> Dispatch(const exec::ExecContext& ctx, const sql::Statem
                                 std::string(sql::StatementKindName(stmt.kind)));
 }
 
+// The statement's first word, upper-cased ("CREATE", "SHOW", ...), for the log.
+std::string FirstKeyword(std::string_view sql) {
+  size_t b = 0;
+  while (b < sql.size() && std::isspace(static_cast<unsigned char>(sql[b]))) ++b;
+  size_t e = b;
+  while (e < sql.size() && std::isalpha(static_cast<unsigned char>(sql[e])) && e - b < 32) ++e;
+  std::string word(sql.substr(b, e - b));
+  for (char& c : word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return word.empty() ? "?" : word;
+}
+
 }  // namespace
 
 Result<StatementResult> StatementExecutor::Execute(std::string_view sql, SessionState* session) {
   if (session == nullptr) return Status::InvalidArgument("Execute needs a session");
+  ScopedOperation op(statements_, FirstKeyword(sql), std::string(sql), "db=" + session->db);
+  Result<StatementResult> r = Run(sql, session);
+  if (r.ok()) {
+    op.End(Status::OK(), r->rows.empty() ? "" : std::to_string(r->rows.size()) + " row(s)");
+  } else {
+    op.End(r.status());
+  }
+  return r;
+}
+
+Result<StatementResult> StatementExecutor::Run(std::string_view sql, SessionState* session) {
   ICS_ASSIGN_OR_RETURN(std::unique_ptr<sql::Statement> stmt, sql::ParseStatement(sql));
   ICS_RETURN_IF_ERROR(sql::AnalyzeStatement(*stmt));
   // A RECOVERABLE_ERROR before any change (the table changed under the

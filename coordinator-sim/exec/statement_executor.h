@@ -4,6 +4,10 @@
 // and UpdateCatalog, COMPUTE STATS by scanning data files, SHOW/DESCRIBE and
 // EXPLAIN (partition pruning) from the local catalog.
 //
+// Every statement is recorded (first keyword, text, session database,
+// duration, outcome) in the OperationLog given at construction, if any
+// (the coordinator's recent-statements page).
+//
 // Thread-safety: thread-safe; sessions are owned by callers.
 #pragma once
 
@@ -12,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/util/operation_log.h"
 #include "common/util/result.h"
 #include "coordinator-sim/exec/backend.h"
 
@@ -31,12 +36,17 @@ struct StatementResult {
 
 class StatementExecutor {
  public:
-  explicit StatementExecutor(CoordinatorBackend* backend) : backend_(backend) {}
+  // `statements` (may be null; not owned) must outlive the executor.
+  explicit StatementExecutor(CoordinatorBackend* backend, OperationLog* statements = nullptr)
+      : backend_(backend), statements_(statements) {}
 
   Result<StatementResult> Execute(std::string_view sql, SessionState* session);
 
  private:
+  Result<StatementResult> Run(std::string_view sql, SessionState* session);
+
   CoordinatorBackend* const backend_;
+  OperationLog* const statements_;
 };
 
 }  // namespace ics::coord
