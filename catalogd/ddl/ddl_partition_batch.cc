@@ -188,10 +188,22 @@ Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const Part
     }
     return next;
   };
-  const size_t changes = adds.size() + alters.size() + drops.size();
-  DdlOutcome out = InstallAfterCommit(
-      ctx, t, build(), "Changed " + std::to_string(changes) + " partition(s) of " + t.full());
-  result.version = out.version;
+  // Installed directly rather than through InstallTable: the batch's
+  // answer carries no table object, and building the full one would cost a
+  // pass over every partition of a large table per batch.
+  Result<std::shared_ptr<TableState>> next = build();
+  if (next.ok()) {
+    ctx->loader->FinishTableState(next->get());
+    ChangeSet cs;
+    cs.put_tables.push_back(*next);
+    result.version = ctx->catalog->Install(std::move(cs));
+  } else {
+    const size_t changes = adds.size() + alters.size() + drops.size();
+    result.version = InstallAfterCommit(ctx, t, std::move(next),
+                                        "Changed " + std::to_string(changes) +
+                                            " partition(s) of " + t.full())
+                         .version;
+  }
   result.changed = true;
   result.added = std::move(adds);
   result.altered = std::move(alters);
