@@ -77,8 +77,8 @@ if [ "$mode" = quick ]; then
   s2_args=(--partitions=10000 --clients=1,8,32 --seconds=0.5 --rounds=1)
   s3_sizes=(2500 5000 10000); s3_files_per_part=10; s3_tables=25
   s5_sizes=100,250,500;      s5_seconds=2
-  s6_args=(--tables=100 --partitions=10000 --latency_tables=10 --warm_repeats=2)
-  s7_min_time=0.05
+  s6_args=(--tables=100 --partitions=5000 --latency_tables=10 --warm_repeats=2)
+  s7_min_time=0.02
 else
   s1_sizes=10,100,500;       s1_rounds=50; s1_sync=20
   s2_args=(--partitions=10000 --clients=1,8,32 --seconds=3 --rounds=2)
