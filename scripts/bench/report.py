@@ -147,7 +147,7 @@ class Plotter:
                              % (dat, idx, axes, t.replace("'", "")))
                 idx += 1
         gp = [
-            "set terminal pngcairo size 900,540 font 'sans,10'",
+            "set terminal pngcairo size 900,540 font 'sans,10' noenhanced",
             "set output '%s'" % os.path.join(self.dir, name + ".png"),
             "set title '%s'" % title.replace("'", ""),
             "set xlabel '%s'" % xlabel,
@@ -330,8 +330,8 @@ def section_s4(data, plot):
                     pts[t].append((p, median(d) / 1e6))
     md.append(table(["partitions", "mode", "entries", "bytes", "LZ4 bytes", "LZ4 ratio",
                      "build ms", "LZ4 build ms", "LZ4 warm build ms"], rows))
-    x = plot.plot("s4_topic_bytes", "Full topic size vs partitions", "partitions", "MB",
-                  list(pts.items()))
+    x = plot.plot("s4_topic_bytes", "Full topic size vs partitions (log scale)", "partitions",
+                  "MB", list(pts.items()), logy=True)
     if x:
         md.append("\n![topic size](%s)\n" % x)
     return "".join(md) + "\n"
