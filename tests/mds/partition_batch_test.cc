@@ -2,7 +2,10 @@
 // errors, atomicity, and one batch = one catalog version on the topic.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
+#include <set>
+#include <thread>
 
 #include "catalogd/topic/catalog_topic_publisher.h"
 #include "common/codec/topic_value.h"
@@ -286,6 +289,46 @@ TEST_F(PartitionServiceTest, DeleteIsAtomic) {
   EXPECT_EQ(ListAll("sales", "t", "").size(), 3u);
   del.partition_values = {{"2024", "r1", "2024-01-01"}, {"2024", "r1", "2024-01-01"}};
   EXPECT_MDS_FAILS(svc_->BatchDelete(del), ErrorCode::kInvalidArgument);  // listed twice
+}
+
+TEST_F(PartitionServiceTest, ConcurrentBatchesAndListings) {
+  MakeSalesTable();
+  constexpr int kThreads = 4, kBatches = 10, kPerBatch = 5;
+  std::vector<std::thread> writers;
+  std::vector<std::vector<int64_t>> versions(kThreads);
+  std::atomic<int> failures{0};
+  for (int w = 0; w < kThreads; ++w) {
+    writers.emplace_back([&, w] {
+      for (int b = 0; b < kBatches; ++b) {
+        std::vector<TMetastorePartition> parts;
+        for (int i = 0; i < kPerBatch; ++i) {
+          parts.push_back(Part({std::to_string(2000 + w), "b" + std::to_string(b * kPerBatch + i),
+                                "2024-01-01"}));
+        }
+        auto r = svc_->BatchCreate(CreateReq("sales", "t", parts));
+        if (!r.ok()) {
+          ++failures;
+          continue;
+        }
+        versions[w].push_back(r->catalog_version);
+      }
+    });
+  }
+  // Listings meanwhile see whole batches only: a multiple of kPerBatch.
+  std::thread reader([&] {
+    for (int i = 0; i < 30; ++i) {
+      auto r = List("sales", "t", "year >= 2000", 10000);
+      if (!r.ok() || r->partitions.size() % kPerBatch != 0) ++failures;
+    }
+  });
+  for (auto& t : writers) t.join();
+  reader.join();
+  EXPECT_EQ(failures.load(), 0);
+  std::set<int64_t> distinct;
+  for (const auto& v : versions) distinct.insert(v.begin(), v.end());
+  EXPECT_EQ(distinct.size(), static_cast<size_t>(kThreads * kBatches));  // one version each
+  EXPECT_EQ(MetastorePartitionCount("sales", "t"), static_cast<size_t>(kThreads * kBatches * kPerBatch));
+  EXPECT_EQ(ListAll("sales", "t", "").size(), static_cast<size_t>(kThreads * kBatches * kPerBatch));
 }
 
 impala::TTopicDelta Update(int64_t from, bool is_delta) {
