@@ -116,8 +116,6 @@ Status CatalogPage(const CatalogPagesDeps& deps, const WebRequest& req, Json* do
   d["functions_total"] = counts.functions;
   d["delete_log_entries"] = static_cast<int64_t>(catalog.delete_log_size());
   if (one_db) d["showing_database"] = only;
-  if (deps.publisher != nullptr) d["topic"] = TopicStatus(*deps.publisher);
-  if (deps.event_processor_status) d["hms_event_processor"] = deps.event_processor_status();
 
   Json dbs = Json::array();
   Json tables = Json::array();
@@ -147,8 +145,11 @@ Status CatalogPage(const CatalogPagesDeps& deps, const WebRequest& req, Json* do
   }
   d["tables_shown"] = shown;
   if (truncated) d["tables_truncated_at_limit"] = limit;
+  // Sections render in this order: the lists first, then the subsystems.
   d["databases"] = std::move(dbs);
   d["tables"] = std::move(tables);
+  if (deps.publisher != nullptr) d["topic"] = TopicStatus(*deps.publisher);
+  if (deps.event_processor_status) d["hms_event_processor"] = deps.event_processor_status();
   return Status::OK();
 }
 
