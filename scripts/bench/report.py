@@ -222,9 +222,9 @@ def section_s1(data, plot):
         rows.append([str(n), cell(o("per_receiver_p50")), cell(o("ddl_rpc_p50")),
                      cell(o("ddl_rpc_p99")), cell(o("startup")), cell(o("statestored_cpu")),
                      cell(o("statestored_rss")), cell(o("incomplete_rounds"))])
-    md.append("Breakdown of our side: per-coordinator p50 (ms), the DDL RPC alone (ms), "
+    md.append("\nBreakdown of our side: per-coordinator p50 (ms), the DDL RPC alone (ms), "
               "start-up of N coordinators (s), statestored CPU (% of one core) and RSS (bytes) "
-              "during the DDL rounds.\n\n")
+              "during the DDL rounds.\n")
     md.append(table(["N", "per-coordinator p50", "DDL RPC p50", "DDL RPC p99", "start-up s",
                      "statestored CPU %", "statestored RSS", "incomplete rounds"], rows))
     p = plot.plot("s1_propagation", "Propagation to N receivers (p99, median of repeats)", "N",
