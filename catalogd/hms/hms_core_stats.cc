@@ -242,40 +242,16 @@ Status HmsCore::DeleteColumnStats(const std::string& db, const std::string& tabl
                             (col.empty() ? std::string() : " for column '" + col + "'") + " of " +
                             where);
   }
-  // The metastore deletes statistics only a whole table at a time, so the
-  // transaction deletes them all and writes back every kept column of the
-  // table and of each partition (atomic: readers never see the gap).
-  ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> parts,
-                       ms_->GetPartitions(t.dbName, t.tableName));
-  ICS_RETURN_IF_ERROR(
-      CheckCount(parts.size(), opts_.max_partitions_per_request, "partitions to rewrite"));
   MetastoreTxn txn;
-  MetastoreOp clear;
-  clear.kind = Kind::kDeleteColumnStats;
-  clear.db_name = t.dbName;
-  clear.table_name = t.tableName;
-  txn.ops.push_back(std::move(clear));
-  auto keep = [&](std::vector<hive::ColumnStatisticsObj> objs, bool target, MetastoreOp op) {
-    if (target) objs.erase(std::remove_if(objs.begin(), objs.end(), deleted), objs.end());
-    if (objs.empty()) return;
+  for (const hive::ColumnStatisticsObj& o : existing) {
+    if (!deleted(o)) continue;
+    MetastoreOp op;
+    op.kind = Kind::kDeleteColumnStat;
     op.db_name = t.dbName;
     op.table_name = t.tableName;
-    op.column_stats = std::move(objs);
+    op.partition_name = partition_name;
+    op.column_name = o.colName;
     txn.ops.push_back(std::move(op));
-  };
-  {
-    ICS_ASSIGN_OR_RETURN(auto table_stats, ms_->GetTableColumnStats(t.dbName, t.tableName));
-    MetastoreOp op;
-    op.kind = Kind::kSetTableColumnStats;
-    keep(std::move(table_stats), partition_name.empty(), std::move(op));
-  }
-  for (const hive::Partition& p : parts) {
-    ICS_ASSIGN_OR_RETURN(std::string name, MakePartitionName(KeyNames(t), p.values));
-    ICS_ASSIGN_OR_RETURN(auto stats, ms_->GetPartitionColumnStats(t.dbName, t.tableName, name));
-    MetastoreOp op;
-    op.kind = Kind::kSetPartitionColumnStats;
-    op.partition_name = name;
-    keep(std::move(stats), name == partition_name, std::move(op));
   }
   return CommitTxn(ms_, txn);
 }

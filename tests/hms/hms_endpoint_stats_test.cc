@@ -105,8 +105,13 @@ TEST_F(HmsStatsTest, TableLevelUpdateGetDelete) {
   req.tblName = "nope";
   EXPECT_HMS_ERROR(hms().get_table_statistics_req(res, req), NoSuchObjectException, "nope");
 
-  // Delete one column, then all the rest.
+  // Delete one column, then all the rest; partition statistics stay, and the
+  // deletion is one DELETE_TABLE_COLUMN_STAT event.
+  hms().update_partition_column_statistics(Stats("p=a", {LongStats("id", 1, 2, 0, 1)}));
+  const int64_t before = CurrentEventId();
   EXPECT_TRUE(hms().delete_table_column_statistics("db", "t", "ID"));
+  EXPECT_EQ(EventTypesAfter(before), (std::vector<std::string>{"DELETE_TABLE_COLUMN_STAT"}));
+  hms().get_partition_column_statistics(got, "db", "t", "p=a", "id");
   EXPECT_HMS_ERROR(hms().get_table_column_statistics(got, "db", "t", "id"), NoSuchObjectException,
                    "id");
   hms().get_table_column_statistics(got, "db", "t", "name");
