@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "catalogd/metastore/hms_remote_metastore.h"
+#include "tests/hms/remote_fault_server.h"
 #include "tests/hms/remote_test_util.h"
 #include "tests/metastore/metastore_test_util.h"
 
@@ -207,6 +208,42 @@ TEST_F(RemoteCommitTest, ClaimsItsEventIdsOnlyWhenTheyAreKnown) {
   ASSERT_OK(deleted);
   EXPECT_EQ(*deleted, 0);
   EXPECT_GE(*store()->CurrentNotificationEventId(), start + 4);
+}
+
+// Through a proxy that loses one reply: the server applied the call, the
+// client cannot know. Commit stops there and undoes nothing.
+TEST_F(RemoteCommitTest, LostReplyMidTxnIsAnUnknownOutcome) {
+  // Requests on the proxied connection: 1 the event id read, 2 op 1,
+  // 3 op 2 (its reply is lost), op 3 never sent.
+  FaultProxy proxy(hms_->port(), /*cut_reply_of_request=*/3);
+  ASSERT_TRUE(proxy.Start());
+  RemoteMetastoreOptions o = hms_->ClientOptions();
+  o.port = proxy.port();
+  o.pool_size = 1;  // one connection: requests are counted in order
+  HmsRemoteMetastore ms(o);
+  auto r = ms.Commit(Txn({CreateDbOp(MakeDb("a")), CreateDbOp(MakeDb("b")),
+                          CreateDbOp(MakeDb("c"))}));
+  ASSERT_ERROR(r, ErrorCode::kIoError);
+  const std::string& msg = r.status().message();
+  EXPECT_NE(msg.find("op 2 of 3 (CREATE_DATABASE)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("outcome is unknown"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("op 1 applied; op 2 outcome unknown; op 3 not attempted; nothing undone"),
+            std::string::npos)
+      << msg;
+  EXPECT_TRUE(proxy.cut_done());
+  ASSERT_OK(store()->GetDatabase("a"));
+  ASSERT_OK(store()->GetDatabase("b"));  // the server did apply it
+  ASSERT_ERROR(store()->GetDatabase("c"), ErrorCode::kNotFound);
+
+  // A read whose reply is lost is simply retried.
+  FaultProxy read_proxy(hms_->port(), /*cut_reply_of_request=*/1);
+  ASSERT_TRUE(read_proxy.Start());
+  o.port = read_proxy.port();
+  HmsRemoteMetastore reader(o);
+  auto db = reader.GetDatabase("a");
+  ASSERT_OK(db);
+  EXPECT_TRUE(read_proxy.cut_done());
+  EXPECT_EQ(read_proxy.requests(), 2);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// FaultServer: a TCP peer on loopback for the remote metastore's transport
-// tests. It speaks no Thrift: it accepts connections, reads the first bytes
+// Loopback peers for the remote metastore's transport tests.
+//
+// FaultServer: a TCP peer for the remote metastore's transport tests. It speaks no Thrift: it accepts connections, reads the first bytes
 // a client sends (one request), counts the request, and then either closes
 // the connection without replying (kCloseAfterRequest: the reply is lost)
 // or keeps it open and never replies (kSilent: the client times out). This
@@ -101,6 +102,137 @@ class FaultServer {
   std::thread thread_;
   std::mutex mu_;
   std::vector<int> open_;  // kSilent: connections held open
+};
+
+// FaultProxy: forwards loopback connections to a real server and, once,
+// swallows the reply to the n-th request it forwarded (counting from 1
+// across connections) and closes that client connection: the server did
+// the work, the client never hears of it. One request is one burst of bytes
+// from the client (a Thrift client flushes each call in one write).
+class FaultProxy {
+ public:
+  FaultProxy(int target_port, int cut_reply_of_request)
+      : target_port_(target_port), cut_(cut_reply_of_request) {}
+  ~FaultProxy() { Stop(); }
+  FaultProxy(const FaultProxy&) = delete;
+  FaultProxy& operator=(const FaultProxy&) = delete;
+
+  bool Start() {
+    listen_fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) return false;
+    if (::listen(listen_fd_, 64) != 0) return false;
+    socklen_t len = sizeof(addr);
+    ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    thread_ = std::thread([this] { Loop(); });
+    return true;
+  }
+  void Stop() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+    if (listen_fd_ >= 0) ::close(listen_fd_);
+    listen_fd_ = -1;
+  }
+  int port() const { return port_; }
+  int requests() const { return requests_.load(); }
+  bool cut_done() const { return cut_done_.load(); }
+
+ private:
+  struct Pair {
+    int client;
+    int upstream;
+    bool cut_next_reply = false;
+  };
+
+  int Connect() {
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons(static_cast<uint16_t>(target_port_));
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+      ::close(fd);
+      return -1;
+    }
+    return fd;
+  }
+
+  static bool Forward(int from, int to) {
+    char buf[65536];
+    const ssize_t n = ::read(from, buf, sizeof(buf));
+    if (n <= 0) return false;
+    for (ssize_t off = 0; off < n;) {
+      const ssize_t w = ::write(to, buf + off, n - off);
+      if (w <= 0) return false;
+      off += w;
+    }
+    return true;
+  }
+
+  void Loop() {
+    std::vector<Pair> pairs;
+    while (!stop_) {
+      std::vector<pollfd> fds;
+      fds.push_back({listen_fd_, POLLIN, 0});
+      for (const Pair& p : pairs) {
+        fds.push_back({p.client, POLLIN, 0});
+        fds.push_back({p.upstream, POLLIN, 0});
+      }
+      if (::poll(fds.data(), fds.size(), 20) <= 0) continue;
+      if (fds[0].revents & POLLIN) {
+        int c = ::accept(listen_fd_, nullptr, nullptr);
+        int u = c >= 0 ? Connect() : -1;
+        if (u >= 0) {
+          pairs.push_back({c, u});
+        } else if (c >= 0) {
+          ::close(c);
+        }
+      }
+      std::vector<size_t> dead;
+      for (size_t i = 0; i < pairs.size(); ++i) {
+        Pair& p = pairs[i];
+        const pollfd& cf = fds[1 + 2 * i];
+        const pollfd& uf = fds[2 + 2 * i];
+        bool alive = true;
+        if (cf.revents != 0) {
+          alive = Forward(p.client, p.upstream);
+          if (alive && ++requests_ == cut_ && !cut_done_) p.cut_next_reply = true;
+        }
+        if (alive && uf.revents != 0) {
+          if (p.cut_next_reply) {
+            char buf[65536];
+            (void)!::read(p.upstream, buf, sizeof(buf));  // the reply is lost
+            cut_done_ = true;
+            alive = false;
+          } else {
+            alive = Forward(p.upstream, p.client);
+          }
+        }
+        if (!alive) dead.push_back(i);
+      }
+      for (auto it = dead.rbegin(); it != dead.rend(); ++it) {
+        ::close(pairs[*it].client);
+        ::close(pairs[*it].upstream);
+        pairs.erase(pairs.begin() + static_cast<std::ptrdiff_t>(*it));
+      }
+    }
+    for (const Pair& p : pairs) {
+      ::close(p.client);
+      ::close(p.upstream);
+    }
+  }
+
+  const int target_port_;
+  const int cut_;
+  int listen_fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> requests_{0};
+  std::atomic<bool> cut_done_{false};
+  std::thread thread_;
 };
 
 // A loopback port nobody listens on (bound, then released).
