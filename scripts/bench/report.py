@@ -19,7 +19,7 @@ import subprocess
 import sys
 from collections import defaultdict
 
-FIGURE = re.compile(r"^(\S+) (\S+): (-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf)(?: (\S+))?")
+FIGURE = re.compile(r"^(\S+) (\S+): (-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf)(?: ([^\s(]\S*))?")
 RAW_NAME = re.compile(r"^(.+)\.r(\d+)\.txt$")
 
 
