@@ -37,6 +37,12 @@ DEFINE_int32(hms_port, 9083,
              "Port of the Hive Metastore endpoint (ThriftHiveMetastore; binary protocol, "
              "unframed, as Hive clients use). 0 picks a free port, negative disables. Not "
              "given while --catalog_service_port=0: a free port too.");
+DEFINE_int32(hms_event_polling_interval_s, 1,
+             "Seconds between polls of the metastore's notification log for changes made by "
+             "other writers (applied to the catalog); 0 disables event processing.");
+DEFINE_int32(hms_event_polling_interval_ms, 0,
+             "If > 0, overrides --hms_event_polling_interval_s with a finer interval.");
+DEFINE_int32(hms_event_batch_size, 1000, "Most notification events read per poll.");
 DEFINE_string(port_file, "", "If set, '<catalog port> <subscriber port>' is written here.");
 
 namespace {
@@ -81,6 +87,10 @@ int main(int argc, char** argv) {
   o.num_loading_threads = FLAGS_num_metadata_loading_threads;
   o.sync_ddl_timeout_ms = FLAGS_sync_ddl_timeout_ms;
   o.fetch.max_file_descs_per_response = FLAGS_max_partial_fetch_file_descs;
+  o.hms_event_polling_interval_ms = FLAGS_hms_event_polling_interval_ms > 0
+                                        ? FLAGS_hms_event_polling_interval_ms
+                                        : FLAGS_hms_event_polling_interval_s * 1000;
+  o.hms_event_batch_size = FLAGS_hms_event_batch_size;
   o.metastore_service_port = FLAGS_metastore_service_port;
   if (FLAGS_catalog_service_port == 0 &&
       gflags::GetCommandLineFlagInfoOrDie("metastore_service_port").is_default) {

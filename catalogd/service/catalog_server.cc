@@ -9,6 +9,8 @@
 #include "CatalogService.h"
 #include "catalogd/catalog/table_load_manager.h"
 #include "catalogd/ddl/ddl_executor.h"
+#include "catalogd/events/event_processor.h"
+#include "catalogd/events/self_event_log.h"
 #include "catalogd/hms/hms_server.h"
 #include "catalogd/loader/file_system.h"
 #include "catalogd/loader/table_loader.h"
@@ -119,7 +121,14 @@ Status CatalogServer::Start() {
   publisher_ = std::make_unique<CatalogTopicPublisher>(catalog_.get(), opts_.publisher);
   ctx_ = std::make_unique<CatalogContext>();
   ctx_->catalog = catalog_.get();
-  ctx_->metastore = metastore_.get();
+  // Event ids of catalogd's own commits are recorded by this decorator so
+  // the event processor does not apply them again. Only catalogd's own write
+  // paths (DDL, via ctx_) use it: a server that must count as an external
+  // writer (the HMS endpoint) gets metastore_ itself, and the processor
+  // applies its changes like any other process's.
+  self_events_ = std::make_unique<SelfEventLog>();
+  ddl_metastore_ = std::make_unique<SelfRecordingMetastore>(metastore_.get(), self_events_.get());
+  ctx_->metastore = ddl_metastore_.get();
   ctx_->fs = fs_.get();
   ctx_->loader = loader_.get();
   ctx_->loads = loads_.get();
@@ -131,7 +140,16 @@ Status CatalogServer::Start() {
   ctx_->warehouse_dir = opts_.warehouse_dir;
   ddl_ = std::make_unique<DdlExecutor>(ctx_.get());
   fetcher_ = std::make_unique<PartialFetcher>(ctx_.get(), opts_.fetch);
+  EventProcessorOptions eopts;
+  eopts.poll_interval_ms = opts_.hms_event_polling_interval_ms;
+  eopts.batch_size = opts_.hms_event_batch_size;
+  events_ = std::make_unique<EventProcessor>(ctx_.get(), self_events_.get(), eopts);
+  // Events up to here are reflected by the load that follows (which would
+  // create `default`: done first so its event is not in the processor's way).
+  ICS_RETURN_IF_ERROR(EnsureDefaultDatabase());
+  ICS_ASSIGN_OR_RETURN(int64_t start_event_id, metastore_->CurrentNotificationEventId());
   ICS_RETURN_IF_ERROR(LoadNamesFromMetastore());
+  ICS_RETURN_IF_ERROR(events_->Start(start_event_id));
 
   ThriftServerOptions ropts;
   ropts.name = "catalog-service";
@@ -140,7 +158,8 @@ Status CatalogServer::Start() {
   ropts.max_message_bytes = opts_.max_message_bytes;
   rpc_ = std::make_unique<ThriftServer>(
       std::make_shared<impala::CatalogServiceProcessor>(MakeCatalogServiceHandler(
-          HandlerDeps{ctx_.get(), ddl_.get(), fetcher_.get(), opts_.sync_ddl_timeout_ms})),
+          HandlerDeps{ctx_.get(), ddl_.get(), fetcher_.get(), opts_.sync_ddl_timeout_ms,
+                      events_.get()})),
       ropts);
   ICS_RETURN_IF_ERROR(rpc_->Start());
   if (opts_.hms_port >= 0) {
@@ -206,6 +225,7 @@ Status CatalogServer::Start() {
 void CatalogServer::Stop() {
   if (stopped_) return;
   stopped_ = true;
+  if (events_) events_->Stop();
   if (catalog_) catalog_->SetChangeListener(nullptr);
   if (subscriber_) subscriber_->Stop();
   if (mds_) mds_->Stop();

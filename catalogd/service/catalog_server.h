@@ -36,6 +36,8 @@ class HmsServer;
 }
 class CatalogMetrics;
 class DdlExecutor;
+class EventProcessor;
+class SelfEventLog;
 class MetastoreServiceServer;
 class TableLoader;
 class TableLoadManager;
@@ -62,6 +64,10 @@ struct CatalogServerOptions {
   int sync_ddl_timeout_ms = 60000;
   PartialFetchOptions fetch;
   int64_t max_message_bytes = 1ll << 30;
+  // HMS event processor (catalogd/events): how often the notification log
+  // is polled for external changes; <= 0 disables it.
+  int hms_event_polling_interval_ms = 1000;
+  int hms_event_batch_size = 1000;
   // The Hive Metastore endpoint (catalogd/hms) on its own port: an external
   // writer to the metastore. < 0 disables it, 0 picks a free port.
   int hms_port = 0;
@@ -90,6 +96,7 @@ class CatalogServer {
   // Running and recent catalog operations (the /operations page).
   const OperationLog* operations() const { return operations_.get(); }
   CatalogTopicPublisher* publisher() { return publisher_.get(); }
+  EventProcessor* event_processor() { return events_.get(); }
   const CatalogServerOptions& options() const { return opts_; }
 
  private:
@@ -101,7 +108,9 @@ class CatalogServer {
   std::unique_ptr<metrics::MetricRegistry> metrics_;
   std::unique_ptr<CatalogMetrics> catalog_metrics_;
   std::unique_ptr<OperationLog> operations_;
-  std::unique_ptr<Metastore> metastore_;
+  std::unique_ptr<Metastore> metastore_;  // undecorated: writes through it are external
+  std::unique_ptr<SelfEventLog> self_events_;
+  std::unique_ptr<Metastore> ddl_metastore_;  // records own commits (ctx_->metastore)
   std::unique_ptr<FileSystem> fs_;
   std::unique_ptr<Catalog> catalog_;
   std::unique_ptr<TableLoader> loader_;
@@ -110,6 +119,7 @@ class CatalogServer {
   std::unique_ptr<CatalogContext> ctx_;
   std::unique_ptr<DdlExecutor> ddl_;
   std::unique_ptr<PartialFetcher> fetcher_;
+  std::unique_ptr<EventProcessor> events_;
   std::unique_ptr<ThriftServer> rpc_;
   std::unique_ptr<hms::HmsServer> hms_;  // writes to metastore_ itself (external)
   std::unique_ptr<MetastoreServiceServer> mds_;

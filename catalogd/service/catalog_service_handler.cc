@@ -4,6 +4,7 @@
 
 #include "catalogd/catalog/catalog_objects.h"
 #include "catalogd/ddl/ddl_executor.h"
+#include "catalogd/events/event_rpc.h"
 #include "catalogd/fetch/partial_fetcher.h"
 #include "catalogd/service/catalog_context.h"
 #include "common/rpc/status_convert.h"
@@ -216,14 +217,22 @@ class Handler : public impala::CatalogServiceIf {
 
   void SetEventProcessorStatus(impala::TSetEventProcessorStatusResponse& resp,
                                const impala::TSetEventProcessorStatusRequest& req) override {
-    resp.status = ToTStatus(
-        Status::NotImplemented("SetEventProcessorStatus: there is no HMS event processor yet"));
+    Status proto = CheckProtocol(req.protocol_version);
+    if (!proto.ok()) {
+      resp.status = ToTStatus(proto);
+      return;
+    }
+    resp = SetEventProcessorStatusRpc(d_.events, req);
   }
 
   void WaitForHmsEvent(impala::TWaitForHmsEventResponse& resp,
                        const impala::TWaitForHmsEventRequest& req) override {
-    resp.status = ToTStatus(
-        Status::NotImplemented("WaitForHmsEvent: there is no HMS event processor yet"));
+    Status proto = CheckProtocol(req.protocol_version);
+    if (!proto.ok()) {
+      resp.status = ToTStatus(proto);
+      return;
+    }
+    resp = WaitForHmsEventRpc(d_.events, d_.ctx->catalog, req);
   }
 
  private:

@@ -15,6 +15,7 @@
 namespace ics::catalog {
 
 class DdlExecutor;
+class EventProcessor;
 class PartialFetcher;
 struct CatalogContext;
 
@@ -23,6 +24,7 @@ struct HandlerDeps {
   DdlExecutor* ddl;
   PartialFetcher* fetcher;
   int sync_ddl_timeout_ms;
+  EventProcessor* events = nullptr;  // SetEventProcessorStatus, WaitForHmsEvent
 };
 
 std::shared_ptr<impala::CatalogServiceIf> MakeCatalogServiceHandler(HandlerDeps deps);

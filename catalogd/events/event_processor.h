@@ -1,0 +1,123 @@
+// EventProcessor: keeps catalogd in step with changes other writers commit
+// to the metastore (the HMS endpoint, other processes), the way Impala's
+// MetastoreEventsProcessor follows the Hive Metastore's notification log.
+//
+// Every poll interval it reads the notification log after the last synced
+// event id, in batches of at most batch_size events, skips the events
+// catalogd's own DDL wrote (SelfEventLog), applies the rest with
+// EventApplier (each change a new catalog version, so the topic publisher
+// broadcasts it to coordinators) and advances the last synced id. It starts
+// from the event id current when catalogd loaded the metastore.
+//
+// States: ACTIVE (polling), PAUSED (by SetEventProcessorStatus "pause";
+// the position is kept), ERROR (the log could not be read; retried every
+// interval, ACTIVE again on success), DISABLED (poll interval 0, or
+// stopped). Errors applying single events never stop it (see
+// event_applier.h).
+//
+// Control (the SetEventProcessorStatus RPC): Pause(); Resume(event id):
+// continue from the current position, or from `event_id` (-1: from the
+// latest event, skipping the pending ones; skipped changes are not applied:
+// run INVALIDATE METADATA for them). WaitForSync() waits until every event
+// committed before the call has been processed (the WaitForHmsEvent RPC).
+//
+// Lock order: poll_mu_ (one poll at a time) -> table locks -> catalog;
+// mu_ is terminal. Ownership: borrows the context, the metastore and the
+// self-event log (all outlive it); owns its thread.
+// Thread-safety: thread-safe; Stop() is idempotent and run by the destructor.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "catalogd/events/event_applier.h"
+#include "catalogd/events/self_event_log.h"
+#include "catalogd/service/catalog_context.h"
+#include "common/util/mutex.h"
+
+namespace ics::catalog {
+
+struct EventProcessorOptions {
+  int poll_interval_ms = 1000;  // <= 0: disabled
+  int batch_size = 1000;        // events read per metastore call
+  // false: no thread; the owner calls PollOnce() (tests).
+  bool start_thread = true;
+};
+
+enum class EventProcessorState { kActive, kPaused, kError, kDisabled };
+const char* EventProcessorStateName(EventProcessorState s);  // "ACTIVE", ...
+
+struct EventProcessorStatus {
+  EventProcessorState state = EventProcessorState::kDisabled;
+  int64_t last_synced_event_id = 0;
+  int64_t latest_event_id = 0;    // as of the last poll
+  int64_t lag_events = 0;         // latest - last synced
+  int64_t lag_seconds = 0;        // age of the oldest event not yet processed
+  int64_t events_received = 0;    // read from the log
+  int64_t events_applied = 0;
+  int64_t events_skipped_self = 0;
+  int64_t invalidations = 0;
+  int64_t errors = 0;             // corrupt events, failed steps, failed polls
+  int64_t catalog_versions = 0;   // catalog versions the processor installed
+  int64_t polls = 0;
+  std::string last_error;
+  std::string ToString() const;  // one line, for logs and the RPC's info
+};
+
+class EventProcessor {
+ public:
+  EventProcessor(CatalogContext* ctx, SelfEventLog* self_events, EventProcessorOptions options);
+  ~EventProcessor();
+  EventProcessor(const EventProcessor&) = delete;
+  EventProcessor& operator=(const EventProcessor&) = delete;
+
+  // Starts following the log after `start_event_id` (state ACTIVE; DISABLED
+  // if the interval is <= 0). Call once.
+  [[nodiscard]] Status Start(int64_t start_event_id) EXCLUDES(mu_);
+  void Stop() EXCLUDES(mu_);
+
+  // Reads and applies one batch now if ACTIVE or ERROR; returns how many
+  // events it read (0 when idle, paused or disabled), or the error reading
+  // the log.
+  Result<int> PollOnce() EXCLUDES(poll_mu_, mu_);
+
+  EventProcessorStatus GetStatus() const EXCLUDES(mu_);
+
+  // INVALID_ARGUMENT when disabled.
+  [[nodiscard]] Status Pause() EXCLUDES(mu_);
+  // INVALID_ARGUMENT when disabled or `event_id` is < -1 or beyond the
+  // latest event id.
+  [[nodiscard]] Status Resume(std::optional<int64_t> event_id) EXCLUDES(poll_mu_, mu_);
+
+  // Waits until the events committed before the call are processed; returns
+  // the catalog version then. TIMED_OUT after `timeout`; an error at once
+  // if the processor is not ACTIVE (or stops while waiting).
+  Result<int64_t> WaitForSync(std::chrono::milliseconds timeout) EXCLUDES(mu_);
+
+ private:
+  void Run() EXCLUDES(mu_);
+  // An error if the state is DISABLED or PAUSED.
+  Status NotActiveLocked() const REQUIRES(mu_);
+
+  CatalogContext* const ctx_;
+  SelfEventLog* const self_events_;
+  const EventProcessorOptions opts_;
+  EventApplier applier_;
+
+  Mutex poll_mu_ ACQUIRED_BEFORE(mu_);
+
+  mutable Mutex mu_;
+  CondVar wake_cv_;    // the poll thread: stop, wake-up requests
+  CondVar synced_cv_;  // waiters: progress and state changes
+  EventProcessorStatus status_ GUARDED_BY(mu_);
+  int64_t oldest_pending_time_s_ GUARDED_BY(mu_) = 0;  // 0: nothing pending
+  bool started_ GUARDED_BY(mu_) = false;
+  bool stopping_ GUARDED_BY(mu_) = false;
+  bool wake_ GUARDED_BY(mu_) = false;
+  std::thread thread_;
+};
+
+}  // namespace ics::catalog

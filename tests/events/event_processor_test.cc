@@ -1,0 +1,226 @@
+// The event processor's own behaviour: skipping catalogd's own events,
+// convergence when own DDL and external writes interleave, corrupt and
+// unknown events, failures that invalidate a table, pause / resume, waits.
+#include <sqlite3.h>
+
+#include <chrono>
+#include <thread>
+
+#include "tests/events/events_test_util.h"
+
+namespace ics::catalog::testing {
+namespace {
+
+using Kind = MetastoreOp::Kind;
+
+// Appends a raw row to the notification log, as a broken writer might.
+void InsertRawEvent(const std::string& db_path, const std::string& type,
+                    const std::string& message) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(db_path.c_str(), &db), SQLITE_OK);
+  sqlite3_busy_timeout(db, 10000);
+  sqlite3_stmt* st = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db,
+                               "INSERT INTO notification_log (event_time, event_type, db, tbl, "
+                               "message) VALUES (strftime('%s','now'), ?1, 'd', 't', ?2)",
+                               -1, &st, nullptr),
+            SQLITE_OK)
+      << sqlite3_errmsg(db);
+  sqlite3_bind_text(st, 1, type.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 2, message.c_str(), -1, SQLITE_TRANSIENT);
+  EXPECT_EQ(sqlite3_step(st), SQLITE_DONE) << sqlite3_errmsg(db);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+}
+
+TEST_F(EventsTest, OwnDdlIsNotAppliedAgain) {
+  ASSERT_DDL_OK(db, CreateDb("own"));
+  TableOptions opts;
+  opts.partition_columns = {Col("p", "string")};
+  ASSERT_DDL_OK(tbl, CreateTable("own", "t", opts));
+  ASSERT_DDL_OK(parts, AddPartitions("own", "t", {{Kv("p", "1")}, {Kv("p", "2")}}));
+  ASSERT_TRUE(loads_->GetLoaded("own", "t").ok());
+  const int64_t v = catalog_->version();
+  TablePtr before = catalog_->GetTable("own", "t");
+  ASSERT_TRUE(before->loaded);
+  Poll();
+  const EventProcessorStatus s = Stats();
+  EXPECT_EQ(s.events_skipped_self, 4);  // db, table, two partitions
+  EXPECT_EQ(s.events_applied, 0);
+  EXPECT_EQ(s.catalog_versions, 0);
+  EXPECT_EQ(catalog_->version(), v);
+  EXPECT_EQ(catalog_->GetTable("own", "t"), before);  // same loaded state, not invalidated
+  EXPECT_EQ(self_events_->num_ranges(), 0u);           // forgotten once passed
+}
+
+TEST_F(EventsTest, OlderExternalEventDoesNotUndoNewerOwnDdl) {
+  TablePtr loaded = LoadedPartitionedTable("d", "t");
+  ASSERT_NE(loaded, nullptr);
+  // External: a property. Then catalogd's own DDL: a column, then a
+  // partition. The external event is processed last and must keep both.
+  hive::Table ext = *external_->GetTable("d", "t");
+  ext.parameters["owner_team"] = "ext";
+  MetastoreOp alter = Op(Kind::kAlterTable);
+  alter.db_name = "d";
+  alter.table_name = "t";
+  alter.table = ext;
+  ExternalCommit({alter});
+  impala::TDdlExecRequest add_col = AlterReq("d", "t", impala::TAlterTableType::ADD_COLUMNS);
+  add_col.alter_table_params.__isset.add_cols_params = true;
+  add_col.alter_table_params.add_cols_params.columns = {Col("c3", "double")};
+  ASSERT_DDL_OK(col, Exec(add_col));
+  ASSERT_DDL_OK(part, AddPartitions("d", "t", {{Kv("p", "own")}}));
+  Poll();
+  TablePtr t = catalog_->GetTable("d", "t");
+  ASSERT_TRUE(t->loaded);
+  EXPECT_EQ(t->hms.parameters.at("owner_team"), "ext");
+  ASSERT_EQ(t->columns.size(), 3u);
+  EXPECT_EQ(t->columns[2].columnName, "c3");
+  EXPECT_NE(t->FindPartition("p=own"), nullptr);
+  EXPECT_NE(t->FindPartition("p=a"), nullptr);
+  EXPECT_EQ(Stats().events_skipped_self, 2);
+}
+
+TEST_F(EventsTest, CorruptEventsAreSkippedAndCounted) {
+  TablePtr loaded = LoadedPartitionedTable("d", "t");
+  ASSERT_NE(loaded, nullptr);
+  InsertRawEvent(db_path_, "ADD_PARTITION", "this is not json");
+  InsertRawEvent(db_path_, "ADD_PARTITION", R"({"db":"d","table":"t"})");  // no partition
+  InsertRawEvent(db_path_, "CREATE_TABLE",
+                 R"({"db":"d","table":"t","object":"AAAAAAAA"})");  // not a table
+  ExternalCommit({AddPartitionOp("d", "t", "good")});
+  Poll();
+  const EventProcessorStatus s = Stats();
+  EXPECT_EQ(s.errors, 3);
+  EXPECT_NE(s.last_error.find("corrupt"), std::string::npos) << s.last_error;
+  EXPECT_EQ(s.lag_events, 0);
+  EXPECT_EQ(s.state, EventProcessorState::kActive);
+  // The good event after them was applied.
+  EXPECT_NE(catalog_->GetTable("d", "t")->FindPartition("p=good"), nullptr);
+}
+
+TEST_F(EventsTest, UnknownEventTypeInvalidatesTheTable) {
+  TablePtr loaded = LoadedPartitionedTable("d", "t");
+  ASSERT_NE(loaded, nullptr);
+  InsertRawEvent(db_path_, "INSERT", R"({"db":"d","table":"t"})");
+  Poll();
+  TablePtr t = catalog_->GetTable("d", "t");
+  ASSERT_NE(t, nullptr);
+  EXPECT_FALSE(t->loaded);
+  EXPECT_EQ(Stats().invalidations, 1);
+  EXPECT_EQ(Stats().errors, 0);
+  EXPECT_TRUE(loads_->GetLoaded("d", "t").ok());  // reloads on next use
+}
+
+TEST_F(EventsTest, AnEventThatCannotBeAppliedInvalidatesTheTable) {
+  TablePtr loaded = LoadedPartitionedTable("d", "t");
+  ASSERT_NE(loaded, nullptr);
+  fs_.FailList("p=broken");
+  ExternalCommit({AddPartitionOp("d", "t", "broken")});
+  Poll();
+  TablePtr t = catalog_->GetTable("d", "t");
+  ASSERT_NE(t, nullptr);
+  EXPECT_FALSE(t->loaded);
+  EXPECT_FALSE(t->load_status.ok());
+  EXPECT_EQ(Stats().invalidations, 1);
+  EXPECT_EQ(Stats().errors, 1);
+  EXPECT_EQ(Stats().lag_events, 0);  // it moved on
+  fs_.FailList("");
+  auto again = loads_->GetLoaded("d", "t");
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_NE((*again)->FindPartition("p=broken"), nullptr);
+}
+
+TEST_F(EventsTest, PauseAndResume) {
+  ASSERT_TRUE(processor_->Pause().ok());
+  ExternalCreateDb("later");
+  Poll();
+  EXPECT_EQ(catalog_->GetDatabase("later"), nullptr);
+  EXPECT_EQ(Stats().state, EventProcessorState::kPaused);
+  EXPECT_FALSE(processor_->WaitForSync(std::chrono::milliseconds(100)).ok());
+  ASSERT_TRUE(processor_->Resume(std::nullopt).ok());
+  Poll();
+  EXPECT_NE(catalog_->GetDatabase("later"), nullptr);
+
+  // Resuming from the latest event skips what is pending.
+  ASSERT_TRUE(processor_->Pause().ok());
+  ExternalCreateDb("skipped");
+  ASSERT_TRUE(processor_->Resume(-1).ok());
+  Poll();
+  EXPECT_EQ(catalog_->GetDatabase("skipped"), nullptr);
+  // Ids beyond the log and below -1 are refused.
+  const int64_t latest = *metastore_->CurrentNotificationEventId();
+  EXPECT_TRUE(processor_->Resume(latest + 5).Is(ErrorCode::kInvalidArgument));
+  EXPECT_FALSE(processor_->Resume(-2).ok());
+  // Going back re-applies (idempotently).
+  ASSERT_TRUE(processor_->Resume(latest - 1).ok());
+  Poll();
+  EXPECT_NE(catalog_->GetDatabase("skipped"), nullptr);
+}
+
+TEST(EventProcessorThreadTest, WaitForSyncFollowsAnExternalWriter) {
+  const char* base = std::getenv("TMPDIR");
+  std::string tmpl = std::string(base && *base ? base : "/tmp") + "/ics_events_wait.XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+  const std::string root = tmpl;
+  {
+    auto raw = OpenSqliteMetastore(root + "/m.db");
+    auto ext = OpenSqliteMetastore(root + "/m.db");
+    ASSERT_TRUE(raw.ok() && ext.ok());
+    SelfEventLog self;
+    SelfRecordingMetastore ms(raw->get(), &self);
+    Catalog catalog;
+    LocalFileSystem fs;
+    TableLoader loader(raw->get(), &fs, LoaderOptions(), catalog.partition_id_allocator());
+    TableLoadManager loads(&catalog, &loader, 0);
+    CatalogContext ctx;
+    ctx.catalog = &catalog;
+    ctx.metastore = &ms;
+    ctx.fs = &fs;
+    ctx.loader = &loader;
+    ctx.loads = &loads;
+    EventProcessorOptions eo;
+    eo.poll_interval_ms = 20;
+    EventProcessor p(&ctx, &self, eo);
+    ASSERT_TRUE(p.Start(0).ok());
+    MetastoreTxn txn;
+    MetastoreOp op;
+    op.kind = Kind::kCreateDatabase;
+    op.database.name = "w";
+    txn.ops.push_back(op);
+    ASSERT_TRUE((*ext)->Commit(txn).ok());
+    Result<int64_t> v = p.WaitForSync(std::chrono::seconds(30));
+    ASSERT_TRUE(v.ok()) << v.status().ToString();
+    EXPECT_NE(catalog.GetDatabase("w"), nullptr);
+    EXPECT_GE(*v, catalog.GetDatabase("w")->version);
+    p.Stop();
+    p.Stop();  // idempotent
+    EXPECT_EQ(p.GetStatus().state, EventProcessorState::kDisabled);
+    EXPECT_FALSE(p.WaitForSync(std::chrono::milliseconds(10)).ok());
+    loads.Shutdown();
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(root, ec);
+}
+
+TEST(EventProcessorThreadTest, DisabledProcessorRefusesControl) {
+  Catalog catalog;
+  CatalogContext ctx;
+  ctx.catalog = &catalog;
+  SelfEventLog self;
+  EventProcessorOptions eo;
+  eo.poll_interval_ms = 0;
+  EventProcessor p(&ctx, &self, eo);
+  ASSERT_TRUE(p.Start(7).ok());
+  EXPECT_EQ(p.GetStatus().state, EventProcessorState::kDisabled);
+  EXPECT_EQ(p.GetStatus().last_synced_event_id, 7);
+  EXPECT_FALSE(p.Pause().ok());
+  EXPECT_FALSE(p.Resume(std::nullopt).ok());
+  EXPECT_FALSE(p.WaitForSync(std::chrono::milliseconds(10)).ok());
+  Result<int> n = p.PollOnce();
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(*n, 0);
+}
+
+}  // namespace
+}  // namespace ics::catalog::testing
