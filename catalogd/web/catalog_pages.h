@@ -48,7 +48,9 @@ struct CatalogPagesDeps {
   std::function<nlohmann::ordered_json()> event_processor_status;
 };
 
-// The dependencies of a started CatalogServer.
+// The dependencies of a started CatalogServer. With an HMS event processor
+// it also registers the processor's gauges on the server's registry
+// (event_status.h; idempotent).
 CatalogPagesDeps CatalogPagesDepsOf(CatalogServer* server);
 
 void RegisterCatalogPages(web::WebServer* server, const CatalogPagesDeps& deps);

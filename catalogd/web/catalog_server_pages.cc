@@ -1,6 +1,8 @@
 // CatalogPagesDepsOf: the page dependencies of a running CatalogServer.
+#include "catalogd/events/event_processor.h"
 #include "catalogd/service/catalog_server.h"
 #include "catalogd/web/catalog_pages.h"
+#include "catalogd/web/event_status.h"
 
 namespace ics::catalog {
 
@@ -9,6 +11,11 @@ CatalogPagesDeps CatalogPagesDepsOf(CatalogServer* server) {
   deps.catalog = server->catalog();
   deps.publisher = server->publisher();
   deps.operations = server->operations();
+  if (const EventProcessor* events = server->event_processor()) {
+    deps.event_processor_status = [events] { return EventProcessorStatusJson(*events); };
+    // Idempotent: registering again replaces the callbacks.
+    AddEventProcessorGauges(server->metrics(), events);
+  }
   return deps;
 }
 

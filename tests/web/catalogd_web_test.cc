@@ -273,3 +273,26 @@ TEST_F(CatalogdWebTest, HostileNamesAreEscapedInHtmlAndLinks) {
 
 }  // namespace
 }  // namespace ics::webtest
+
+namespace ics::webtest {
+namespace {
+
+TEST_F(CatalogdWebTest, HmsEventProcessorStatusOnCatalogPageAndMetrics) {
+  Json doc = GetJson(catalog_port(), "/catalog");
+  ASSERT_TRUE(doc.contains("hms_event_processor")) << doc.dump(1);
+  const Json& ev = doc["hms_event_processor"];
+  EXPECT_EQ(ev["state"], "ACTIVE");
+  EXPECT_GE(ev["last_synced_event_id"].get<int64_t>(), 0);
+  EXPECT_EQ(ev["errors"], 0);
+  auto r = HttpGet(catalog_port(), "/metrics");
+  ASSERT_TRUE(r.ok());
+  PromParseResult prom = ParsePrometheusText(r->body);
+  ASSERT_TRUE(prom.ok()) << prom.error;
+  EXPECT_EQ(prom.Value("catalogd_hms_event_processor_state", {{"state", "ACTIVE"}}), 1);
+  EXPECT_EQ(prom.Value("catalogd_hms_event_processor_state", {{"state", "PAUSED"}}), 0);
+  EXPECT_GE(prom.Value("catalogd_hms_events_last_synced_id"), 0);
+  EXPECT_GE(prom.Value("catalogd_hms_event_polls_total"), 0);
+}
+
+}  // namespace
+}  // namespace ics::webtest
