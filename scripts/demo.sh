@@ -109,6 +109,8 @@ cat <<EOF2
   Try:     $SHELL_BIN -i $C1 -q "SHOW TABLE STATS tpcds.store_sales"
   Logs:    $ICS_RUN_DIR/{statestored,catalogd,coordinators}.log
   Ports:   statestore 24000, catalogd 26000, coordinators 21000-21002
+  Web:     http://127.0.0.1:25010 (statestored)  :25020 (catalogd)  :25000-25002 (coordinators)
+  Also:    Hive Metastore endpoint 127.0.0.1:9083, partition/table services 127.0.0.1:26100
   Status:  scripts/cluster.sh status
   Stop:    scripts/cluster.sh stop
 EOF2
