@@ -1,117 +1,20 @@
 #include "statestore/statestore.h"
 
 #include <algorithm>
-#include <deque>
-#include <map>
-#include <set>
-#include <thread>
 
 #include <glog/logging.h>
 
-#include "common/util/mutex.h"
-#include "common/util/unique_id.h"
-#include "statestore/subscriber_record.h"
+#include "statestore/statestore_impl.h"
 
 namespace ics::statestore {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-using SubPtr = std::shared_ptr<SubscriberRecord>;
 using std::chrono::milliseconds;
 
 constexpr size_t kMaxIdBytes = 1024;
 
 }  // namespace
-
-class Statestore::Impl {
- public:
-  Impl(StatestoreOptions o, metrics::MetricRegistry* m)
-      : opts_(o), statestore_id_(GenerateUniqueId()) {
-    if (m == nullptr) return;
-    update_latency_ = m->AddHistogram("statestore_update_duration_seconds",
-                                      "Round trip of one UpdateState RPC to a subscriber "
-                                      "(successful or not).", 1e-6);
-    heartbeat_latency_ = m->AddHistogram("statestore_heartbeat_duration_seconds",
-                                         "Round trip of one Heartbeat RPC to a subscriber "
-                                         "(successful or not).", 1e-6);
-    update_entries_ = m->AddHistogram("statestore_update_entries",
-                                      "Topic entries sent in one UpdateState RPC.");
-  }
-
-  Status Start();
-  void Shutdown();
-  Result<impala::TUniqueId> Register(const impala::TRegisterSubscriberRequest& req);
-  Status RequestUpdate(const impala::TUniqueId& registration_id);
-
-  const impala::TUniqueId& statestore_id() const { return statestore_id_; }
-  std::vector<SubscriberInfo> Subscribers() const;
-  std::vector<TopicStats> Topics() const;
-  StatestoreCounters Counters() const {
-    MutexLock l(&mu_);
-    return counters_;
-  }
-  int64_t MinVersion(const std::string& topic) const {
-    MutexLock l(&mu_);
-    auto it = topics_.find(topic);
-    return it == topics_.end() ? 0 : MinLocked(it->second);
-  }
-
- private:
-  struct TopicRecord {
-    std::unique_ptr<Topic> topic;
-    std::multiset<int64_t> versions;  // last_version of every subscriber of the topic
-    int64_t published_min = 0;        // last min pushed to populate_min subscribers
-  };
-  // What one update run needs about one topic, copied under the lock.
-  struct TopicPlan {
-    std::string name;
-    Topic* topic;
-    int64_t base;
-    std::string prefix;
-    bool populate_min;
-    int64_t min_version;
-    bool transient;
-  };
-
-  static int64_t MinLocked(const TopicRecord& tr) {
-    return tr.versions.empty() ? 0 : *tr.versions.begin();
-  }
-  void ScheduleUpdateLocked(const SubPtr& sub) REQUIRES(mu_);
-  void ScheduleHeartbeatLocked(const SubPtr& sub) REQUIRES(mu_);
-  void ScheduleTopicSubscribersLocked(const std::string& topic) REQUIRES(mu_);
-  void SetVersionLocked(SubscriberRecord* sub, const std::string& topic, int64_t v) REQUIRES(mu_);
-  void PushMinChangesLocked() REQUIRES(mu_);
-  // Ends a registration: drops it from the registry, turns its transient
-  // entries into tombstones and tells the other subscribers.
-  void Unregister(const SubPtr& sub, const std::string& reason) EXCLUDES(mu_);
-
-  void UpdateWorker() EXCLUDES(mu_);
-  void HeartbeatWorker() EXCLUDES(mu_);
-  void TimerLoop() EXCLUDES(mu_);
-  void RunUpdate(const SubPtr& sub) EXCLUDES(mu_);
-  void RunHeartbeat(const SubPtr& sub) EXCLUDES(mu_);
-
-  const StatestoreOptions opts_;
-  const impala::TUniqueId statestore_id_;
-  // Owned by the caller's registry; null without one.
-  metrics::Histogram* update_latency_ = nullptr;
-  metrics::Histogram* heartbeat_latency_ = nullptr;
-  metrics::Histogram* update_entries_ = nullptr;
-
-  mutable Mutex mu_;
-  std::map<std::string, SubPtr> subscribers_ GUARDED_BY(mu_);
-  std::map<std::string, TopicRecord> topics_ GUARDED_BY(mu_);
-  std::deque<SubPtr> update_queue_ GUARDED_BY(mu_);
-  std::deque<SubPtr> heartbeat_queue_ GUARDED_BY(mu_);
-  bool started_ GUARDED_BY(mu_) = false;
-  bool stopping_ GUARDED_BY(mu_) = false;
-  StatestoreCounters counters_ GUARDED_BY(mu_);
-  CondVar update_cv_;
-  CondVar heartbeat_cv_;
-  CondVar timer_cv_;
-  std::vector<std::thread> threads_;  // touched only by Start/Shutdown
-};
 
 // ---------------------------------------------------------------- lifecycle
 
@@ -412,151 +315,6 @@ void Statestore::Impl::TimerLoop() {
       }
     }
     timer_cv_.WaitFor(&mu_, tick);
-  }
-}
-
-// ---------------------------------------------------------------- update / heartbeat RPCs
-
-void Statestore::Impl::RunUpdate(const SubPtr& sub) {
-  std::vector<TopicPlan> plan;
-  {
-    MutexLock l(&mu_);
-    if (sub->unregistered) return;
-    for (const auto& [name, st] : sub->topics) {
-      TopicRecord& tr = topics_[name];
-      plan.push_back(TopicPlan{name, tr.topic.get(), st.last_version, st.filter_prefix,
-                               st.populate_min, MinLocked(tr), st.is_transient});
-    }
-  }
-  impala::TUpdateStateRequest req;
-  req.protocol_version = impala::StatestoreServiceVersion::V2;
-  req.__set_registration_id(sub->registration_id);
-  req.__set_statestore_id(statestore_id_);
-  for (const TopicPlan& p : plan) {
-    impala::TTopicDelta delta = p.topic->BuildDelta(p.base, p.prefix);
-    if (p.populate_min) delta.__set_min_subscriber_topic_version(p.min_version);
-    req.topic_deltas.emplace(p.name, std::move(delta));
-  }
-
-  if (update_entries_ != nullptr) {
-    int64_t entries = 0;
-    for (const auto& [name, delta] : req.topic_deltas) entries += delta.topic_entries.size();
-    update_entries_->Record(entries);
-  }
-  impala::TUpdateStateResponse resp;
-  Status s;
-  {
-    metrics::ScopedLatencyTimer timer(update_latency_);
-    s = sub->update_client->Call(
-        "UpdateState", [&](impala::StatestoreSubscriberClient& c) { c.UpdateState(resp, req); });
-  }
-  if (!s.ok() || resp.status.status_code != impala::TErrorCode::OK) {
-    MutexLock l(&mu_);
-    ++counters_.update_failures;
-    ++sub->update_failures;
-    if (!sub->unregistered) {
-      LOG_EVERY_N(WARNING, 100) << "update to subscriber '" << sub->id << "' failed: "
-                                << (s.ok() ? (resp.status.error_msgs.empty()
-                                                  ? std::string("error status")
-                                                  : resp.status.error_msgs[0])
-                                           : s.ToString());
-    }
-    return;
-  }
-  if (resp.__isset.skipped && resp.skipped) {
-    MutexLock l(&mu_);
-    ++counters_.updates_sent;
-    return;  // nothing advances; the next update is rebuilt from the same base
-  }
-
-  // Apply what the subscriber published, under its publish lock so a
-  // concurrent unregistration cannot leave transient entries behind.
-  std::set<std::string> changed;
-  std::vector<std::pair<std::string, int64_t>> base_resets;
-  {
-    MutexLock pl(&sub->publish_mu);
-    if (sub->unregistered) return;
-    for (const impala::TTopicDelta& pub : resp.topic_updates) {
-      Topic* topic = nullptr;
-      {
-        MutexLock l(&mu_);
-        auto tr = topics_.find(pub.topic_name);
-        if (tr != topics_.end()) topic = tr->second.topic.get();
-      }
-      if (topic == nullptr) {
-        LOG_EVERY_N(WARNING, 100) << "subscriber '" << sub->id
-                                  << "' published to unknown topic '" << pub.topic_name
-                                  << "'; ignored";
-        continue;
-      }
-      if (pub.__isset.from_version) base_resets.emplace_back(pub.topic_name, pub.from_version);
-      if (pub.__isset.clear_topic_entries && pub.clear_topic_entries) {
-        topic->ClearAll();
-        changed.insert(pub.topic_name);
-      }
-      if (pub.topic_entries.empty()) continue;
-      bool transient = false;
-      for (const TopicPlan& p : plan) {
-        if (p.name == pub.topic_name) transient = p.transient;
-      }
-      std::vector<TopicWrite> writes;
-      writes.reserve(pub.topic_entries.size());
-      for (const impala::TTopicItem& item : pub.topic_entries) {
-        writes.push_back(TopicWrite{item.key, item.value, item.deleted});
-      }
-      topic->Apply(writes, sub->registration_key, transient, Clock::now());
-      changed.insert(pub.topic_name);
-    }
-  }
-
-  MutexLock l(&mu_);
-  ++counters_.updates_sent;
-  if (sub->unregistered) return;
-  ++sub->updates_sent;
-  for (const auto& [name, delta] : req.topic_deltas) {
-    SetVersionLocked(sub.get(), name, delta.to_version);
-  }
-  for (const auto& [name, v] : base_resets) SetVersionLocked(sub.get(), name, v);
-  for (const auto& name : changed) ScheduleTopicSubscribersLocked(name);
-  PushMinChangesLocked();
-}
-
-void Statestore::Impl::RunHeartbeat(const SubPtr& sub) {
-  impala::THeartbeatRequest req;
-  req.__set_protocol_version(impala::StatestoreServiceVersion::V2);
-  req.__set_registration_id(sub->registration_id);
-  req.__set_statestore_id(statestore_id_);
-  impala::THeartbeatResponse resp;
-  Status s;
-  {
-    metrics::ScopedLatencyTimer timer(heartbeat_latency_);
-    s = sub->heartbeat_client->Call(
-        "Heartbeat", [&](impala::StatestoreSubscriberClient& c) { c.Heartbeat(resp, req); });
-  }
-  const bool ok = s.ok() && resp.status.status_code == impala::TErrorCode::OK;
-  bool failed = false;
-  {
-    MutexLock l(&mu_);
-    ++counters_.heartbeats_sent;
-    sub->heartbeat.in_flight = false;
-    sub->heartbeat.next_due = Clock::now() + milliseconds(opts_.heartbeat_interval_ms);
-    if (ok) {
-      sub->consecutive_heartbeat_failures = 0;
-      sub->last_heartbeat_ok = Clock::now();
-    } else {
-      ++counters_.heartbeat_failures;
-      ++sub->heartbeat_failures;
-      if (++sub->consecutive_heartbeat_failures >= opts_.max_missed_heartbeats &&
-          !sub->unregistered) {
-        failed = true;
-        ++counters_.subscribers_failed;
-      }
-    }
-  }
-  if (failed) {
-    Unregister(sub, "failed " + std::to_string(opts_.max_missed_heartbeats) +
-                        " consecutive heartbeats (last: " +
-                        (s.ok() ? std::string("error status") : s.ToString()) + ")");
   }
 }
 

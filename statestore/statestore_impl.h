@@ -1,0 +1,117 @@
+// Statestore::Impl: the broker's private state, shared by the two files that
+// implement it: statestore.cc (lifecycle, registration, scheduling,
+// introspection) and statestore_push.cc (the UpdateState and Heartbeat RPCs
+// the broker sends to subscribers). Not part of the public API: include it
+// only from those files. Locking rules are the ones written beside mu_.
+#pragma once
+
+#include <chrono>
+#include <deque>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/util/mutex.h"
+#include "common/util/unique_id.h"
+#include "statestore/statestore.h"
+#include "statestore/subscriber_record.h"
+
+namespace ics::statestore {
+
+using Clock = std::chrono::steady_clock;
+using SubPtr = std::shared_ptr<SubscriberRecord>;
+
+
+class Statestore::Impl {
+ public:
+  Impl(StatestoreOptions o, metrics::MetricRegistry* m)
+      : opts_(o), statestore_id_(GenerateUniqueId()) {
+    if (m == nullptr) return;
+    update_latency_ = m->AddHistogram("statestore_update_duration_seconds",
+                                      "Round trip of one UpdateState RPC to a subscriber "
+                                      "(successful or not).", 1e-6);
+    heartbeat_latency_ = m->AddHistogram("statestore_heartbeat_duration_seconds",
+                                         "Round trip of one Heartbeat RPC to a subscriber "
+                                         "(successful or not).", 1e-6);
+    update_entries_ = m->AddHistogram("statestore_update_entries",
+                                      "Topic entries sent in one UpdateState RPC.");
+  }
+
+  Status Start();
+  void Shutdown();
+  Result<impala::TUniqueId> Register(const impala::TRegisterSubscriberRequest& req);
+  Status RequestUpdate(const impala::TUniqueId& registration_id);
+
+  const impala::TUniqueId& statestore_id() const { return statestore_id_; }
+  std::vector<SubscriberInfo> Subscribers() const;
+  std::vector<TopicStats> Topics() const;
+  StatestoreCounters Counters() const {
+    MutexLock l(&mu_);
+    return counters_;
+  }
+  int64_t MinVersion(const std::string& topic) const {
+    MutexLock l(&mu_);
+    auto it = topics_.find(topic);
+    return it == topics_.end() ? 0 : MinLocked(it->second);
+  }
+
+ private:
+  struct TopicRecord {
+    std::unique_ptr<Topic> topic;
+    std::multiset<int64_t> versions;  // last_version of every subscriber of the topic
+    int64_t published_min = 0;        // last min pushed to populate_min subscribers
+  };
+  // What one update run needs about one topic, copied under the lock.
+  struct TopicPlan {
+    std::string name;
+    Topic* topic;
+    int64_t base;
+    std::string prefix;
+    bool populate_min;
+    int64_t min_version;
+    bool transient;
+  };
+
+  static int64_t MinLocked(const TopicRecord& tr) {
+    return tr.versions.empty() ? 0 : *tr.versions.begin();
+  }
+  void ScheduleUpdateLocked(const SubPtr& sub) REQUIRES(mu_);
+  void ScheduleHeartbeatLocked(const SubPtr& sub) REQUIRES(mu_);
+  void ScheduleTopicSubscribersLocked(const std::string& topic) REQUIRES(mu_);
+  void SetVersionLocked(SubscriberRecord* sub, const std::string& topic, int64_t v) REQUIRES(mu_);
+  void PushMinChangesLocked() REQUIRES(mu_);
+  // Ends a registration: drops it from the registry, turns its transient
+  // entries into tombstones and tells the other subscribers.
+  void Unregister(const SubPtr& sub, const std::string& reason) EXCLUDES(mu_);
+
+  void UpdateWorker() EXCLUDES(mu_);
+  void HeartbeatWorker() EXCLUDES(mu_);
+  void TimerLoop() EXCLUDES(mu_);
+  void RunUpdate(const SubPtr& sub) EXCLUDES(mu_);
+  void RunHeartbeat(const SubPtr& sub) EXCLUDES(mu_);
+
+  const StatestoreOptions opts_;
+  const impala::TUniqueId statestore_id_;
+  // Owned by the caller's registry; null without one.
+  metrics::Histogram* update_latency_ = nullptr;
+  metrics::Histogram* heartbeat_latency_ = nullptr;
+  metrics::Histogram* update_entries_ = nullptr;
+
+  mutable Mutex mu_;
+  std::map<std::string, SubPtr> subscribers_ GUARDED_BY(mu_);
+  std::map<std::string, TopicRecord> topics_ GUARDED_BY(mu_);
+  std::deque<SubPtr> update_queue_ GUARDED_BY(mu_);
+  std::deque<SubPtr> heartbeat_queue_ GUARDED_BY(mu_);
+  bool started_ GUARDED_BY(mu_) = false;
+  bool stopping_ GUARDED_BY(mu_) = false;
+  StatestoreCounters counters_ GUARDED_BY(mu_);
+  CondVar update_cv_;
+  CondVar heartbeat_cv_;
+  CondVar timer_cv_;
+  std::vector<std::thread> threads_;  // touched only by Start/Shutdown
+};
+
+}  // namespace ics::statestore
