@@ -63,6 +63,25 @@ class MiniCluster {
       ICS_RETURN_IF_ERROR(c->Start());
       coords_.push_back(std::move(c));
     }
+    return WaitForInitialCatalog();
+  }
+
+  // Like an Impala coordinator, which serves queries only once it holds the
+  // catalog: waits until every coordinator has received catalogd's objects on
+  // the topic. Without this, a statement issued right after Start() can race
+  // the first (full) topic update, which resets the local catalog.
+  Status WaitForInitialCatalog(int timeout_ms = 30000) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    for (size_t i = 0; i < coords_.size(); ++i) {
+      while (coords_[i]->topic_catalog_version() <= 0) {
+        if (std::chrono::steady_clock::now() > deadline) {
+          return Status::TimedOut("coordinator " + std::to_string(i) +
+                                  " received no catalog topic update within " +
+                                  std::to_string(timeout_ms) + " ms");
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+    }
     return Status::OK();
   }
 
