@@ -26,6 +26,7 @@
 #include "catalogd/metastore/metastore.h"
 #include "catalogd/service/catalog_context.h"
 #include "common/types/column_type.h"
+#include "tests/mds/catalog_stack_test.h"
 
 namespace ics::catalog::mds::testing {
 
@@ -87,55 +88,21 @@ inline thrift::TMetastorePartition Part(std::vector<std::string> values) {
   return p;
 }
 
-class PartitionServiceTest : public ::testing::Test {
+class PartitionServiceTest : public ics::catalog::testing::CatalogStackTest {
  protected:
   void SetUp() override {
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/ics_mds_test.XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    root_ = tmpl;
+    MakeRoot("ics_mds_test");
     OpenStack();
   }
 
   void TearDown() override {
     CloseStack();
-    std::error_code ec;
-    if (!root_.empty()) std::filesystem::remove_all(root_, ec);
+    RemoveRoot();
   }
 
   // (Re)creates everything above the metastore file, as a restart would.
   void OpenStack() {
-    auto ms = OpenSqliteMetastore(root_ + "/metastore.db");
-    ASSERT_TRUE(ms.ok()) << ms.status().ToString();
-    metastore_ = std::move(ms).value();
-    catalog_ = std::make_unique<Catalog>();
-    LoaderOptions lo;
-    lo.num_threads = 2;
-    loader_ = std::make_unique<TableLoader>(metastore_.get(), &fs_, lo,
-                                            catalog_->partition_id_allocator());
-    loads_ = std::make_unique<TableLoadManager>(catalog_.get(), loader_.get(), 0);
-    ctx_ = CatalogContext();
-    ctx_.catalog = catalog_.get();
-    ctx_.metastore = metastore_.get();
-    ctx_.fs = &fs_;
-    ctx_.loader = loader_.get();
-    ctx_.loads = loads_.get();
-    ctx_.warehouse_dir = root_ + "/warehouse";
-    ddl_ = std::make_unique<DdlExecutor>(&ctx_);
-    // Names as catalogd loads them at startup.
-    ChangeSet cs;
-    auto dbs = metastore_->GetAllDatabases();
-    ASSERT_TRUE(dbs.ok());
-    for (const std::string& db : *dbs) {
-      auto d = std::make_shared<DatabaseState>();
-      d->name = db;
-      d->hms = *metastore_->GetDatabase(db);
-      cs.put_databases.push_back(std::move(d));
-      auto tables = metastore_->GetAllTables(db);
-      ASSERT_TRUE(tables.ok());
-      for (const std::string& t : *tables) cs.put_tables.push_back(MakeUnloadedTable(db, t));
-    }
-    catalog_->ResetAll(std::move(cs));
+    OpenCatalogStack(&fs_);
     PartitionServiceOptions po;
     po.streams = stream_options_;
     svc_ = std::make_unique<PartitionService>(&ctx_, ddl_.get(), po);
@@ -144,12 +111,7 @@ class PartitionServiceTest : public ::testing::Test {
   void CloseStack() {
     if (svc_) svc_->Shutdown();
     svc_.reset();
-    if (loads_) loads_->Shutdown();
-    ddl_.reset();
-    loads_.reset();
-    loader_.reset();
-    catalog_.reset();
-    metastore_.reset();
+    CloseCatalogStack();
   }
 
   void CreateDb(const std::string& db) {
@@ -229,15 +191,8 @@ class PartitionServiceTest : public ::testing::Test {
     return parts.ok() ? parts->size() : 0;
   }
 
-  std::string root_;
   FaultyFileSystem fs_;
   WriteStreamOptions stream_options_;
-  std::unique_ptr<Metastore> metastore_;
-  std::unique_ptr<Catalog> catalog_;
-  std::unique_ptr<TableLoader> loader_;
-  std::unique_ptr<TableLoadManager> loads_;
-  CatalogContext ctx_;
-  std::unique_ptr<DdlExecutor> ddl_;
   std::unique_ptr<PartitionService> svc_;
 };
 

@@ -22,6 +22,7 @@
 #include "catalogd/mds/table_service.h"
 #include "catalogd/metastore/metastore.h"
 #include "common/types/column_type.h"
+#include "tests/mds/catalog_stack_test.h"
 
 namespace ics::catalog::testing {
 
@@ -77,66 +78,27 @@ inline impala::TDdlExecRequest Req(impala::TDdlType::type type) {
 
 // The real stack in a temp dir: SQLite metastore, local filesystem,
 // loader, catalog, load manager, DDL executor; and the TableService.
-class TableServiceTest : public ::testing::Test {
+class TableServiceTest : public CatalogStackTest {
  protected:
   void SetUp() override {
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/ics_table_test.XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    root_ = tmpl;
+    MakeRoot("ics_table_test");
     warehouse_ = root_ + "/warehouse";
     Open();
   }
 
   void TearDown() override {
     Close();
-    std::error_code ec;
-    if (!root_.empty()) std::filesystem::remove_all(root_, ec);
+    RemoveRoot();
   }
 
   void Open() {
-    auto ms = OpenSqliteMetastore(root_ + "/metastore.db");
-    ASSERT_TRUE(ms.ok()) << ms.status().ToString();
-    metastore_ = std::move(ms).value();
-    catalog_ = std::make_unique<Catalog>();
-    LoaderOptions lo;
-    lo.num_threads = 2;
-    loader_ = std::make_unique<TableLoader>(metastore_.get(), &fs_, lo,
-                                            catalog_->partition_id_allocator());
-    loads_ = std::make_unique<TableLoadManager>(catalog_.get(), loader_.get(), 0);
-    ctx_ = CatalogContext();
-    ctx_.catalog = catalog_.get();
-    ctx_.metastore = metastore_.get();
-    ctx_.fs = &fs_;
-    ctx_.loader = loader_.get();
-    ctx_.loads = loads_.get();
-    ctx_.warehouse_dir = warehouse_;
-    ddl_ = std::make_unique<DdlExecutor>(&ctx_);
-    // Names only, as catalogd loads them at startup.
-    ChangeSet cs;
-    const std::vector<std::string> dbs = *metastore_->GetAllDatabases();
-    for (const std::string& db : dbs) {
-      auto d = std::make_shared<DatabaseState>();
-      d->name = db;
-      d->hms = *metastore_->GetDatabase(db);
-      cs.put_databases.push_back(std::move(d));
-      const std::vector<std::string> tables = *metastore_->GetAllTables(db);
-      for (const std::string& t : tables) {
-        cs.put_tables.push_back(MakeUnloadedTable(db, t));
-      }
-    }
-    if (!cs.empty()) catalog_->ResetAll(std::move(cs));
+    OpenCatalogStack(&fs_);
     service_ = std::make_unique<mds::TableService>(&ctx_, ddl_.get());
   }
 
   void Close() {
     service_.reset();
-    if (loads_) loads_->Shutdown();
-    ddl_.reset();
-    loads_.reset();
-    loader_.reset();
-    catalog_.reset();
-    metastore_.reset();
+    CloseCatalogStack();
   }
 
   // Closes and reopens the metastore file and rebuilds the catalog from it.
@@ -252,15 +214,8 @@ class TableServiceTest : public ::testing::Test {
     }
   }
 
-  std::string root_;
   std::string warehouse_;
   LocalFileSystem fs_;
-  std::unique_ptr<Metastore> metastore_;
-  std::unique_ptr<Catalog> catalog_;
-  std::unique_ptr<TableLoader> loader_;
-  std::unique_ptr<TableLoadManager> loads_;
-  CatalogContext ctx_;
-  std::unique_ptr<DdlExecutor> ddl_;
   std::unique_ptr<mds::TableService> service_;
 };
 
