@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "catalogd/metastore/forwarding_metastore.h"
 #include "catalogd/metastore/metastore.h"
 #include "common/util/mutex.h"
 
@@ -73,73 +74,16 @@ class SelfEventLog {
 };
 
 // Forwards everything to `inner`; Commit goes through `log`.
-class SelfRecordingMetastore final : public Metastore {
+class SelfRecordingMetastore final : public ForwardingMetastore {
  public:
-  SelfRecordingMetastore(Metastore* inner, SelfEventLog* log) : inner_(inner), log_(log) {}
+  SelfRecordingMetastore(Metastore* inner, SelfEventLog* log)
+      : ForwardingMetastore(inner), log_(log) {}
 
-  Result<std::vector<std::string>> GetAllDatabases() override { return inner_->GetAllDatabases(); }
-  Result<hive::Database> GetDatabase(const std::string& db) override {
-    return inner_->GetDatabase(db);
-  }
-  Result<std::vector<std::string>> GetAllTables(const std::string& db) override {
-    return inner_->GetAllTables(db);
-  }
-  Result<hive::Table> GetTable(const std::string& db, const std::string& table) override {
-    return inner_->GetTable(db, table);
-  }
-  Result<std::vector<hive::Partition>> GetPartitions(const std::string& db,
-                                                     const std::string& table) override {
-    return inner_->GetPartitions(db, table);
-  }
-  Result<std::vector<hive::Partition>> GetPartitionsByNames(
-      const std::string& db, const std::string& table,
-      const std::vector<std::string>& names) override {
-    return inner_->GetPartitionsByNames(db, table, names);
-  }
-  Result<std::vector<impala::TFunction>> GetFunctions(const std::string& db) override {
-    return inner_->GetFunctions(db);
-  }
-  Result<std::vector<hive::ColumnStatisticsObj>> GetTableColumnStats(
-      const std::string& db, const std::string& table) override {
-    return inner_->GetTableColumnStats(db, table);
-  }
-  Result<std::vector<hive::ColumnStatisticsObj>> GetPartitionColumnStats(
-      const std::string& db, const std::string& table,
-      const std::string& partition_name) override {
-    return inner_->GetPartitionColumnStats(db, table, partition_name);
-  }
-  Result<TableVersionRecord> GetCurrentTableVersion(const std::string& db,
-                                                    const std::string& table) override {
-    return inner_->GetCurrentTableVersion(db, table);
-  }
-  Result<TableVersionRecord> GetArchivedTableVersion(const std::string& db,
-                                                     const std::string& table,
-                                                     int64_t version_id) override {
-    return inner_->GetArchivedTableVersion(db, table, version_id);
-  }
-  Result<std::vector<TableVersionRecord>> ListArchivedTableVersions(const std::string& db,
-                                                                    const std::string& table,
-                                                                    int64_t below_version_id,
-                                                                    int limit) override {
-    return inner_->ListArchivedTableVersions(db, table, below_version_id, limit);
-  }
-  Result<TableVersionRecord> GetTableVersionAsOf(const std::string& db, const std::string& table,
-                                                 int64_t at_ms) override {
-    return inner_->GetTableVersionAsOf(db, table, at_ms);
-  }
   Result<int64_t> Commit(const MetastoreTxn& txn) override {
-    return log_->CommitAndRecord(inner_, txn);
-  }
-  Result<std::vector<NotificationEvent>> GetNextNotifications(int64_t after_event_id,
-                                                              int max_events) override {
-    return inner_->GetNextNotifications(after_event_id, max_events);
-  }
-  Result<int64_t> CurrentNotificationEventId() override {
-    return inner_->CurrentNotificationEventId();
+    return log_->CommitAndRecord(inner(), txn);
   }
 
  private:
-  Metastore* const inner_;
   SelfEventLog* const log_;
 };
 
