@@ -91,6 +91,10 @@ struct Expr {
   bool star = false;              // kFunctionCall: f(*)
   std::string type;               // kCast: canonical type string
   std::vector<std::unique_ptr<Expr>> children;
+  // Levels of this subtree: 1 for a leaf, else 1 + the highest child's. The
+  // parser keeps it and never returns a tree higher than kMaxExprDepth
+  // (parser.h), so recursive walks of a parsed tree have bounded depth.
+  int height = 1;
 
   // The last name part of a column ref ("c" for t.c).
   const std::string& column_name() const { return path.back(); }

@@ -1,5 +1,6 @@
 #include "coordinator-sim/sql/parser.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <utility>
@@ -102,6 +103,27 @@ Status Parser::EnterNesting() {
                    "nesting too deep (more than " + std::to_string(kMaxParseDepth) + " levels)");
   }
   return Status::OK();
+}
+
+Status Parser::AddChild(Expr* parent, ExprPtr child, const Token& at) {
+  const int height = child->height + 1;
+  if (height > kMaxExprDepth) {
+    return ErrorAt(at, "expression nested too deeply (more than " + std::to_string(kMaxExprDepth) +
+                           " levels; each operator of a chain such as a + b + c or a OR b OR c "
+                           "adds a level; write a long list of values as IN (...))");
+  }
+  parent->height = std::max(parent->height, height);
+  parent->children.push_back(std::move(child));
+  return Status::OK();
+}
+
+Result<ExprPtr> Parser::MakeBinary(ExprKind kind, const Token& op, ExprPtr lhs, ExprPtr rhs) {
+  ExprPtr e = MakeExpr(kind, op);
+  e->line = lhs->line;
+  e->column = lhs->column;
+  ICS_RETURN_IF_ERROR(AddChild(e.get(), std::move(lhs), op));
+  ICS_RETURN_IF_ERROR(AddChild(e.get(), std::move(rhs), op));
+  return e;
 }
 
 // ---- shared clauses ----

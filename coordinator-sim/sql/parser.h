@@ -45,9 +45,22 @@
 //
 // Errors are kAnalysisError statuses "Syntax error at line L, column C: ..." that
 // point at the offending token, e.g. "expected ')' but found 'FROM'",
-// "unknown statement 'FOO'", "unterminated string literal". Nesting (expression
-// parentheses, NOT/- chains) deeper than kMaxParseDepth is an error, so any
-// input returns in time linear in its length without deep recursion.
+// "unknown statement 'FOO'", "unterminated string literal".
+//
+// Depth limits, so that no input can overflow the stack, neither the parser's
+// nor that of a later recursive walk of the tree (Expr::ToSql, the
+// coordinator's analysis and partition pruning, ~Expr):
+//   - the parser's own recursion (parentheses, NOT/- chains, function
+//     arguments, CAST operands, IN-list items) is at most kMaxParseDepth
+//     levels: "nesting too deep (more than 200 levels)";
+//   - every expression tree it returns is at most kMaxExprDepth nodes high.
+//     Binary operators are left-associative loops that build left-deep trees,
+//     so a chain of n operators (a + b + ..., a AND b AND ...) is n levels
+//     high: "expression nested too deeply (more than 1000 levels; ...)";
+//   - ARRAY/MAP/STRUCT types nest at most kMaxTypeDepth levels.
+// Long flat lists (IN lists, function arguments, select items, VALUES rows,
+// struct fields, the statements of a script) are parsed iteratively and have
+// no limit. Any input returns in time linear in its length.
 //
 // Thread-safety: stateless functions; safe from any thread.
 #pragma once
@@ -62,7 +75,12 @@
 
 namespace ics::sql {
 
+// Deepest recursion of the parser itself (see "Depth limits" above).
 inline constexpr int kMaxParseDepth = 200;
+// Highest expression tree (Expr::height) the parser returns, counting every
+// node: Impala's expression depth limit, and the partition pruner's. Code
+// that walks a parsed Expr recursively may rely on it.
+inline constexpr int kMaxExprDepth = 1000;
 // Deepest ARRAY/MAP/STRUCT nesting of a column type (Impala's limit).
 inline constexpr int kMaxTypeDepth = 100;
 

@@ -130,23 +130,12 @@ Result<ExprPtr> Parser::ParseExpr() {
   return result;
 }
 
-namespace {
-ExprPtr MakeBinary(ExprKind kind, const Token& at, ExprPtr lhs, ExprPtr rhs) {
-  ExprPtr e = MakeExpr(kind, at);
-  e->line = lhs->line;
-  e->column = lhs->column;
-  e->children.push_back(std::move(lhs));
-  e->children.push_back(std::move(rhs));
-  return e;
-}
-}  // namespace
-
 Result<ExprPtr> Parser::ParseOr() {
   ICS_ASSIGN_OR_RETURN(ExprPtr lhs, ParseAnd());
   while (AtKeyword("or") || AtPunct("||")) {
     const Token& op = Consume();
     ICS_ASSIGN_OR_RETURN(ExprPtr rhs, ParseAnd());
-    lhs = MakeBinary(ExprKind::kOr, op, std::move(lhs), std::move(rhs));
+    ICS_ASSIGN_OR_RETURN(lhs, MakeBinary(ExprKind::kOr, op, std::move(lhs), std::move(rhs)));
   }
   return lhs;
 }
@@ -156,7 +145,7 @@ Result<ExprPtr> Parser::ParseAnd() {
   while (AtKeyword("and") || AtPunct("&&")) {
     const Token& op = Consume();
     ICS_ASSIGN_OR_RETURN(ExprPtr rhs, ParseNot());
-    lhs = MakeBinary(ExprKind::kAnd, op, std::move(lhs), std::move(rhs));
+    ICS_ASSIGN_OR_RETURN(lhs, MakeBinary(ExprKind::kAnd, op, std::move(lhs), std::move(rhs)));
   }
   return lhs;
 }
@@ -169,7 +158,7 @@ Result<ExprPtr> Parser::ParseNot() {
   LeaveNesting();
   if (!operand.ok()) return operand.status();
   ExprPtr e = MakeExpr(ExprKind::kNot, op);
-  e->children.push_back(std::move(operand).value());
+  ICS_RETURN_IF_ERROR(AddChild(e.get(), std::move(operand).value(), op));
   return e;
 }
 
@@ -186,7 +175,8 @@ Result<ExprPtr> Parser::ParsePredicate() {
       if (at.IsPunct(text)) {
         Consume();
         ICS_ASSIGN_OR_RETURN(ExprPtr rhs, ParseAdditive());
-        lhs = MakeBinary(ExprKind::kComparison, at, std::move(lhs), std::move(rhs));
+        ICS_ASSIGN_OR_RETURN(lhs,
+                             MakeBinary(ExprKind::kComparison, at, std::move(lhs), std::move(rhs)));
         lhs->op = op;
         matched = true;
         break;
@@ -201,7 +191,7 @@ Result<ExprPtr> Parser::ParsePredicate() {
       ICS_RETURN_IF_ERROR(ExpectKeyword("null"));
       e->line = lhs->line;
       e->column = lhs->column;
-      e->children.push_back(std::move(lhs));
+      ICS_RETURN_IF_ERROR(AddChild(e.get(), std::move(lhs), at));
       lhs = std::move(e);
       continue;
     }
@@ -214,12 +204,13 @@ Result<ExprPtr> Parser::ParsePredicate() {
       e->negated = negated;
       e->line = lhs->line;
       e->column = lhs->column;
-      e->children.push_back(std::move(lhs));
+      ICS_RETURN_IF_ERROR(AddChild(e.get(), std::move(lhs), at));
       ICS_RETURN_IF_ERROR(ExpectPunct("("));
       if (AtKeyword("select")) return ErrorAt(Peek(), "subqueries are not supported");
       do {
+        const Token& item_at = Peek();
         ICS_ASSIGN_OR_RETURN(ExprPtr item, ParseExpr());
-        e->children.push_back(std::move(item));
+        ICS_RETURN_IF_ERROR(AddChild(e.get(), std::move(item), item_at));
       } while (AcceptPunct(","));
       ICS_RETURN_IF_ERROR(ExpectPunct(")"));
       lhs = std::move(e);
@@ -231,19 +222,20 @@ Result<ExprPtr> Parser::ParsePredicate() {
       e->negated = negated;
       e->line = lhs->line;
       e->column = lhs->column;
-      e->children.push_back(std::move(lhs));
+      ICS_RETURN_IF_ERROR(AddChild(e.get(), std::move(lhs), at));
       ICS_ASSIGN_OR_RETURN(ExprPtr lo, ParseAdditive());
       ICS_RETURN_IF_ERROR(ExpectKeyword("and"));
       ICS_ASSIGN_OR_RETURN(ExprPtr hi, ParseAdditive());
-      e->children.push_back(std::move(lo));
-      e->children.push_back(std::move(hi));
+      ICS_RETURN_IF_ERROR(AddChild(e.get(), std::move(lo), at));
+      ICS_RETURN_IF_ERROR(AddChild(e.get(), std::move(hi), at));
       lhs = std::move(e);
       continue;
     }
     if (AtKeyword("like", kw)) {
       pos_ += kw + 1;
       ICS_ASSIGN_OR_RETURN(ExprPtr pattern, ParseAdditive());
-      lhs = MakeBinary(ExprKind::kLike, at, std::move(lhs), std::move(pattern));
+      ICS_ASSIGN_OR_RETURN(lhs,
+                           MakeBinary(ExprKind::kLike, at, std::move(lhs), std::move(pattern)));
       lhs->negated = negated;
       continue;
     }
@@ -256,7 +248,8 @@ Result<ExprPtr> Parser::ParseAdditive() {
   while (AtPunct("+") || AtPunct("-")) {
     const Token& op = Consume();
     ICS_ASSIGN_OR_RETURN(ExprPtr rhs, ParseMultiplicative());
-    lhs = MakeBinary(ExprKind::kArithmetic, op, std::move(lhs), std::move(rhs));
+    ICS_ASSIGN_OR_RETURN(lhs,
+                         MakeBinary(ExprKind::kArithmetic, op, std::move(lhs), std::move(rhs)));
     lhs->op = op.IsPunct("+") ? BinaryOp::kAdd : BinaryOp::kSub;
   }
   return lhs;
@@ -267,7 +260,8 @@ Result<ExprPtr> Parser::ParseMultiplicative() {
   while (AtPunct("*") || AtPunct("/") || AtPunct("%")) {
     const Token& op = Consume();
     ICS_ASSIGN_OR_RETURN(ExprPtr rhs, ParseUnary());
-    lhs = MakeBinary(ExprKind::kArithmetic, op, std::move(lhs), std::move(rhs));
+    ICS_ASSIGN_OR_RETURN(lhs,
+                         MakeBinary(ExprKind::kArithmetic, op, std::move(lhs), std::move(rhs)));
     lhs->op = op.IsPunct("*") ? BinaryOp::kMul : op.IsPunct("/") ? BinaryOp::kDiv : BinaryOp::kMod;
   }
   return lhs;
@@ -291,7 +285,7 @@ Result<ExprPtr> Parser::ParseUnary() {
   if (!operand.ok()) return operand.status();
   if (op.IsPunct("+")) return operand;
   ExprPtr e = MakeExpr(ExprKind::kNegate, op);
-  e->children.push_back(std::move(operand).value());
+  ICS_RETURN_IF_ERROR(AddChild(e.get(), std::move(operand).value(), op));
   return e;
 }
 
@@ -331,7 +325,7 @@ Result<ExprPtr> Parser::ParsePrimary() {
     ExprPtr e = MakeExpr(ExprKind::kCast, at);
     ICS_RETURN_IF_ERROR(ExpectPunct("("));
     ICS_ASSIGN_OR_RETURN(ExprPtr operand, ParseExpr());
-    e->children.push_back(std::move(operand));
+    ICS_RETURN_IF_ERROR(AddChild(e.get(), std::move(operand), at));
     ICS_RETURN_IF_ERROR(ExpectKeyword("as"));
     ICS_ASSIGN_OR_RETURN(e->type, ParseType(0));
     ICS_RETURN_IF_ERROR(ExpectPunct(")"));
@@ -368,8 +362,9 @@ Result<ExprPtr> Parser::ParseNameOrCall() {
       AcceptKeyword("all");
     }
     do {
+      const Token& arg_at = Peek();
       ICS_ASSIGN_OR_RETURN(ExprPtr arg, ParseExpr());
-      e->children.push_back(std::move(arg));
+      ICS_RETURN_IF_ERROR(AddChild(e.get(), std::move(arg), arg_at));
     } while (AcceptPunct(","));
   }
   ICS_RETURN_IF_ERROR(ExpectPunct(")"));

@@ -111,7 +111,12 @@ class Parser {
   Result<std::string> ParseStructType(int depth);
   Result<int> ParseTypeParam(std::string_view what, int min, int max);
   // Counts nesting; errors past kMaxParseDepth.
-  Status EnterNesting();
+  [[nodiscard]] Status EnterNesting();
+  // Appends `child` to parent->children and raises parent->height; errors at
+  // `at` (dropping `child`) if the tree would be higher than kMaxExprDepth.
+  [[nodiscard]] Status AddChild(Expr* parent, ExprPtr child, const Token& at);
+  // A `kind` node over lhs and rhs that starts where lhs does (binary operators).
+  Result<ExprPtr> MakeBinary(ExprKind kind, const Token& op, ExprPtr lhs, ExprPtr rhs);
   void LeaveNesting() { --depth_; }
 
   std::string_view sql_;

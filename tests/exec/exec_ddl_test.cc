@@ -1,5 +1,6 @@
 // DDL statements become the right TDdlExecRequest (ExecDdl*, ExecAlter*,
 // ExecView* suites).
+#include "coordinator-sim/sql/parser.h"
 #include "tests/exec/exec_test_util.h"
 
 namespace ics::coord::testing {
@@ -350,6 +351,30 @@ TEST_F(ExecViewTest, ViewErrors) {
   EXPECT_EQ(Error("CREATE VIEW t AS SELECT id FROM t"), "Table already exists: db1.t");
   EXPECT_EQ(Error("CREATE VIEW w AS SELECT id, id FROM t"), "Duplicate column name: id");
   EXPECT_EQ(Error("ALTER VIEW t AS SELECT 1"), "ALTER VIEW not allowed on a table: db1.t");
+}
+
+TEST_F(ExecViewTest, TooDeepViewQueryIsAnError) {
+  // CREATE/ALTER VIEW keep the query as text and parse it again for
+  // analysis: the parser's depth limits apply there too.
+  session_.db = "db1";
+  std::string chain = "CREATE VIEW w AS SELECT id";
+  for (int i = 0; i < 200000; ++i) chain += " + id";
+  const std::string msg = Error(chain);
+  EXPECT_EQ(msg.rfind("The view's query is not supported", 0), 0u) << msg;
+  EXPECT_NE(msg.find("expression nested too deeply (more than 1000 levels"), std::string::npos)
+      << msg;
+  const std::string parens = Error("ALTER VIEW v AS SELECT " + std::string(100000, '(') + "id" +
+                                   std::string(100000, ')') + " FROM t");
+  EXPECT_NE(parens.find("nesting too deep (more than 200 levels)"), std::string::npos) << parens;
+  // Up to the limit the query is typed and re-printed (recursively) as the expanded text.
+  std::string at_limit = "SELECT id";
+  for (int i = 0; i < sql::kMaxExprDepth - 1; ++i) at_limit += " + id";
+  at_limit += " AS total FROM t";
+  auto req = Ddl("CREATE VIEW w AS " + at_limit);
+  const auto& p = req.create_view_params;
+  ASSERT_EQ(p.columns.size(), 1u);
+  EXPECT_EQ(TypeToString(p.columns[0].columnType), "bigint");
+  EXPECT_EQ(p.expanded_view_def, at_limit.substr(0, at_limit.size() - 16) + " total FROM db1.t");
 }
 
 TEST_F(ExecViewTest, AlterView) {

@@ -1,5 +1,6 @@
 // EXPLAIN: partition pruning, files, sizes and cardinality from the local
 // catalog (ExecExplain* suites).
+#include "coordinator-sim/sql/parser.h"
 #include "tests/exec/exec_test_util.h"
 
 namespace ics::coord::testing {
@@ -66,6 +67,36 @@ TEST_F(ExecExplainTest, Errors) {
   EXPECT_NE(Error("EXPLAIN SELECT x FROM p WHERE year = 'abc'").find("not comparable"),
             std::string::npos);
   EXPECT_EQ(Error("SELECT x FROM p"), "only EXPLAIN SELECT is supported by the simulated coordinator");
+}
+
+TEST_F(ExecExplainTest, TooDeepStatementsAreErrorsAndTheExecutorKeepsWorking) {
+  // A 200,000-term operator chain: an analysis error from the parser, no crash.
+  std::string chain = "SELECT 1";
+  for (int i = 1; i < 200000; ++i) chain += "+1";
+  Result<StatementResult> r = Run(chain);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(r.status().Is(ErrorCode::kAnalysisError)) << r.status().ToString();
+  EXPECT_NE(r.status().message().find("expression nested too deeply (more than 1000 levels"),
+            std::string::npos)
+      << r.status().message();
+  std::string ors = "EXPLAIN SELECT x FROM p WHERE year = 0";
+  for (int i = 1; i < 200000; ++i) ors += " OR year = " + std::to_string(i);
+  EXPECT_NE(Error(ors).find("expression nested too deeply"), std::string::npos);
+  const std::string parens = "EXPLAIN SELECT x FROM p WHERE " + std::string(100000, '(') +
+                             "year = 1" + std::string(100000, ')');
+  EXPECT_NE(Error(parens).find("nesting too deep (more than 200 levels)"), std::string::npos);
+  // A chain up to the limit goes through analysis, pruning and printing.
+  std::string at_limit = "EXPLAIN SELECT x + 1";
+  for (int i = 0; i < sql::kMaxExprDepth - 2; ++i) at_limit += " + x";
+  at_limit += " FROM p WHERE year = 2024";
+  for (int i = 0; i < sql::kMaxExprDepth - 10; ++i) {
+    at_limit += " OR year = " + std::to_string(3000 + i);
+  }
+  StatementResult ok = MustRun(at_limit);
+  ASSERT_GE(ok.messages.size(), 6u);
+  EXPECT_EQ(ok.messages[5], "   partitions=1/3 files=2 size=4.00KB");
+  EXPECT_EQ(MustRun("EXPLAIN SELECT x FROM p WHERE year = 2024 AND x > 1").messages[5],
+            "   partitions=1/3 files=2 size=4.00KB");
 }
 
 }  // namespace

@@ -244,10 +244,24 @@ TEST_F(ExecScanPrunerTest, InvalidPartitionValue) {
 }
 
 TEST_F(ExecScanPrunerTest, LongOrChain) {
+  // An OR chain is a left-deep tree, one level per OR: as long as the
+  // parser's kMaxExprDepth allows, it prunes (the pruner walks the chain
+  // iteratively).
   std::string where = "year = 0";
-  for (int i = 1; i < 5000; ++i) where += " OR year = " + std::to_string(i + 20000);
-  where += " OR month = 12";
-  EXPECT_EQ(Selected(where), (Ids{2}));
+  for (int i = 1; i < sql::kMaxExprDepth - 10; ++i) {
+    where += " OR year = " + std::to_string(i + 20000);
+  }
+  EXPECT_EQ(Selected(where + " OR month = 12"), (Ids{2}));
+  // A longer chain is a parse error (no deep tree reaches the pruner) ...
+  std::string too_long = "year = 0";
+  for (int i = 1; i < 5000; ++i) too_long += " OR year = " + std::to_string(i + 20000);
+  Status s = Error(too_long + " OR month = 12");
+  EXPECT_TRUE(s.Is(ErrorCode::kAnalysisError)) << s.ToString();
+  EXPECT_NE(s.message().find("expression nested too deeply"), std::string::npos) << s.message();
+  // ... and the same list of values as IN (...) is flat and fine.
+  std::string in = "year IN (0";
+  for (int i = 1; i < 5000; ++i) in += ", " + std::to_string(i + 20000);
+  EXPECT_EQ(Selected(in + ") OR month = 12"), (Ids{2}));
 }
 
 TEST(ExecScanPruner, OtherKeyTypesAndUnpartitioned) {
