@@ -182,10 +182,13 @@ class Parser {
     return Status::OK();
   }
 
+  // Nesting past kMaxFilterDepth (parentheses, NOT chains, CAST in CAST).
+  Status TooDeep() const {
+    return ErrorAt(Peek().pos, "nested deeper than " + std::to_string(kMaxFilterDepth) + " levels");
+  }
+
   Result<std::unique_ptr<FilterNode>> Or(int depth) {
-    if (depth > kMaxFilterDepth) {
-      return ErrorAt(Peek().pos, "nested deeper than " + std::to_string(kMaxFilterDepth) + " levels");
-    }
+    if (depth > kMaxFilterDepth) return TooDeep();
     const size_t pos = Peek().pos;
     ICS_ASSIGN_OR_RETURN(auto first, And(depth));
     if (!IsKeyword(Peek(), "OR")) return first;
@@ -216,9 +219,7 @@ class Parser {
   }
 
   Result<std::unique_ptr<FilterNode>> Not(int depth) {
-    if (depth > kMaxFilterDepth) {
-      return ErrorAt(Peek().pos, "nested deeper than " + std::to_string(kMaxFilterDepth) + " levels");
-    }
+    if (depth > kMaxFilterDepth) return TooDeep();
     const size_t pos = Peek().pos;
     if (Accept("NOT")) {
       ICS_ASSIGN_OR_RETURN(auto child, Not(depth + 1));
@@ -346,7 +347,9 @@ class Parser {
     return Value::Float(d);
   }
 
-  Result<Value> Literal() {
+  // `cast_depth`: how many CASTs this literal is inside of.
+  Result<Value> Literal(int cast_depth = 0) {
+    if (cast_depth > kMaxFilterDepth) return TooDeep();
     const Token t = Peek();
     if (t.type == Token::Type::kOp && (t.text == "-" || t.text == "+")) {
       ++k_;
@@ -375,7 +378,7 @@ class Parser {
     if (kw == "CAST") {
       ICS_RETURN_IF_ERROR(Expect(Token::Type::kLParen, "'(' after CAST"));
       const size_t vpos = Peek().pos;
-      ICS_ASSIGN_OR_RETURN(Value v, Literal());
+      ICS_ASSIGN_OR_RETURN(Value v, Literal(cast_depth + 1));
       ICS_RETURN_IF_ERROR(ExpectKeyword("AS"));
       const Token& ty = Peek();
       if (ty.type != Token::Type::kIdent) {

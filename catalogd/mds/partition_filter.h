@@ -26,7 +26,12 @@
 //
 // Errors are INVALID_ARGUMENT naming the 0-based byte position, e.g.
 //   "filter: expected ')' at position 17, found 'AND'". Limits: the text is at
-// most kMaxFilterBytes, nesting at most kMaxFilterDepth levels.
+// most kMaxFilterBytes; parentheses plus NOT chains nest at most
+// kMaxFilterDepth levels, and so do CASTs inside CASTs ("filter: nested
+// deeper than 200 levels at position N"). AND/OR chains and IN lists are
+// flat (one node with many children/operands), so the tree is at most about
+// 2 * kMaxFilterDepth nodes high and every recursive walk of it (binding,
+// evaluation, destruction) is bounded.
 //
 // Thread-safety: stateless functions; the tree is a plain value.
 #pragma once
@@ -43,6 +48,7 @@
 namespace ics::catalog::mds {
 
 inline constexpr size_t kMaxFilterBytes = 1 << 20;
+// Deepest nesting of parentheses/NOT (and, separately, of CAST) in a filter.
 inline constexpr int kMaxFilterDepth = 200;
 
 enum class CmpOp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };

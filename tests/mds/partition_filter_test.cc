@@ -1,6 +1,8 @@
 // Partition filter parsing, binding and evaluation (no catalog involved).
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "catalogd/mds/partition_filter.h"
 #include "catalogd/mds/partition_predicate.h"
 #include "catalogd/mds/partition_value.h"
@@ -166,6 +168,71 @@ TEST(PartitionFilterTest, Limits) {
   std::string in = "year IN (0";
   for (int i = 1; i < 50000; ++i) in += ", " + std::to_string(i * 3);
   EXPECT_FALSE(Eval(in + ")", kRow));  // 2024 is not a multiple of 3
+}
+
+// `open` n times, `middle`, `close` n times.
+std::string Nest(const std::string& open, const std::string& middle, const std::string& close,
+                 int n) {
+  std::string s;
+  for (int i = 0; i < n; ++i) s += open;
+  s += middle;
+  for (int i = 0; i < n; ++i) s += close;
+  return s;
+}
+
+// `first` followed by n - 1 times `sep` + `term`.
+std::string Chain(const std::string& first, const std::string& sep, const std::string& term,
+                  int n) {
+  std::string s = first;
+  for (int i = 1; i < n; ++i) s += sep + term;
+  return s;
+}
+
+TEST(PartitionFilterTest, DepthLimitsCoverEveryRecursion) {
+  const std::string too_deep = "nested deeper than 200 levels";
+  // Balanced nesting of parentheses, NOT, NOT (...), and CAST inside CAST.
+  for (const std::string& filter :
+       {Nest("(", "year = 1", ")", 100000), Nest("NOT (", "ok", ")", 100000),
+        Nest("(NOT ", "ok", ")", 60000), "year = " + Nest("CAST(", "1", " AS INT)", 60000),
+        "year IN (1, " + Nest("CAST(", "1", " AS BIGINT)", 60000) + ")",
+        "year BETWEEN 1 AND " + Nest("CAST(", "'1'", " AS INT)", 60000)}) {
+    ASSERT_LE(filter.size(), kMaxFilterBytes);
+    const std::string msg = CompileError(filter);
+    EXPECT_NE(msg.find(too_deep), std::string::npos) << filter.substr(0, 30) << ": " << msg;
+    EXPECT_EQ(msg.rfind("filter: ", 0), 0u) << msg;
+  }
+  // Up to the limits everything binds and evaluates.
+  EXPECT_TRUE(Eval(Nest("(", "year = 2024", ")", kMaxFilterDepth), kRow));
+  EXPECT_TRUE(Eval(Nest("NOT NOT (", "ok", ")", kMaxFilterDepth / 3), kRow));
+  EXPECT_TRUE(Eval("year = " + Nest("CAST(", "'2024'", " AS INT)", kMaxFilterDepth), kRow));
+  // A chain of comparisons is not in the grammar: a clean error, not recursion.
+  EXPECT_NE(CompileError(Chain("year", " = ", "1", 200000)).find("expected AND, OR"),
+            std::string::npos);
+  // Still fine afterwards.
+  EXPECT_TRUE(Eval("year = 2024 AND region = 'eu'", kRow));
+}
+
+TEST(PartitionFilterTest, LongChainsAreFlatAndFine) {
+  // AND/OR chains become one node with many children: no depth, any length
+  // the byte limit allows (~150,000 terms here).
+  constexpr int kTerms = 140000;
+  const std::string ands = Chain("ok", " AND ", "ok", kTerms);
+  ASSERT_LE(ands.size(), kMaxFilterBytes);
+  auto tree = ParsePartitionFilter(ands);
+  ASSERT_TRUE(tree.ok()) << tree.status().ToString();
+  EXPECT_EQ((*tree)->kind, FilterNode::Kind::kAnd);
+  EXPECT_EQ((*tree)->children.size(), static_cast<size_t>(kTerms));
+  EXPECT_TRUE(Eval(ands, kRow));
+  EXPECT_TRUE(Eval(Chain("NOT ok", " OR ", "ok", kTerms), kRow));
+  EXPECT_FALSE(Eval(Chain("NOT ok AND ok", " OR ", "NOT ok AND ok", 50000), kRow));
+  // 200,000 terms are over the byte limit: a clean error.
+  auto big = ParsePartitionFilter(Chain("year = 1", " AND ", "year = 1", 200000));
+  ASSERT_FALSE(big.ok());
+  EXPECT_NE(big.status().message().find("over the limit of 1048576 bytes"), std::string::npos);
+  // IN lists are flat too.
+  const std::string in = "year IN (" + Chain("0", ", ", "1", 200000) + ", 2024)";
+  ASSERT_LE(in.size(), kMaxFilterBytes);
+  EXPECT_TRUE(Eval(in, kRow));
 }
 
 TEST(PartitionFilterTest, ConstraintsForIndexes) {
