@@ -144,6 +144,45 @@ TEST(HmsFilterTest, LimitsOnSizeAndDepth) {
   EXPECT_NE(big.status().message().find("longer than"), std::string::npos);
 }
 
+TEST(HmsFilterTest, DeepInputsAreErrorsAndLongChainsAreFlat) {
+  // Nesting past the limit, balanced or not, within the byte limit.
+  std::string balanced(30000, '(');
+  balanced += "year = 1" + std::string(30000, ')');
+  std::string open_only(60000, '(');
+  std::string mixed;
+  for (int i = 0; i < 1000; ++i) mixed += "(year = 1 OR (region = 'x' AND ";
+  for (const std::string& filter : {balanced, open_only, mixed}) {
+    ASSERT_LE(filter.size(), kMaxHmsFilterBytes);
+    EXPECT_NE(ParseError(filter).find("nested deeper than 100 levels"), std::string::npos)
+        << filter.substr(0, 40);
+  }
+  // 100,000 nested parentheses and a 200,000-term chain are over the byte limit.
+  EXPECT_NE(ParseError(std::string(100000, '(') + "year = 1" + std::string(100000, ')'))
+                .find("longer than 65536 bytes"),
+            std::string::npos);
+  std::string long_chain = "year = 1";
+  for (int i = 1; i < 200000; ++i) long_chain += " AND year = 1";
+  EXPECT_NE(ParseError(long_chain).find("longer than"), std::string::npos);
+  // A chain as long as the byte limit allows is one flat node: fine.
+  std::string ands = "year = 2024", ors = "year = 0";
+  for (int i = 1; i < 4000; ++i) {
+    ands += " AND year=2024";
+    ors += " OR year=" + std::to_string(i);
+  }
+  ASSERT_LE(ands.size(), kMaxHmsFilterBytes);
+  ASSERT_LE(ors.size(), kMaxHmsFilterBytes);
+  EXPECT_TRUE(Eval(ands, {"2024", "eu", "a"}));
+  EXPECT_FALSE(Eval(ors, {"5000", "eu", "a"}));
+  EXPECT_TRUE(Eval(ors, {"3999", "eu", "a"}));
+  // Up to the nesting limit it parses and evaluates; comparisons do not chain.
+  std::string at_limit(kMaxHmsFilterDepth - 1, '(');
+  at_limit +=
+      "year = 2024 AND (region = 'eu' OR code = 'x')" + std::string(kMaxHmsFilterDepth - 1, ')');
+  EXPECT_TRUE(Eval(at_limit, {"2024", "eu", "a"}));
+  EXPECT_NE(ParseError("year = 1 = 1").find("expected AND, OR or the end"), std::string::npos);
+  EXPECT_TRUE(Eval("year = 2024", {"2024", "eu", "a"}));
+}
+
 TEST(HmsFilterTest, UnpartitionedTableRejectsAFilter) {
   auto f = HmsPartitionFilter::Parse("x = 1", {});
   ASSERT_FALSE(f.ok());

@@ -182,6 +182,50 @@ TEST(ColumnTypeTest, DeepNestingIsBounded) {
   EXPECT_EQ(TypeToString(Parse(ok)), ok);
 }
 
+TEST(ColumnTypeTest, EveryNestingKindIsBounded) {
+  auto nest = [](const std::string& open, const std::string& middle, const std::string& close,
+                 int n) {
+    std::string s;
+    for (int i = 0; i < n; ++i) s += open;
+    s += middle;
+    for (int i = 0; i < n; ++i) s += close;
+    return s;
+  };
+  constexpr int kDeep = 100000;
+  for (const std::string& deep :
+       {nest("array<", "int", ">", kDeep), nest("map<string,", "int", ">", kDeep),
+        nest("struct<a:", "int", ">", kDeep),
+        nest("array<map<string,struct<a:", "int", ">>>", kDeep),
+        nest("struct<a:int,b:", "int", ">", kDeep), nest("array<", "", "", kDeep),
+        nest("map<string, ", "", "", kDeep)}) {
+    EXPECT_NE(ErrorOf(deep).find("type nesting deeper than 100"), std::string::npos)
+        << deep.substr(0, 30);
+  }
+  // Within the limit: parses, prints and validates.
+  const std::string ok = nest("array<map<string,struct<a:", "int", ">>>", 33);  // 99 levels
+  impala::TColumnType t = Parse(ok);
+  EXPECT_EQ(TypeToString(t), ok);
+  EXPECT_TRUE(ValidateColumnType(t).ok());
+  // A wide struct is flat: fine.
+  std::string wide = "struct<f0:int";
+  for (int i = 1; i < 20000; ++i) wide += ",f" + std::to_string(i) + ":int";
+  wide += ">";
+  EXPECT_EQ(TypeToString(Parse(wide)), wide);
+}
+
+TEST(ColumnTypeTest, DeepTreesFromTheWireAreRejectedNotWalkedOff) {
+  // A TColumnType built by hand (as one arrives over Thrift) with 100,000
+  // nested ARRAY nodes: printing and validation stop at the nesting limit.
+  impala::TColumnType deep = Parse("int");
+  impala::TTypeNode array;
+  array.type = TTypeNodeType::ARRAY;
+  deep.types.insert(deep.types.begin(), 100000, array);
+  EXPECT_FALSE(ValidateColumnType(deep).ok());
+  EXPECT_NE(ValidateColumnType(deep).message().find("too deep"), std::string::npos);
+  EXPECT_NE(TypeToString(deep).find("<invalid type>"), std::string::npos);
+  EXPECT_EQ(TypeToString(Parse("array<int>")), "array<int>");
+}
+
 TEST(ColumnTypeTest, MalformedTreesDoNotCrash) {
   impala::TColumnType empty;
   EXPECT_FALSE(ValidateColumnType(empty).ok());
