@@ -46,15 +46,15 @@ void Statestore::Impl::Shutdown() {
   }
   for (auto& sub : subs) {
     sub->unregistered = true;
-    sub->update_client->connection().Interrupt();
-    sub->heartbeat_client->connection().Interrupt();
+    sub->update_channel->Close();
+    sub->heartbeat_channel->Close();
   }
   for (auto& t : threads_) t.join();
   threads_.clear();
   MutexLock l(&mu_);
   subscribers_.clear();
-  update_queue_.clear();
-  heartbeat_queue_.clear();
+  update_queue_.Clear();
+  heartbeat_queue_.Clear();
 }
 
 // ---------------------------------------------------------------- registration
@@ -97,12 +97,12 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
   copts.connect_timeout_ms = opts_.connect_timeout_ms;
   copts.max_message_bytes = opts_.max_message_bytes;
   copts.recv_timeout_ms = copts.send_timeout_ms = opts_.update_timeout_ms;
-  sub->update_client = std::make_unique<ThriftClient<impala::StatestoreSubscriberClient>>(
-      loc.hostname, loc.port, copts);
+  sub->update_channel = std::make_unique<SubscriberChannel>(loc.hostname, loc.port, copts,
+                                                            opts_.update_timeout_ms);
   copts.recv_timeout_ms = copts.send_timeout_ms = opts_.heartbeat_timeout_ms;
   copts.connect_timeout_ms = std::min(opts_.connect_timeout_ms, opts_.heartbeat_timeout_ms);
-  sub->heartbeat_client = std::make_unique<ThriftClient<impala::StatestoreSubscriberClient>>(
-      loc.hostname, loc.port, copts);
+  sub->heartbeat_channel = std::make_unique<SubscriberChannel>(loc.hostname, loc.port, copts,
+                                                               opts_.heartbeat_timeout_ms);
   for (const auto& t : req.topic_registrations) {
     SubscribedTopic st;
     st.filter_prefix = t.__isset.filter_prefix ? t.filter_prefix : "";
@@ -169,8 +169,9 @@ void Statestore::Impl::Unregister(const SubPtr& sub, const std::string& reason) 
   }
   LOG(INFO) << "unregistered subscriber '" << sub->id << "' (" << sub->registration_key
             << "): " << reason;
-  // Unblock an update stuck on a hung subscriber; its worker drops the result.
-  sub->update_client->connection().Interrupt();
+  // Unblock RPCs stuck on a hung subscriber; their workers drop the results.
+  sub->update_channel->Close();
+  sub->heartbeat_channel->Close();
 
   std::vector<std::string> changed;
   {
@@ -205,13 +206,31 @@ Status Statestore::Impl::RequestUpdate(const impala::TUniqueId& registration_id)
 
 // ---------------------------------------------------------------- scheduling
 
+JobLane Statestore::Impl::LaneOf(const JobSlot& own, const JobSlot& other) {
+  if (own.rpc_failures > 0) return JobLane::kSuspect;
+  if (own.answered) return JobLane::kHealthy;
+  // Never tried: the other kind of RPC to the same address is the best hint.
+  if (other.rpc_failures > 0) return JobLane::kSuspect;
+  if (other.answered) return JobLane::kHealthy;
+  return JobLane::kNew;
+}
+
+void Statestore::Impl::NoteRpcOutcome(JobSlot* slot, const Status& s) {
+  if (s.ok()) {
+    slot->answered = true;
+    slot->rpc_failures = 0;
+  } else {
+    ++slot->rpc_failures;
+  }
+}
+
 void Statestore::Impl::ScheduleUpdateLocked(const SubPtr& sub) {
   if (sub->unregistered || stopping_) return;
   if (sub->update.in_flight) {
     sub->update.again = true;
   } else if (!sub->update.queued) {
     sub->update.queued = true;
-    update_queue_.push_back(sub);
+    update_queue_.Push(sub, LaneOf(sub->update, sub->heartbeat), sub->update.rpc_failures);
     update_cv_.Signal();
   }
 }
@@ -219,7 +238,7 @@ void Statestore::Impl::ScheduleUpdateLocked(const SubPtr& sub) {
 void Statestore::Impl::ScheduleHeartbeatLocked(const SubPtr& sub) {
   if (sub->unregistered || stopping_ || sub->heartbeat.in_flight || sub->heartbeat.queued) return;
   sub->heartbeat.queued = true;
-  heartbeat_queue_.push_back(sub);
+  heartbeat_queue_.Push(sub, LaneOf(sub->heartbeat, sub->update), sub->heartbeat.rpc_failures);
   heartbeat_cv_.Signal();
 }
 
@@ -255,17 +274,17 @@ void Statestore::Impl::PushMinChangesLocked() {
 void Statestore::Impl::UpdateWorker() {
   while (true) {
     SubPtr sub;
+    JobLane lane = JobLane::kHealthy;
     {
       MutexLock l(&mu_);
-      while (update_queue_.empty() && !stopping_) update_cv_.Wait(&mu_);
+      while (!stopping_ && !update_queue_.Pop(&sub, &lane)) update_cv_.Wait(&mu_);
       if (stopping_) return;
-      sub = std::move(update_queue_.front());
-      update_queue_.pop_front();
       sub->update.queued = false;
       sub->update.in_flight = true;
     }
     RunUpdate(sub);
     MutexLock l(&mu_);
+    update_queue_.Done(lane);
     sub->update.in_flight = false;
     sub->update.next_due = Clock::now() + milliseconds(opts_.update_frequency_ms);
     if (sub->update.again) {
@@ -278,16 +297,28 @@ void Statestore::Impl::UpdateWorker() {
 void Statestore::Impl::HeartbeatWorker() {
   while (true) {
     SubPtr sub;
+    JobLane lane = JobLane::kHealthy;
     {
       MutexLock l(&mu_);
-      while (heartbeat_queue_.empty() && !stopping_) heartbeat_cv_.Wait(&mu_);
+      while (!stopping_ && !heartbeat_queue_.Pop(&sub, &lane)) heartbeat_cv_.Wait(&mu_);
       if (stopping_) return;
-      sub = std::move(heartbeat_queue_.front());
-      heartbeat_queue_.pop_front();
       sub->heartbeat.queued = false;
       sub->heartbeat.in_flight = true;
     }
     RunHeartbeat(sub);
+    MutexLock l(&mu_);
+    heartbeat_queue_.Done(lane);
+  }
+}
+
+void Statestore::Impl::CutOverdueRpcsLocked(SteadyTime now) {
+  for (auto& [id, sub] : subscribers_) {
+    if (sub->update.in_flight && sub->update_channel->InterruptIfOverdue(now)) {
+      ++counters_.rpcs_cut_at_deadline;
+    }
+    if (sub->heartbeat.in_flight && sub->heartbeat_channel->InterruptIfOverdue(now)) {
+      ++counters_.rpcs_cut_at_deadline;
+    }
   }
 }
 
@@ -298,6 +329,7 @@ void Statestore::Impl::TimerLoop() {
   MutexLock l(&mu_);
   while (!stopping_) {
     const auto now = Clock::now();
+    CutOverdueRpcsLocked(now);
     for (auto& [id, sub] : subscribers_) {
       if (!sub->update.queued && !sub->update.in_flight && now >= sub->update.next_due) {
         ScheduleUpdateLocked(sub);
@@ -333,6 +365,7 @@ std::vector<SubscriberInfo> Statestore::Impl::Subscribers() const {
       info.topics.push_back({name, st.last_version, st.filter_prefix, st.is_transient});
     }
     info.consecutive_heartbeat_failures = sub->consecutive_heartbeat_failures;
+    info.unresponsive = sub->update.rpc_failures > 0 || sub->heartbeat.rpc_failures > 0;
     info.seconds_since_heartbeat =
         std::chrono::duration<double>(now - sub->last_heartbeat_ok).count();
     info.updates_sent = sub->updates_sent;

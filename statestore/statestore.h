@@ -12,6 +12,33 @@
 //    Updates run on a worker pool, so a slow subscriber holds one worker and
 //    delays nobody else. When a topic's minimum processed version advances,
 //    subscribers that asked for it get an update carrying the new value.
+//  * Unresponsive subscribers (a "tarpit" that accepts and never answers, a
+//    host that never accepts, a peer trickling bytes) cannot starve healthy
+//    ones, in either pool (details: bulkhead_queue.h, subscriber_channel.h):
+//    - Bounded RPCs. One RPC holds its worker for at most the connect
+//      timeout (connect_timeout_ms for updates, min(connect_timeout_ms,
+//      heartbeat_timeout_ms) for heartbeats; per address the host name
+//      resolves to) plus its timeout (update_timeout_ms or
+//      heartbeat_timeout_ms), which is a hard deadline for the whole
+//      exchange, enforced by the timer (within one tick, <= 100 ms) on top
+//      of the socket timeouts.
+//    - Bulkhead. Each job waits in a lane chosen from how the subscriber's
+//      last RPC of that kind went, at the transport level (a reply carrying
+//      an error status counts as answered): answered -> healthy; no reply ->
+//      suspect; never tried -> new, unless the other kind has been tried, then
+//      as that one. With share = max(1, pool / 4), at most `share` workers
+//      of a pool run new jobs and at most `share` run suspect jobs at once
+//      (in pools of 2 or 3, one worker is always left to healthy jobs);
+//      jobs beyond that wait, coalesced (one per subscriber and kind). So,
+//      however many subscribers hang, healthy subscribers keep at least half
+//      of each pool of 4 or more workers and get heartbeats and updates on
+//      time. Suspects run fewest consecutive failures first, so a subscriber
+//      that failed once is retried before long-dead ones.
+//    - The price: subscribers that do not answer are probed only `share` at a
+//      time (plus `share` new ones), so failing N of them takes about
+//      N * max_missed_heartbeats * heartbeat_timeout_ms / share instead of
+//      / pool (which starved everyone else meanwhile). Refused connections
+//      fail at once and cost nothing.
 //  * A fallback cadence (update_frequency) still sends every subscriber an
 //    update, empty if nothing changed, which is also its chance to publish.
 //  * Heartbeats run on their own pool and connections; a subscriber is
@@ -24,8 +51,10 @@
 // destructor). Shutdown interrupts in-flight RPCs and joins every thread.
 //
 // Thread-safety: all public methods are thread-safe.
-// Lock order: Subscriber::publish_mu -> Topic::mu_; registry mu_ -> Topic::mu_.
-// Topic::mu_ is terminal. No RPC is made with any lock held.
+// Lock order: SubscriberRecord::publish_mu -> registry mu_ -> Topic::mu_;
+// publish_mu -> Topic::mu_; registry mu_ -> SubscriberChannel::mu_.
+// Topic::mu_ and SubscriberChannel::mu_ are terminal. No RPC is made with any
+// lock held.
 #pragma once
 
 #include <chrono>
@@ -68,6 +97,8 @@ struct SubscriberInfo {
   };
   std::vector<TopicState> topics;
   int consecutive_heartbeat_failures = 0;
+  // Its last update or heartbeat RPC got no reply (a suspect; see above).
+  bool unresponsive = false;
   double seconds_since_heartbeat = 0;
   int64_t updates_sent = 0;
   int64_t update_failures = 0;
@@ -83,6 +114,7 @@ struct StatestoreCounters {
   int64_t subscribers_failed = 0;
   int64_t tombstones_collected = 0;
   int64_t registrations = 0;
+  int64_t rpcs_cut_at_deadline = 0;  // RPCs interrupted by the hard deadline
 };
 
 class Statestore {

@@ -3,8 +3,10 @@
 // introspection) and statestore_push.cc (the UpdateState and Heartbeat RPCs
 // the broker sends to subscribers). Not part of the public API: include it
 // only from those files. Locking rules are the ones written beside mu_.
+// Scheduling (lanes, deadlines) is described in statestore.h.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <map>
@@ -16,6 +18,7 @@
 
 #include "common/util/mutex.h"
 #include "common/util/unique_id.h"
+#include "statestore/bulkhead_queue.h"
 #include "statestore/statestore.h"
 #include "statestore/subscriber_record.h"
 
@@ -24,11 +27,13 @@ namespace ics::statestore {
 using Clock = std::chrono::steady_clock;
 using SubPtr = std::shared_ptr<SubscriberRecord>;
 
-
 class Statestore::Impl {
  public:
   Impl(StatestoreOptions o, metrics::MetricRegistry* m)
-      : opts_(o), statestore_id_(GenerateUniqueId()) {
+      : opts_(o),
+        statestore_id_(GenerateUniqueId()),
+        update_queue_(std::max(1, o.num_update_threads)),
+        heartbeat_queue_(std::max(1, o.num_heartbeat_threads)) {
     if (m == nullptr) return;
     update_latency_ = m->AddHistogram("statestore_update_duration_seconds",
                                       "Round trip of one UpdateState RPC to a subscriber "
@@ -83,6 +88,13 @@ class Statestore::Impl {
   void ScheduleTopicSubscribersLocked(const std::string& topic) REQUIRES(mu_);
   void SetVersionLocked(SubscriberRecord* sub, const std::string& topic, int64_t v) REQUIRES(mu_);
   void PushMinChangesLocked() REQUIRES(mu_);
+  // The lane of the next job of kind `own` (the other kind is `other`): a
+  // failing kind is suspect; a kind never tried yet follows the other one.
+  static JobLane LaneOf(const JobSlot& own, const JobSlot& other);
+  // Records whether an RPC of the slot's kind got a reply (s.ok()).
+  static void NoteRpcOutcome(JobSlot* slot, const Status& s);
+  // Interrupts in-flight RPCs past their deadline (SubscriberChannel).
+  void CutOverdueRpcsLocked(SteadyTime now) REQUIRES(mu_);
   // Ends a registration: drops it from the registry, turns its transient
   // entries into tombstones and tells the other subscribers.
   void Unregister(const SubPtr& sub, const std::string& reason) EXCLUDES(mu_);
@@ -100,11 +112,14 @@ class Statestore::Impl {
   metrics::Histogram* heartbeat_latency_ = nullptr;
   metrics::Histogram* update_entries_ = nullptr;
 
+  // The registry lock. Order: SubscriberRecord::publish_mu -> mu_ -> Topic::mu_
+  // and mu_ -> SubscriberChannel::mu_ (both terminal). No RPC is made with
+  // it held.
   mutable Mutex mu_;
   std::map<std::string, SubPtr> subscribers_ GUARDED_BY(mu_);
   std::map<std::string, TopicRecord> topics_ GUARDED_BY(mu_);
-  std::deque<SubPtr> update_queue_ GUARDED_BY(mu_);
-  std::deque<SubPtr> heartbeat_queue_ GUARDED_BY(mu_);
+  BulkheadQueue<SubPtr> update_queue_ GUARDED_BY(mu_);
+  BulkheadQueue<SubPtr> heartbeat_queue_ GUARDED_BY(mu_);
   bool started_ GUARDED_BY(mu_) = false;
   bool stopping_ GUARDED_BY(mu_) = false;
   StatestoreCounters counters_ GUARDED_BY(mu_);

@@ -40,11 +40,12 @@ void Statestore::Impl::RunUpdate(const SubPtr& sub) {
   Status s;
   {
     metrics::ScopedLatencyTimer timer(update_latency_);
-    s = sub->update_client->Call(
+    s = sub->update_channel->Call(
         "UpdateState", [&](impala::StatestoreSubscriberClient& c) { c.UpdateState(resp, req); });
   }
   if (!s.ok() || resp.status.status_code != impala::TErrorCode::OK) {
     MutexLock l(&mu_);
+    NoteRpcOutcome(&sub->update, s);
     ++counters_.update_failures;
     ++sub->update_failures;
     if (!sub->unregistered) {
@@ -58,6 +59,7 @@ void Statestore::Impl::RunUpdate(const SubPtr& sub) {
   }
   if (resp.__isset.skipped && resp.skipped) {
     MutexLock l(&mu_);
+    NoteRpcOutcome(&sub->update, s);
     ++counters_.updates_sent;
     return;  // nothing advances; the next update is rebuilt from the same base
   }
@@ -103,6 +105,7 @@ void Statestore::Impl::RunUpdate(const SubPtr& sub) {
   }
 
   MutexLock l(&mu_);
+  NoteRpcOutcome(&sub->update, s);
   ++counters_.updates_sent;
   if (sub->unregistered) return;
   ++sub->updates_sent;
@@ -115,6 +118,11 @@ void Statestore::Impl::RunUpdate(const SubPtr& sub) {
 }
 
 void Statestore::Impl::RunHeartbeat(const SubPtr& sub) {
+  if (sub->unregistered) {  // queued before the registration ended
+    MutexLock l(&mu_);
+    sub->heartbeat.in_flight = false;
+    return;
+  }
   impala::THeartbeatRequest req;
   req.__set_protocol_version(impala::StatestoreServiceVersion::V2);
   req.__set_registration_id(sub->registration_id);
@@ -123,7 +131,7 @@ void Statestore::Impl::RunHeartbeat(const SubPtr& sub) {
   Status s;
   {
     metrics::ScopedLatencyTimer timer(heartbeat_latency_);
-    s = sub->heartbeat_client->Call(
+    s = sub->heartbeat_channel->Call(
         "Heartbeat", [&](impala::StatestoreSubscriberClient& c) { c.Heartbeat(resp, req); });
   }
   const bool ok = s.ok() && resp.status.status_code == impala::TErrorCode::OK;
@@ -133,6 +141,7 @@ void Statestore::Impl::RunHeartbeat(const SubPtr& sub) {
     ++counters_.heartbeats_sent;
     sub->heartbeat.in_flight = false;
     sub->heartbeat.next_due = Clock::now() + milliseconds(opts_.heartbeat_interval_ms);
+    NoteRpcOutcome(&sub->heartbeat, s);
     if (ok) {
       sub->consecutive_heartbeat_failures = 0;
       sub->last_heartbeat_ok = Clock::now();

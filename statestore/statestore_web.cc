@@ -62,6 +62,7 @@ Status SubscribersPage(const Statestore* ss, const web::WebRequest& req, Json* d
                     {"registration_id", s.registration_id},
                     {"seconds_since_heartbeat", s.seconds_since_heartbeat},
                     {"consecutive_heartbeat_failures", s.consecutive_heartbeat_failures},
+                    {"unresponsive", s.unresponsive},
                     {"heartbeat_failures", s.heartbeat_failures},
                     {"update_failures", s.update_failures},
                     {"updates_sent", s.updates_sent},
@@ -124,6 +125,9 @@ void RegisterStatestoreMetrics(metrics::MetricRegistry* r, const Statestore* ss)
        &StatestoreCounters::tombstones_collected},
       {"statestore_registrations_total", "Successful RegisterSubscriber calls.",
        &StatestoreCounters::registrations},
+      {"statestore_rpcs_cut_at_deadline_total",
+       "UpdateState/Heartbeat RPCs interrupted at their hard deadline.",
+       &StatestoreCounters::rpcs_cut_at_deadline},
   };
   for (const CounterDef& c : kCounters) {
     const auto field = c.field;

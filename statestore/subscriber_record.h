@@ -1,7 +1,7 @@
 // Internal to the statestore: what the broker knows about one registration.
 // Scheduling fields are guarded by the broker's registry lock (see
-// statestore.cc); the RPC clients are used only by the one worker that has
-// the corresponding job in flight.
+// statestore_impl.h); each RPC channel is called only by the one worker that
+// has the corresponding job in flight (see subscriber_channel.h).
 #pragma once
 
 #include <atomic>
@@ -11,9 +11,8 @@
 #include <memory>
 #include <string>
 
-#include "StatestoreSubscriber.h"
-#include "common/rpc/thrift_client.h"
 #include "common/util/mutex.h"
+#include "statestore/subscriber_channel.h"
 #include "statestore/topic.h"
 
 namespace ics::statestore {
@@ -31,6 +30,11 @@ struct JobSlot {
   bool in_flight = false;
   bool again = false;  // another run was requested while in flight
   SteadyTime next_due;
+  // Responsiveness of this kind of RPC, which picks the lane of the next job
+  // (BulkheadQueue): transport-level outcomes only, so a reply carrying an
+  // error status still counts as answered.
+  bool answered = false;  // an RPC of this kind got a reply at least once
+  int rpc_failures = 0;   // consecutive RPCs of this kind that got no reply
 };
 
 struct SubscriberRecord {
@@ -56,9 +60,10 @@ struct SubscriberRecord {
   // transient entries, so none are left behind by a race.
   Mutex publish_mu;
 
-  // Each used only by the worker holding the matching JobSlot in flight.
-  std::unique_ptr<ThriftClient<impala::StatestoreSubscriberClient>> update_client;
-  std::unique_ptr<ThriftClient<impala::StatestoreSubscriberClient>> heartbeat_client;
+  // Each called only by the worker holding the matching JobSlot in flight;
+  // Close()d when the registration ends.
+  std::unique_ptr<SubscriberChannel> update_channel;
+  std::unique_ptr<SubscriberChannel> heartbeat_channel;
 };
 
 }  // namespace ics::statestore

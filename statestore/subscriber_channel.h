@@ -1,0 +1,91 @@
+// SubscriberChannel: one RPC connection from the broker to a subscriber (its
+// UpdateState calls, or its Heartbeat calls) with a hard bound on how long a
+// call can hold the calling worker.
+//
+// A call has two phases, each bounded:
+//  * connecting: by the client's connect_timeout_ms (TSocket polls a
+//    non-blocking connect, so a black-hole address or a listener whose
+//    backlog is full costs at most that, per resolved address);
+//  * the exchange (send request, read reply): by `exchange_timeout_ms` in
+//    total. The socket send/receive timeouts bound each send/recv; on top,
+//    the broker's timer calls InterruptIfOverdue() so a peer that trickles
+//    bytes (each recv within the socket timeout) or reads slowly cannot
+//    stretch one call beyond the deadline.
+// An interrupted connection cannot be reopened (ThriftConnection::Interrupt),
+// so after a deadline interrupt the channel builds a fresh client; after
+// Close() it refuses every call.
+//
+// Thread-safety: Call() is used by one thread at a time (the worker holding
+// the subscriber's job of this kind); InterruptIfOverdue() and Close() may be
+// called from any thread, also while a Call() runs.
+// Lock order: mu_ is terminal (the broker's timer takes it under the
+// registry lock; nothing is locked while it is held).
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "StatestoreSubscriber.h"
+#include "common/rpc/thrift_client.h"
+#include "common/util/mutex.h"
+#include "common/util/status.h"
+
+namespace ics::statestore {
+
+class SubscriberChannel {
+ public:
+  using Client = ThriftClient<impala::StatestoreSubscriberClient>;
+  using TimePoint = std::chrono::steady_clock::time_point;
+
+  SubscriberChannel(std::string host, int port, ThriftClientOptions options,
+                    int exchange_timeout_ms);
+  SubscriberChannel(const SubscriberChannel&) = delete;
+  SubscriberChannel& operator=(const SubscriberChannel&) = delete;
+
+  // Runs one RPC, `fn(impala::StatestoreSubscriberClient&)`, connecting
+  // first if needed. Transport errors, deadline interrupts and calls after
+  // Close() come back as a non-OK Status.
+  template <typename Fn>
+  [[nodiscard]] Status Call(const char* rpc_name, Fn&& fn) EXCLUDES(mu_) {
+    Client* client = CurrentClient();
+    if (client == nullptr) return ClosedStatus(rpc_name);
+    // Only this thread replaces the client (in EndExchange), so the pointer
+    // stays valid until then; Close()/InterruptIfOverdue() only interrupt it.
+    Status s = client->connection().Open();
+    if (!s.ok()) return s;
+    if (!BeginExchange()) return ClosedStatus(rpc_name);
+    s = client->Call(rpc_name, std::forward<Fn>(fn));
+    return EndExchange(rpc_name, std::move(s));
+  }
+
+  // Interrupts the exchange in progress if it has passed its deadline.
+  // Returns true if it did.
+  bool InterruptIfOverdue(TimePoint now) EXCLUDES(mu_);
+
+  // Interrupts any call in progress and fails every later one (the
+  // registration ended, or the broker is shutting down). Idempotent.
+  void Close() EXCLUDES(mu_);
+
+ private:
+  std::unique_ptr<Client> MakeClient() const;
+  Client* CurrentClient() EXCLUDES(mu_);
+  bool BeginExchange() EXCLUDES(mu_);
+  Status EndExchange(const char* rpc_name, Status s) EXCLUDES(mu_);
+  Status ClosedStatus(const char* rpc_name) const;
+
+  const std::string host_;
+  const int port_;
+  const ThriftClientOptions options_;
+  const std::chrono::milliseconds exchange_timeout_;
+
+  Mutex mu_;  // terminal
+  std::unique_ptr<Client> client_ GUARDED_BY(mu_);
+  bool in_exchange_ GUARDED_BY(mu_) = false;
+  TimePoint deadline_ GUARDED_BY(mu_);
+  bool overdue_ GUARDED_BY(mu_) = false;  // the exchange in progress was interrupted
+  bool closed_ GUARDED_BY(mu_) = false;
+};
+
+}  // namespace ics::statestore
