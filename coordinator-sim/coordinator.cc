@@ -51,11 +51,13 @@ Status Coordinator::Start() {
   ropts.bind_host = opts_.bind_host;
   ropts.port = opts_.port;
   ropts.max_connections = 64;
+  ropts.metrics = metrics_.get();
   rpc_ = std::make_unique<ThriftServer>(MakeCoordinatorServiceProcessor(executor_.get()), ropts);
   ICS_RETURN_IF_ERROR(rpc_->Start());
 
   statestore::StatestoreSubscriberOptions sopts;
   sopts.subscriber_id = opts_.id;
+  sopts.metrics = metrics_.get();
   sopts.statestore_host = opts_.statestore_host;
   sopts.statestore_port = opts_.statestore_port;
   sopts.bind_host = opts_.bind_host;

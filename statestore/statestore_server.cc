@@ -52,6 +52,7 @@ Status StatestoreServer::Start() {
   opts.bind_host = options_.bind_host;
   opts.port = options_.port;
   opts.max_message_bytes = options_.statestore.max_message_bytes;
+  opts.metrics = &metrics_;
   rpc_ = std::make_unique<ThriftServer>(
       std::make_shared<impala::StatestoreServiceProcessor>(
           std::make_shared<StatestoreServiceHandler>(statestore_.get())),

@@ -94,6 +94,7 @@ Status StatestoreSubscriber::Start() {
   so.port = options_.port;
   so.max_connections = options_.max_connections;
   so.max_message_bytes = options_.max_message_bytes;
+  so.metrics = options_.metrics;
   auto server = std::make_unique<ThriftServer>(
       std::make_shared<impala::StatestoreSubscriberProcessor>(std::make_shared<Handler>(this)), so);
   ICS_RETURN_IF_ERROR(server->Start());
@@ -258,6 +259,22 @@ void StatestoreSubscriber::UpdateState(const impala::TUpdateStateRequest& req,
     resp->__set_skipped(true);
     return;
   }
+  // An exception from a callback (or anything else here) fails this update
+  // and nothing more: update_mu_ is released on every path, so later updates
+  // keep being applied, and the statestore resends the update since the
+  // processed version did not advance.
+  try {
+    UpdateStateLocked(req, resp);
+  } catch (const std::exception& e) {
+    FailUpdate(e.what(), resp);
+  } catch (...) {
+    FailUpdate("unknown exception", resp);
+  }
+  update_mu_.Unlock();
+}
+
+void StatestoreSubscriber::UpdateStateLocked(const impala::TUpdateStateRequest& req,
+                                             impala::TUpdateStateResponse* resp) {
   Status status;
   bool skip = false;
   int64_t generation = 0;
@@ -284,7 +301,13 @@ void StatestoreSubscriber::UpdateState(const impala::TUpdateStateRequest& req,
   } else {
     ProcessUpdate(req, generation, resp);
   }
-  update_mu_.Unlock();
+}
+
+void StatestoreSubscriber::FailUpdate(const std::string& what, impala::TUpdateStateResponse* resp) {
+  callback_failures_.fetch_add(1, std::memory_order_relaxed);
+  LOG(ERROR) << options_.subscriber_id << ": topic update failed: " << what;
+  resp->topic_updates.clear();
+  resp->status = ToTStatus(Status::Internal(options_.subscriber_id + ": topic update failed: " + what));
 }
 
 void StatestoreSubscriber::ProcessUpdate(const impala::TUpdateStateRequest& req, int64_t generation,

@@ -27,6 +27,9 @@
 // which must precede Start() (it is not synchronised with the RPC handlers).
 // Callbacks run on RPC server threads, one at a time (an UpdateState that
 // arrives while another is being processed is answered skipped=true). A
+// callback that throws fails only that update: it is answered with an error
+// status, the topic's processed version stays where it was (so the
+// statestore sends the update again), and later updates are processed. A
 // callback may call the accessors and RequestTopicUpdate(), but must not
 // call Stop() (Stop waits for callbacks in progress) nor wait for a later
 // update of the same subscriber. An UpdateState that arrives while our
@@ -113,6 +116,7 @@ struct StatestoreSubscriberOptions {
   // The callback server.
   int max_connections = 64;
   int64_t max_message_bytes = 1ll << 30;
+  metrics::MetricRegistry* metrics = nullptr;  // callback server counters (optional)
 };
 
 class StatestoreSubscriber {
@@ -165,6 +169,9 @@ class StatestoreSubscriber {
   int64_t last_topic_version(const std::string& topic) const EXCLUDES(mu_);
   // The last min_subscriber_topic_version received (0 before any).
   int64_t min_subscriber_topic_version(const std::string& topic) const EXCLUDES(mu_);
+  // Updates answered with an error because processing threw (a callback
+  // exception); each left the processed versions unchanged.
+  int64_t num_failed_updates() const { return callback_failures_.load(); }
   // The callback server's port (valid after Start).
   int port() const { return server_port_.load(); }
   const StatestoreSubscriberOptions& options() const { return options_; }
@@ -190,6 +197,11 @@ class StatestoreSubscriber {
   // the request comes from another statestore.
   [[nodiscard]] Status CheckRequestIds(const char* rpc, const impala::TUniqueId* registration_id,
                                        const impala::TUniqueId* statestore_id) REQUIRES(mu_);
+  // UpdateState's work once update_mu_ is held; may throw (a callback may).
+  void UpdateStateLocked(const impala::TUpdateStateRequest& req,
+                         impala::TUpdateStateResponse* resp) REQUIRES(update_mu_) EXCLUDES(mu_);
+  // Answers an update that threw with an error status (nothing applied).
+  void FailUpdate(const std::string& what, impala::TUpdateStateResponse* resp);
   // Runs the callbacks for one accepted request (update_mu_ held).
   void ProcessUpdate(const impala::TUpdateStateRequest& req, int64_t generation,
                      impala::TUpdateStateResponse* resp) REQUIRES(update_mu_) EXCLUDES(mu_);
@@ -215,6 +227,7 @@ class StatestoreSubscriber {
   std::unique_ptr<ThriftServer> server_ GUARDED_BY(stop_mu_);
   std::thread thread_ GUARDED_BY(stop_mu_);
   std::atomic<int> server_port_{0};  // set by Start()
+  std::atomic<int64_t> callback_failures_{0};
 
   // Used by the background thread only (and Interrupt() from Stop while
   // in_rpc_). Created in Start().

@@ -21,6 +21,7 @@ Status HmsServer::Start() {
   so.port = opts_.port;
   so.max_connections = opts_.max_connections;
   so.max_message_bytes = opts_.max_message_bytes;
+  so.metrics = opts_.metrics;
   auto server = std::make_unique<ThriftServer>(
       std::make_shared<hive::ThriftHiveMetastoreProcessor>(handler_), so);
   ICS_RETURN_IF_ERROR(server->Start());

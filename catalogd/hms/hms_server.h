@@ -16,6 +16,7 @@
 #include <string>
 
 #include "catalogd/hms/hms_core.h"
+#include "common/metrics/metrics.h"
 #include "common/util/status.h"
 
 namespace ics {
@@ -32,6 +33,7 @@ struct HmsServerOptions {
   int max_connections = 256;
   int64_t max_message_bytes = 256ll << 20;
   HmsCoreOptions core;
+  metrics::MetricRegistry* metrics = nullptr;  // RPC server counters (optional)
 };
 
 class HmsServer {

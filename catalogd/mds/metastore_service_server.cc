@@ -61,6 +61,7 @@ Status MetastoreServiceServer::Start() {
   ropts.bind_host = options_.bind_host;
   ropts.port = options_.port;
   ropts.max_message_bytes = options_.max_message_bytes;
+  ropts.metrics = options_.metrics;
   rpc_ = std::make_unique<ThriftServer>(std::move(mux), ropts);
   started_ = true;
   ICS_RETURN_IF_ERROR(rpc_->Start());

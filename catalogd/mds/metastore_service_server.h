@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/metrics/metrics.h"
 #include "common/util/status.h"
 
 namespace apache::thrift {
@@ -43,6 +44,7 @@ struct MetastoreServiceOptions {
   // Partition write streams: idle expiry and staging bound.
   int64_t write_stream_idle_timeout_ms = 5 * 60 * 1000;
   int64_t write_stream_max_staged_bytes = 256ll << 20;
+  metrics::MetricRegistry* metrics = nullptr;  // RPC server counters (optional)
 };
 
 // What the built-in services run on; owned by CatalogServer and outliving

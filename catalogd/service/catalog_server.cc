@@ -156,6 +156,7 @@ Status CatalogServer::Start() {
   ropts.bind_host = opts_.bind_host;
   ropts.port = opts_.port;
   ropts.max_message_bytes = opts_.max_message_bytes;
+  ropts.metrics = metrics_.get();
   rpc_ = std::make_unique<ThriftServer>(
       std::make_shared<impala::CatalogServiceProcessor>(MakeCatalogServiceHandler(
           HandlerDeps{ctx_.get(), ddl_.get(), fetcher_.get(), opts_.sync_ddl_timeout_ms,
@@ -167,6 +168,7 @@ Status CatalogServer::Start() {
     hopts.bind_host = opts_.bind_host;
     hopts.port = opts_.hms_port;
     hopts.max_message_bytes = opts_.max_message_bytes;
+    hopts.metrics = metrics_.get();
     hopts.core.warehouse_dir = opts_.warehouse_dir;
     hms_ = std::make_unique<hms::HmsServer>(metastore_.get(), fs_.get(), hopts);
     ICS_RETURN_IF_ERROR(hms_->Start());
@@ -176,6 +178,7 @@ Status CatalogServer::Start() {
     mopts.bind_host = opts_.bind_host;
     mopts.port = opts_.metastore_service_port;
     mopts.max_message_bytes = opts_.max_message_bytes;
+    mopts.metrics = metrics_.get();
     mds_ = std::make_unique<MetastoreServiceServer>(mopts);
     ICS_RETURN_IF_ERROR(mds_->AddBuiltinServices(MetastoreServiceDeps{ctx_.get(), ddl_.get()}));
     ICS_RETURN_IF_ERROR(mds_->Start());
@@ -192,6 +195,7 @@ Status CatalogServer::Start() {
     sopts.subscriber_type = impala::TStatestoreSubscriberType::CATALOGD;
     sopts.statestore_timeout_ms = opts_.statestore_subscriber_timeout_ms;
     sopts.max_message_bytes = opts_.max_message_bytes;
+    sopts.metrics = metrics_.get();
     impala::TCatalogRegistration reg;
     reg.protocol = impala::CatalogServiceVersion::V2;
     reg.address.hostname = opts_.hostname;

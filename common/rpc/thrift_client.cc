@@ -1,5 +1,7 @@
 #include "common/rpc/thrift_client.h"
 
+#include <algorithm>
+
 #include <sys/socket.h>
 
 #include <thrift/TApplicationException.h>
@@ -9,6 +11,8 @@
 #include <thrift/transport/TBufferTransports.h>
 #include <thrift/transport/TSocket.h>
 #include <thrift/transport/TTransportException.h>
+
+#include "common/rpc/bounded_protocol.h"
 
 namespace ics {
 
@@ -37,11 +41,16 @@ void ThriftConnection::Rebuild() {
   socket_ = sock;
   // 64 KiB per direction, as the server side (see thrift_server.cc). The
   // size limits live in the socket and the protocol.
-  transport_ = std::make_shared<TBufferedTransport>(socket_, 64u << 10, 64u << 10);
-  auto proto = std::make_shared<TBinaryProtocol>(transport_);
-  proto->setStringSizeLimit(limit);
-  proto->setContainerSizeLimit(limit);
-  protocol_ = proto;
+  transport_ = std::make_shared<TBufferedTransport>(socket_, 64u << 10, 64u << 10, config);
+  auto binary = std::make_shared<TBinaryProtocol>(transport_, kMaxMessageNameBytes, limit,
+                                                  /*strict_read=*/false, /*strict_write=*/true);
+  // Replies are decoded under a budget too: a server is a peer like any other.
+  BoundedProtocol::Options bounds;
+  bounds.limits = {options_.max_message_bytes,
+                   std::max<int64_t>(1ll << 30, 4 * options_.max_message_bytes),
+                   /*process_wide=*/false};
+  bounds.binary_inner = true;
+  protocol_ = std::make_shared<BoundedProtocol>(binary, bounds);
 }
 
 ThriftConnection::~ThriftConnection() { Close(); }
@@ -55,7 +64,10 @@ Status ThriftConnection::Open() {
   if (transport_->isOpen()) return Status::OK();
   try {
     transport_->open();
+    MutexLock l(&fd_mu_);
     fd_ = std::static_pointer_cast<TSocket>(socket_)->getSocketFD();
+    // An Interrupt() during the connect found no descriptor to shut down.
+    if (interrupted_) ::shutdown(fd_, SHUT_RDWR);
     return Status::OK();
   } catch (const TTransportException& e) {
     return Status::NetworkError("cannot connect to " + host_ + ":" + std::to_string(port_) +
@@ -64,11 +76,14 @@ Status ThriftConnection::Open() {
 }
 
 void ThriftConnection::Close() {
-  fd_ = -1;
-  try {
-    if (transport_ && transport_->isOpen()) transport_->close();
-  } catch (const std::exception&) {
-    // Closing a broken socket may throw; the connection is gone either way.
+  {
+    MutexLock l(&fd_mu_);
+    fd_ = -1;
+    try {
+      if (transport_ && transport_->isOpen()) transport_->close();
+    } catch (const std::exception&) {
+      // Closing a broken socket may throw; the connection is gone either way.
+    }
   }
   // A failed call can leave unsent bytes in the buffered transport; a fresh
   // transport guarantees the next connection starts clean.
@@ -84,8 +99,8 @@ void ThriftConnection::SetRecvTimeout(int ms) {
 
 void ThriftConnection::Interrupt() {
   interrupted_ = true;
-  const int fd = fd_.load();
-  if (fd >= 0) ::shutdown(fd, SHUT_RDWR);
+  MutexLock l(&fd_mu_);
+  if (fd_ >= 0) ::shutdown(fd_, SHUT_RDWR);
 }
 
 Status ThriftConnection::MapException(const std::exception& e, const char* rpc_name) {
@@ -102,6 +117,9 @@ Status ThriftConnection::MapException(const std::exception& e, const char* rpc_n
     return Status::Corruption(where + " got a malformed reply: " + e.what());
   }
   if (dynamic_cast<const TApplicationException*>(&e) != nullptr) {
+    // A server that rejects a request it could not read (or refuses the
+    // connection when busy) closes the connection after this reply.
+    Close();
     return Status::General(where + " failed on the server: " + e.what());
   }
   Close();

@@ -27,6 +27,7 @@
 #include <thrift/protocol/TProtocol.h>
 #include <thrift/transport/TTransport.h>
 
+#include "common/util/mutex.h"
 #include "common/util/status.h"
 
 namespace ics {
@@ -48,8 +49,8 @@ class ThriftConnection {
   ThriftConnection& operator=(const ThriftConnection&) = delete;
 
   // Opens the socket if it is not open.
-  [[nodiscard]] Status Open();
-  void Close();
+  [[nodiscard]] Status Open() EXCLUDES(fd_mu_);
+  void Close() EXCLUDES(fd_mu_);
   bool is_open() const;
 
   // Changes the receive timeout of the open (or next) socket.
@@ -59,7 +60,7 @@ class ThriftConnection {
   // down (the owner thread then sees a transport error and closes it), and
   // makes every later Open() fail: an interrupted connection stays dead.
   // The only member that may be called concurrently with Call().
-  void Interrupt();
+  void Interrupt() EXCLUDES(fd_mu_);
 
   // The current protocol; replaced (with a fresh transport) by Close().
   const std::shared_ptr<apache::thrift::protocol::TProtocol>& protocol() const { return protocol_; }
@@ -81,7 +82,11 @@ class ThriftConnection {
   std::shared_ptr<apache::thrift::transport::TTransport> transport_;
   std::shared_ptr<apache::thrift::protocol::TProtocol> protocol_;
   int recv_timeout_ms_ = 0;
-  std::atomic<int> fd_{-1};  // the open socket, for Interrupt()
+  // The open socket, for Interrupt(). fd_mu_ makes Interrupt()'s shutdown
+  // and Close()'s close mutually exclusive, so a reused descriptor number is
+  // never shut down. Terminal lock.
+  Mutex fd_mu_;
+  int fd_ GUARDED_BY(fd_mu_) = -1;
   std::atomic<bool> interrupted_{false};
 };
 

@@ -1,80 +1,82 @@
 #include "common/rpc/thrift_server.h"
 
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
 #include <glog/logging.h>
-#include <thrift/TConfiguration.h>
-#include <thrift/protocol/TBinaryProtocol.h>
-#include <thrift/server/TThreadedServer.h>
-#include <thrift/transport/TBufferTransports.h>
 #include <thrift/transport/TServerSocket.h>
 #include <thrift/transport/TSocket.h>
+#include <thrift/transport/TTransportException.h>
+
+#include "common/metrics/metrics.h"
+#include "common/rpc/server_connection.h"
 
 namespace ics {
 
-using apache::thrift::TConfiguration;
-using apache::thrift::protocol::TBinaryProtocolFactory;
-using apache::thrift::server::TThreadedServer;
 using apache::thrift::transport::TServerSocket;
 using apache::thrift::transport::TSocket;
+using apache::thrift::transport::TTransport;
 using apache::thrift::transport::TTransportException;
 
 namespace {
 
-// Buffers of 64 KiB per direction: Thrift's default of 512 bytes turns a
-// large response (a partial fetch, a topic update) into hundreds of send()
-// calls. The bytes on the wire are the same.
-constexpr uint32_t kTransportBufferBytes = 64u << 10;
-
-class LargeBufferedTransportFactory : public apache::thrift::transport::TTransportFactory {
- public:
-  std::shared_ptr<apache::thrift::transport::TTransport> getTransport(
-      std::shared_ptr<apache::thrift::transport::TTransport> trans) override {
-    return std::make_shared<apache::thrift::transport::TBufferedTransport>(
-        trans, kTransportBufferBytes, kTransportBufferBytes);
+std::unique_ptr<ThriftServer::Counters> MakeCounters(const ThriftServerOptions& o) {
+  auto c = std::make_unique<ThriftServer::Counters>();
+  metrics::MetricRegistry* r = o.metrics;
+  if (r == nullptr) {
+    c->own_registry = std::make_unique<metrics::MetricRegistry>();
+    r = c->own_registry.get();
   }
-};
-
-// A server socket that (a) can be bound before the server loop starts, so
-// the caller learns the port and bind errors synchronously, and (b) gives
-// every accepted connection the message-size configuration.
-class BoundedServerSocket : public TServerSocket {
- public:
-  BoundedServerSocket(const std::string& host, int port, std::shared_ptr<TConfiguration> config)
-      : TServerSocket(host, port), config_(std::move(config)) {}
-
-  void listen() override {
-    if (listening_) return;
-    TServerSocket::listen();
-    listening_ = true;
-  }
-
- protected:
-  std::shared_ptr<TSocket> createSocket(THRIFT_SOCKET client) override {
-    auto sock = TServerSocket::createSocket(client);
-    sock->setConfiguration(config_);
-    return sock;
-  }
-
- private:
-  const std::shared_ptr<TConfiguration> config_;
-  bool listening_ = false;
-};
+  const metrics::Labels labels = {{"server", o.name}};
+  c->accepted = r->AddCounter("thrift_server_connections_accepted_total",
+                              "Connections accepted by the Thrift server.", labels);
+  c->refused = r->AddCounter("thrift_server_connections_refused_total",
+                             "Connections answered 'server busy' because every slot was busy.",
+                             labels);
+  c->evicted = r->AddCounter("thrift_server_connections_evicted_total",
+                             "Idle connections closed to make room for a new one.", labels);
+  c->rejected = r->AddCounter(
+      "thrift_server_requests_rejected_total",
+      "Requests rejected while being read: malformed, truncated, over the size or memory "
+      "budget, or failing with an exception.",
+      labels);
+  c->timeouts = r->AddCounter("thrift_server_timeouts_total",
+                              "Connections closed because the idle or request deadline passed.",
+                              labels);
+  c->active = r->AddGauge("thrift_server_connections", "Connections being served now.", labels);
+  return c;
+}
 
 }  // namespace
 
 ThriftServer::ThriftServer(std::shared_ptr<apache::thrift::TProcessor> processor,
                            ThriftServerOptions options)
-    : processor_(std::move(processor)), options_(std::move(options)) {}
+    : processor_(std::move(processor)),
+      options_(std::move(options)),
+      counters_(MakeCounters(options_)) {}
 
 ThriftServer::~ThriftServer() { Stop(); }
 
+ThriftServerStats ThriftServer::stats() const {
+  ThriftServerStats s;
+  s.connections_accepted = counters_->accepted->value();
+  s.connections_active = counters_->active->value();
+  s.connections_refused = counters_->refused->value();
+  s.connections_evicted = counters_->evicted->value();
+  s.requests_rejected = counters_->rejected->value();
+  s.timeouts = counters_->timeouts->value();
+  return s;
+}
+
 Status ThriftServer::Start() {
   MutexLock l(&mu_);
-  if (server_ != nullptr) return Status::Internal(options_.name + " already started");
-  const int limit = static_cast<int>(std::min<int64_t>(options_.max_message_bytes, INT32_MAX));
-  auto config = std::make_shared<TConfiguration>(limit, limit);
-  auto socket = std::make_shared<BoundedServerSocket>(options_.bind_host, options_.port, config);
-  socket->setRecvTimeout(options_.recv_timeout_ms);
+  if (socket_ != nullptr || stopping_) {
+    return Status::Internal(options_.name + " already started");
+  }
+  auto socket = std::make_shared<TServerSocket>(options_.bind_host, options_.port);
   socket->setSendTimeout(options_.send_timeout_ms);
+  socket->setInterruptableChildren(true);
   try {
     socket->listen();
   } catch (const TTransportException& e) {
@@ -82,34 +84,132 @@ Status ThriftServer::Start() {
                                 std::to_string(options_.port) + ": " + e.what());
   }
   port_ = socket->getPort();
-  auto protocol = std::make_shared<TBinaryProtocolFactory>(limit, limit, /*strict_read=*/false,
-                                                           /*strict_write=*/true);
-  auto server = std::make_shared<TThreadedServer>(
-      processor_, socket, std::make_shared<LargeBufferedTransportFactory>(), protocol);
-  server->setConcurrentClientLimit(options_.max_connections);
-  server_ = server;
-  serve_thread_ = std::thread([server, name = options_.name] {
-    try {
-      server->serve();
-    } catch (const std::exception& e) {
-      LOG(ERROR) << name << ": server loop ended with error: " << e.what();
-    }
-  });
+  socket_ = socket;
+  accept_thread_ = std::thread([this] { AcceptLoop(); });
   LOG(INFO) << options_.name << " listening on " << options_.bind_host << ":" << port_.load();
   return Status::OK();
 }
 
-void ThriftServer::Stop() {
-  std::shared_ptr<TThreadedServer> server;
-  std::thread thread;
+void ThriftServer::AcceptLoop() {
+  std::shared_ptr<TServerSocket> socket;
   {
     MutexLock l(&mu_);
-    server = std::move(server_);
-    thread = std::move(serve_thread_);
+    socket = socket_;
   }
-  if (server == nullptr) return;
-  server->stop();
-  if (thread.joinable()) thread.join();
+  while (!stopping_) {
+    std::shared_ptr<TTransport> client;
+    try {
+      client = socket->accept();
+    } catch (const TTransportException& e) {
+      if (stopping_ || e.getType() == TTransportException::INTERRUPTED) break;
+      // E.g. out of file descriptors: back off instead of spinning.
+      LOG_EVERY_N(WARNING, 100) << options_.name << ": accept failed: " << e.what();
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      continue;
+    } catch (const std::exception& e) {
+      LOG(ERROR) << options_.name << ": accept failed: " << e.what();
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      continue;
+    }
+    ReapFinished();
+    if (stopping_) {
+      client->close();
+      break;
+    }
+    counters_->accepted->Increment();
+    VLOG(2) << options_.name << ": accepted a connection";
+    if (!MakeRoom()) {
+      counters_->refused->Increment();
+      RefuseConnection(std::static_pointer_cast<TSocket>(client),
+                       options_.name + " is busy: all " + std::to_string(options_.max_connections) +
+                           " connections are serving requests; try again later");
+      continue;
+    }
+    StartConnection(std::move(client));
+  }
+}
+
+bool ThriftServer::MakeRoom() {
+  MutexLock l(&mu_);
+  int live = 0;
+  Connection* oldest_idle = nullptr;
+  for (const auto& c : connections_) {
+    if (c->done || c->evicted) continue;
+    ++live;
+    if (c->idle && (oldest_idle == nullptr || c->idle_since_ms < oldest_idle->idle_since_ms)) {
+      oldest_idle = c.get();
+    }
+  }
+  if (live < options_.max_connections) return true;
+  if (oldest_idle == nullptr ||
+      SteadyNowMs() - oldest_idle->idle_since_ms < options_.min_idle_ms_to_evict) {
+    return false;
+  }
+  oldest_idle->evicted = true;
+  oldest_idle->Shutdown();
+  counters_->evicted->Increment();
+  return true;
+}
+
+void ThriftServer::StartConnection(std::shared_ptr<TTransport> client) {
+  auto conn = std::make_shared<Connection>(std::static_pointer_cast<TSocket>(std::move(client)));
+  conn->idle_since_ms = SteadyNowMs();
+  counters_->active->Add(1);
+  MutexLock l(&mu_);
+  connections_.push_back(conn);
+  conn->thread = std::thread([this, c = conn.get()] {
+    ServeConnection(processor_, options_, *counters_, *c);
+    c->CloseSocket();
+    counters_->active->Add(-1);
+    c->done = true;
+  });
+}
+
+void ThriftServer::ReapFinished() {
+  std::vector<std::shared_ptr<Connection>> finished;
+  {
+    MutexLock l(&mu_);
+    for (auto it = connections_.begin(); it != connections_.end();) {
+      if ((*it)->done) {
+        finished.push_back(std::move(*it));
+        it = connections_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (auto& c : finished) c->thread.join();
+}
+
+void ThriftServer::Stop() {
+  stopping_ = true;
+  std::shared_ptr<TServerSocket> socket;
+  std::thread accept_thread;
+  {
+    MutexLock l(&mu_);
+    socket = socket_;
+    accept_thread = std::move(accept_thread_);
+  }
+  if (socket == nullptr) return;
+  socket->interrupt();
+  if (accept_thread.joinable()) accept_thread.join();
+  socket->interruptChildren();
+  std::list<std::shared_ptr<Connection>> connections;
+  {
+    MutexLock l(&mu_);
+    connections.swap(connections_);
+  }
+  for (auto& c : connections) c->Shutdown();
+  for (auto& c : connections) c->thread.join();
+  try {
+    socket->close();
+  } catch (const std::exception&) {
+    // Closing a listener that failed may throw; it is gone either way.
+  }
+  {
+    MutexLock l(&mu_);
+    if (socket_ == socket) socket_.reset();
+  }
   LOG(INFO) << options_.name << " stopped";
 }
 

@@ -1,19 +1,37 @@
 // A Thrift RPC server with the transport Impala uses (buffered, unframed
-// TBinaryProtocol over TCP), bounded and stoppable.
+// TBinaryProtocol over TCP), hardened against hostile peers and stoppable.
 //
-// Each accepted connection is served by its own thread (TThreadedServer);
-// the number of concurrent connections is capped, idle connections are
-// closed after a receive timeout, and every message, string and container is
-// bounded by max_message_bytes, so a malformed or oversized request closes
-// only that connection. Start() binds synchronously, so port 0 yields a free
-// port that port() reports. Stop() is idempotent: it closes the listener,
-// interrupts every connection and joins all threads; the destructor calls it.
+// Each accepted connection is served by its own thread. What a peer sends is
+// never trusted:
+//   - every request is decoded under a DecodeBudget (bounded_protocol.h):
+//     declared container and string sizes are checked against what is left of
+//     max_message_bytes and against max_message_memory_bytes (and the
+//     process-wide decode cap) before anything is allocated; struct nesting is
+//     bounded by Thrift's recursion limit (64);
+//   - every call into the processor is wrapped: any exception (a malformed or
+//     over-budget request, std::bad_alloc, ...) is logged and counted, answered
+//     with a TApplicationException when the request header was read, and ends
+//     only that connection;
+//   - a connection waiting for its next request is closed after
+//     idle_timeout_ms; once a request has started, all of it must arrive
+//     within message_timeout_ms (a slow writer cannot hold a thread);
+//   - at most max_connections are served at once. When full, the connection
+//     that has been idle longest (at least min_idle_ms_to_evict) is closed to
+//     make room, so a flood of idle connections cannot starve real clients;
+//     when no connection can be evicted, the new one is answered with a
+//     TApplicationException ("server busy") and closed.
+// Start() binds synchronously, so port 0 yields a free port that port()
+// reports. Stop() is idempotent: it stops accepting, interrupts every
+// connection, joins every thread and only then returns; the destructor calls
+// it. A handler blocked inside the processor is waited for (services wake
+// their own waiters before stopping the server).
 //
-// Thread-safety: Start/Stop/port may be called from any thread.
+// Thread-safety: Start/Stop/port/stats may be called from any thread.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <list>
 #include <memory>
 #include <string>
 #include <thread>
@@ -23,20 +41,39 @@
 #include "common/util/mutex.h"
 #include "common/util/status.h"
 
-namespace apache::thrift::server {
-class TThreadedServer;
+namespace apache::thrift::transport {
+class TServerSocket;
 }
 
 namespace ics {
 
+namespace metrics {
+class MetricRegistry;
+}
+
 struct ThriftServerOptions {
-  std::string name = "thrift-server";  // for logs
+  std::string name = "thrift-server";  // for logs and the `server` metric label
   std::string bind_host = "0.0.0.0";
   int port = 0;                        // 0 = pick a free port
-  int max_connections = 256;           // further clients wait in the listen backlog
+  int max_connections = 256;
   int64_t max_message_bytes = 256ll << 20;
-  int recv_timeout_ms = 10 * 60 * 1000;  // idle connections are closed after this
+  int64_t max_message_memory_bytes = 1ll << 30;
+  int idle_timeout_ms = 10 * 60 * 1000;  // waiting for the next request
+  int message_timeout_ms = 30 * 1000;    // from a request's first byte to its last
   int send_timeout_ms = 60 * 1000;
+  int min_idle_ms_to_evict = 1000;
+  // Optional: counters and gauges labelled server=<name> are registered here.
+  metrics::MetricRegistry* metrics = nullptr;
+};
+
+// Totals since Start (all counters are monotonic).
+struct ThriftServerStats {
+  int64_t connections_accepted = 0;
+  int64_t connections_active = 0;
+  int64_t connections_refused = 0;   // answered "server busy"
+  int64_t connections_evicted = 0;   // idle, closed to make room
+  int64_t requests_rejected = 0;     // malformed, over budget, or threw while decoding
+  int64_t timeouts = 0;              // idle or message deadline passed
 };
 
 class ThriftServer {
@@ -54,15 +91,29 @@ class ThriftServer {
   // The bound port (valid after a successful Start).
   int port() const { return port_.load(); }
   const ThriftServerOptions& options() const { return options_; }
+  ThriftServerStats stats() const;
+
+  struct Counters;    // thrift_server.cc
+  struct Connection;  // thrift_server.cc
 
  private:
+  void AcceptLoop();
+  // Makes room for one more connection; false when every slot is busy.
+  bool MakeRoom() EXCLUDES(mu_);
+  void StartConnection(std::shared_ptr<apache::thrift::transport::TTransport> client)
+      EXCLUDES(mu_);
+  void ReapFinished() EXCLUDES(mu_);
+
   const std::shared_ptr<apache::thrift::TProcessor> processor_;
   const ThriftServerOptions options_;
+  const std::unique_ptr<Counters> counters_;
   std::atomic<int> port_{0};
+  std::atomic<bool> stopping_{false};
 
   Mutex mu_;
-  std::shared_ptr<apache::thrift::server::TThreadedServer> server_ GUARDED_BY(mu_);
-  std::thread serve_thread_ GUARDED_BY(mu_);
+  std::shared_ptr<apache::thrift::transport::TServerSocket> socket_ GUARDED_BY(mu_);
+  std::thread accept_thread_ GUARDED_BY(mu_);
+  std::list<std::shared_ptr<Connection>> connections_ GUARDED_BY(mu_);
 };
 
 }  // namespace ics

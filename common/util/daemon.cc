@@ -8,6 +8,12 @@
 #include <gflags/gflags.h>
 #include <glog/logging.h>
 
+#include "common/rpc/decode_budget.h"
+
+DEFINE_int64(rpc_max_decode_memory_bytes, 4ll << 30,
+             "Memory that all Thrift requests being decoded (and served) at once may hold, "
+             "process-wide; a request that would exceed it is rejected with an error.");
+
 namespace ics {
 
 namespace {
@@ -30,6 +36,7 @@ void InitDaemon(int* argc, char*** argv, const char* usage) {
   sigset_t set = ShutdownSignals();
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   signal(SIGPIPE, SIG_IGN);  // a peer closing a socket must not kill the daemon
+  SetProcessDecodeMemoryLimit(FLAGS_rpc_max_decode_memory_bytes);
 }
 
 int WaitForShutdownSignal() {

@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include <stdexcept>
+
 #include <gtest/gtest.h>
 
 #include "StatestoreService.h"
@@ -126,6 +128,10 @@ class Recorder {
       cv_.notify_all();
       cv_.wait(l, [&] { return !block_; });
       --in_callback_;
+      if (throw_next_ > 0) {
+        --throw_next_;
+        throw std::runtime_error("callback failed on purpose");
+      }
       for (auto& p : publish_next_) pubs->push_back(p);
       publish_next_.clear();
     };
@@ -134,6 +140,11 @@ class Recorder {
     std::lock_guard<std::mutex> l(mu_);
     block_ = v;
     cv_.notify_all();
+  }
+  // The next n callbacks throw after recording their delta.
+  void ThrowNext(int n) {
+    std::lock_guard<std::mutex> l(mu_);
+    throw_next_ = n;
   }
   void PublishNext(impala::TTopicDelta pub) {
     std::lock_guard<std::mutex> l(mu_);
@@ -153,6 +164,7 @@ class Recorder {
   std::condition_variable cv_;
   bool block_ = false;
   int in_callback_ = 0;
+  int throw_next_ = 0;
   std::vector<impala::TTopicDelta> deltas_;
   std::vector<impala::TTopicDelta> publish_next_;
 };
@@ -320,6 +332,25 @@ TEST_F(SubscriberProtocolTest, DeltaFromWrongVersionAsksForNewBase) {
   EXPECT_EQ(sub_->last_topic_version("t"), 7);
   ASSERT_EQ(recorder_.deltas().size(), 2u);
   EXPECT_EQ(recorder_.deltas()[1].to_version, 7);
+}
+
+TEST_F(SubscriberProtocolTest, ThrowingCallbackFailsOnlyThatUpdate) {
+  StartSubscriber(Options("s"));
+  ASSERT_TRUE(sub_->WaitForRegistration(milliseconds(5000)).ok());
+  recorder_.ThrowNext(1);
+  auto resp = Send(client_.get(), Request(Delta(false, 0, 5)));
+  EXPECT_NE(resp.status.status_code, impala::TErrorCode::OK);
+  ASSERT_FALSE(resp.status.error_msgs.empty());
+  EXPECT_NE(resp.status.error_msgs[0].find("callback failed on purpose"), std::string::npos);
+  EXPECT_FALSE(resp.__isset.skipped && resp.skipped);
+  EXPECT_EQ(sub_->last_topic_version("t"), 0);  // nothing processed
+  EXPECT_EQ(sub_->num_failed_updates(), 1);
+  // The update lock was released: the statestore's retry is processed.
+  resp = Send(client_.get(), Request(Delta(false, 0, 5)));
+  EXPECT_EQ(resp.status.status_code, impala::TErrorCode::OK);
+  EXPECT_FALSE(resp.__isset.skipped && resp.skipped);
+  EXPECT_EQ(sub_->last_topic_version("t"), 5);
+  EXPECT_EQ(recorder_.deltas().size(), 2u);
 }
 
 TEST_F(SubscriberProtocolTest, PublicationsAreReturnedAndFromVersionAdopted) {

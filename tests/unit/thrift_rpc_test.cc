@@ -120,7 +120,8 @@ TEST(ThriftRpcTest, OversizedRequestIsRejected) {
                          [&](StatestoreServiceClient& c) { c.RegisterSubscriber(resp, req); });
   EXPECT_FALSE(s.ok());
   // The client reconnects and the server keeps serving.
-  EXPECT_TRUE(Ping(&client).ok());
+  Status again = Ping(&client);
+  EXPECT_TRUE(again.ok()) << s.ToString() << " then " << again.ToString();
 }
 
 TEST(ThriftRpcTest, ManyMessagesOnOneConnectionExceedingTheCapInTotal) {
