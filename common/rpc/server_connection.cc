@@ -117,6 +117,7 @@ class DeadlineTransport
 
   void StartMessage(int64_t now) {
     message_start_ms_ = now;
+    conn_->active_once = true;
     conn_->idle = false;
   }
   void CheckDeadline() const {

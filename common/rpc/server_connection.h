@@ -58,6 +58,7 @@ struct ThriftServer::Connection {
   std::thread thread;                       // set by the server under its mu_
   std::atomic<bool> done{false};            // the thread has finished
   std::atomic<bool> idle{true};             // waiting for the next request
+  std::atomic<bool> active_once{false};     // some request byte has arrived
   std::atomic<int64_t> idle_since_ms{0};
   bool evicted = false;                     // guarded by the server's mu_
 

@@ -21,6 +21,12 @@ using apache::thrift::transport::TTransportException;
 
 namespace {
 
+// A connection that never sent a byte is evictable once this old (the
+// kernel hands us a connection only when its first bytes have arrived or
+// its TCP_DEFER_ACCEPT period has passed, so a real client is past this by
+// the time it could be chosen).
+constexpr int64_t kMinSilentAgeMs = 100;
+
 std::unique_ptr<ThriftServer::Counters> MakeCounters(const ThriftServerOptions& o) {
   auto c = std::make_unique<ThriftServer::Counters>();
   metrics::MetricRegistry* r = o.metrics;
@@ -132,21 +138,29 @@ void ThriftServer::AcceptLoop() {
 bool ThriftServer::MakeRoom() {
   MutexLock l(&mu_);
   int live = 0;
-  Connection* oldest_idle = nullptr;
+  // Two kinds of candidates: connections that never sent a byte (a flood, or
+  // a peer that connected and went away), and connections idle between
+  // requests (pooled clients), which are kept a little longer.
+  Connection* silent = nullptr;
+  Connection* idle = nullptr;
   for (const auto& c : connections_) {
     if (c->done || c->evicted) continue;
     ++live;
-    if (c->idle && (oldest_idle == nullptr || c->idle_since_ms < oldest_idle->idle_since_ms)) {
-      oldest_idle = c.get();
-    }
+    if (!c->idle) continue;
+    Connection*& slot = c->active_once ? idle : silent;
+    if (slot == nullptr || c->idle_since_ms < slot->idle_since_ms) slot = c.get();
   }
   if (live < options_.max_connections) return true;
-  if (oldest_idle == nullptr ||
-      SteadyNowMs() - oldest_idle->idle_since_ms < options_.min_idle_ms_to_evict) {
-    return false;
+  const int64_t now = SteadyNowMs();
+  Connection* victim = nullptr;
+  if (silent != nullptr && now - silent->idle_since_ms >= kMinSilentAgeMs) {
+    victim = silent;
+  } else if (idle != nullptr && now - idle->idle_since_ms >= options_.min_idle_ms_to_evict) {
+    victim = idle;
   }
-  oldest_idle->evicted = true;
-  oldest_idle->Shutdown();
+  if (victim == nullptr) return false;
+  victim->evicted = true;
+  victim->Shutdown();
   counters_->evicted->Increment();
   return true;
 }

@@ -15,11 +15,13 @@
 //   - a connection waiting for its next request is closed after
 //     idle_timeout_ms; once a request has started, all of it must arrive
 //     within message_timeout_ms (a slow writer cannot hold a thread);
-//   - at most max_connections are served at once. When full, the connection
-//     that has been idle longest (at least min_idle_ms_to_evict) is closed to
-//     make room, so a flood of idle connections cannot starve real clients;
-//     when no connection can be evicted, the new one is answered with a
-//     TApplicationException ("server busy") and closed.
+//   - at most max_connections are served at once. When full, a connection
+//     waiting for input is closed to make room — the oldest one that never
+//     sent a byte (at least 100 ms old), else the one idle longest between
+//     requests (at least min_idle_ms_to_evict) — so a flood of idle
+//     connections cannot starve real clients; when none can be evicted, the
+//     new one is answered with a TApplicationException ("server busy") and
+//     closed.
 // Start() binds synchronously, so port 0 yields a free port that port()
 // reports. Stop() is idempotent: it stops accepting, interrupts every
 // connection, joins every thread and only then returns; the destructor calls

@@ -204,11 +204,21 @@ Status ExternalCluster::StartCatalogd(int port, int subscriber_port) {
   std::vector<std::string> lines;
   const std::string port_file = PortFile(role, catalogd_starts_++);
   ICS_RETURN_IF_ERROR(Launch(catalogd_.get(), pl, argv, port_file, 1, &lines));
+  catalogd_port_line_ = lines[0];
   std::istringstream in(lines[0]);
   if (!(in >> catalogd_port_ >> catalogd_subscriber_port_) || catalogd_port_ <= 0) {
     return Status::Corruption("bad catalogd port file: " + lines[0]);
   }
   return Status::OK();
+}
+
+int ExternalCluster::catalogd_named_port(const std::string& key) const {
+  std::istringstream in(catalogd_port_line_);
+  std::string word;
+  while (in >> word) {
+    if (word.rfind(key + "=", 0) == 0) return std::atoi(word.c_str() + key.size() + 1);
+  }
+  return 0;
 }
 
 Status ExternalCluster::StartCoordinators(int p, int port, int subscriber_port) {

@@ -178,6 +178,10 @@ class ExternalCluster {
   int statestore_port() const { return statestore_port_; }
   int catalogd_port() const { return catalogd_port_; }
   int catalogd_subscriber_port() const { return catalogd_subscriber_port_; }
+  // A port catalogd reported as `key=<port>` in its port file (e.g. "hms",
+  // "metastore_service", "webserver"); 0 when it reported none.
+  int catalogd_named_port(const std::string& key) const;
+  int coordinator_subscriber_port(int i) const { return coordinators_.at(i).subscriber_port; }
   const ExternalClusterOptions& options() const { return opts_; }
   const std::string& dir() const { return dir_; }
   std::string LogPath(const std::string& role) const;
@@ -225,6 +229,7 @@ class ExternalCluster {
   int statestore_port_ = 0;
   int catalogd_port_ = 0;
   int catalogd_subscriber_port_ = 0;
+  std::string catalogd_port_line_;
   int statestored_starts_ = 0;
   int catalogd_starts_ = 0;
 };
