@@ -2,6 +2,8 @@
 
 #include <glog/logging.h>
 
+#include "common/util/exception_barrier.h"
+
 namespace ics::catalog {
 
 std::shared_ptr<TableState> MakeUnloadedTable(const std::string& db, const std::string& table) {
@@ -37,7 +39,15 @@ Result<TablePtr> TableLoadManager::LoadUnderLock(const std::string& db, const st
   TablePtr current = catalog_->GetTable(db, table);
   if (current == nullptr) return Status::NotFound("table " + db + "." + table + " does not exist");
   if (current->loaded && !force) return current;
-  auto loaded = loader_->Load(db, table);
+  // Exception barrier: a throwing metastore or loader fails this load (the
+  // error is recorded like any load error), never the calling thread.
+  Result<std::shared_ptr<TableState>> loaded = [&]() -> Result<std::shared_ptr<TableState>> {
+    try {
+      return loader_->Load(db, table);
+    } catch (...) {
+      return StatusFromCurrentException("loading the table");
+    }
+  }();
   if (!loaded.ok()) {
     // Record why, so coordinators see the error instead of retrying blindly.
     auto failed = MakeUnloadedTable(db, table);
@@ -95,10 +105,18 @@ void TableLoadManager::Worker() {
       next = std::move(queue_.front());
       queue_.pop_front();
     }
-    auto r = GetLoaded(next.first, next.second);
-    if (!r.ok() && !r.status().Is(ErrorCode::kNotFound)) {
-      LOG(WARNING) << "background load of " << next.first << "." << next.second
-                   << " failed: " << r.status().ToString();
+    // Last line of defence: nothing a load throws ends the worker.
+    try {
+      auto r = GetLoaded(next.first, next.second);
+      if (!r.ok() && !r.status().Is(ErrorCode::kNotFound)) {
+        LOG(WARNING) << "background load of " << next.first << "." << next.second
+                     << " failed: " << r.status().ToString();
+      }
+    } catch (...) {
+      worker_exceptions_.fetch_add(1);
+      const std::string what = DescribeCurrentException();
+      LOG(ERROR) << "background load of " << next.first << "." << next.second
+                 << " threw (worker keeps running): " << what;
     }
   }
 }

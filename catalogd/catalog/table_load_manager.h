@@ -11,9 +11,17 @@
 // Invalidate(db, table) replaces a table with a names-only state (INVALIDATE
 // METADATA t); the next need reloads it from the metastore.
 //
+// Exceptions: a load that throws (metastore, file system, allocation) is a
+// load error like any other (INTERNAL "loading the table: unexpected
+// exception: ..." recorded as the table's load_status); a background worker
+// catches anything else its iteration throws, logs it, counts it
+// (worker_exceptions) and keeps serving the queue.
+//
 // Thread-safety: thread-safe. Shutdown() stops the background workers.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <string>
@@ -50,6 +58,9 @@ class TableLoadManager {
 
   void Shutdown() EXCLUDES(mu_);
 
+  // Exceptions the background workers caught outside a load (diagnostics).
+  int64_t worker_exceptions() const { return worker_exceptions_.load(); }
+
  private:
   Result<TablePtr> LoadUnderLock(const std::string& db, const std::string& table, bool force);
   void Worker() EXCLUDES(mu_);
@@ -61,6 +72,7 @@ class TableLoadManager {
   CondVar cv_;
   std::deque<std::pair<std::string, std::string>> queue_ GUARDED_BY(mu_);
   bool stopping_ GUARDED_BY(mu_) = false;
+  std::atomic<int64_t> worker_exceptions_{0};
   std::vector<std::thread> workers_;
 };
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <ctime>
 
+#include "common/util/exception_barrier.h"
+
 namespace ics::catalog {
 
 const char* EventProcessorStateName(EventProcessorState s) {
@@ -85,18 +87,44 @@ void EventProcessor::Run() {
       if (stopping_) return;
       wake_ = false;
     }
-    // Full batches mean more events are waiting: keep going.
-    while (true) {
-      Result<int> n = PollOnce();
-      if (!n.ok() || *n < opts_.batch_size) break;
-      MutexLock l(&mu_);
-      if (stopping_) return;
+    // Full batches mean more events are waiting: keep going. PollOnce has
+    // its own exception barrier; this one keeps the thread alive even if
+    // recording an error throws (out of memory).
+    try {
+      while (true) {
+        Result<int> n = PollOnce();
+        if (!n.ok() || *n < opts_.batch_size) break;
+        MutexLock l(&mu_);
+        if (stopping_) return;
+      }
+    } catch (...) {
+      LOG(ERROR) << "HMS event processor: a poll threw (will retry): "
+                 << DescribeCurrentException();
     }
   }
 }
 
 Result<int> EventProcessor::PollOnce() {
   MutexLock poll(&poll_mu_);
+  try {
+    return PollLocked();
+  } catch (...) {
+    // Nothing of the batch was recorded as synced, so the next poll reads it
+    // again (applying is idempotent).
+    const Status s = StatusFromCurrentException("processing the notification log");
+    MutexLock l(&mu_);
+    ++status_.polls;
+    ++status_.errors;
+    ++status_.exceptions;
+    status_.last_error = s.ToString();
+    if (status_.state == EventProcessorState::kActive) status_.state = EventProcessorState::kError;
+    LOG(WARNING) << "HMS event processor: " << status_.last_error;
+    synced_cv_.Broadcast();
+    return s;
+  }
+}
+
+Result<int> EventProcessor::PollLocked() {
   int64_t after;
   {
     MutexLock l(&mu_);

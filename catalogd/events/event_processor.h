@@ -13,7 +13,10 @@
 // the position is kept), ERROR (the log could not be read; retried every
 // interval, ACTIVE again on success), DISABLED (poll interval 0, or
 // stopped). Errors applying single events never stop it (see
-// event_applier.h).
+// event_applier.h). Exception barrier: anything a poll throws (metastore,
+// applier, allocation) is caught, counted (errors, exceptions), shown as
+// last_error with state ERROR, and the batch is read again next interval;
+// the thread never dies of it.
 //
 // Control (the SetEventProcessorStatus RPC): Pause(); Resume(event id):
 // continue from the current position, or from `event_id` (-1: from the
@@ -61,6 +64,7 @@ struct EventProcessorStatus {
   int64_t events_skipped_self = 0;
   int64_t invalidations = 0;
   int64_t errors = 0;             // corrupt events, failed steps, failed polls
+  int64_t exceptions = 0;         // polls that threw (also counted in errors)
   int64_t catalog_versions = 0;   // catalog versions the processor installed
   int64_t polls = 0;
   std::string last_error;
@@ -99,6 +103,8 @@ class EventProcessor {
 
  private:
   void Run() EXCLUDES(mu_);
+  // PollOnce without the exception barrier.
+  Result<int> PollLocked() REQUIRES(poll_mu_) EXCLUDES(mu_);
   // An error if the state is DISABLED or PAUSED.
   Status NotActiveLocked() const REQUIRES(mu_);
 

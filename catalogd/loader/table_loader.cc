@@ -12,6 +12,7 @@
 #include "common/codec/file_desc.h"
 #include "common/codec/partition_stats.h"
 #include "common/types/column_type.h"
+#include "common/util/exception_barrier.h"
 
 namespace ics::catalog {
 
@@ -58,6 +59,16 @@ std::string JoinPath(const std::string& dir, const std::string& name) {
   if (name.empty()) return dir;
   if (!dir.empty() && dir.back() == '/') return dir + name;
   return dir + "/" + name;
+}
+
+// fs->ListFiles behind an exception barrier: a file system that throws
+// gives a load error, not a dead thread.
+Result<std::vector<FileStatus>> ListFilesGuarded(FileSystem* fs, const std::string& dir) {
+  try {
+    return fs->ListFiles(dir);
+  } catch (...) {
+    return StatusFromCurrentException("listing '" + dir + "'");
+  }
 }
 
 // Whether `listing` describes exactly the files of `descs`.
@@ -199,7 +210,7 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
   std::vector<std::shared_ptr<PartitionState>> built(n);
   std::vector<Status> errors(n);
   const TableState& table_ref = *t;
-  pool_.ParallelFor(n, [&](size_t i) {
+  const Status listed = pool_.ParallelFor(n, [&](size_t i) {
     Result<std::shared_ptr<PartitionState>> p =
         BuildPartition(table_ref, std::move(parts[i]), first_id + static_cast<int64_t>(i), -1);
     if (p.ok()) {
@@ -208,6 +219,9 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
       errors[i] = p.status();
     }
   });
+  // A task that threw (the file system, an allocation): the load fails with
+  // that error; the caller adds the table name.
+  if (!listed.ok()) return listed.WithContext("building partitions");
   for (const Status& s : errors) ICS_RETURN_IF_ERROR(s);
   t->storage_load_time_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                 std::chrono::steady_clock::now() - listing_start)
@@ -269,7 +283,7 @@ Result<std::shared_ptr<PartitionState>> TableLoader::BuildPartition(const TableS
   RemoveStatsParams(&partition.parameters);
   p->hms = std::move(partition);
 
-  Result<std::vector<FileStatus>> files = fs_->ListFiles(p->location);
+  Result<std::vector<FileStatus>> files = ListFilesGuarded(fs_, p->location);
   if (!files.ok()) return files.status().WithContext("listing partition '" + p->name + "'");
   FillFiles(*files, p.get());
   return p;
@@ -295,7 +309,7 @@ void TableLoader::FillFiles(const std::vector<FileStatus>& files, PartitionState
 }
 
 Result<PartitionPtr> TableLoader::RefreshPartition(const PartitionPtr& old) {
-  Result<std::vector<FileStatus>> files = fs_->ListFiles(old->location);
+  Result<std::vector<FileStatus>> files = ListFilesGuarded(fs_, old->location);
   if (!files.ok()) return files.status().WithContext("listing partition '" + old->name + "'");
   if (SameFiles(old->file_descs, *files)) return old;
   auto p = std::make_shared<PartitionState>();

@@ -25,6 +25,9 @@
 //    (not the "totalSize" parameter, which goes stale; views: unset).
 //  - network_addresses = [{host, 0}] when any file has blocks;
 //    partition_prefixes per CompressPartitionLocation.
+// Exceptions: a file system call or a listing task that throws fails the
+// load with INTERNAL naming it (the listing pool's exception barrier,
+// thread_pool.h); nothing escapes to the calling thread from there.
 // Errors (metastore failure, unparsable column type, partition values not
 // matching the keys, listing failure) come back as a Status naming the
 // column or partition at fault; callers add the table name (the catalog

@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include "common/types/column_type.h"
+#include "common/util/exception_barrier.h"
 
 namespace ics::catalog::mds {
 
@@ -198,21 +199,28 @@ void PartitionIndexManager::UnmarkDeleting(const std::string& db, const std::str
 std::optional<PartitionIndexManager::Candidates> PartitionIndexManager::Find(
     const TablePtr& t, const std::map<size_t, KeyConstraint>& constraints) const {
   if (constraints.empty()) return std::nullopt;
-  std::vector<std::pair<std::string, std::shared_ptr<Entry>>> active;
+  struct Active {
+    std::string name;
+    std::shared_ptr<Entry> entry;
+    std::shared_ptr<PartitionIndex> index;  // copied under mu_ (FailJob may reset entry->index)
+  };
+  std::vector<Active> active;
   {
     MutexLock l(&mu_);
     auto it = tables_.find(TableKey(t->db, t->name));
     if (it == tables_.end()) return std::nullopt;
     for (const auto& [name, e] : it->second) {
-      if (e->info.state == IndexState::kActive && e->index != nullptr) active.emplace_back(name, e);
+      if (e->info.state == IndexState::kActive && e->index != nullptr) {
+        active.push_back(Active{name, e, e->index});
+      }
     }
   }
   // Prefer the index whose leading keys the filter pins most.
-  const std::pair<std::string, std::shared_ptr<Entry>>* best = nullptr;
+  const Active* best = nullptr;
   size_t best_score = 0;
   for (const auto& candidate : active) {
     size_t score = 0;
-    for (size_t pos : candidate.second->positions) {
+    for (size_t pos : candidate.entry->positions) {
       auto c = constraints.find(pos);
       if (c == constraints.end()) break;
       if (c->second.impossible || c->second.points) {
@@ -228,22 +236,62 @@ std::optional<PartitionIndexManager::Candidates> PartitionIndexManager::Find(
     }
   }
   if (best == nullptr) return std::nullopt;
-  std::optional<std::vector<int64_t>> ids = best->second->index->Lookup(*t, constraints);
+  std::optional<std::vector<int64_t>> ids = best->index->Lookup(*t, constraints);
   if (!ids) return std::nullopt;
-  return Candidates{best->first, std::move(*ids)};
+  return Candidates{best->name, std::move(*ids)};
+}
+
+int64_t PartitionIndexManager::job_exceptions() const {
+  MutexLock l(&mu_);
+  return job_exceptions_;
+}
+
+void PartitionIndexManager::SetJobHookForTesting(std::function<void(const std::string&)> hook) {
+  MutexLock l(&mu_);
+  job_hook_ = std::move(hook);
 }
 
 void PartitionIndexManager::Worker() {
   while (true) {
     Job job;
+    std::function<void(const std::string&)> hook;
     {
       MutexLock l(&mu_);
       while (!shutdown_ && jobs_.empty()) cv_.Wait(&mu_);
       if (shutdown_) return;
       job = std::move(jobs_.front());
       jobs_.pop_front();
+      hook = job_hook_;
     }
-    RunJob(job);
+    try {
+      if (hook) hook(job.table_key);
+      RunJob(job);
+    } catch (...) {
+      const std::string why = DescribeCurrentException();
+      LOG(ERROR) << "partition index job for " << job.table_key
+                 << " threw (its indexes are marked FAILED): " << why;
+      try {
+        FailJob(job, why);
+      } catch (...) {
+        LOG(ERROR) << "partition index job for " << job.table_key << ": cannot record the failure";
+      }
+    }
+  }
+}
+
+void PartitionIndexManager::FailJob(const Job& job, const std::string& why) {
+  MutexLock l(&mu_);
+  ++job_exceptions_;
+  auto it = tables_.find(job.table_key);
+  if (it == tables_.end()) return;
+  const std::string failure =
+      (job.name.empty() ? "syncing the index threw: " : "building the index threw: ") + why;
+  for (auto& [name, e] : it->second) {
+    const bool hit = job.name.empty() ? e->index != nullptr : e == job.entry;
+    if (!hit) continue;
+    e->index = nullptr;  // possibly half-synced: never used again
+    if (e->info.state != IndexState::kDeleting) e->info.state = IndexState::kFailed;
+    e->info.failure = failure;
   }
 }
 

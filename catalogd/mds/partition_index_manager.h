@@ -13,12 +13,20 @@
 // bring the table's indexes up to date (a lookup also syncs first, so a
 // listing never sees a stale index).
 //
+// Exception barrier: a background job that throws (an allocation while
+// building or syncing) never ends the worker. The job's indexes become
+// FAILED with the reason in `failure` (a half-synced index is not used, so
+// listings stay correct, scanning), the exception is logged and counted
+// (job_exceptions), and the worker takes the next job.
+//
 // Lock order: mu_ -> nothing (the indexes' own mutexes are taken without
 // holding mu_). Thread-safety: thread-safe. Shutdown() stops the worker;
 // idempotent, also run by the destructor.
 #pragma once
 
+#include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -69,6 +77,12 @@ class PartitionIndexManager {
 
   void Shutdown() EXCLUDES(mu_);
 
+  // Jobs of the background worker that threw (see the file comment).
+  int64_t job_exceptions() const EXCLUDES(mu_);
+  // Test seam: run by the worker at the start of every job, with the
+  // table's key ("db.table"). May throw.
+  void SetJobHookForTesting(std::function<void(const std::string&)> hook) EXCLUDES(mu_);
+
   // Reconciles the table's indexes with `t`'s definitions (see above).
   void SyncTable(const TablePtr& t) EXCLUDES(mu_);
   // After a partition change: schedules a background sync of the table's
@@ -116,17 +130,21 @@ class PartitionIndexManager {
   }
   void Worker() EXCLUDES(mu_);
   void RunJob(const Job& job) EXCLUDES(mu_);
+  // After `job` threw: marks the indexes it was building or syncing FAILED.
+  void FailJob(const Job& job, const std::string& why) EXCLUDES(mu_);
 
   mutable Mutex mu_;
   CondVar cv_;
   bool shutdown_ GUARDED_BY(mu_) = false;
   // table key -> index name -> entry (entries are replaced, not mutated,
-  // except info.state/backfill_errors under mu_).
+  // except info and index under mu_; readers copy `index` under mu_).
   std::map<std::string, std::map<std::string, std::shared_ptr<Entry>>> tables_ GUARDED_BY(mu_);
   // The newest table version SyncTable saw, per table with indexes: an
   // older snapshot (a listing that raced a change) is not synced back.
   std::map<std::string, int64_t> synced_versions_ GUARDED_BY(mu_);
   std::deque<Job> jobs_ GUARDED_BY(mu_);
+  int64_t job_exceptions_ GUARDED_BY(mu_) = 0;
+  std::function<void(const std::string&)> job_hook_ GUARDED_BY(mu_);
   std::thread worker_;
 };
 

@@ -3,8 +3,12 @@
 // unknown events, failures that invalidate a table, pause / resume, waits.
 #include <sqlite3.h>
 
+#include <atomic>
 #include <chrono>
+#include <stdexcept>
 #include <thread>
+
+#include "catalogd/metastore/forwarding_metastore.h"
 
 #include "tests/events/events_test_util.h"
 
@@ -156,6 +160,82 @@ TEST_F(EventsTest, PauseAndResume) {
   ASSERT_TRUE(processor_->Resume(latest - 1).ok());
   Poll();
   EXPECT_NE(catalog_->GetDatabase("skipped"), nullptr);
+}
+
+// Throws from GetNextNotifications while throws_left > 0 (fault injection
+// for the processor's exception barrier); forwards everything else.
+class ThrowingLogMetastore final : public ForwardingMetastore {
+ public:
+  using ForwardingMetastore::ForwardingMetastore;
+  Result<std::vector<NotificationEvent>> GetNextNotifications(int64_t after,
+                                                              int max_events) override {
+    if (throws_left.fetch_sub(1) > 0) throw std::runtime_error("log reader exploded");
+    return ForwardingMetastore::GetNextNotifications(after, max_events);
+  }
+  std::atomic<int> throws_left{0};
+};
+
+TEST_F(EventsTest, APollThatThrowsIsAnErrorAndTheNextPollCatchesUp) {
+  ThrowingLogMetastore thrower(ctx_.metastore);
+  thrower.throws_left = 1;
+  ctx_.metastore = &thrower;
+  ExternalCreateDb("after_throw");
+  Result<int> n = processor_->PollOnce();
+  ASSERT_FALSE(n.ok());
+  EXPECT_TRUE(n.status().Is(ErrorCode::kInternalError)) << n.status().ToString();
+  EventProcessorStatus s = Stats();
+  EXPECT_EQ(s.state, EventProcessorState::kError);
+  EXPECT_EQ(s.exceptions, 1);
+  EXPECT_NE(s.last_error.find("log reader exploded"), std::string::npos) << s.last_error;
+  EXPECT_EQ(catalog_->GetDatabase("after_throw"), nullptr);
+  Poll();  // the same batch again
+  EXPECT_NE(catalog_->GetDatabase("after_throw"), nullptr);
+  EXPECT_EQ(Stats().state, EventProcessorState::kActive);
+  ctx_.metastore = decorated_.get();
+}
+
+TEST(EventProcessorThreadTest, ThePollThreadSurvivesExceptions) {
+  const char* base = std::getenv("TMPDIR");
+  std::string tmpl = std::string(base && *base ? base : "/tmp") + "/ics_events_throw.XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+  const std::string root = tmpl;
+  {
+    auto raw = OpenSqliteMetastore(root + "/m.db");
+    auto ext = OpenSqliteMetastore(root + "/m.db");
+    ASSERT_TRUE(raw.ok() && ext.ok());
+    SelfEventLog self;
+    ThrowingLogMetastore thrower(raw->get());
+    thrower.throws_left = 3;
+    Catalog catalog;
+    LocalFileSystem fs;
+    TableLoader loader(raw->get(), &fs, LoaderOptions(), catalog.partition_id_allocator());
+    TableLoadManager loads(&catalog, &loader, 0);
+    CatalogContext ctx;
+    ctx.catalog = &catalog;
+    ctx.metastore = &thrower;
+    ctx.fs = &fs;
+    ctx.loader = &loader;
+    ctx.loads = &loads;
+    EventProcessorOptions eo;
+    eo.poll_interval_ms = 10;
+    EventProcessor p(&ctx, &self, eo);
+    ASSERT_TRUE(p.Start(0).ok());
+    MetastoreTxn txn;
+    MetastoreOp op;
+    op.kind = Kind::kCreateDatabase;
+    op.database.name = "survivor";
+    txn.ops.push_back(op);
+    ASSERT_TRUE((*ext)->Commit(txn).ok());
+    Result<int64_t> v = p.WaitForSync(std::chrono::seconds(30));
+    ASSERT_TRUE(v.ok()) << v.status().ToString();
+    EXPECT_NE(catalog.GetDatabase("survivor"), nullptr);
+    EXPECT_EQ(p.GetStatus().exceptions, 3);
+    EXPECT_EQ(p.GetStatus().state, EventProcessorState::kActive);
+    p.Stop();
+    loads.Shutdown();
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(root, ec);
 }
 
 TEST(EventProcessorThreadTest, WaitForSyncFollowsAnExternalWriter) {

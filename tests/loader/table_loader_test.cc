@@ -495,21 +495,23 @@ TEST(LoaderStatsParamsTest, RoundTripAndErrors) {
 TEST(LoaderThreadPoolTest, ParallelForRunsEveryItemOnce) {
   ThreadPool pool(3);
   std::vector<std::atomic<int>> hits(1000);
-  pool.ParallelFor(hits.size(), [&](size_t i) { hits[i]++; });
+  ASSERT_TRUE(pool.ParallelFor(hits.size(), [&](size_t i) { hits[i]++; }).ok());
   for (auto& h : hits) EXPECT_EQ(h.load(), 1);
 
   // Concurrent callers share the workers.
   std::atomic<int64_t> sum{0};
   std::vector<std::thread> callers;
   for (int c = 0; c < 4; ++c) {
-    callers.emplace_back([&] { pool.ParallelFor(500, [&](size_t i) { sum += int64_t(i); }); });
+    callers.emplace_back([&] {
+      EXPECT_TRUE(pool.ParallelFor(500, [&](size_t i) { sum += int64_t(i); }).ok());
+    });
   }
   for (auto& th : callers) th.join();
   EXPECT_EQ(sum.load(), 4 * (499 * 500 / 2));
 
   ThreadPool inline_pool(0);
   int n = 0;
-  inline_pool.ParallelFor(10, [&](size_t) { ++n; });
+  ASSERT_TRUE(inline_pool.ParallelFor(10, [&](size_t) { ++n; }).ok());
   EXPECT_EQ(n, 10);
 }
 

@@ -3,9 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <random>
+#include <stdexcept>
+#include <thread>
 
 #include "catalogd/mds/partition_index.h"
+#include "catalogd/mds/partition_index_manager.h"
 #include "catalogd/mds/partition_predicate.h"
 #include "catalogd/metastore/partition_name.h"
 #include "common/types/column_type.h"
@@ -200,6 +204,63 @@ TEST(PartitionIndexTest, BackfillErrorsForValuesThatDoNotFit) {
   auto ids = index.Lookup(*t, pred->Constraints());
   ASSERT_TRUE(ids.has_value());
   EXPECT_NE(std::find(ids->begin(), ids->end(), bad->id), ids->end());
+}
+
+// Waits until `pred` holds for index `name` of d.<table> (up to 30 s).
+template <typename Pred>
+std::optional<IndexInfo> WaitForIndex(PartitionIndexManager* m, const std::string& table,
+                                      const std::string& name, Pred pred) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::optional<IndexInfo> info = m->Get("d", table, name);
+    if (info && pred(*info)) return info;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return m->Get("d", table, name);
+}
+
+TEST(PartitionIndexManagerTest, AJobThatThrowsFailsItsIndexAndTheWorkerGoesOn) {
+  PartitionIndexManager m;
+  m.SetJobHookForTesting([](const std::string& table_key) {
+    if (table_key == "d.t") throw std::runtime_error("index job exploded");
+  });
+  int64_t next_id = 1;
+  auto t = MakeTable(2, &next_id);
+  t->hms.parameters[std::string(kIndexParamPrefix) + "ix"] = "year,month";
+  m.SyncTable(t);
+  auto failed = WaitForIndex(&m, "t", "ix",
+                             [](const IndexInfo& i) { return i.state == IndexState::kFailed; });
+  ASSERT_TRUE(failed.has_value());
+  EXPECT_EQ(failed->state, IndexState::kFailed);
+  EXPECT_NE(failed->failure.find("index job exploded"), std::string::npos) << failed->failure;
+  EXPECT_EQ(m.job_exceptions(), 1);
+
+  // The same worker builds the next table's index.
+  auto other = MakeTable(2, &next_id);
+  other->name = "other";
+  other->hms.parameters[std::string(kIndexParamPrefix) + "ix"] = "year";
+  m.SyncTable(other);
+  auto active = WaitForIndex(&m, "other", "ix",
+                             [](const IndexInfo& i) { return i.state == IndexState::kActive; });
+  ASSERT_TRUE(active.has_value());
+  EXPECT_EQ(active->state, IndexState::kActive);
+
+  // A sync job that throws takes the (possibly half-synced) index out of use.
+  m.SetJobHookForTesting([](const std::string& table_key) {
+    if (table_key == "d.other") throw std::runtime_error("sync exploded");
+  });
+  auto next = std::make_shared<TableState>(*other);
+  next->version = other->version + 1;
+  m.Changed(next);
+  auto out = WaitForIndex(&m, "other", "ix",
+                          [](const IndexInfo& i) { return i.state == IndexState::kFailed; });
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->state, IndexState::kFailed);
+  EXPECT_EQ(m.job_exceptions(), 2);
+  auto pred = PartitionPredicate::Compile("year = 2000", Keys());
+  ASSERT_TRUE(pred.ok());
+  EXPECT_FALSE(m.Find(next, pred->Constraints()).has_value());  // scans instead
+  m.Shutdown();
 }
 
 }  // namespace
