@@ -5,7 +5,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
+#include <optional>
 #include <system_error>
+
+#include "common/util/checked_math.h"
 
 namespace ics::catalog {
 
@@ -13,6 +17,12 @@ namespace fs = std::filesystem;
 
 bool IsHiddenFileName(const std::string& name) {
   return !name.empty() && (name[0] == '.' || name[0] == '_');
+}
+
+int64_t StatTimeToMillis(int64_t sec, int64_t nsec) {
+  const std::optional<int64_t> ms = CheckedMul(sec, 1000);
+  if (!ms) return sec > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+  return SaturatingAdd(*ms, nsec / 1'000'000);
 }
 
 namespace {
@@ -57,7 +67,8 @@ Result<std::vector<FileStatus>> LocalFileSystem::ListFiles(const std::string& di
     FileStatus f;
     f.name = std::move(name);
     f.length = static_cast<int64_t>(st.st_size);
-    f.mtime_ms = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1'000'000;
+    f.mtime_ms = StatTimeToMillis(static_cast<int64_t>(st.st_mtim.tv_sec),
+                                  static_cast<int64_t>(st.st_mtim.tv_nsec));
     files.push_back(std::move(f));
     return Status::OK();
   });
@@ -142,8 +153,13 @@ SyntheticFileSystem::SyntheticFileSystem(SyntheticFileSystemOptions options)
 Result<std::vector<FileStatus>> SyntheticFileSystem::ListFiles(const std::string& dir) {
   const SyntheticFileSystemOptions& o = options_;
   const uint64_t dir_hash = Fnv1a(dir, o.seed);
+  // Ranges in unsigned arithmetic (max - min can exceed INT64_MAX); file
+  // sizes below 0 are raised to 0.
+  const int64_t min_bytes = std::max<int64_t>(0, o.min_file_bytes);
   const uint64_t size_range =
-      o.max_file_bytes > o.min_file_bytes ? static_cast<uint64_t>(o.max_file_bytes - o.min_file_bytes) + 1 : 1;
+      o.max_file_bytes > min_bytes
+          ? static_cast<uint64_t>(o.max_file_bytes) - static_cast<uint64_t>(min_bytes) + 1
+          : 1;
   const uint64_t mtime_range = o.mtime_spread_ms > 0 ? static_cast<uint64_t>(o.mtime_spread_ms) : 1;
   std::vector<FileStatus> files;
   files.reserve(static_cast<size_t>(std::max(0, o.files_per_dir)));
@@ -153,8 +169,9 @@ Result<std::vector<FileStatus>> SyntheticFileSystem::ListFiles(const std::string
     std::snprintf(name, sizeof(name), "part-%05d-%016llx", i, static_cast<unsigned long long>(h));
     FileStatus f;
     f.name = std::string(name) + o.file_extension;
-    f.length = o.min_file_bytes + static_cast<int64_t>(Mix(h) % size_range);
-    f.mtime_ms = o.base_mtime_ms + static_cast<int64_t>(Mix(h + 1) % mtime_range);
+    // min_bytes + x <= max_file_bytes (x < size_range), so no overflow.
+    f.length = min_bytes + static_cast<int64_t>(Mix(h) % size_range);
+    f.mtime_ms = SaturatingAdd(o.base_mtime_ms, static_cast<int64_t>(Mix(h + 1) % mtime_range));
     files.push_back(std::move(f));
   }
   // Names are "part-<i>-..." with a 5-digit index: sorted unless wider.

@@ -75,7 +75,8 @@ class LocalFileSystem final : public FileSystem {
 
 struct SyntheticFileSystemOptions {
   int files_per_dir = 10;
-  // File sizes are spread uniformly over [min_file_bytes, max_file_bytes].
+  // File sizes are spread uniformly over [min_file_bytes, max_file_bytes]
+  // (min below 0 counts as 0; max below min gives min). Any values are safe.
   int64_t min_file_bytes = 1 << 20;
   int64_t max_file_bytes = 256LL << 20;
   // mtimes are spread over [base_mtime_ms, base_mtime_ms + mtime_spread_ms).
@@ -110,5 +111,9 @@ class SyntheticFileSystem final : public FileSystem {
 
 // True for names Hive treats as hidden ('.' or '_' first).
 bool IsHiddenFileName(const std::string& name);
+
+// A stat() time as ms since the epoch, saturating at the int64 limits (a
+// file's mtime can be set to any 64-bit second count).
+int64_t StatTimeToMillis(int64_t sec, int64_t nsec);
 
 }  // namespace ics::catalog

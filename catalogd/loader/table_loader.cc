@@ -12,6 +12,7 @@
 #include "common/codec/file_desc.h"
 #include "common/codec/partition_stats.h"
 #include "common/types/column_type.h"
+#include "common/util/checked_math.h"
 #include "common/util/exception_barrier.h"
 
 namespace ics::catalog {
@@ -285,27 +286,33 @@ Result<std::shared_ptr<PartitionState>> TableLoader::BuildPartition(const TableS
 
   Result<std::vector<FileStatus>> files = ListFilesGuarded(fs_, p->location);
   if (!files.ok()) return files.status().WithContext("listing partition '" + p->name + "'");
-  FillFiles(*files, p.get());
+  ICS_RETURN_IF_ERROR(FillFiles(*files, p.get()).WithContext("partition '" + p->name + "'"));
   return p;
 }
 
-void TableLoader::FillFiles(const std::vector<FileStatus>& files, PartitionState* part) const {
+Status TableLoader::FillFiles(const std::vector<FileStatus>& files, PartitionState* part) const {
   part->file_descs.clear();
   part->file_descs.reserve(files.size());
   part->total_file_bytes = 0;
   part->num_blocks = 0;
   FileDescInfo info;
   for (const FileStatus& f : files) {
+    if (f.length < 0) {
+      return Status::Corruption("the file system reports a negative length (" +
+                                std::to_string(f.length) + ") for file '" + f.name + "'");
+    }
     info.relative_path = f.name;
     info.length = f.length;
     info.mtime_ms = f.mtime_ms;
     info.compression = CompressionFromFileName(f.name);
     info.blocks = SplitIntoBlocks(f.length, options_.block_size, 0);
     part->file_descs.push_back(BuildFileDesc(info));
-    part->total_file_bytes += f.length;
-    part->num_blocks += static_cast<int64_t>(info.blocks.size());
+    // Sums saturate: a listing cannot overflow them, however large its files.
+    part->total_file_bytes = SaturatingAdd(part->total_file_bytes, f.length);
+    part->num_blocks = SaturatingAdd(part->num_blocks, static_cast<int64_t>(info.blocks.size()));
   }
   part->last_refresh_ms = NowMs();
+  return Status::OK();
 }
 
 Result<PartitionPtr> TableLoader::RefreshPartition(const PartitionPtr& old) {
@@ -323,7 +330,7 @@ Result<PartitionPtr> TableLoader::RefreshPartition(const PartitionPtr& old) {
   p->num_rows = old->num_rows;
   p->partition_stats = old->partition_stats;
   p->has_incremental_stats = old->has_incremental_stats;
-  FillFiles(*files, p.get());
+  ICS_RETURN_IF_ERROR(FillFiles(*files, p.get()).WithContext("partition '" + p->name + "'"));
   return PartitionPtr(std::move(p));
 }
 
@@ -336,8 +343,8 @@ void TableLoader::FinishTableState(TableState* table) const {
   const size_t k = table->clustering_columns.size();
   for (const auto& [id, p] : table->partitions) {
     table->partition_ids_by_name[p->name] = id;
-    total_bytes += p->total_file_bytes;
-    total_blocks += p->num_blocks;
+    total_bytes = SaturatingAdd(total_bytes, p->total_file_bytes);
+    total_blocks = SaturatingAdd(total_blocks, p->num_blocks);
     std::string prefix = SplitPartitionLocation(p->location, k).prefix;
     if (seen_prefixes.insert(prefix).second) table->partition_prefixes.push_back(std::move(prefix));
   }

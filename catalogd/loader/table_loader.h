@@ -25,6 +25,10 @@
 //    (not the "totalSize" parameter, which goes stale; views: unset).
 //  - network_addresses = [{host, 0}] when any file has blocks;
 //    partition_prefixes per CompressPartitionLocation.
+// Sizes: a file's blocks follow SplitIntoBlocks (file_desc.h: overflow-safe,
+// at most kMaxBlocksPerFile per file, larger blocks beyond); a negative file
+// length from the file system fails the partition (CORRUPTION); byte and
+// block totals saturate at INT64_MAX; block_size <= 0 means the default.
 // Exceptions: a file system call or a listing task that throws fails the
 // load with INTERNAL naming it (the listing pool's exception barrier,
 // thread_pool.h); nothing escapes to the calling thread from there.
@@ -96,7 +100,8 @@ class TableLoader {
 
  private:
   // Sets part's file descriptors, totals and last_refresh_ms from a listing.
-  void FillFiles(const std::vector<FileStatus>& files, PartitionState* part) const;
+  // CORRUPTION for a negative file length; totals saturate at INT64_MAX.
+  [[nodiscard]] Status FillFiles(const std::vector<FileStatus>& files, PartitionState* part) const;
   Result<std::shared_ptr<PartitionState>> BuildPartition(const TableState& table,
                                                          hive::Partition partition, int64_t id,
                                                          int64_t prev_id);

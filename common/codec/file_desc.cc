@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/util/checked_math.h"
+
 namespace ics {
 
 namespace {
@@ -39,14 +41,23 @@ fb::FbCompression CompressionFromFileName(std::string_view name) {
 std::vector<FileBlockInfo> SplitIntoBlocks(int64_t length, int64_t block_size, uint16_t host_idx) {
   std::vector<FileBlockInfo> blocks;
   if (length <= 0 || block_size <= 0) return blocks;
-  blocks.reserve(static_cast<size_t>((length + block_size - 1) / block_size));
-  for (int64_t off = 0; off < length; off += block_size) {
+  int64_t count = CeilDiv(length, block_size);
+  if (count > kMaxBlocksPerFile) {
+    block_size = CeilDiv(length, kMaxBlocksPerFile);
+    count = CeilDiv(length, block_size);  // <= kMaxBlocksPerFile
+  }
+  blocks.reserve(static_cast<size_t>(count));
+  int64_t off = 0;
+  while (off < length) {
+    // length - off > 0 and never overflows; off + len <= length.
+    const int64_t len = std::min(block_size, length - off);
     FileBlockInfo b;
     b.offset = off;
-    b.length = std::min(block_size, length - off);
+    b.length = len;
     b.replica_host_idxs = {host_idx};
     b.disk_ids = {-1};
     blocks.push_back(std::move(b));
+    off += len;
   }
   return blocks;
 }

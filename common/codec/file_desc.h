@@ -46,8 +46,17 @@ inline constexpr uint16_t kCachedReplicaBit = 0x8000;
 // (.gz, .deflate, .bz2, .snappy, .lzo, .lz4, .zst/.zstd; NONE otherwise).
 fb::FbCompression CompressionFromFileName(std::string_view file_name);
 
+// Most blocks SplitIntoBlocks gives one file (as HDFS bounds blocks per
+// file): with 128 MiB blocks, files up to 1.25 TiB keep their block size.
+inline constexpr int64_t kMaxBlocksPerFile = 10000;
+
 // Splits a file of `length` bytes into blocks of `block_size` bytes, each
-// placed on `host_idx` (used for local, single-host warehouses).
+// placed on `host_idx` (used for local, single-host warehouses). No blocks
+// when length <= 0 or block_size <= 0. Safe for any int64 inputs (no
+// overflow up to length INT64_MAX): a file that would need more than
+// kMaxBlocksPerFile blocks is split into kMaxBlocksPerFile blocks of
+// ceil(length / kMaxBlocksPerFile) bytes (the last one shorter) instead,
+// so a huge file or a tiny block size never makes a huge allocation.
 std::vector<FileBlockInfo> SplitIntoBlocks(int64_t length, int64_t block_size, uint16_t host_idx);
 
 // Encodes one descriptor as a finished FlatBuffer.

@@ -1,9 +1,11 @@
 // Hardening of the loader: the listing pool's exception barrier, a file
-// system or metastore that throws.
+// system that throws, and size arithmetic on hostile listings (huge files,
+// negative lengths, tiny or absurd block sizes, extreme timestamps).
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <stdexcept>
 #include <thread>
 
@@ -12,11 +14,14 @@
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/loader/thread_pool.h"
 #include "catalogd/metastore/forwarding_metastore.h"
+#include "common/codec/file_desc.h"
 #include "tests/loader/fake_file_system.h"
 #include "tests/loader/fake_metastore.h"
 
 namespace ics::catalog {
 namespace {
+
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 
 // ---- ThreadPool exception barrier ----
 
@@ -142,6 +147,53 @@ TEST_F(LoaderHardeningTest, ThrowingListingOfOnePartitionOrAnUnpartitionedTable)
   EXPECT_NE(flat.status().message().find("flat throws"), std::string::npos);
 }
 
+TEST_F(LoaderHardeningTest, HugeFilesGiveBoundedBlocksAndSaturatedTotals) {
+  PutTable("big", 2);
+  for (int i = 0; i < 2; ++i) {
+    fs_.SetFiles(PartDir("big", i),
+                 {{"a", kMax, 1}, {"b", kMax - 1, 2}, {"c", kMax / 2 + 1, 3}, {"d", 0, 4}});
+  }
+  for (int64_t block_size : {int64_t{1}, int64_t{0}, int64_t{-5}, kMax, kMax / 2 + 1}) {
+    SCOPED_TRACE("block_size " + std::to_string(block_size));
+    TableLoader loader(&ms_, &fs_, Options(block_size), &next_id_);
+    auto r = loader.Load("d", "big");
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    const TableState& t = **r;
+    EXPECT_EQ(t.table_stats.total_file_bytes, kMax);  // saturated, not wrapped
+    for (const auto& [id, p] : t.partitions) {
+      EXPECT_EQ(p->total_file_bytes, kMax);
+      ASSERT_EQ(p->file_descs.size(), 4u);
+      int64_t blocks = 0;
+      for (const std::string& bytes : p->file_descs) {
+        auto fd = ReadFileDesc(bytes);
+        ASSERT_TRUE(fd.ok());
+        FileDescInfo info = ToFileDescInfo(**fd);
+        EXPECT_LE(static_cast<int64_t>(info.blocks.size()), kMaxBlocksPerFile);
+        int64_t next = 0;
+        for (const FileBlockInfo& b : info.blocks) {
+          ASSERT_EQ(b.offset, next);
+          ASSERT_GT(b.length, 0);
+          next += b.length;
+        }
+        EXPECT_EQ(next, info.length);  // the blocks cover the file exactly
+        blocks += static_cast<int64_t>(info.blocks.size());
+      }
+      EXPECT_EQ(p->num_blocks, blocks);
+    }
+  }
+}
+
+TEST_F(LoaderHardeningTest, NegativeFileLengthFailsThePartition) {
+  PutTable("neg", 3);
+  fs_.SetFiles(PartDir("neg", 1), {{"ok", 10, 1}, {"bad", -7, 1}});
+  TableLoader loader(&ms_, &fs_, Options(), &next_id_);
+  auto r = loader.Load("d", "neg");
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(r.status().Is(ErrorCode::kCorruption)) << r.status().ToString();
+  EXPECT_NE(r.status().message().find("'bad'"), std::string::npos) << r.status().ToString();
+  EXPECT_NE(r.status().message().find("p=1"), std::string::npos) << r.status().ToString();
+}
+
 // A metastore whose GetTable throws for one table (everything else forwarded).
 class ThrowingMetastore final : public ForwardingMetastore {
  public:
@@ -187,6 +239,66 @@ TEST_F(LoaderHardeningTest, BackgroundLoadThatThrowsIsALoadErrorAndTheWorkerSurv
   ASSERT_FALSE(again.ok());
   EXPECT_NE(again.status().message().find("loading d.boom"), std::string::npos);
   loads.Shutdown();
+}
+
+// ---- size arithmetic helpers ----
+
+TEST(SplitIntoBlocksTest, NoOverflowAndBoundedCount) {
+  // (length + block_size - 1) would overflow here; so would off += block_size.
+  auto a = SplitIntoBlocks(kMax, kMax / 2 + 1, 0);
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_EQ(a[0].offset, 0);
+  EXPECT_EQ(a[0].length, kMax / 2 + 1);
+  EXPECT_EQ(a[1].offset, kMax / 2 + 1);
+  EXPECT_EQ(a[0].length + a[1].length, kMax);
+
+  auto one = SplitIntoBlocks(kMax, kMax, 0);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].length, kMax);
+
+  // A tiny block size on a huge file: clamped to kMaxBlocksPerFile blocks.
+  auto tiny = SplitIntoBlocks(kMax, 1, 3);
+  ASSERT_EQ(static_cast<int64_t>(tiny.size()), kMaxBlocksPerFile);
+  int64_t covered = 0;
+  for (const auto& b : tiny) {
+    EXPECT_EQ(b.offset, covered);
+    covered += b.length;
+    EXPECT_EQ(b.replica_host_idxs, std::vector<uint16_t>{3});
+  }
+  EXPECT_EQ(covered, kMax);
+
+  // Exactly at the cap keeps the block size; one byte more regroups.
+  EXPECT_EQ(static_cast<int64_t>(SplitIntoBlocks(kMaxBlocksPerFile * 100, 100, 0).size()),
+            kMaxBlocksPerFile);
+  auto over = SplitIntoBlocks(kMaxBlocksPerFile * 100 + 1, 100, 0);
+  EXPECT_LE(static_cast<int64_t>(over.size()), kMaxBlocksPerFile);
+  EXPECT_TRUE(SplitIntoBlocks(-1, 100, 0).empty());
+  EXPECT_TRUE(SplitIntoBlocks(100, -1, 0).empty());
+  EXPECT_TRUE(SplitIntoBlocks(std::numeric_limits<int64_t>::min(), 1, 0).empty());
+}
+
+TEST(FileSystemSizeTest, StatTimesSaturate) {
+  EXPECT_EQ(StatTimeToMillis(1, 500'000'000), 1500);
+  EXPECT_EQ(StatTimeToMillis(kMax, 999'999'999), kMax);
+  EXPECT_EQ(StatTimeToMillis(kMax / 1000, 999'999'999), kMax);
+  EXPECT_EQ(StatTimeToMillis(std::numeric_limits<int64_t>::min(), 0),
+            std::numeric_limits<int64_t>::min());
+}
+
+TEST(FileSystemSizeTest, SyntheticExtremesStayInRange) {
+  SyntheticFileSystemOptions o;
+  o.files_per_dir = 50;
+  o.min_file_bytes = std::numeric_limits<int64_t>::min();
+  o.max_file_bytes = kMax;
+  o.base_mtime_ms = kMax;
+  o.mtime_spread_ms = kMax;
+  SyntheticFileSystem fs(o);
+  auto files = fs.ListFiles("/x");
+  ASSERT_TRUE(files.ok());
+  for (const FileStatus& f : *files) {
+    EXPECT_GE(f.length, 0);
+    EXPECT_EQ(f.mtime_ms, kMax);
+  }
 }
 
 }  // namespace
