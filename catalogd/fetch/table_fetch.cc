@@ -1,6 +1,7 @@
 #include "catalogd/fetch/table_fetch.h"
 
 #include <cctype>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -31,8 +32,12 @@ const hive::ColumnStatisticsObj* FindColumnStats(const TableState& t, const std:
 std::vector<hive::ColumnStatisticsObj> ColumnStats(const TableState& t,
                                                    const TTableInfoSelector& sel) {
   std::vector<hive::ColumnStatisticsObj> out;
+  // A column named several times (in any case) is answered once, so the
+  // answer is bounded by the table's columns, not by the request.
+  std::unordered_set<const hive::ColumnStatisticsObj*> seen;
   auto add = [&](const std::string& name) {
-    if (const auto* s = FindColumnStats(t, name)) out.push_back(*s);
+    const auto* s = FindColumnStats(t, name);
+    if (s != nullptr && seen.insert(s).second) out.push_back(*s);
   };
   if (sel.__isset.want_stats_for_all_columns && sel.want_stats_for_all_columns) {
     for (const auto& c : t.clustering_columns) add(c.columnName);
@@ -93,14 +98,20 @@ TableFetchResult BuildPartialTableInfo(const TableState& t, const TTableInfoSele
   // fails the request whatever the cap would have cut.
   std::vector<const PartitionState*> selected;
   if (sel.__isset.partition_ids) {
-    selected.reserve(sel.partition_ids.size());
+    // Each id once, in first-seen order: the selection (and the answer) is
+    // bounded by the table's partitions however often the request repeats
+    // an id. The set never grows beyond the table either: an id is only
+    // inserted once it is known to be one of the table's partitions.
+    std::unordered_set<int64_t> seen;
     for (int64_t id : sel.partition_ids) {
+      if (seen.count(id) != 0) continue;
       auto it = t.partitions.find(id);
       if (it == t.partitions.end() || it->second == nullptr) {
         r.lookup_status = CatalogLookupStatus::PARTITION_NOT_FOUND;
         r.info = impala::TPartialTableInfo();
         return r;
       }
+      seen.insert(id);
       selected.push_back(it->second.get());
     }
   } else if (WantsPartitionInfo(sel)) {

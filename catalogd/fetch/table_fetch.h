@@ -7,11 +7,16 @@
 //                            column_stats: the stored ColumnStatisticsObj of
 //                            each named column that has stats (unknown
 //                            names and columns without stats are skipped;
-//                            names match case-insensitively); "all" means
+//                            names match case-insensitively; a column named
+//                            more than once is answered once, at its first
+//                            mention); "all" means
 //                            every column of the table, partition keys
 //                            first, in schema order.
 //   partition selection      partition_ids listed: exactly those, in request
-//                            order (duplicates kept); any unknown id makes
+//                            order, each id once (a repeated id is answered
+//                            at its first position only, so the answer is
+//                            bounded by the table, not the request); any
+//                            unknown id makes
 //                            the whole answer PARTITION_NOT_FOUND. Unset:
 //                            every partition in ascending id order when any
 //                            of want_partition_names/_metadata/_files/_stats

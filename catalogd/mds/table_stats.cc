@@ -1,5 +1,6 @@
 // TableService: column statistics of tables and partitions.
 #include <map>
+#include <set>
 
 #include "catalogd/catalog/names.h"
 #include "catalogd/mds/table_limits.h"
@@ -87,8 +88,12 @@ Result<thrift::TGetColumnStatisticsResponse> TableService::GetColumnStatistics(
   thrift::TGetColumnStatisticsResponse resp;
   resp.__isset.column_statistics = true;
   resp.__isset.errors = true;
+  // A column named more than once (in any case) is answered once, at its
+  // first mention.
+  std::set<std::string> seen;
   for (const std::string& raw : req.column_names) {
     Result<std::string> name = NormalizeColumn(raw);
+    if (!seen.insert(name.ok() ? *name : raw).second) continue;
     if (!name.ok()) {
       resp.errors.push_back(ColumnError(raw, name.status()));
     } else if (types.count(*name) == 0) {

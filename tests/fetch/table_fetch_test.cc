@@ -43,15 +43,54 @@ TEST(TableFetchTest, CapBookkeeping) {
   EXPECT_EQ(tiny.num_file_descs, 4);
 }
 
-TEST(TableFetchTest, DuplicateIdsAreKept) {
+TEST(TableFetchTest, DuplicateIdsAreAnsweredOnceInFirstSeenOrder) {
   auto t = testing::MakeTable(testing::TableSpec{});
   impala::TTableInfoSelector sel;
   sel.want_partition_names = true;
   sel.__set_partition_ids({101, 101});
   auto r = BuildPartialTableInfo(*t, sel, 0);
-  ASSERT_EQ(r.info.partitions.size(), 2u);
+  ASSERT_EQ(r.info.partitions.size(), 1u);
   EXPECT_EQ(r.info.partitions[0].name, "day=1");
-  EXPECT_EQ(r.info.partitions[1].name, "day=1");
+
+  sel.__set_partition_ids({102, 101, 102, 100, 101, 102});
+  r = BuildPartialTableInfo(*t, sel, 0);
+  ASSERT_EQ(r.info.partitions.size(), 3u);
+  EXPECT_EQ(r.info.partitions[0].id, 102);
+  EXPECT_EQ(r.info.partitions[1].id, 101);
+  EXPECT_EQ(r.info.partitions[2].id, 100);
+  EXPECT_EQ(r.num_partitions_selected, 3);
+}
+
+TEST(TableFetchTest, AMillionCopiesOfOneIdGiveOnePartition) {
+  auto t = testing::MakeTable(testing::TableSpec{});
+  impala::TTableInfoSelector sel;
+  sel.want_partition_files = true;
+  sel.__set_partition_ids(std::vector<int64_t>(1'000'000, 101));
+  auto r = BuildPartialTableInfo(*t, sel, 0);
+  ASSERT_EQ(r.lookup_status, CatalogLookupStatus::OK);
+  ASSERT_EQ(r.info.partitions.size(), 1u);
+  EXPECT_EQ(r.info.partitions[0].id, 101);
+  EXPECT_EQ(r.num_file_descs, 3);
+  EXPECT_FALSE(r.truncated);
+
+  // A repeated id after an unknown one still fails the whole request.
+  sel.__set_partition_ids({101, 101, 999, 101});
+  EXPECT_EQ(BuildPartialTableInfo(*t, sel, 0).lookup_status,
+            CatalogLookupStatus::PARTITION_NOT_FOUND);
+}
+
+TEST(TableFetchTest, DuplicateColumnNamesAreAnsweredOnce) {
+  auto t = testing::MakeTable(testing::TableSpec{});
+  impala::TTableInfoSelector sel;
+  std::vector<std::string> names(100'000, "id");
+  names.push_back("DAY");
+  names.push_back("Id");
+  names.push_back("day");
+  sel.__set_want_stats_for_column_names(names);
+  auto r = BuildPartialTableInfo(*t, sel, 0);
+  ASSERT_EQ(r.info.column_stats.size(), 2u);
+  EXPECT_EQ(r.info.column_stats[0].colName, "id");
+  EXPECT_EQ(r.info.column_stats[1].colName, "day");
 }
 
 TEST(TableFetchTest, UnpartitionedAndEmptyTables) {

@@ -119,6 +119,20 @@ TEST_F(TableFetchSelectorTest, SpecificPartitionIdsInRequestOrder) {
   EXPECT_FALSE(r.table_info.partitions[0].__isset.name);
 }
 
+TEST_F(TableFetchSelectorTest, RepeatedPartitionIdsAreAnsweredOnce) {
+  auto f = NewFetcher();
+  TTableInfoSelector sel;
+  sel.want_partition_files = true;
+  std::vector<int64_t> ids(1'000'000, 101);
+  ids.push_back(100);
+  ids.push_back(101);
+  sel.__set_partition_ids(ids);
+  auto r = f->GetPartialCatalogObject(TableReq("sales", "orders", sel));
+  ExpectOk(r);
+  EXPECT_EQ(IdsOf(r), (std::vector<int64_t>{101, 100}));
+  EXPECT_EQ(r.table_info.partitions[0].file_descriptors.size(), 3u);
+}
+
 TEST_F(TableFetchSelectorTest, UnknownPartitionId) {
   auto f = NewFetcher();
   TTableInfoSelector sel;

@@ -110,6 +110,16 @@ TEST_F(StatsTest, PartitionStats) {
   EXPECT_STATUS_CODE(Delete("p", "id", part), ErrorCode::kNotFound);
 }
 
+TEST_F(StatsTest, RepeatedColumnNamesAreAnsweredOnce) {
+  ASSERT_RESULT_OK(Put("t", {LongStats("id", 42)}));
+  auto got = Fetch("t", {"id", "ID", "ghost", "Id", "ghost", "id", "GHOST"});
+  ASSERT_RESULT_OK(got);
+  ASSERT_EQ(got->column_statistics.size(), 1u);
+  EXPECT_EQ(got->column_statistics[0].colName, "id");
+  ASSERT_EQ(got->errors.size(), 1u);  // ghost, once
+  EXPECT_EQ(got->errors[0].column_name, "ghost");
+}
+
 TEST_F(StatsTest, Limits) {
   std::vector<std::string> cols(101, "id");
   EXPECT_CODE(Fetch("t", cols), ErrorCode::kLimitExceeded);
