@@ -33,6 +33,13 @@ DEFINE_int32(metastore_service_port, 26100,
              "Port of the metastore services (PartitionService, TableService; one port, "
              "multiplexed). 0 picks a free port, negative disables. Not given while "
              "--catalog_service_port=0: a free port too.");
+DEFINE_int64(metastore_write_streams_max_staged_bytes, 1ll << 30,
+             "Most bytes of partitions that all open PartitionService write streams and "
+             "in-flight partition batches may stage in memory together (per metastore service "
+             "server); a write beyond it fails with RESOURCE_EXHAUSTED. <= 0: no cap.");
+DEFINE_int64(metastore_write_streams_max_open, 1000,
+             "Most PartitionService write streams open at once; opening another fails with "
+             "RESOURCE_EXHAUSTED.");
 DEFINE_int32(hms_port, 9083,
              "Port of the Hive Metastore endpoint (ThriftHiveMetastore; binary protocol, "
              "unframed, as Hive clients use). 0 picks a free port, negative disables. Not "
@@ -96,6 +103,8 @@ int main(int argc, char** argv) {
       gflags::GetCommandLineFlagInfoOrDie("metastore_service_port").is_default) {
     o.metastore_service_port = 0;  // tests that ask for free ports get one here too
   }
+  o.metastore_write_streams_max_staged_bytes = FLAGS_metastore_write_streams_max_staged_bytes;
+  o.metastore_write_streams_max_open = FLAGS_metastore_write_streams_max_open;
   o.hms_port = FLAGS_hms_port;
   if (FLAGS_catalog_service_port == 0 &&
       gflags::GetCommandLineFlagInfoOrDie("hms_port").is_default) {

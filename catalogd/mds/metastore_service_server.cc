@@ -4,6 +4,8 @@
 #include <thrift/TProcessor.h>
 #include <thrift/processor/TMultiplexedProcessor.h>
 
+#include <algorithm>
+
 #include "catalogd/mds/partition_service.h"
 #include "catalogd/mds/partition_service_handler.h"
 #include "catalogd/mds/table_service_handler.h"
@@ -41,6 +43,9 @@ Status MetastoreServiceServer::AddBuiltinServices(const MetastoreServiceDeps& de
   mds::PartitionServiceOptions popts;
   popts.streams.idle_timeout_ms = options_.write_stream_idle_timeout_ms;
   popts.streams.max_staged_bytes = options_.write_stream_max_staged_bytes;
+  popts.streams.max_streams =
+      static_cast<size_t>(std::max<int64_t>(0, options_.write_streams_max_open));
+  popts.max_staged_bytes_total = options_.write_streams_max_staged_bytes;
   auto partitions = std::make_shared<mds::PartitionService>(deps.ctx, deps.ddl, popts);
   // One registration per service.
   ICS_RETURN_IF_ERROR(AddService("PartitionService",

@@ -41,9 +41,14 @@ struct MetastoreServiceOptions {
   std::string bind_host = "0.0.0.0";
   int port = 26100;  // 0 = pick a free port
   int64_t max_message_bytes = 256ll << 20;
-  // Partition write streams: idle expiry and staging bound.
+  // Partition write streams: idle expiry and staging bound (per stream).
   int64_t write_stream_idle_timeout_ms = 5 * 60 * 1000;
   int64_t write_stream_max_staged_bytes = 256ll << 20;
+  // Across this server: the bytes all open write streams and in-flight
+  // partition batches may stage together (<= 0: no cap), and the number of
+  // open write streams (PartitionService; LIMIT_EXCEEDED beyond either).
+  int64_t write_streams_max_staged_bytes = 1ll << 30;
+  int64_t write_streams_max_open = 1000;
   metrics::MetricRegistry* metrics = nullptr;  // RPC server counters (optional)
 };
 

@@ -57,9 +57,31 @@ std::vector<thrift::TMetastorePartition> ToThrift(const std::vector<hive::Partit
 
 }  // namespace
 
+namespace {
+
+WriteStreamOptions WithBudget(WriteStreamOptions o, StagingBudget* budget) {
+  o.budget = budget;
+  return o;
+}
+
+int64_t ValuesBytes(const std::vector<std::vector<std::string>>& all) {
+  int64_t n = 0;
+  for (const auto& values : all) {
+    n += 64;
+    for (const std::string& v : values) n += static_cast<int64_t>(v.size()) + 16;
+  }
+  return n;
+}
+
+}  // namespace
+
 PartitionService::PartitionService(CatalogContext* ctx, DdlExecutor* ddl,
                                    PartitionServiceOptions options)
-    : ctx_(ctx), ddl_(ddl), lister_(ctx, &indexes_), streams_(std::move(options.streams)) {}
+    : ctx_(ctx),
+      ddl_(ddl),
+      lister_(ctx, &indexes_),
+      budget_(options.max_staged_bytes_total),
+      streams_(WithBudget(std::move(options.streams), &budget_)) {}
 
 PartitionService::~PartitionService() { Shutdown(); }
 
@@ -90,7 +112,12 @@ Result<thrift::TBatchCreatePartitionsResponse> PartitionService::BatchCreate(
   ICS_RETURN_IF_ERROR(CheckVersion(req.protocol_version));
   ICS_ASSIGN_OR_RETURN(Names n, Normalize(req.table));
   ICS_RETURN_IF_ERROR(CheckBatchSize(req.partitions.size(), "partitions"));
-  for (const auto& p : req.partitions) ICS_RETURN_IF_ERROR(ValidatePartitionInput(p));
+  int64_t bytes = 0;
+  for (const auto& p : req.partitions) {
+    ICS_RETURN_IF_ERROR(ValidatePartitionInput(p));
+    bytes += ApproxBytes(p);
+  }
+  ICS_ASSIGN_OR_RETURN(StagingReservation held, budget_.Reserve(bytes, "a partition batch"));
   ICS_ASSIGN_OR_RETURN(PartitionBatchResult r,
                        Create(n.db, n.table, req.partitions, req.skip_existing_partitions));
   thrift::TBatchCreatePartitionsResponse resp;
@@ -104,6 +131,9 @@ Result<thrift::TBatchUpdatePartitionsResponse> PartitionService::BatchUpdate(
   ICS_RETURN_IF_ERROR(CheckVersion(req.protocol_version));
   ICS_ASSIGN_OR_RETURN(Names n, Normalize(req.table));
   ICS_RETURN_IF_ERROR(CheckBatchSize(req.updates.size(), "updates"));
+  int64_t bytes = 0;
+  for (const thrift::TPartitionUpdate& u : req.updates) bytes += ApproxBytes(u.partition);
+  ICS_ASSIGN_OR_RETURN(StagingReservation held, budget_.Reserve(bytes, "a partition batch"));
   PartitionBatch b;
   b.db = n.db;
   b.table = n.table;
@@ -124,6 +154,8 @@ Result<thrift::TBatchDeletePartitionsResponse> PartitionService::BatchDelete(
   ICS_RETURN_IF_ERROR(CheckVersion(req.protocol_version));
   ICS_ASSIGN_OR_RETURN(Names n, Normalize(req.table));
   ICS_RETURN_IF_ERROR(CheckBatchSize(req.partition_values.size(), "partitions"));
+  ICS_ASSIGN_OR_RETURN(StagingReservation held,
+                       budget_.Reserve(ValuesBytes(req.partition_values), "a partition batch"));
   PartitionBatch b;
   b.db = n.db;
   b.table = n.table;

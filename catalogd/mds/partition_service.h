@@ -9,6 +9,13 @@
 // streams are staged by WriteStreamManager and committed as one batch;
 // partition indexes are PartitionIndexManager's.
 //
+// Memory: every partition a request or an open write stream holds is
+// charged to one StagingBudget per service (max_staged_bytes_total): a
+// stream's staged partitions until it is committed, aborted or expires; a
+// batch request's partitions while it is applied. A write that would pass
+// the cap fails with LIMIT_EXCEEDED (RESOURCE_EXHAUSTED on the wire) and
+// changes nothing. At most streams.max_streams streams are open at once.
+//
 // Methods return the response without its status (the RPC handler sets
 // it from the Result). Ownership: owns the lister, the index manager and
 // the stream manager; the context and the DDL executor outlive it.
@@ -30,7 +37,10 @@ namespace ics::catalog::mds {
 inline constexpr size_t kMaxPartitionsPerBatch = 900;
 
 struct PartitionServiceOptions {
-  WriteStreamOptions streams;
+  WriteStreamOptions streams;  // streams.budget is set by the service
+  // Cap on the bytes of partitions staged by all streams and batches
+  // together (see above); <= 0: no cap.
+  int64_t max_staged_bytes_total = 1ll << 30;
 };
 
 class PartitionService {
@@ -68,6 +78,7 @@ class PartitionService {
 
   PartitionIndexManager* indexes() { return &indexes_; }
   WriteStreamManager* streams() { return &streams_; }
+  const StagingBudget& staging_budget() const { return budget_; }
 
  private:
   // Creates `partitions` (validated) as one batch.
@@ -80,6 +91,7 @@ class PartitionService {
   DdlExecutor* const ddl_;
   PartitionIndexManager indexes_;
   PartitionLister lister_;
+  StagingBudget budget_;  // before streams_: outlives their reservations
   WriteStreamManager streams_;
 };
 

@@ -95,6 +95,7 @@ Result<int64_t> WriteStreamManager::Append(const std::string& id,
                                  std::to_string(options_.max_staged_bytes) +
                                  " bytes; commit it and start another");
   }
+  ICS_RETURN_IF_ERROR(s->reservation.Grow(options_.budget, bytes, "write stream " + id));
   s->staged_bytes += bytes;
   for (auto& p : partitions) s->staged.push_back(std::move(p));
   return static_cast<int64_t>(s->staged.size());

@@ -8,7 +8,12 @@
 // streams are swept on every call; a later call on one gets ABORTED "expired");
 // its staged partitions are bounded by max_staged_bytes (ApproxBytes) and
 // one Append by max_append_bytes; at most max_streams are open at once
-// (RESOURCE_EXHAUSTED beyond). Time comes from an injectable clock.
+// (LIMIT_EXCEEDED beyond; RESOURCE_EXHAUSTED on the wire). Across all
+// streams, staged bytes are charged to the shared `budget` (staging_budget.h;
+// optional): an Append that would pass its cap is refused with
+// LIMIT_EXCEEDED and stages nothing. A stream holds its reservation until
+// it is aborted, expires, or — taken for commit — is destroyed by the
+// committer. Time comes from an injectable clock.
 //
 // Thread-safety: thread-safe (one mutex; no I/O under it).
 #pragma once
@@ -21,6 +26,7 @@
 #include <vector>
 
 #include "PartitionService_types.h"
+#include "catalogd/mds/staging_budget.h"
 #include "common/util/mutex.h"
 #include "common/util/result.h"
 
@@ -31,6 +37,7 @@ struct WriteStreamOptions {
   int64_t max_staged_bytes = 256ll << 20;
   int64_t max_append_bytes = 4ll << 20;  // the seed's per-message limit
   size_t max_streams = 1000;
+  StagingBudget* budget = nullptr;  // shared cap across streams; borrowed, may be null
   std::function<int64_t()> now_ms;  // default: steady clock
 };
 
@@ -42,6 +49,7 @@ struct WriteStream {
   std::vector<thrift::TMetastorePartition> staged;
   int64_t staged_bytes = 0;
   int64_t last_used_ms = 0;
+  StagingReservation reservation;  // staged_bytes, charged to the shared budget
 };
 
 class WriteStreamManager {
@@ -53,12 +61,13 @@ class WriteStreamManager {
       EXCLUDES(mu_);
   // Stages `partitions` (each already validated by the caller); returns
   // the number staged so far. INVALID_ARGUMENT if skip_existing differs
-  // from the stream's or the append is too large; RESOURCE_EXHAUSTED over
-  // the staging bound (the stream stays usable; nothing of this append is
-  // staged).
+  // from the stream's or the append is too large; LIMIT_EXCEEDED over the
+  // stream's staging bound or the shared budget (the stream stays usable;
+  // nothing of this append is staged).
   Result<int64_t> Append(const std::string& id, std::vector<thrift::TMetastorePartition> partitions,
                          bool skip_existing) EXCLUDES(mu_);
-  // Removes the stream and returns it for committing.
+  // Removes the stream and returns it for committing (with its
+  // reservation: the bytes stay charged until the caller drops it).
   Result<std::unique_ptr<WriteStream>> Take(const std::string& id) EXCLUDES(mu_);
   [[nodiscard]] Status Abort(const std::string& id) EXCLUDES(mu_);
 

@@ -74,6 +74,10 @@ struct CatalogServerOptions {
   // The metastore-style services (PartitionService, ...) on their own port
   // (catalogd/mds/metastore_service_server.h); < 0 disables, 0 = free port.
   int metastore_service_port = 0;
+  // Their memory bounds: bytes staged by all write streams and partition
+  // batches together (<= 0: no cap), and open write streams at once.
+  int64_t metastore_write_streams_max_staged_bytes = 1ll << 30;
+  int64_t metastore_write_streams_max_open = 1000;
 };
 
 class CatalogServer {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <limits>
 
 #include "tests/mds/partition_test_util.h"
 
@@ -171,6 +172,97 @@ TEST_F(PartitionStreamTest, Bounds) {
   ASSERT_TRUE(Append(*b, {Part({"2024", "ok", "2024-01-01"}), Part({"x", "bad", "2024-01-01"})}).ok());
   EXPECT_MDS_FAILS(Commit(*b), ErrorCode::kInvalidArgument);
   EXPECT_EQ(MetastorePartitionCount("sales", "t"), 0u);
+}
+
+// Partitions of about `bytes` each (a parameter blob), named n<from>...
+std::vector<TMetastorePartition> Sized(int from, int n, size_t bytes) {
+  std::vector<TMetastorePartition> out;
+  for (int i = from; i < from + n; ++i) {
+    TMetastorePartition p = Part({"2024", "n" + std::to_string(i), "2024-01-01"});
+    p.__set_parameters({{"blob", std::string(bytes, 'x')}});
+    out.push_back(p);
+  }
+  return out;
+}
+
+class StreamBudgetTest : public PartitionStreamTest {
+ protected:
+  void SetUp() override {
+    // Each stream may stage 200 KiB, but all of them together only 300 KiB.
+    max_staged_bytes_total_ = 300 * 1024;
+    PartitionStreamTest::SetUp();
+  }
+};
+
+TEST_F(StreamBudgetTest, StreamsTogetherAreBoundedByTheServerCap) {
+  auto a = Open(), b = Open();
+  ASSERT_TRUE(a.ok() && b.ok());
+  // About 170 KB each: within the per-stream bound, but two pass the total.
+  ASSERT_TRUE(Append(*a, Sized(0, 18, 9 * 1024)).ok());
+  const int64_t used = svc_->staging_budget().used_bytes();
+  EXPECT_GT(used, 18 * 9 * 1024);
+  auto over = Append(*b, Sized(100, 18, 9 * 1024));
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.status().code(), ErrorCode::kLimitExceeded);
+  EXPECT_NE(over.status().message().find("--metastore_write_streams_max_staged_bytes"),
+            std::string::npos)
+      << over.status().ToString();
+  EXPECT_EQ(svc_->staging_budget().used_bytes(), used);  // nothing of it staged
+  EXPECT_EQ(*Append(*b, {}), 0);
+  // A batch request is charged too while it runs.
+  thrift::TBatchCreatePartitionsRequest batch;
+  batch.table = TableName("sales", "t");
+  batch.partitions = Sized(200, 18, 9 * 1024);
+  EXPECT_MDS_FAILS(svc_->BatchCreate(batch), ErrorCode::kLimitExceeded);
+  EXPECT_EQ(MetastorePartitionCount("sales", "t"), 0u);
+
+  // Aborting a frees its bytes: b now fits, and its commit releases them.
+  ASSERT_TRUE(Abort(*a).ok());
+  EXPECT_EQ(svc_->staging_budget().used_bytes(), 0);
+  ASSERT_TRUE(Append(*b, Sized(100, 18, 9 * 1024)).ok());
+  ASSERT_TRUE(Commit(*b).ok());
+  EXPECT_EQ(svc_->staging_budget().used_bytes(), 0);
+  EXPECT_EQ(MetastorePartitionCount("sales", "t"), 18u);
+  batch.partitions = Sized(200, 2, 10);
+  EXPECT_TRUE(svc_->BatchCreate(batch).ok());
+  EXPECT_EQ(svc_->staging_budget().used_bytes(), 0);
+  EXPECT_GE(svc_->staging_budget().rejected(), 2);
+}
+
+TEST_F(StreamBudgetTest, ExpiredStreamsGiveTheirBytesBack) {
+  auto a = Open();
+  ASSERT_TRUE(a.ok());
+  ASSERT_TRUE(Append(*a, Sized(0, 18, 9 * 1024)).ok());
+  EXPECT_GT(svc_->staging_budget().used_bytes(), 0);
+  now_ms_ += 5000;  // past the idle timeout
+  auto b = Open();  // sweeps
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(svc_->staging_budget().used_bytes(), 0);
+}
+
+TEST(StagingBudgetTest, ReservationsAreCountedAndReleased) {
+  StagingBudget budget(100);
+  {
+    auto r = budget.Reserve(60, "w1");
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(budget.used_bytes(), 60);
+    auto refused = budget.Reserve(41, "w2");
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.status().code(), ErrorCode::kLimitExceeded);
+    EXPECT_NE(refused.status().message().find("w2"), std::string::npos);
+    StagingReservation moved = std::move(r).value();
+    EXPECT_TRUE(moved.Grow(&budget, 40, "w1").ok());
+    EXPECT_EQ(budget.used_bytes(), 100);
+    EXPECT_FALSE(moved.Grow(&budget, 1, "w1").ok());
+    EXPECT_EQ(moved.bytes(), 100);
+  }
+  EXPECT_EQ(budget.used_bytes(), 0);
+  EXPECT_EQ(budget.peak_bytes(), 100);
+  StagingBudget unlimited(0);
+  auto huge = unlimited.Reserve(std::numeric_limits<int64_t>::max(), "w");
+  ASSERT_TRUE(huge.ok());
+  StagingReservation h = std::move(huge).value();
+  EXPECT_TRUE(h.Grow(&unlimited, 10, "w").ok());  // saturates, no overflow
 }
 
 TEST_F(PartitionStreamTest, AppendSizeLimitPerMessage) {

@@ -105,6 +105,7 @@ class PartitionServiceTest : public ics::catalog::testing::CatalogStackTest {
     OpenCatalogStack(&fs_);
     PartitionServiceOptions po;
     po.streams = stream_options_;
+    po.max_staged_bytes_total = max_staged_bytes_total_;
     svc_ = std::make_unique<PartitionService>(&ctx_, ddl_.get(), po);
   }
 
@@ -193,6 +194,7 @@ class PartitionServiceTest : public ics::catalog::testing::CatalogStackTest {
 
   FaultyFileSystem fs_;
   WriteStreamOptions stream_options_;
+  int64_t max_staged_bytes_total_ = 1ll << 30;  // PartitionServiceOptions default
   std::unique_ptr<PartitionService> svc_;
 };
 
