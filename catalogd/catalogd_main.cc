@@ -2,6 +2,9 @@
 #include <gflags/gflags.h>
 #include <glog/logging.h>
 
+#include <algorithm>
+#include <cstdint>
+
 #include "catalogd/service/catalog_server.h"
 #include "catalogd/web/catalog_pages.h"
 #include "common/util/daemon.h"
@@ -50,6 +53,19 @@ DEFINE_int32(hms_event_polling_interval_s, 1,
 DEFINE_int32(hms_event_polling_interval_ms, 0,
              "If > 0, overrides --hms_event_polling_interval_s with a finer interval.");
 DEFINE_int32(hms_event_batch_size, 1000, "Most notification events read per poll.");
+DEFINE_int64(hms_event_retention_seconds, 7 * 24 * 3600,
+             "Notification log events older than this are deleted in the background (as "
+             "Hive's hive.metastore.event.db.listener.timetolive); events catalogd's event "
+             "processor has not applied yet are kept. <= 0: no age limit.");
+DEFINE_int64(hms_event_retention_max_events, 1000000,
+             "At most this many newest notification log events are kept (same exception as "
+             "--hms_event_retention_seconds). <= 0: no count limit.");
+DEFINE_int64(table_version_retention, 1000,
+             "At most this many archived versions are kept per table (TableService); older "
+             "ones are deleted in the background. <= 0: keep all.");
+DEFINE_int32(metastore_retention_interval_seconds, 60,
+             "Seconds between background retention rounds (each deletes in batches of 1000 "
+             "rows); <= 0 disables retention.");
 DEFINE_string(port_file, "", "If set, '<catalog port> <subscriber port>' is written here.");
 
 namespace {
@@ -98,6 +114,14 @@ int main(int argc, char** argv) {
                                         ? FLAGS_hms_event_polling_interval_ms
                                         : FLAGS_hms_event_polling_interval_s * 1000;
   o.hms_event_batch_size = FLAGS_hms_event_batch_size;
+  o.retention.event_max_age_seconds = FLAGS_hms_event_retention_seconds;
+  o.retention.event_max_events = FLAGS_hms_event_retention_max_events;
+  o.retention.table_versions_per_table = FLAGS_table_version_retention;
+  o.retention.interval_ms =
+      FLAGS_metastore_retention_interval_seconds > 0
+          ? static_cast<int>(std::min<int64_t>(FLAGS_metastore_retention_interval_seconds,
+                                               24 * 3600) * 1000)
+          : 0;
   o.metastore_service_port = FLAGS_metastore_service_port;
   if (FLAGS_catalog_service_port == 0 &&
       gflags::GetCommandLineFlagInfoOrDie("metastore_service_port").is_default) {

@@ -32,6 +32,7 @@ std::string EventProcessorStatus::ToString() const {
                   " applied=" + std::to_string(events_applied) +
                   " skipped_self=" + std::to_string(events_skipped_self) +
                   " invalidations=" + std::to_string(invalidations) +
+                  " full_invalidations=" + std::to_string(full_invalidations) +
                   " errors=" + std::to_string(errors);
   if (!last_error.empty()) s += " last_error=\"" + last_error + "\"";
   return s;
@@ -136,6 +137,12 @@ Result<int> EventProcessor::PollLocked() {
   }
   Result<std::vector<NotificationEvent>> events =
       ctx_->metastore->GetNextNotifications(after, std::max(1, opts_.batch_size));
+  // Events right after `after` deleted by retention before they were
+  // applied (the read fails, or skips ahead): start over from a full
+  // invalidate, as Impala does (event_log_gap.cc).
+  if (!events.ok() || (!events->empty() && events->front().eventId > after + 1)) {
+    if (EventsLostAfter(after)) return RecoverFromLostEvents(after);
+  }
   if (!events.ok()) {
     MutexLock l(&mu_);
     ++status_.polls;

@@ -18,20 +18,34 @@
 // last_error with state ERROR, and the batch is read again next interval;
 // the thread never dies of it.
 //
+// Lost events: when retention (metastore_retention.h) or another process
+// deleted events the processor has not applied yet — the log read fails or
+// skips ahead and FirstRetainedNotificationEventId() is past the next id it
+// wants — it does what Impala does for missing events: a full invalidate
+// (options.invalidate_all: catalogd runs a global INVALIDATE METADATA
+// through its DDL executor), then continues after the event id read just
+// before the invalidate (counted in full_invalidations). Without
+// invalidate_all it stays in ERROR naming the gap and does not advance
+// (an operator runs INVALIDATE METADATA and Resume(-1)). catalogd's own
+// retention never deletes events after last_synced_event_id, so this only
+// happens when the log is pruned by someone else, or after Resume to an
+// event id that is no longer kept.
+//
 // Control (the SetEventProcessorStatus RPC): Pause(); Resume(event id):
 // continue from the current position, or from `event_id` (-1: from the
 // latest event, skipping the pending ones; skipped changes are not applied:
 // run INVALIDATE METADATA for them). WaitForSync() waits until every event
 // committed before the call has been processed (the WaitForHmsEvent RPC).
 //
-// Lock order: poll_mu_ (one poll at a time) -> table locks -> catalog;
-// mu_ is terminal. Ownership: borrows the context, the metastore and the
+// Lock order: poll_mu_ (one poll at a time) -> [invalidate_all: the DDL
+// executor's reset lock] -> table locks -> catalog; mu_ is terminal. Ownership: borrows the context, the metastore and the
 // self-event log (all outlive it); owns its thread.
 // Thread-safety: thread-safe; Stop() is idempotent and run by the destructor.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <thread>
@@ -48,6 +62,9 @@ struct EventProcessorOptions {
   int batch_size = 1000;        // events read per metastore call
   // false: no thread; the owner calls PollOnce() (tests).
   bool start_thread = true;
+  // Global invalidate (INVALIDATE METADATA), run when events were lost;
+  // see "Lost events". Empty: the processor reports the gap and waits.
+  std::function<Status()> invalidate_all;
 };
 
 enum class EventProcessorState { kActive, kPaused, kError, kDisabled };
@@ -63,6 +80,7 @@ struct EventProcessorStatus {
   int64_t events_applied = 0;
   int64_t events_skipped_self = 0;
   int64_t invalidations = 0;
+  int64_t full_invalidations = 0;  // whole catalog invalidated after lost events
   int64_t errors = 0;             // corrupt events, failed steps, failed polls
   int64_t exceptions = 0;         // polls that threw (also counted in errors)
   int64_t catalog_versions = 0;   // catalog versions the processor installed
@@ -105,6 +123,13 @@ class EventProcessor {
   void Run() EXCLUDES(mu_);
   // PollOnce without the exception barrier.
   Result<int> PollLocked() REQUIRES(poll_mu_) EXCLUDES(mu_);
+  // Whether the log no longer holds event after_event_id + 1 (deleted by
+  // retention); false if that cannot be told (event_log_gap.cc).
+  bool EventsLostAfter(int64_t after_event_id) REQUIRES(poll_mu_) EXCLUDES(mu_);
+  // See "Lost events"; returns 0 (no events read) or why it could not.
+  Result<int> RecoverFromLostEvents(int64_t after_event_id) REQUIRES(poll_mu_) EXCLUDES(mu_);
+  // Records a failed poll (state ERROR) and returns `s`.
+  Status RecordPollError(const Status& s) EXCLUDES(mu_);
   // An error if the state is DISABLED or PAUSED.
   Status NotActiveLocked() const REQUIRES(mu_);
 

@@ -76,6 +76,15 @@ class ForwardingMetastore : public Metastore {
   Result<int64_t> CurrentNotificationEventId() override {
     return inner_->CurrentNotificationEventId();
   }
+  Result<int64_t> FirstRetainedNotificationEventId() override {
+    return inner_->FirstRetainedNotificationEventId();
+  }
+  Result<int64_t> PruneNotifications(const NotificationRetention& r) override {
+    return inner_->PruneNotifications(r);
+  }
+  Result<int64_t> PruneTableVersions(int64_t keep_per_table, int batch_limit) override {
+    return inner_->PruneTableVersions(keep_per_table, batch_limit);
+  }
 
  protected:
   Metastore* inner() const { return inner_; }

@@ -1,5 +1,5 @@
 // Defaults of the optional Metastore capabilities (metastore.h): a backend
-// that does not keep table versions answers NOT_IMPLEMENTED.
+// that does not keep table versions or prune its log answers NOT_IMPLEMENTED.
 #include "catalogd/metastore/metastore.h"
 
 namespace ics::catalog {
@@ -33,6 +33,21 @@ Result<TableVersionRecord> Metastore::GetTableVersionAsOf(const std::string& db,
                                                           const std::string& table,
                                                           int64_t /*at_ms*/) {
   return NoVersions(db, table);
+}
+
+Result<int64_t> Metastore::FirstRetainedNotificationEventId() {
+  ICS_ASSIGN_OR_RETURN(std::vector<NotificationEvent> first, GetNextNotifications(0, 1));
+  if (!first.empty()) return first.front().eventId;
+  ICS_ASSIGN_OR_RETURN(int64_t latest, CurrentNotificationEventId());
+  return latest + 1;
+}
+
+Result<int64_t> Metastore::PruneNotifications(const NotificationRetention& /*r*/) {
+  return Status::NotImplemented("this metastore backend does not prune its notification log");
+}
+
+Result<int64_t> Metastore::PruneTableVersions(int64_t /*keep_per_table*/, int /*batch_limit*/) {
+  return Status::NotImplemented("this metastore backend does not keep table versions");
 }
 
 }  // namespace ics::catalog

@@ -150,6 +150,26 @@ struct TableVersionRecord {
   hive::Table table;
 };
 
+// What PruneNotifications may delete: the oldest events, as one prefix of
+// the log, so the kept events are always one contiguous id range. An event
+// is deletable if it breaks a rule (with both rules, breaking either is
+// enough) and its id is <= keep_after_event_id's bound.
+struct NotificationRetention {
+  // Keep at most this many newest events (<= 0: no count rule).
+  int64_t max_events = 0;
+  // Keep events younger than this (event_time >= now - max_age_seconds;
+  // <= 0: no age rule). An old event behind a younger one (clock stepped
+  // back) waits until that one ages too.
+  int64_t max_age_seconds = 0;
+  // Never delete an event with id > this (-1: no such bound): what a reader
+  // that follows the log (catalogd's event processor) has not consumed yet.
+  int64_t keep_after_event_id = -1;
+  // Most events deleted by one call (one short transaction); >= 1.
+  int batch_limit = 1000;
+  // The current time, seconds since the epoch (0: the system clock).
+  int64_t now_seconds = 0;
+};
+
 class Metastore {
  public:
   virtual ~Metastore() = default;
@@ -213,11 +233,33 @@ class Metastore {
   virtual Result<int64_t> Commit(const MetastoreTxn& txn) = 0;
 
   // Notification log: events with id > after_event_id in id order, at most
-  // max_events (INVALID_ARGUMENT unless max_events > 0).
+  // max_events (INVALID_ARGUMENT unless max_events > 0). A backend with
+  // retention (PruneNotifications) answers INVALID_ARGUMENT "... no longer
+  // kept ..." when events right after after_event_id were deleted, i.e.
+  // max(after_event_id, 0) + 1 < FirstRetainedNotificationEventId(): the
+  // reader missed changes and must start over from a full reload (as a Hive
+  // client fails on missing notification events).
   virtual Result<std::vector<NotificationEvent>> GetNextNotifications(int64_t after_event_id,
                                                                       int max_events) = 0;
   // The highest event id ever assigned (0 if none); ids are never reused.
   virtual Result<int64_t> CurrentNotificationEventId() = 0;
+
+  // ---- retention: an optional capability ----
+  // The lowest event id the log still holds (CurrentNotificationEventId()+1
+  // when it holds none); every event below it was deleted by retention (1 if
+  // nothing ever was). Default: the first event GetNextNotifications(0, 1)
+  // returns, which suits backends that cannot say (a remote Hive Metastore).
+  virtual Result<int64_t> FirstRetainedNotificationEventId();
+  // Deletes up to r.batch_limit of the oldest events that `r` allows
+  // (see NotificationRetention); returns how many. NOT_IMPLEMENTED by
+  // default (the remote backend: Hive prunes its own log).
+  virtual Result<int64_t> PruneNotifications(const NotificationRetention& r);
+  // Deletes up to batch_limit archived table versions beyond the newest
+  // keep_per_table of each table (INVALID_ARGUMENT unless both are >= 1);
+  // returns how many. The current version is never touched. Readers asking
+  // for a deleted version get NOT_FOUND as for any absent version.
+  // NOT_IMPLEMENTED by default (backends without versions).
+  virtual Result<int64_t> PruneTableVersions(int64_t keep_per_table, int batch_limit);
 };
 
 // Opens (creating if needed) the embedded SQLite metastore at `path`,

@@ -14,6 +14,7 @@
 #include "catalogd/metastore/metastore.h"
 #include "catalogd/metastore/metastore_blob.h"
 #include "catalogd/metastore/sqlite_db.h"
+#include "catalogd/metastore/sqlite_retention.h"
 #include "catalogd/metastore/sqlite_schema.h"
 #include "catalogd/metastore/txn_applier.h"
 #include "common/util/mutex.h"
@@ -75,6 +76,10 @@ class SqliteMetastore final : public Metastore {
                                                               int max_events) override
       EXCLUDES(mu_);
   Result<int64_t> CurrentNotificationEventId() override EXCLUDES(mu_);
+  Result<int64_t> FirstRetainedNotificationEventId() override EXCLUDES(mu_);
+  Result<int64_t> PruneNotifications(const NotificationRetention& r) override EXCLUDES(mu_);
+  Result<int64_t> PruneTableVersions(int64_t keep_per_table, int batch_limit) override
+      EXCLUDES(mu_);
 
  private:
   // Returns NOT_FOUND unless `sql` (with `keys` bound to ?1..?n) has a row.
@@ -476,6 +481,9 @@ Result<std::vector<NotificationEvent>> SqliteMetastore::GetNextNotifications(
                                    std::to_string(max_events));
   }
   MutexLock l(&mu_);
+  // One read transaction: the events and the retention check see one state.
+  sqlite::Transaction txn(conn_.get());
+  ICS_RETURN_IF_ERROR(txn.Begin(sqlite::Transaction::Kind::kDeferred));
   ICS_ASSIGN_OR_RETURN(sqlite::Stmt st,
                        conn_->Prepare("SELECT event_id, event_time, event_type, db, tbl, message "
                                       "FROM notification_log WHERE event_id > ?1 "
@@ -494,7 +502,25 @@ Result<std::vector<NotificationEvent>> SqliteMetastore::GetNextNotifications(
     e.message = std::string(st.Text(5));
     events.push_back(std::move(e));
   }
+  ICS_RETURN_IF_ERROR(sqlite::CheckNotRetentionGap(conn_.get(), after_event_id,
+                                                   events.empty() ? 0 : events.front().eventId));
+  ICS_RETURN_IF_ERROR(txn.Commit());
   return events;
+}
+
+Result<int64_t> SqliteMetastore::FirstRetainedNotificationEventId() {
+  MutexLock l(&mu_);
+  return sqlite::FirstRetainedEventId(conn_.get());
+}
+
+Result<int64_t> SqliteMetastore::PruneNotifications(const NotificationRetention& r) {
+  MutexLock l(&mu_);
+  return sqlite::PruneEvents(conn_.get(), r);
+}
+
+Result<int64_t> SqliteMetastore::PruneTableVersions(int64_t keep_per_table, int batch_limit) {
+  MutexLock l(&mu_);
+  return sqlite::PruneArchivedVersions(conn_.get(), keep_per_table, batch_limit);
 }
 
 Result<int64_t> SqliteMetastore::CurrentNotificationEventId() {

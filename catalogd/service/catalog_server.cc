@@ -143,6 +143,15 @@ Status CatalogServer::Start() {
   EventProcessorOptions eopts;
   eopts.poll_interval_ms = opts_.hms_event_polling_interval_ms;
   eopts.batch_size = opts_.hms_event_batch_size;
+  // Events deleted before they were applied: a global INVALIDATE METADATA,
+  // as Impala does (event_processor.h, "Lost events").
+  DdlExecutor* ddl = ddl_.get();
+  eopts.invalidate_all = [ddl]() -> Status {
+    impala::TResetMetadataRequest req;
+    req.protocol_version = impala::CatalogServiceVersion::V2;
+    req.is_refresh = false;
+    return ddl->ResetMetadata(req).status();
+  };
   events_ = std::make_unique<EventProcessor>(ctx_.get(), self_events_.get(), eopts);
   // Events up to here are reflected by the load that follows (which would
   // create `default`: done first so its event is not in the processor's way).
@@ -150,6 +159,14 @@ Status CatalogServer::Start() {
   ICS_ASSIGN_OR_RETURN(int64_t start_event_id, metastore_->CurrentNotificationEventId());
   ICS_RETURN_IF_ERROR(LoadNamesFromMetastore());
   ICS_RETURN_IF_ERROR(events_->Start(start_event_id));
+  MetastoreRetentionOptions retention = opts_.retention;
+  EventProcessor* processor = events_.get();
+  retention.protected_event_id = [processor]() -> int64_t {
+    const EventProcessorStatus s = processor->GetStatus();
+    return s.state == EventProcessorState::kDisabled ? -1 : s.last_synced_event_id;
+  };
+  retention_ = std::make_unique<MetastoreRetention>(metastore_.get(), std::move(retention));
+  retention_->Start();
 
   ThriftServerOptions ropts;
   ropts.name = "catalog-service";
@@ -231,6 +248,7 @@ Status CatalogServer::Start() {
 void CatalogServer::Stop() {
   if (stopped_) return;
   stopped_ = true;
+  if (retention_) retention_->Stop();  // before the processor it protects
   if (events_) events_->Stop();
   if (catalog_) catalog_->SetChangeListener(nullptr);
   if (subscriber_) subscriber_->Stop();

@@ -7,7 +7,8 @@
 // loads database/table/function names (tables stay unloaded until needed,
 // or are loaded in the background), starts the RPC server, then subscribes
 // to the catalog-update topic (a statestore that is not up yet is retried
-// in the background). Stop() is idempotent and also run by the destructor.
+// in the background), and starts the metastore retention worker. Stop() is
+// idempotent and also run by the destructor.
 //
 // Thread-safety: Start/Stop from one thread; accessors from any thread.
 #pragma once
@@ -17,6 +18,7 @@
 
 #include "catalogd/catalog/catalog.h"
 #include "catalogd/fetch/partial_fetcher.h"
+#include "catalogd/metastore/metastore_retention.h"
 #include "catalogd/topic/catalog_topic_publisher.h"
 #include "common/metrics/metrics.h"
 #include "common/util/operation_log.h"
@@ -78,6 +80,11 @@ struct CatalogServerOptions {
   // batches together (<= 0: no cap), and open write streams at once.
   int64_t metastore_write_streams_max_staged_bytes = 1ll << 30;
   int64_t metastore_write_streams_max_open = 1000;
+  // Retention of the metastore's notification log and archived table
+  // versions (catalogd/metastore/metastore_retention.h), run in the
+  // background; events the event processor has not applied are kept.
+  // protected_event_id is set by the server.
+  MetastoreRetentionOptions retention;
 };
 
 class CatalogServer {
@@ -101,6 +108,7 @@ class CatalogServer {
   const OperationLog* operations() const { return operations_.get(); }
   CatalogTopicPublisher* publisher() { return publisher_.get(); }
   EventProcessor* event_processor() { return events_.get(); }
+  MetastoreRetention* retention() { return retention_.get(); }
   const CatalogServerOptions& options() const { return opts_; }
 
  private:
@@ -124,6 +132,7 @@ class CatalogServer {
   std::unique_ptr<DdlExecutor> ddl_;
   std::unique_ptr<PartialFetcher> fetcher_;
   std::unique_ptr<EventProcessor> events_;
+  std::unique_ptr<MetastoreRetention> retention_;  // reads events_ (declared after it)
   std::unique_ptr<ThriftServer> rpc_;
   std::unique_ptr<hms::HmsServer> hms_;  // writes to metastore_ itself (external)
   std::unique_ptr<MetastoreServiceServer> mds_;

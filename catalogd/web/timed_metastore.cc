@@ -21,7 +21,11 @@ TimedMetastore::TimedMetastore(std::unique_ptr<Metastore> inner, metrics::Metric
       get_table_version_as_of_(MakeCall(registry, "get_table_version_as_of")),
       commit_(MakeCall(registry, "commit")),
       get_next_notifications_(MakeCall(registry, "get_next_notifications")),
-      current_notification_event_id_(MakeCall(registry, "current_notification_event_id")) {}
+      current_notification_event_id_(MakeCall(registry, "current_notification_event_id")),
+      first_retained_notification_event_id_(
+          MakeCall(registry, "first_retained_notification_event_id")),
+      prune_notifications_(MakeCall(registry, "prune_notifications")),
+      prune_table_versions_(MakeCall(registry, "prune_table_versions")) {}
 
 TimedMetastore::Call TimedMetastore::MakeCall(metrics::MetricRegistry* registry,
                                               const std::string& name) {
@@ -110,6 +114,17 @@ Result<std::vector<NotificationEvent>> TimedMetastore::GetNextNotifications(int6
 Result<int64_t> TimedMetastore::CurrentNotificationEventId() {
   return Timed(current_notification_event_id_,
                [&] { return inner_->CurrentNotificationEventId(); });
+}
+Result<int64_t> TimedMetastore::FirstRetainedNotificationEventId() {
+  return Timed(first_retained_notification_event_id_,
+               [&] { return inner_->FirstRetainedNotificationEventId(); });
+}
+Result<int64_t> TimedMetastore::PruneNotifications(const NotificationRetention& r) {
+  return Timed(prune_notifications_, [&] { return inner_->PruneNotifications(r); });
+}
+Result<int64_t> TimedMetastore::PruneTableVersions(int64_t keep_per_table, int batch_limit) {
+  return Timed(prune_table_versions_,
+               [&] { return inner_->PruneTableVersions(keep_per_table, batch_limit); });
 }
 
 }  // namespace ics::catalog

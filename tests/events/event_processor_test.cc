@@ -194,6 +194,69 @@ TEST_F(EventsTest, APollThatThrowsIsAnErrorAndTheNextPollCatchesUp) {
   ctx_.metastore = decorated_.get();
 }
 
+TEST_F(EventsTest, LostEventsTriggerAFullInvalidate) {
+  // A processor wired as catalogd wires it: lost events -> INVALIDATE METADATA.
+  processor_->Stop();
+  EventProcessorOptions eo;
+  eo.poll_interval_ms = 1000;
+  eo.batch_size = batch_size_;
+  eo.start_thread = false;
+  DdlExecutor* ddl = ddl_.get();
+  int invalidates = 0;
+  eo.invalidate_all = [ddl, &invalidates]() -> Status {
+    ++invalidates;
+    impala::TResetMetadataRequest req;
+    req.protocol_version = impala::CatalogServiceVersion::V2;
+    req.is_refresh = false;
+    return ddl->ResetMetadata(req).status();
+  };
+  processor_ = std::make_unique<EventProcessor>(&ctx_, self_events_.get(), eo);
+  const int64_t start = *metastore_->CurrentNotificationEventId();
+  ASSERT_TRUE(processor_->Start(start).ok());
+  ExternalCreateDb("lost1");
+  ExternalCreateDb("lost2");
+  // Another process prunes the log before this processor read those events.
+  NotificationRetention r;
+  r.max_events = 1;
+  ASSERT_TRUE(external_->PruneNotifications(r).ok());
+  const int64_t latest = *metastore_->CurrentNotificationEventId();
+  Result<int> n = processor_->PollOnce();
+  ASSERT_TRUE(n.ok()) << n.status().ToString();
+  EventProcessorStatus s = Stats();
+  EXPECT_EQ(invalidates, 1);
+  EXPECT_EQ(s.full_invalidations, 1);
+  EXPECT_EQ(s.last_synced_event_id, latest);
+  EXPECT_EQ(s.state, EventProcessorState::kActive);
+  EXPECT_NE(s.last_error.find("deleted before they were processed"), std::string::npos);
+  EXPECT_NE(catalog_->GetDatabase("lost1"), nullptr);  // reloaded, not lost
+  EXPECT_NE(catalog_->GetDatabase("lost2"), nullptr);
+  // Then it follows the log as usual.
+  ExternalCreateDb("after");
+  Poll();
+  EXPECT_NE(catalog_->GetDatabase("after"), nullptr);
+  EXPECT_EQ(Stats().full_invalidations, 1);
+}
+
+TEST_F(EventsTest, LostEventsWithoutAnInvalidateHookStopAndSaySo) {
+  const int64_t synced = Stats().last_synced_event_id;
+  ExternalCreateDb("gone1");
+  ExternalCreateDb("gone2");
+  NotificationRetention r;
+  r.max_events = 1;
+  ASSERT_TRUE(external_->PruneNotifications(r).ok());
+  Result<int> n = processor_->PollOnce();
+  ASSERT_FALSE(n.ok());
+  EventProcessorStatus s = Stats();
+  EXPECT_EQ(s.state, EventProcessorState::kError);
+  EXPECT_EQ(s.last_synced_event_id, synced);  // does not skip silently
+  EXPECT_NE(s.last_error.find("INVALIDATE METADATA"), std::string::npos) << s.last_error;
+  EXPECT_EQ(catalog_->GetDatabase("gone1"), nullptr);
+  // The operator's way out: resume from the latest event.
+  ASSERT_TRUE(processor_->Resume(-1).ok());
+  Poll();
+  EXPECT_EQ(Stats().state, EventProcessorState::kActive);
+}
+
 TEST(EventProcessorThreadTest, ThePollThreadSurvivesExceptions) {
   const char* base = std::getenv("TMPDIR");
   std::string tmpl = std::string(base && *base ? base : "/tmp") + "/ics_events_throw.XXXXXX";
