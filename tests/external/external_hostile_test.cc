@@ -5,9 +5,6 @@
 // garbage and an idle-connection flood; the coordinator gets statements
 // nested far past the parser's limit. After each class of input every port
 // must still answer a normal request and every daemon must still run.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <functional>
@@ -25,6 +22,7 @@
 #include "common/rpc/thrift_client.h"
 #include "tests/external/external_test_util.h"
 #include "tests/hardening/hostile_messages.h"
+#include "tests/hardening/raw_socket.h"
 
 namespace ics::external {
 namespace {
@@ -35,40 +33,6 @@ struct Target {
   std::string method;  // bombs are calls of this method
   std::function<Status()> probe;  // one normal request
 };
-
-int Connect(int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
-    close(fd);
-    return -1;
-  }
-  timeval tv{20, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-  return fd;
-}
-
-// Sends `bytes`, ends the stream and reads until the daemon closes. False if
-// it could not connect (the daemon is gone or not accepting).
-bool SendAndDrain(int port, const std::string& bytes) {
-  const int fd = Connect(port);
-  if (fd < 0) return false;
-  size_t off = 0;
-  while (off < bytes.size()) {
-    const ssize_t n = send(fd, bytes.data() + off, bytes.size() - off, MSG_NOSIGNAL);
-    if (n <= 0) break;  // the daemon closed early: fine
-    off += static_cast<size_t>(n);
-  }
-  shutdown(fd, SHUT_WR);
-  char buf[4096];
-  while (read(fd, buf, sizeof(buf)) > 0) {
-  }
-  close(fd);
-  return true;
-}
 
 template <typename Client, typename Fn>
 Status Probe(int port, const std::string& service, const char* rpc, Fn&& fn) {
@@ -158,7 +122,7 @@ class ExternalHostileTest : public ExternalTest {
     int64_t n = 0;
     for (const Target& t : targets_) {
       for (const std::string& m : messages(t)) {
-        EXPECT_TRUE(SendAndDrain(t.port, m)) << t.name << " stopped accepting";
+        EXPECT_TRUE(hostile::SendAndDrain(t.port, m)) << t.name << " stopped accepting";
         ++n;
       }
     }
@@ -199,7 +163,7 @@ TEST_F(ExternalHostileTest, EveryPortSurvivesEveryClassOfHostileInput) {
   for (const Target& t : targets_) {
     std::vector<int> fds;
     for (int i = 0; i < 300; ++i) {
-      const int fd = Connect(t.port);
+      const int fd = hostile::ConnectLoopback(t.port);
       if (fd >= 0) fds.push_back(fd);
     }
     idle += static_cast<int64_t>(fds.size());

@@ -18,6 +18,7 @@
 #include "StatestoreService.h"
 #include "common/rpc/thrift_client.h"
 #include "common/rpc/thrift_server.h"
+#include "tests/hardening/raw_socket.h"
 
 namespace ics {
 namespace {
@@ -51,37 +52,6 @@ Status Ping(int port) {
                      [&](StatestoreServiceClient& c) { c.GetProtocolVersion(resp, req); });
 }
 
-int Connect(int port) {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
-    close(fd);
-    return -1;
-  }
-  timeval tv{10, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-  return fd;
-}
-
-void WriteAll(int fd, const std::string& bytes) {
-  ASSERT_EQ(write(fd, bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
-}
-
-// Everything the server sends until it closes (or 10 s pass).
-std::string ReadUntilClosed(int fd) {
-  std::string out;
-  char buf[4096];
-  for (;;) {
-    const ssize_t n = read(fd, buf, sizeof(buf));
-    if (n <= 0) break;
-    out.append(buf, static_cast<size_t>(n));
-  }
-  return out;
-}
-
 std::string Be32(uint32_t v) {
   return {static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8),
           static_cast<char>(v)};
@@ -107,10 +77,10 @@ int64_t RssBytes() {
 
 TEST(ThriftHardeningTest, ContainerBombIsAnsweredWithAnErrorAndTheServerKeepsServing) {
   auto server = StartServer({});
-  const int fd = Connect(server->port());
+  const int fd = hostile::ConnectLoopback(server->port());
   ASSERT_GE(fd, 0);
-  WriteAll(fd, ContainerBomb());
-  const std::string reply = ReadUntilClosed(fd);
+  ASSERT_TRUE(hostile::SendAll(fd, ContainerBomb()));
+  const std::string reply = hostile::ReadUntilClosed(fd);
   close(fd);
   // A T_EXCEPTION reply for seqid 7 that names the limit.
   ASSERT_GE(reply.size(), 8u);
@@ -126,15 +96,15 @@ TEST(ThriftHardeningTest, StringBombAllocatesOnlyWhatArrives) {
   o.message_timeout_ms = 500;
   auto server = StartServer(o);
   const int64_t rss_before = RssBytes();
-  const int fd = Connect(server->port());
+  const int fd = hostile::ConnectLoopback(server->port());
   ASSERT_GE(fd, 0);
   // subscriber_id (field 2, a string) declared 200 MiB; 1 KiB follows.
   std::string m = Be32(0x80010001u) + Be32(18) + "RegisterSubscriber" + Be32(1);
   m += std::string("\x0c\x00\x01", 3) + std::string("\x0b\x00\x02", 3) + Be32(200u << 20);
   m += std::string(1024, 'x');
-  WriteAll(fd, m);
+  ASSERT_TRUE(hostile::SendAll(fd, m));
   const auto start = Clock::now();
-  ReadUntilClosed(fd);  // closed by the request deadline
+  hostile::ReadUntilClosed(fd);  // closed by the request deadline
   const auto waited = Clock::now() - start;
   close(fd);
   EXPECT_LT(waited, std::chrono::seconds(5));
@@ -147,7 +117,7 @@ TEST(ThriftHardeningTest, SlowWriterIsCutOffByTheRequestDeadline) {
   ThriftServerOptions o;
   o.message_timeout_ms = 600;
   auto server = StartServer(o);
-  const int fd = Connect(server->port());
+  const int fd = hostile::ConnectLoopback(server->port());
   ASSERT_GE(fd, 0);
   // One byte of a valid request every 100 ms: each read succeeds, the whole
   // request never completes.
@@ -161,7 +131,7 @@ TEST(ThriftHardeningTest, SlowWriterIsCutOffByTheRequestDeadline) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  if (!closed) ReadUntilClosed(fd);
+  if (!closed) hostile::ReadUntilClosed(fd);
   close(fd);
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
   EXPECT_EQ(server->stats().timeouts, 1);
@@ -203,9 +173,9 @@ TEST(ThriftHardeningTest, FullServerRefusesWithAClearError) {
   // Two connections in the middle of a request: busy, not evictable.
   std::vector<int> busy;
   for (int i = 0; i < 2; ++i) {
-    const int fd = Connect(server->port());
+    const int fd = hostile::ConnectLoopback(server->port());
     ASSERT_GE(fd, 0);
-    WriteAll(fd, Be32(0x80010001u));
+    ASSERT_TRUE(hostile::SendAll(fd, Be32(0x80010001u)));
     busy.push_back(fd);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
@@ -222,10 +192,10 @@ TEST(ThriftHardeningTest, IdleConnectionsAreClosedAfterTheIdleTimeout) {
   ThriftServerOptions o;
   o.idle_timeout_ms = 300;
   auto server = StartServer(o);
-  const int fd = Connect(server->port());
+  const int fd = hostile::ConnectLoopback(server->port());
   ASSERT_GE(fd, 0);
   const auto start = Clock::now();
-  ReadUntilClosed(fd);
+  hostile::ReadUntilClosed(fd);
   close(fd);
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(3));
   EXPECT_EQ(server->stats().timeouts, 1);
@@ -233,9 +203,9 @@ TEST(ThriftHardeningTest, IdleConnectionsAreClosedAfterTheIdleTimeout) {
 
 TEST(ThriftHardeningTest, StopJoinsConnectionsInTheMiddleOfARequest) {
   auto server = StartServer({});
-  const int fd = Connect(server->port());
+  const int fd = hostile::ConnectLoopback(server->port());
   ASSERT_GE(fd, 0);
-  WriteAll(fd, Be32(0x80010001u));
+  ASSERT_TRUE(hostile::SendAll(fd, Be32(0x80010001u)));
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   const auto start = Clock::now();
   server->Stop();
