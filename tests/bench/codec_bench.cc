@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <lz4.h>
+#include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/transport/TBufferTransports.h>
 #include <zlib.h>
 
 #include "CatalogObjects_types.h"
@@ -92,6 +94,35 @@ void BM_DecodeTopicValueLz4(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * raw));
 }
 BENCHMARK(BM_DecodeTopicValueLz4)->Arg(10)->Arg(1000);
+
+// Decoding a serialized table object: DeserializeThrift (every decode under
+// a DecodeBudget through BoundedProtocol) against the baseline of plain
+// Thrift, TBinaryProtocol on a memory buffer with no budget.
+void BM_DeserializeBounded(benchmark::State& state) {
+  const std::string bytes = *SerializeThrift(MakeTable(static_cast<int>(state.range(0))));
+  for (auto _ : state) {
+    impala::TCatalogObject out;
+    benchmark::DoNotOptimize(DeserializeThrift(bytes, &out).ok());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes.size()));
+}
+BENCHMARK(BM_DeserializeBounded)->Arg(10)->Arg(1000);
+
+void BM_DeserializePlainThrift(benchmark::State& state) {
+  std::string bytes = *SerializeThrift(MakeTable(static_cast<int>(state.range(0))));
+  for (auto _ : state) {
+    auto buffer = std::make_shared<apache::thrift::transport::TMemoryBuffer>(
+        reinterpret_cast<uint8_t*>(bytes.data()), static_cast<uint32_t>(bytes.size()),
+        apache::thrift::transport::TMemoryBuffer::OBSERVE);
+    apache::thrift::protocol::TBinaryProtocolT<apache::thrift::transport::TMemoryBuffer> proto(
+        buffer);
+    impala::TCatalogObject out;
+    out.read(&proto);
+    benchmark::DoNotOptimize(out);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes.size()));
+}
+BENCHMARK(BM_DeserializePlainThrift)->Arg(10)->Arg(1000);
 
 // Raw library limits on the same bytes: the serialized TCatalogObject.
 void BM_RawLz4Compress(benchmark::State& state) {
