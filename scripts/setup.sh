@@ -15,7 +15,7 @@ PACKAGES=(
   libgflags-dev libgoogle-glog-dev
   nlohmann-json3-dev
   libedit-dev
-  clang
+  clang libclang-rt-14-dev  # the libFuzzer/sanitizer runtimes (clang only recommends them)
   python3 procps
   redis-server libhiredis-dev gnuplot-nox
   chromium chromium-driver

@@ -1,0 +1,56 @@
+// StatestoreSubscriber (the callback service every subscriber serves to the
+// statestore: UpdateState, Heartbeat) fed raw request bytes.
+//
+// Handler: the generated processor over an adapter, because the library's
+// own handler (StatestoreSubscriber::Handler, statestore/subscriber.cc) is
+// private and exists only inside a started subscriber, which binds a port
+// and registers over the network; and an unregistered subscriber would
+// reject every update at its id check anyway. The adapter hands each topic
+// delta to the REAL topic callbacks the updates are for: a coordinator's
+// full-replica and on-demand local catalogs (coordinator-sim/catalog), which
+// decode every topic entry (LZ4 topic values, TCatalogObjects) and apply it.
+// Heartbeats are answered as the subscriber answers a registered one.
+// Both catalogs are made fresh for each input, so an input reproduces alone;
+// the on-demand one never fetches (topic callbacks only invalidate).
+#include <memory>
+
+#include "StatestoreSubscriber.h"
+#include "common/rpc/status_convert.h"
+#include "coordinator-sim/catalog/local_catalog.h"
+#include "tests/fuzz/fuzz_rpc.h"
+
+namespace ics::fuzz {
+namespace {
+
+class TopicCallbackAdapter : public impala::StatestoreSubscriberIf {
+ public:
+  void UpdateState(impala::TUpdateStateResponse& resp,
+                   const impala::TUpdateStateRequest& req) override {
+    std::unique_ptr<coord::LocalCatalog> full = coord::MakeFullReplicaCatalog();
+    coord::OnDemandOptions od;
+    od.catalogd_port = 1;  // never dialled: topic updates do not fetch
+    od.cache_bytes = 16ll << 20;
+    std::unique_ptr<coord::LocalCatalog> on_demand = coord::MakeOnDemandCatalog(od);
+    std::vector<impala::TTopicDelta> publications;
+    for (const auto& [name, delta] : req.topic_deltas) {
+      full->OnTopicUpdate(delta, &publications);
+      on_demand->OnTopicUpdate(delta, &publications);
+    }
+    resp.status = ToTStatus(Status::OK());
+    resp.__set_topic_updates(std::move(publications));
+    resp.__set_skipped(false);
+  }
+  void Heartbeat(impala::THeartbeatResponse& resp, const impala::THeartbeatRequest&) override {
+    resp.__set_status(ToTStatus(Status::OK()));
+  }
+};
+
+}  // namespace
+}  // namespace ics::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static auto* processor = new impala::StatestoreSubscriberProcessor(
+      std::make_shared<ics::fuzz::TopicCallbackAdapter>());
+  ics::fuzz::FeedProcessor(*processor, data, size);
+  return 0;
+}
