@@ -7,6 +7,7 @@ namespace ics::hostile {
 const char* BombKindName(BombKind kind) {
   switch (kind) {
     case BombKind::kStructList: return "list<struct>";
+    case BombKind::kStructListFits: return "list<struct>(2^27)";
     case BombKind::kI64List: return "list<i64>";
     case BombKind::kStringList: return "list<string>";
     case BombKind::kStringSet: return "set<string>";
@@ -18,7 +19,7 @@ const char* BombKindName(BombKind kind) {
 }
 
 std::vector<BombKind> AllBombKinds() {
-  return {BombKind::kStructList, BombKind::kI64List,   BombKind::kStringList,
+  return {BombKind::kStructList, BombKind::kStructListFits, BombKind::kI64List, BombKind::kStringList,
           BombKind::kStringSet,  BombKind::kStringMap, BombKind::kHugeString,
           BombKind::kBigString};
 }
@@ -60,6 +61,9 @@ void WriteBombValue(RawWriter& w, BombKind kind) {
     case BombKind::kStructList:
       w.Byte(kTStruct).I32(0x3fffffff);
       break;
+    case BombKind::kStructListFits:
+      w.Byte(kTStruct).I32(1 << 27);
+      break;
     case BombKind::kI64List:
       w.Byte(kTI64).I32(1 << 28);
       break;
@@ -82,6 +86,7 @@ void WriteBombValue(RawWriter& w, BombKind kind) {
 uint8_t BombFieldType(BombKind kind) {
   switch (kind) {
     case BombKind::kStructList:
+    case BombKind::kStructListFits:
     case BombKind::kI64List:
     case BombKind::kStringList:
       return kTList;

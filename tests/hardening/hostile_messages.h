@@ -19,7 +19,8 @@
 namespace ics::hostile {
 
 enum class BombKind {
-  kStructList,  // list<struct> of 2^30-1 elements
+  kStructList,  // list<struct> of 2^30-1 elements (more than any message limit)
+  kStructListFits,  // list<struct> of 2^27: fits a 256 MiB message, not a memory budget
   kI64List,     // list<i64> of 2^28 elements
   kStringList,  // list<string> of 2^30-1 elements
   kStringSet,   // set<string> of 2^30-1 elements
