@@ -104,6 +104,12 @@ std::string Wrap(const Expr& child, bool paren) {
 // Operands of predicates parse at the additive level, so anything looser needs parentheses.
 std::string Operand(const Expr& child) { return Wrap(child, Precedence(child) < 5); }
 
+// Predicates chain to the left at one level (`a = 1 = b` is `(a = 1) = b`), so a
+// predicate's left operand needs parentheses only when it binds looser than a
+// predicate. Printing one per level would make a long accepted chain print
+// deeper than the parser's nesting limit.
+std::string LeftOperand(const Expr& child) { return Wrap(child, Precedence(child) < 4); }
+
 std::string JoinExprs(const std::vector<ExprPtr>& exprs, size_t from) {
   std::string out;
   for (size_t i = from; i < exprs.size(); ++i) {
@@ -206,18 +212,18 @@ std::string Expr::ToSql() const {
              Wrap(*children[1], Precedence(*children[1]) <= prec);
     }
     case ExprKind::kComparison:
-      return Operand(*children[0]) + " " + std::string(BinaryOpSql(op)) + " " +
+      return LeftOperand(*children[0]) + " " + std::string(BinaryOpSql(op)) + " " +
              Operand(*children[1]);
     case ExprKind::kIn:
-      return Operand(*children[0]) + (negated ? " NOT IN (" : " IN (") + JoinExprs(children, 1) +
+      return LeftOperand(*children[0]) + (negated ? " NOT IN (" : " IN (") + JoinExprs(children, 1) +
              ")";
     case ExprKind::kBetween:
-      return Operand(*children[0]) + (negated ? " NOT BETWEEN " : " BETWEEN ") +
+      return LeftOperand(*children[0]) + (negated ? " NOT BETWEEN " : " BETWEEN ") +
              Operand(*children[1]) + " AND " + Operand(*children[2]);
     case ExprKind::kIsNull:
-      return Operand(*children[0]) + (negated ? " IS NOT NULL" : " IS NULL");
+      return LeftOperand(*children[0]) + (negated ? " IS NOT NULL" : " IS NULL");
     case ExprKind::kLike:
-      return Operand(*children[0]) + (negated ? " NOT LIKE " : " LIKE ") + Operand(*children[1]);
+      return LeftOperand(*children[0]) + (negated ? " NOT LIKE " : " LIKE ") + Operand(*children[1]);
     case ExprKind::kNot:
       return "NOT " + Wrap(*children[0], Precedence(*children[0]) < prec);
   }

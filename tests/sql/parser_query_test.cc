@@ -190,7 +190,10 @@ TEST(SqlParserQueryTest, ToSqlRoundTrips) {
       "-(5)",
       "a LIKE 'x%' AND b NOT LIKE '\\_y'",
       "a NOT BETWEEN 1 + 1 AND 10 * 2",
-      "(a = 1) = TRUE",
+      "a = 1 = TRUE",
+      "a = (1 = TRUE)",
+      "a IS NULL IS NOT NULL",
+      "a < b IN (TRUE) LIKE 'x'",
       "CAST(a AS decimal(10,2)) > 1.5",
       "`select` = `a b` AND `1e5` = 1 AND x1 = 2",
       "s = 'it\\'s \\\\ \\n'",
@@ -209,6 +212,21 @@ TEST(SqlParserQueryTest, ToSqlRoundTrips) {
   EXPECT_EQ(ExprSql("a <> 1 && b || c"), "a != 1 AND b OR c");
   EXPECT_EQ(ExprSql("((a))"), "a");
   EXPECT_EQ(ExprSql("+a"), "a");
+  EXPECT_EQ(ExprSql("(a = 1) = TRUE"), "a = 1 = TRUE");
+}
+
+// Regression (found by sql_fuzz): a left-deep chain of comparisons longer than
+// the parser's parenthesis limit printed one parenthesis per comparison, so the
+// printed text of an accepted expression did not parse again.
+TEST(SqlParserQueryTest, LongComparisonChainPrintsParsable) {
+  std::string sql = "a";
+  for (int i = 0; i < 400; ++i) sql += " = 1";
+  auto e = ParseExpr(sql);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->ToSql(), sql);
+  auto again = ParseExpr(e->ToSql());
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->ToSql(), sql);
 }
 
 TEST(SqlParserQueryTest, Errors) {
