@@ -7,11 +7,14 @@
 
 #include "catalogd/service/catalog_server.h"
 #include "catalogd/web/catalog_pages.h"
+#include "common/rpc/security_flags.h"
 #include "common/util/daemon.h"
 #include "common/web/web_flags.h"
 
 DEFINE_string(hostname, "127.0.0.1", "Host name other daemons use to reach this catalogd.");
-DEFINE_string(listen_host, "0.0.0.0", "Address the RPC ports bind to.");
+DEFINE_string(listen_host, "",
+              "Address the RPC ports bind to. Empty: every interface with TLS on, else "
+              "loopback only.");
 DEFINE_int32(catalog_service_port, 26000, "CatalogService port (0 picks a free port).");
 DEFINE_string(state_store_host, "127.0.0.1", "Statestore host.");
 DEFINE_int32(state_store_port, 24000, "Statestore port; -1 runs without a statestore.");
@@ -87,8 +90,14 @@ std::string HmsPortToken(const ics::catalog::CatalogServer& server) {
 int main(int argc, char** argv) {
   ics::web::SetDefaultWebserverPort(25020);
   ics::InitDaemon(&argc, &argv, "catalogd: the catalog service daemon");
+  auto security = ics::RpcSecurityFromFlags();
+  if (!security.ok()) {
+    LOG(ERROR) << "catalogd failed to start: " << security.status().ToString();
+    return 2;
+  }
   ics::catalog::CatalogServerOptions o;
-  o.bind_host = FLAGS_listen_host;
+  o.security = *security;
+  o.bind_host = ics::ListenHostOrDefault(FLAGS_listen_host, o.security);
   o.port = FLAGS_catalog_service_port;
   o.hostname = FLAGS_hostname;
   o.data_dir = FLAGS_data_dir;

@@ -32,6 +32,7 @@ Coordinator::Coordinator(CoordinatorOptions options)
     o.catalogd_port = opts_.catalogd_port;
     o.cache_bytes = opts_.local_catalog_cache_bytes;
     o.rpc_timeout_ms = opts_.catalog_rpc_timeout_ms;
+    o.tls = opts_.security.tls;
     catalog_ = MakeOnDemandCatalog(o);
   } else {
     catalog_ = MakeFullReplicaCatalog();
@@ -49,6 +50,7 @@ Status Coordinator::Start() {
   ThriftServerOptions ropts;
   ropts.name = opts_.id + "-service";
   ropts.bind_host = opts_.bind_host;
+  ropts.security = opts_.security;
   ropts.port = opts_.port;
   ropts.max_connections = 64;
   ropts.metrics = metrics_.get();
@@ -61,6 +63,7 @@ Status Coordinator::Start() {
   sopts.statestore_host = opts_.statestore_host;
   sopts.statestore_port = opts_.statestore_port;
   sopts.bind_host = opts_.bind_host;
+  sopts.security = opts_.security;
   sopts.port = opts_.subscriber_port;
   sopts.advertised_host = opts_.hostname;
   sopts.statestore_timeout_ms = opts_.statestore_subscriber_timeout_ms;
@@ -194,6 +197,7 @@ Status Coordinator::CallCatalogd(const char* name, Fn&& fn) {
   if (client == nullptr) {
     ThriftClientOptions o;
     o.recv_timeout_ms = o.send_timeout_ms = opts_.catalog_rpc_timeout_ms;
+    o.tls = opts_.security.tls;
     client = std::make_unique<ThriftClient<impala::CatalogServiceClient>>(opts_.catalogd_host,
                                                                           opts_.catalogd_port, o);
   }

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "common/metrics/metrics.h"
+#include "common/rpc/tls.h"
 #include "common/util/mutex.h"
 #include "common/util/operation_log.h"
 #include "coordinator-sim/exec/backend.h"
@@ -70,6 +71,9 @@ struct CoordinatorOptions {
   int64_t local_catalog_cache_bytes = 256ll << 20;
   int sync_ddl_timeout_ms = 60000;
   int catalog_rpc_timeout_ms = 120000;
+  // TLS for the CoordinatorService and subscriber ports and the connections
+  // to catalogd and the statestore, and the bind policy (common/rpc/tls.h).
+  RpcSecurity security;
 };
 
 class Coordinator : public CoordinatorBackend {

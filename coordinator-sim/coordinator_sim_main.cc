@@ -8,13 +8,16 @@
 #include <gflags/gflags.h>
 #include <glog/logging.h>
 
+#include "common/rpc/security_flags.h"
 #include "common/util/daemon.h"
 #include "common/web/web_flags.h"
 #include "coordinator-sim/coordinator.h"
 #include "coordinator-sim/web/coordinator_pages.h"
 
 DEFINE_string(hostname, "127.0.0.1", "Host name advertised to the statestore.");
-DEFINE_string(listen_host, "127.0.0.1", "Address the ports bind to.");
+DEFINE_string(listen_host, "",
+              "Address the ports bind to. Empty: every interface with TLS on, else loopback "
+              "only.");
 DEFINE_int32(num_coordinators, 1, "Coordinators to run in this process.");
 DEFINE_int32(coordinator_port, 21000, "CoordinatorService port of the first coordinator.");
 DEFINE_int32(state_store_subscriber_port, 23000, "Subscriber port of the first coordinator.");
@@ -40,6 +43,12 @@ int main(int argc, char** argv) {
     LOG(ERROR) << "--num_coordinators must be >= 1";
     return 2;
   }
+  auto security = ics::RpcSecurityFromFlags();
+  if (!security.ok()) {
+    LOG(ERROR) << "coordinator-sim failed to start: " << security.status().ToString();
+    return 2;
+  }
+  const std::string listen_host = ics::ListenHostOrDefault(FLAGS_listen_host, *security);
   std::vector<std::unique_ptr<ics::coord::Coordinator>> coords;
   std::vector<std::unique_ptr<ics::web::WebServer>> webs;  // one per coordinator
   std::ostringstream ports;
@@ -47,7 +56,8 @@ int main(int argc, char** argv) {
     ics::coord::CoordinatorOptions o;
     o.id = FLAGS_id_prefix + "-" + std::to_string(i);
     o.hostname = FLAGS_hostname;
-    o.bind_host = FLAGS_listen_host;
+    o.bind_host = listen_host;
+    o.security = *security;
     o.port = FLAGS_coordinator_port == 0 ? 0 : FLAGS_coordinator_port + i;
     o.subscriber_port =
         FLAGS_state_store_subscriber_port == 0 ? 0 : FLAGS_state_store_subscriber_port + i;
@@ -73,7 +83,7 @@ int main(int argc, char** argv) {
       LOG(ERROR) << web.status().ToString();
       return 1;
     }
-    LOG(INFO) << o.id << " serving on " << FLAGS_listen_host << ":" << c->port()
+    LOG(INFO) << o.id << " serving on " << listen_host << ":" << c->port()
               << " (subscriber port " << c->subscriber_port() << ", "
               << (o.use_local_catalog ? "on-demand" : "full-replica") << " catalog"
               << (*web ? ", web port " + std::to_string((*web)->port()) : std::string()) << ")";

@@ -15,6 +15,7 @@ PACKAGES=(
   libgflags-dev libgoogle-glog-dev
   nlohmann-json3-dev
   libedit-dev
+  libssl-dev openssl  # TLS on every port; openssl makes the test certificates
   clang libclang-rt-14-dev  # the libFuzzer/sanitizer runtimes (clang only recommends them)
   python3 procps
   redis-server libhiredis-dev gnuplot-nox

@@ -96,6 +96,7 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
   ThriftClientOptions copts;
   copts.connect_timeout_ms = opts_.connect_timeout_ms;
   copts.max_message_bytes = opts_.max_message_bytes;
+  copts.tls = opts_.tls;
   copts.recv_timeout_ms = copts.send_timeout_ms = opts_.update_timeout_ms;
   sub->update_channel = std::make_unique<SubscriberChannel>(loc.hostname, loc.port, copts,
                                                             opts_.update_timeout_ms);

@@ -65,6 +65,7 @@
 
 #include "StatestoreService_types.h"
 #include "common/metrics/metrics.h"
+#include "common/rpc/tls.h"
 #include "common/util/result.h"
 #include "statestore/topic.h"
 
@@ -82,6 +83,8 @@ struct StatestoreOptions {
   int tombstone_retention_ms = 60000;
   int connect_timeout_ms = 3000;
   int64_t max_message_bytes = 1ll << 30;
+  // Non-null: connections to subscribers' callback ports speak TLS.
+  std::shared_ptr<const TlsContext> tls;
 };
 
 // A registration's view for tests, metrics and web pages.

@@ -37,11 +37,17 @@ class StatestoreServiceHandler : public impala::StatestoreServiceIf {
   Statestore* const ss_;
 };
 
+StatestoreOptions WithTls(const StatestoreServerOptions& o) {
+  StatestoreOptions s = o.statestore;
+  s.tls = o.security.tls;
+  return s;
+}
+
 }  // namespace
 
 StatestoreServer::StatestoreServer(StatestoreServerOptions options)
     : options_(std::move(options)),
-      statestore_(std::make_unique<Statestore>(options_.statestore, &metrics_)) {}
+      statestore_(std::make_unique<Statestore>(WithTls(options_), &metrics_)) {}
 
 StatestoreServer::~StatestoreServer() { Stop(); }
 
@@ -50,6 +56,7 @@ Status StatestoreServer::Start() {
   ThriftServerOptions opts;
   opts.name = "statestore";
   opts.bind_host = options_.bind_host;
+  opts.security = options_.security;
   opts.port = options_.port;
   opts.max_message_bytes = options_.statestore.max_message_bytes;
   opts.metrics = &metrics_;

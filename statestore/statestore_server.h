@@ -15,8 +15,11 @@
 namespace ics::statestore {
 
 struct StatestoreServerOptions {
-  std::string bind_host = "0.0.0.0";
+  std::string bind_host = "127.0.0.1";
   int port = 24000;
+  // TLS for the StatestoreService port and the statestore's connections to
+  // subscribers (it replaces statestore.tls), and the bind policy.
+  RpcSecurity security;
   StatestoreOptions statestore;
 };
 

@@ -2,12 +2,15 @@
 #include <gflags/gflags.h>
 #include <glog/logging.h>
 
+#include "common/rpc/security_flags.h"
 #include "common/util/daemon.h"
 #include "common/web/web_flags.h"
 #include "statestore/statestore_server.h"
 #include "statestore/statestore_web.h"
 
-DEFINE_string(hostname, "0.0.0.0", "Address to bind the StatestoreService port to.");
+DEFINE_string(hostname, "",
+              "Address to bind the StatestoreService port to. Empty: every interface with TLS "
+              "on, else loopback only.");
 DEFINE_int32(state_store_port, 24000, "StatestoreService port (0 picks a free port).");
 DEFINE_string(port_file, "",
               "If set, '<port> webserver=<web port>' is written to this file once listening.");
@@ -31,8 +34,14 @@ DEFINE_int64(statestore_max_message_bytes, 1ll << 30, "Largest Thrift message ac
 int main(int argc, char** argv) {
   ics::web::SetDefaultWebserverPort(25010);
   ics::InitDaemon(&argc, &argv, "statestored: the catalog pub/sub topic broker");
+  auto security = ics::RpcSecurityFromFlags();
+  if (!security.ok()) {
+    LOG(ERROR) << "statestored failed to start: " << security.status().ToString();
+    return 2;
+  }
   ics::statestore::StatestoreServerOptions opts;
-  opts.bind_host = FLAGS_hostname;
+  opts.security = *security;
+  opts.bind_host = ics::ListenHostOrDefault(FLAGS_hostname, opts.security);
   opts.port = FLAGS_state_store_port;
   auto& ss = opts.statestore;
   ss.heartbeat_interval_ms = FLAGS_statestore_heartbeat_frequency_ms;
@@ -59,7 +68,7 @@ int main(int argc, char** argv) {
     LOG(ERROR) << "statestored failed to start: " << s.ToString();
     return 1;
   }
-  LOG(INFO) << "statestored listening on " << FLAGS_hostname << ":" << server.port();
+  LOG(INFO) << "statestored listening on " << opts.bind_host << ":" << server.port();
   ics::statestore::RegisterStatestoreMetrics(server.metrics(), server.statestore());
   auto web = ics::web::StartWebServerFromFlags(
       "statestored", server.metrics(), [&](ics::web::WebServer* ws) {

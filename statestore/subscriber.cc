@@ -91,6 +91,7 @@ Status StatestoreSubscriber::Start() {
   ThriftServerOptions so;
   so.name = "subscriber " + options_.subscriber_id;
   so.bind_host = options_.bind_host;
+  so.security = options_.security;
   so.port = options_.port;
   so.max_connections = options_.max_connections;
   so.max_message_bytes = options_.max_message_bytes;
@@ -104,6 +105,7 @@ Status StatestoreSubscriber::Start() {
   co.send_timeout_ms = std::max(options_.register_timeout_ms, options_.request_update_timeout_ms);
   co.recv_timeout_ms = options_.register_timeout_ms;
   co.max_message_bytes = options_.max_message_bytes;
+  co.tls = options_.security.tls;
   client_ =
       std::make_unique<StatestoreClient>(options_.statestore_host, options_.statestore_port, co);
   server_port_ = server->port();

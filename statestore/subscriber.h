@@ -91,6 +91,9 @@ struct StatestoreSubscriberOptions {
   // The callback server. Port 0 picks a free port (see port()).
   std::string bind_host = "127.0.0.1";
   int port = 0;
+  // TLS for the callback port and the connection to the statestore, and the
+  // bind policy (common/rpc/tls.h).
+  RpcSecurity security;
   // Host name sent in the registration; empty: bind_host, or 127.0.0.1 when
   // bind_host is a wildcard address.
   std::string advertised_host;

@@ -18,6 +18,7 @@ Status HmsServer::Start() {
   ThriftServerOptions so;
   so.name = "hms-endpoint";
   so.bind_host = opts_.bind_host;
+  so.security = opts_.security;
   so.port = opts_.port;
   so.max_connections = opts_.max_connections;
   so.max_message_bytes = opts_.max_message_bytes;

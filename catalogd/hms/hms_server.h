@@ -17,6 +17,7 @@
 
 #include "catalogd/hms/hms_core.h"
 #include "common/metrics/metrics.h"
+#include "common/rpc/tls.h"
 #include "common/util/status.h"
 
 namespace ics {
@@ -28,8 +29,9 @@ namespace ics::catalog::hms {
 class HmsHandler;
 
 struct HmsServerOptions {
-  std::string bind_host = "0.0.0.0";
+  std::string bind_host = "127.0.0.1";
   int port = 9083;
+  RpcSecurity security;  // TLS and the bind policy (common/rpc/tls.h)
   int max_connections = 256;
   int64_t max_message_bytes = 256ll << 20;
   HmsCoreOptions core;

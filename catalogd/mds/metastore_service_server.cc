@@ -64,6 +64,7 @@ Status MetastoreServiceServer::Start() {
   ThriftServerOptions ropts;
   ropts.name = "metastore-service";
   ropts.bind_host = options_.bind_host;
+  ropts.security = options_.security;
   ropts.port = options_.port;
   ropts.max_message_bytes = options_.max_message_bytes;
   ropts.metrics = options_.metrics;

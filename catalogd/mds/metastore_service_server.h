@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "common/metrics/metrics.h"
+#include "common/rpc/tls.h"
 #include "common/util/status.h"
 
 namespace apache::thrift {
@@ -38,8 +39,9 @@ class DdlExecutor;
 struct CatalogContext;
 
 struct MetastoreServiceOptions {
-  std::string bind_host = "0.0.0.0";
-  int port = 26100;  // 0 = pick a free port
+  std::string bind_host = "127.0.0.1";
+  int port = 26100;      // 0 = pick a free port
+  RpcSecurity security;  // TLS and the bind policy (common/rpc/tls.h)
   int64_t max_message_bytes = 256ll << 20;
   // Partition write streams: idle expiry and staging bound (per stream).
   int64_t write_stream_idle_timeout_ms = 5 * 60 * 1000;

@@ -233,12 +233,21 @@ Result<std::unique_ptr<HmsRemoteMetastore>> OpenRemoteMetastore(
   return ms;
 }
 
-Result<std::unique_ptr<HmsRemoteMetastore>> OpenRemoteMetastore(const std::string& uri) {
+Result<std::unique_ptr<HmsRemoteMetastore>> OpenRemoteMetastore(
+    const std::string& uri, std::shared_ptr<const TlsContext> tls) {
   ICS_ASSIGN_OR_RETURN(RemoteMetastoreOptions options, ParseThriftMetastoreUri(uri));
+  if (options.ssl && tls == nullptr) {
+    return Status::InvalidArgument("metastore URI " + uri +
+                                   " asks for ssl=true, but TLS is not configured "
+                                   "(--ssl_server_certificate, --ssl_private_key, "
+                                   "--ssl_client_ca_certificate)");
+  }
+  options.tls = std::move(tls);
   return OpenRemoteMetastore(options);
 }
 
-Result<std::unique_ptr<Metastore>> OpenMetastoreFromUri(const std::string& uri) {
+Result<std::unique_ptr<Metastore>> OpenMetastoreFromUri(const std::string& uri,
+                                                       std::shared_ptr<const TlsContext> tls) {
   constexpr std::string_view kSqlite = "sqlite:";
   if (uri.compare(0, kSqlite.size(), kSqlite) == 0) {
     const std::string path = uri.substr(kSqlite.size());
@@ -246,7 +255,7 @@ Result<std::unique_ptr<Metastore>> OpenMetastoreFromUri(const std::string& uri) 
     return OpenSqliteMetastore(path);
   }
   if (IsThriftMetastoreUri(uri)) {
-    ICS_ASSIGN_OR_RETURN(std::unique_ptr<HmsRemoteMetastore> remote, OpenRemoteMetastore(uri));
+    ICS_ASSIGN_OR_RETURN(std::unique_ptr<HmsRemoteMetastore> remote, OpenRemoteMetastore(uri, std::move(tls)));
     return std::unique_ptr<Metastore>(std::move(remote));
   }
   return Status::InvalidArgument("unsupported --metastore '" + uri +

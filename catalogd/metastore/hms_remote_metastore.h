@@ -113,13 +113,17 @@ class HmsRemoteMetastore final : public Metastore {
 Result<std::unique_ptr<HmsRemoteMetastore>> OpenRemoteMetastore(
     const RemoteMetastoreOptions& options);
 
-// Parses the URI (hms_remote_options.h), then OpenRemoteMetastore().
-Result<std::unique_ptr<HmsRemoteMetastore>> OpenRemoteMetastore(const std::string& uri);
+// Parses the URI (hms_remote_options.h), then OpenRemoteMetastore(). `tls`
+// serves a URI with ssl=true (an error names the missing TLS setup when it
+// is null).
+Result<std::unique_ptr<HmsRemoteMetastore>> OpenRemoteMetastore(
+    const std::string& uri, std::shared_ptr<const TlsContext> tls = nullptr);
 
 // Opens the metastore a --metastore value names: "sqlite:<path>" (the
 // embedded store, OpenSqliteMetastore) or "thrift://host:port[?...]" (a
 // remote Hive Metastore). INVALID_ARGUMENT naming both forms for anything
 // else; the opener's error otherwise.
-Result<std::unique_ptr<Metastore>> OpenMetastoreFromUri(const std::string& uri);
+Result<std::unique_ptr<Metastore>> OpenMetastoreFromUri(
+    const std::string& uri, std::shared_ptr<const TlsContext> tls = nullptr);
 
 }  // namespace ics::catalog

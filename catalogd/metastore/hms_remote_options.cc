@@ -35,6 +35,14 @@ Status ApplyParam(std::string_view key, std::string_view value, RemoteMetastoreO
       {"retries", &o->retries, 0, 100},
       {"retry_backoff_ms", &o->retry_backoff_ms, 0, 60000},
   };
+  if (key == "ssl") {
+    if (value != "true" && value != "false") {
+      return Status::InvalidArgument("metastore URI parameter ssl must be true or false, not '" +
+                                     std::string(value) + "'");
+    }
+    o->ssl = value == "true";
+    return Status::OK();
+  }
   for (const Param& p : params) {
     if (p.key != key) continue;
     ICS_ASSIGN_OR_RETURN(int64_t v, ParseInt(value, "metastore URI parameter " + std::string(key),
@@ -44,6 +52,7 @@ Status ApplyParam(std::string_view key, std::string_view value, RemoteMetastoreO
   }
   std::string known;
   for (const Param& p : params) known += (known.empty() ? "" : ", ") + std::string(p.key);
+  known += ", ssl";
   return Status::InvalidArgument("unknown metastore URI parameter '" + std::string(key) +
                                  "' (known: " + known + ")");
 }

@@ -11,6 +11,9 @@
 //                       the server, or of an idempotent read (default 3)
 //   retry_backoff_ms    first backoff; doubles per attempt up to 2000 ms
 //                       (default 100)
+//   ssl                 true: connect with TLS (the process's TLS context
+//                       verifies the server; see common/rpc/tls.h);
+//                       false (default): plaintext
 // The port defaults to 9083 (the Hive Metastore's). IPv6 literals go in
 // brackets ("thrift://[::1]:9083"). Anything else — another scheme, an
 // empty host, a bad port, an unknown key, a value out of range — is an
@@ -23,6 +26,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/rpc/tls.h"
 #include "common/util/result.h"
 
 namespace ics::catalog {
@@ -40,6 +44,8 @@ struct RemoteMetastoreOptions {
   int retries = 3;
   int retry_backoff_ms = 100;
   int64_t max_message_bytes = 1ll << 30;
+  bool ssl = false;                       // from the URI
+  std::shared_ptr<const TlsContext> tls;  // used when ssl; set by the opener
 
   // "host:port" (brackets around IPv6 literals), for messages.
   std::string Address() const;

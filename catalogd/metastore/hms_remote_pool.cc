@@ -16,6 +16,7 @@ ThriftClientOptions ClientOptions(const RemoteMetastoreOptions& o) {
   c.send_timeout_ms = o.rpc_timeout_ms;
   c.recv_timeout_ms = o.rpc_timeout_ms;
   c.max_message_bytes = o.max_message_bytes;
+  if (o.ssl) c.tls = o.tls;
   return c;
 }
 

@@ -103,7 +103,7 @@ Status CatalogServer::Start() {
                            ec.message());
   }
   // sqlite:<path> (embedded) or thrift://host:port (a remote Hive Metastore).
-  ICS_ASSIGN_OR_RETURN(auto opened, OpenMetastoreFromUri(opts_.metastore));
+  ICS_ASSIGN_OR_RETURN(auto opened, OpenMetastoreFromUri(opts_.metastore, opts_.security.tls));
   // Every metastore call is timed for /metrics.
   metastore_ = std::make_unique<TimedMetastore>(std::move(opened), metrics_.get());
   if (opts_.synthetic_files) {
@@ -171,6 +171,7 @@ Status CatalogServer::Start() {
   ThriftServerOptions ropts;
   ropts.name = "catalog-service";
   ropts.bind_host = opts_.bind_host;
+  ropts.security = opts_.security;
   ropts.port = opts_.port;
   ropts.max_message_bytes = opts_.max_message_bytes;
   ropts.metrics = metrics_.get();
@@ -183,6 +184,7 @@ Status CatalogServer::Start() {
   if (opts_.hms_port >= 0) {
     hms::HmsServerOptions hopts;
     hopts.bind_host = opts_.bind_host;
+    hopts.security = opts_.security;
     hopts.port = opts_.hms_port;
     hopts.max_message_bytes = opts_.max_message_bytes;
     hopts.metrics = metrics_.get();
@@ -193,6 +195,7 @@ Status CatalogServer::Start() {
   if (opts_.metastore_service_port >= 0) {
     MetastoreServiceOptions mopts;
     mopts.bind_host = opts_.bind_host;
+    mopts.security = opts_.security;
     mopts.port = opts_.metastore_service_port;
     mopts.max_message_bytes = opts_.max_message_bytes;
     mopts.metrics = metrics_.get();
@@ -209,6 +212,7 @@ Status CatalogServer::Start() {
     sopts.statestore_host = opts_.statestore_host;
     sopts.statestore_port = opts_.statestore_port;
     sopts.bind_host = opts_.bind_host;
+    sopts.security = opts_.security;
     sopts.port = opts_.subscriber_port;
     sopts.advertised_host = opts_.hostname;
     sopts.subscriber_type = impala::TStatestoreSubscriberType::CATALOGD;

@@ -21,6 +21,7 @@
 #include "catalogd/metastore/metastore_retention.h"
 #include "catalogd/topic/catalog_topic_publisher.h"
 #include "common/metrics/metrics.h"
+#include "common/rpc/tls.h"
 #include "common/util/operation_log.h"
 #include "common/util/status.h"
 
@@ -48,8 +49,11 @@ class Metastore;
 struct CatalogContext;
 
 struct CatalogServerOptions {
-  std::string bind_host = "0.0.0.0";
+  std::string bind_host = "127.0.0.1";
   int port = 26000;
+  // TLS and the bind policy for every port and outgoing connection
+  // (CatalogService, HMS endpoint, metastore services, subscriber).
+  RpcSecurity security;
   std::string hostname = "127.0.0.1";  // advertised to the statestore
   std::string data_dir = "./catalogd-data";
   std::string warehouse_dir;           // default: <data_dir>/warehouse

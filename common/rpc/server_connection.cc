@@ -19,7 +19,9 @@
 
 #include "common/metrics/metrics.h"
 #include "common/rpc/bounded_protocol.h"
+#include "common/rpc/peer.h"
 #include "common/rpc/request_barrier.h"
+#include "common/rpc/tls.h"
 
 namespace ics {
 
@@ -67,6 +69,7 @@ class DeadlineTransport
   DeadlineTransport(std::shared_ptr<TSocket> socket, ThriftServer::Connection* conn,
                     const ThriftServerOptions& options)
       : socket_(std::move(socket)),
+        tls_(dynamic_cast<TlsSocket*>(socket_.get())),
         conn_(conn),
         options_(options),
         slice_ms_(std::clamp(std::min(options.idle_timeout_ms, options.message_timeout_ms) / 4, 10,
@@ -104,6 +107,7 @@ class DeadlineTransport
  private:
   // True when the socket has input (or an error/end) within one slice.
   bool WaitReadable() const {
+    if (tls_ != nullptr && tls_->HasBufferedPlaintext()) return true;
     pollfd p{};
     p.fd = socket_->getSocketFD();
     p.events = POLLIN;
@@ -137,6 +141,7 @@ class DeadlineTransport
   }
 
   const std::shared_ptr<TSocket> socket_;
+  TlsSocket* const tls_;  // socket_ when the connection speaks TLS
   ThriftServer::Connection* const conn_;
   const ThriftServerOptions& options_;
   const int slice_ms_;
@@ -180,9 +185,15 @@ class ConnectionServer {
     } catch (const std::exception&) {
       peer_ = "unknown peer";
     }
+    peer_info_.address = peer_;
+    if (const auto* tls = dynamic_cast<const TlsSocket*>(conn.socket.get())) {
+      peer_info_.tls = true;
+      peer_info_.identity = tls->peer_identity();
+    }
   }
 
   void Run() {
+    PeerScope scope(&peer_info_);
     for (;;) {
       deadline_->StartWaiting(buffered_->HasBufferedInput());
       const RequestResult r = ProcessGuarded(*processor_, in_, out_, options_.name);
@@ -222,7 +233,38 @@ class ConnectionServer {
   std::shared_ptr<BoundedProtocol> in_;
   std::shared_ptr<TProtocol> out_;
   std::string peer_;
+  PeerInfo peer_info_;
 };
+
+// The TLS handshake of an accepted connection, before any request: at most
+// min(message_timeout_ms, 10 s) for each step, so a peer that stalls
+// mid-handshake (or speaks plaintext) holds its thread briefly. False when
+// it failed (counted and logged); the connection is then closed.
+bool Handshake(const ThriftServerOptions& options, ThriftServer::Counters& counters,
+               ThriftServer::Connection& conn) {
+  auto* tls = dynamic_cast<TlsSocket*>(conn.socket.get());
+  if (tls == nullptr) return true;
+  try {
+    tls->setRecvTimeout(std::min(options.message_timeout_ms, 10 * 1000));
+    tls->Handshake();
+    // Afterwards a read that waits for the rest of a TLS record waits at
+    // most the message deadline (checked again between reads).
+    tls->setRecvTimeout(options.message_timeout_ms);
+    conn.idle_since_ms = SteadyNowMs();
+    return true;
+  } catch (const std::exception& e) {
+    counters.handshake_failures->Increment();
+    if (ShouldLog(counters.handshake_failures->value())) {
+      std::string peer = "unknown peer";
+      try {
+        peer = conn.socket->getSocketInfo();
+      } catch (const std::exception&) {
+      }
+      LOG(WARNING) << options.name << ": TLS handshake with " << peer << " failed: " << e.what();
+    }
+    return false;
+  }
+}
 
 }  // namespace
 
@@ -230,6 +272,7 @@ void ServeConnection(const std::shared_ptr<apache::thrift::TProcessor>& processo
                      const ThriftServerOptions& options, ThriftServer::Counters& counters,
                      ThriftServer::Connection& conn) {
   try {
+    if (!Handshake(options, counters, conn)) return;
     ConnectionServer server(processor, options, counters, conn);
     server.Run();
   } catch (const std::exception& e) {

@@ -39,6 +39,7 @@ struct ThriftServer::Counters {
   metrics::Counter* evicted = nullptr;
   metrics::Counter* rejected = nullptr;
   metrics::Counter* timeouts = nullptr;
+  metrics::Counter* handshake_failures = nullptr;
   metrics::Gauge* active = nullptr;
   std::unique_ptr<metrics::MetricRegistry> own_registry;  // when none was given
 };

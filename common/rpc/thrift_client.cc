@@ -33,7 +33,12 @@ ThriftConnection::ThriftConnection(std::string host, int port, ThriftClientOptio
 void ThriftConnection::Rebuild() {
   const int limit = static_cast<int>(std::min<int64_t>(options_.max_message_bytes, INT32_MAX));
   auto config = std::make_shared<TConfiguration>(limit, limit);
-  auto sock = std::make_shared<TSocket>(host_, port_, config);
+  std::shared_ptr<TSocket> sock;
+  if (options_.tls != nullptr) {
+    sock = options_.tls->ClientSocket(host_, port_, config);
+  } else {
+    sock = std::make_shared<TSocket>(host_, port_, config);
+  }
   sock->setConnTimeout(options_.connect_timeout_ms);
   sock->setSendTimeout(options_.send_timeout_ms);
   sock->setRecvTimeout(recv_timeout_ms_);

@@ -13,6 +13,9 @@
 // TMultiplexedProtocol with that name, for servers that multiplex several
 // services on one port (TMultiplexedProcessor).
 //
+// With options.tls the connection speaks TLS (tls.h); the handshake runs on
+// the first call, within the receive timeout.
+//
 // Thread-safety: not thread-safe; use one client per thread or guard it.
 #pragma once
 
@@ -27,6 +30,7 @@
 #include <thrift/protocol/TProtocol.h>
 #include <thrift/transport/TTransport.h>
 
+#include "common/rpc/tls.h"
 #include "common/util/mutex.h"
 #include "common/util/status.h"
 
@@ -38,6 +42,9 @@ struct ThriftClientOptions {
   int recv_timeout_ms = 60000;
   int64_t max_message_bytes = 256ll << 20;
   std::string service_name;  // non-empty: multiplexed service name
+  // Non-null: the connection speaks TLS, verifies the server's certificate
+  // and name, and presents the context's certificate when it has one.
+  std::shared_ptr<const TlsContext> tls;
 };
 
 // The type-independent part: socket, transport, protocol, and error mapping.

@@ -10,6 +10,7 @@
 #include <thrift/transport/TTransportException.h>
 
 #include "common/metrics/metrics.h"
+#include "common/rpc/bind_policy.h"
 #include "common/rpc/server_connection.h"
 
 namespace ics {
@@ -50,9 +51,32 @@ std::unique_ptr<ThriftServer::Counters> MakeCounters(const ThriftServerOptions& 
   c->timeouts = r->AddCounter("thrift_server_timeouts_total",
                               "Connections closed because the idle or request deadline passed.",
                               labels);
+  c->handshake_failures =
+      r->AddCounter("thrift_server_tls_handshake_failures_total",
+                    "TLS connections closed because the handshake failed (no or untrusted client "
+                    "certificate, plaintext peer, protocol or cipher mismatch) or timed out.",
+                    labels);
   c->active = r->AddGauge("thrift_server_connections", "Connections being served now.", labels);
   return c;
 }
+
+// A listener whose accepted connections speak TLS.
+class TlsServerSocket : public TServerSocket {
+ public:
+  TlsServerSocket(const std::string& host, int port, std::shared_ptr<const TlsContext> tls,
+                  std::shared_ptr<apache::thrift::TConfiguration> config)
+      : TServerSocket(host, port), tls_(std::move(tls)), config_(std::move(config)) {}
+
+ protected:
+  std::shared_ptr<TSocket> createSocket(THRIFT_SOCKET client) override {
+    return tls_->AcceptedSocket(client, interruptableChildren_ ? pChildInterruptSockReader_ : nullptr,
+                                config_);
+  }
+
+ private:
+  const std::shared_ptr<const TlsContext> tls_;
+  const std::shared_ptr<apache::thrift::TConfiguration> config_;
+};
 
 }  // namespace
 
@@ -72,6 +96,7 @@ ThriftServerStats ThriftServer::stats() const {
   s.connections_evicted = counters_->evicted->value();
   s.requests_rejected = counters_->rejected->value();
   s.timeouts = counters_->timeouts->value();
+  s.tls_handshake_failures = counters_->handshake_failures->value();
   return s;
 }
 
@@ -80,7 +105,22 @@ Status ThriftServer::Start() {
   if (socket_ != nullptr || stopping_) {
     return Status::Internal(options_.name + " already started");
   }
-  auto socket = std::make_shared<TServerSocket>(options_.bind_host, options_.port);
+  const std::shared_ptr<const TlsContext>& tls = options_.security.tls;
+  if (tls != nullptr && !tls->can_serve()) {
+    return Status::InvalidArgument(options_.name +
+                                   ": TLS is configured without a server certificate and key");
+  }
+  ICS_RETURN_IF_ERROR(CheckBindAllowed(options_.name, options_.bind_host, tls != nullptr,
+                                       options_.security.allow_plaintext_remote));
+  std::shared_ptr<TServerSocket> socket;
+  if (tls != nullptr) {
+    const int limit = static_cast<int>(std::min<int64_t>(options_.max_message_bytes, INT32_MAX));
+    socket = std::make_shared<TlsServerSocket>(
+        options_.bind_host, options_.port, tls,
+        std::make_shared<apache::thrift::TConfiguration>(limit, limit));
+  } else {
+    socket = std::make_shared<TServerSocket>(options_.bind_host, options_.port);
+  }
   socket->setSendTimeout(options_.send_timeout_ms);
   socket->setInterruptableChildren(true);
   try {
@@ -92,7 +132,10 @@ Status ThriftServer::Start() {
   port_ = socket->getPort();
   socket_ = socket;
   accept_thread_ = std::thread([this] { AcceptLoop(); });
-  LOG(INFO) << options_.name << " listening on " << options_.bind_host << ":" << port_.load();
+  LOG(INFO) << options_.name << " listening on " << options_.bind_host << ":" << port_.load()
+            << (tls == nullptr                                    ? " (plaintext)"
+                : tls->options().require_client_certificate ? " (TLS, client certificates required)"
+                                                            : " (TLS)");
   return Status::OK();
 }
 
@@ -126,6 +169,10 @@ void ThriftServer::AcceptLoop() {
     VLOG(2) << options_.name << ": accepted a connection";
     if (!MakeRoom()) {
       counters_->refused->Increment();
+      if (options_.security.tls != nullptr) {
+        client->close();
+        continue;
+      }
       RefuseConnection(std::static_pointer_cast<TSocket>(client),
                        options_.name + " is busy: all " + std::to_string(options_.max_connections) +
                            " connections are serving requests; try again later");

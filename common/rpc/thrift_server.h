@@ -22,7 +22,10 @@
 //     connections cannot starve real clients; when none can be evicted, the
 //     new one is answered with a TApplicationException ("server busy") and
 //     closed.
-// Start() binds synchronously, so port 0 yields a free port that port()
+// With TLS, a connection that cannot be served is closed without a reply
+// (a refusal would need a handshake on the accept thread).
+// Start() refuses to bind a non-loopback address in plaintext unless
+// security.allow_plaintext_remote (bind_policy.h). It binds synchronously, so port 0 yields a free port that port()
 // reports. Stop() is idempotent: it stops accepting, interrupts every
 // connection, joins every thread and only then returns; the destructor calls
 // it. A handler blocked inside the processor is waited for (services wake
@@ -40,6 +43,7 @@
 
 #include <thrift/TProcessor.h>
 
+#include "common/rpc/tls.h"
 #include "common/util/mutex.h"
 #include "common/util/status.h"
 
@@ -55,8 +59,12 @@ class MetricRegistry;
 
 struct ThriftServerOptions {
   std::string name = "thrift-server";  // for logs and the `server` metric label
-  std::string bind_host = "0.0.0.0";
-  int port = 0;                        // 0 = pick a free port
+  std::string bind_host = "127.0.0.1";  // see bind_policy.h for what else may be bound
+  int port = 0;                         // 0 = pick a free port
+  // TLS (security.tls non-null) makes every connection handshake first,
+  // within min(message_timeout_ms, 10 s); with mTLS the client certificate's
+  // subject is the peer's identity (peer.h).
+  RpcSecurity security;
   int max_connections = 256;
   int64_t max_message_bytes = 256ll << 20;
   int64_t max_message_memory_bytes = 1ll << 30;
@@ -76,6 +84,7 @@ struct ThriftServerStats {
   int64_t connections_evicted = 0;   // idle, closed to make room
   int64_t requests_rejected = 0;     // malformed, over budget, or threw while decoding
   int64_t timeouts = 0;              // idle or message deadline passed
+  int64_t tls_handshake_failures = 0;  // TLS handshake failed or timed out
 };
 
 class ThriftServer {

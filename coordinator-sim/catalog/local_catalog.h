@@ -34,6 +34,7 @@
 
 #include "CatalogService_types.h"
 #include "StatestoreService_types.h"
+#include "common/rpc/tls.h"
 #include "common/util/result.h"
 
 namespace ics::coord {
@@ -160,6 +161,7 @@ struct OnDemandOptions {
   int retry_backoff_initial_ms = 20;
   int retry_backoff_max_ms = 1000;
   int max_idle_connections = 4;  // pooled connections to catalogd
+  std::shared_ptr<const TlsContext> tls;  // non-null: connections to catalogd speak TLS
   // Test seam for cache expiry; empty = std::chrono::steady_clock::now.
   std::function<std::chrono::steady_clock::time_point()> clock;
 };

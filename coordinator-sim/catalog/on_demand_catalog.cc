@@ -37,6 +37,7 @@ ThriftClientOptions ClientOptions(const OnDemandOptions& o) {
   c.send_timeout_ms = o.rpc_timeout_ms;
   c.recv_timeout_ms = o.rpc_timeout_ms;
   c.max_message_bytes = 1ll << 30;  // capped responses of 1M file descriptors are ~400 MB
+  c.tls = o.tls;
   return c;
 }
 

@@ -2,6 +2,8 @@
 //   catalog-shell -i host:port               interactive (line editing, history)
 //   catalog-shell -i host:port -q "SQL"      run statements and exit
 //   catalog-shell -i host:port -f file.sql   run a script and exit
+//   --ssl [--ca_cert=ca.pem] [--client_cert=c.pem --client_key=k.pem]
+//                                            connect with TLS (as impala-shell)
 // In batch mode the exit status is 1 as soon as a statement fails.
 #include <unistd.h>
 
@@ -17,6 +19,7 @@
 #include "CoordinatorService.h"
 #include "common/rpc/status_convert.h"
 #include "common/rpc/thrift_client.h"
+#include "common/rpc/tls.h"
 #include "coordinator-sim/sql/splitter.h"
 #include "coordinator-sim/shell/table_printer.h"
 
@@ -25,6 +28,13 @@ DEFINE_string(q, "", "Run these statements and exit.");
 DEFINE_string(f, "", "Run the statements in this file and exit.");
 DEFINE_string(database, "default", "Initial database.");
 DEFINE_bool(quiet, false, "Print only results and errors.");
+DEFINE_bool(ssl, false, "Connect with TLS; the coordinator's certificate is verified.");
+DEFINE_string(ca_cert, "",
+              "With --ssl: PEM CA bundle that verifies the coordinator (default: the system's).");
+DEFINE_string(client_cert, "",
+              "With --ssl: PEM certificate to present (coordinators that require client "
+              "certificates).");
+DEFINE_string(client_key, "", "With --ssl: the private key of --client_cert.");
 
 namespace {
 
@@ -133,6 +143,24 @@ int main(int argc, char** argv) {
   }
   ics::ThriftClientOptions copts;
   copts.recv_timeout_ms = 10 * 60 * 1000;
+  if (FLAGS_ssl) {
+    ics::TlsOptions t;
+    t.ca_certificate_file = FLAGS_ca_cert;
+    t.certificate_file = FLAGS_client_cert;
+    t.private_key_file = FLAGS_client_key;
+    if (t.ca_certificate_file.empty() && t.certificate_file.empty()) {
+      t.ca_certificate_file = "/etc/ssl/certs/ca-certificates.crt";  // Debian's trust store
+    }
+    auto tls = ics::TlsContext::Create(t);
+    if (!tls.ok()) {
+      std::cerr << "ERROR: " << tls.status().message() << "\n";
+      return 2;
+    }
+    copts.tls = *tls;
+  } else if (!FLAGS_ca_cert.empty() || !FLAGS_client_cert.empty()) {
+    std::cerr << "ERROR: --ca_cert and --client_cert need --ssl\n";
+    return 2;
+  }
   ics::ThriftClient<CoordinatorServiceClient> client(host, port, copts);
   ics::Status s = client.connection().Open();
   if (!s.ok()) {

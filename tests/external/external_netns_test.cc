@@ -46,7 +46,12 @@ TEST_F(ExternalNetns, CutLinkDetectedAndHealed) {
   b.listen_host = "0.0.0.0";
   b.statestore_host = netns_.addr_a();
   b.catalogd_host = netns_.addr_a();
-  o.coordinator_processes = {{1, a, {}}, {1, b, {}}};
+  // Plaintext on non-loopback addresses, inside namespaces this test owns:
+  // the daemons refuse that unless told explicitly.
+  const std::string plaintext_ok = "--insecure_allow_plaintext_remote";
+  o.statestored_flags.push_back(plaintext_ok);
+  o.catalogd_flags.push_back(plaintext_ok);
+  o.coordinator_processes = {{1, a, {plaintext_ok}}, {1, b, {plaintext_ok}}};
   ExternalCluster* cl = StartCluster(o);
   ASSERT_NE(cl, nullptr);
 
