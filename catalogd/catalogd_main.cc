@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "catalogd/loader/confined_file_system.h"
 #include "catalogd/service/catalog_server.h"
 #include "catalogd/web/catalog_pages.h"
 #include "common/rpc/security_flags.h"
@@ -23,6 +24,10 @@ DEFINE_int32(statestore_subscriber_timeout_seconds, 30,
              "No statestore heartbeat for this long => re-register.");
 DEFINE_string(data_dir, "./catalogd-data", "Directory for the embedded metastore.");
 DEFINE_string(warehouse_dir, "", "Warehouse root (default <data_dir>/warehouse).");
+DEFINE_string(data_roots, "",
+              "Comma-separated directories under which catalogd may create, delete and move "
+              "data (default: the warehouse). Locations elsewhere are never deleted or moved, "
+              "and not created.");
 DEFINE_string(metastore, "",
               "Metastore: sqlite:<path> (default sqlite:<data_dir>/metastore.db), or "
               "thrift://host:port[?pool_size=N&rpc_timeout_ms=N&...] for a remote Hive "
@@ -102,6 +107,7 @@ int main(int argc, char** argv) {
   o.hostname = FLAGS_hostname;
   o.data_dir = FLAGS_data_dir;
   o.warehouse_dir = FLAGS_warehouse_dir;
+  o.data_roots = ics::catalog::SplitDataRoots(FLAGS_data_roots);
   o.metastore = FLAGS_metastore;
   o.synthetic_files = FLAGS_synthetic_files;
   o.statestore_host = FLAGS_state_store_host;

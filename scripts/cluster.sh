@@ -3,15 +3,21 @@
 # warehouse on local disk) + one coordinator-sim process running N
 # coordinators. Each role has its own log and data under the run directory.
 #
-#   scripts/cluster.sh start [-n N] [--full-replica] [--run-dir DIR]
+#   scripts/cluster.sh start [-n N] [--full-replica] [--run-dir DIR] [--tls|--mtls]
 #                            [--statestored-flags "..."] [--catalogd-flags "..."]
 #                            [--coordinator-flags "..."]
+#   scripts/cluster.sh shell [-c I] [catalog-shell args...]   shell on coordinator I
 #   scripts/cluster.sh stop
 #   scripts/cluster.sh restart statestored|catalogd|coordinators
 #   scripts/cluster.sh status
 #
 # Ports (Impala's defaults): statestore 24000, catalogd 26000 (subscriber
 # 23020), coordinators 21000+i (subscribers 23000+i).
+#
+# --tls: every port speaks TLS with a throwaway CA and certificates made in
+# RUN_DIR/certs (scripts/make_certs.sh). --mtls: also mutual TLS; catalogd
+# has its own certificate (CN=catalogd), the only identity the statestore
+# lets write catalog-update. `shell` passes the matching flags.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -25,8 +31,20 @@ FULL=0
 SS_FLAGS=""
 CAT_FLAGS=""
 CO_FLAGS=""
+TLS=0
+COORD=0
+SHELL_ARGS=()
 while [ $# -gt 0 ]; do
+  if [ "$cmd" = shell ]; then
+    case "$1" in
+      -c) COORD=$2; shift 2 ;;
+      *) SHELL_ARGS+=("$1"); shift ;;
+    esac
+    continue
+  fi
   case "$1" in
+    --tls) TLS=1; shift ;;
+    --mtls) TLS=2; shift ;;
     -n) NUM=$2; shift 2 ;;
     --full-replica) FULL=1; shift ;;
     --run-dir) RUN_DIR=$2; shift 2 ;;
@@ -41,6 +59,21 @@ mkdir -p "$RUN_DIR"
 # Settings of the running cluster survive between commands.
 CONF="$RUN_DIR/cluster.conf"
 if [ "$cmd" != start ] && [ -f "$CONF" ]; then . "$CONF"; fi
+CERTS="$RUN_DIR/certs"
+
+# TLS flags for a role (empty without --tls).
+tls_flags() {
+  [ "$TLS" -ge 1 ] || return 0
+  local cert=server
+  [ "$TLS" = 2 ] && [ "$1" = catalogd ] && cert=catalogd
+  printf -- '--ssl_server_certificate=%s --ssl_private_key=%s --ssl_client_ca_certificate=%s' \
+    "$CERTS/$cert.pem" "$CERTS/$cert.key" "$CERTS/ca.pem"
+  if [ "$TLS" = 2 ]; then
+    printf -- ' --ssl_require_client_certificate'
+    [ "$1" = statestored ] && printf -- ' --statestore_catalogd_identity=CN=catalogd'
+  fi
+  return 0
+}
 
 pid_of() { cat "$RUN_DIR/$1.pid" 2>/dev/null || true; }
 alive() { local p; p=$(pid_of "$1"); [ -n "$p" ] && kill -0 "$p" 2>/dev/null; }
@@ -68,17 +101,19 @@ start_role() {
   case "$role" in
     statestored)
       # shellcheck disable=SC2086
-      "$BIN/statestored" --port_file="$RUN_DIR/$role.port" $SS_FLAGS \
+      "$BIN/statestored" --port_file="$RUN_DIR/$role.port" $(tls_flags statestored) $SS_FLAGS \
         >"$RUN_DIR/$role.log" 2>&1 & ;;
     catalogd)
       # shellcheck disable=SC2086
       "$BIN/catalogd" --data_dir="$RUN_DIR/catalogd-data" --port_file="$RUN_DIR/$role.port" \
-        --catalog_topic_mode="$( [ "$FULL" = 1 ] && echo full || echo minimal)" $CAT_FLAGS \
+        --catalog_topic_mode="$( [ "$FULL" = 1 ] && echo full || echo minimal)" \
+        $(tls_flags catalogd) $CAT_FLAGS \
         >"$RUN_DIR/$role.log" 2>&1 & ;;
     coordinators)
       # shellcheck disable=SC2086
       "$BIN/coordinator-sim" --num_coordinators="$NUM" --port_file="$RUN_DIR/$role.port" \
-        --use_local_catalog="$( [ "$FULL" = 1 ] && echo false || echo true)" $CO_FLAGS \
+        --use_local_catalog="$( [ "$FULL" = 1 ] && echo false || echo true)" \
+        $(tls_flags coordinators) $CO_FLAGS \
         >"$RUN_DIR/$role.log" 2>&1 & ;;
   esac
   echo $! >"$RUN_DIR/$role.pid"
@@ -105,9 +140,13 @@ case "$cmd" in
     for b in statestored catalogd coordinator-sim; do
       [ -x "$BIN/$b" ] || { echo "cluster: $BIN/$b missing; run scripts/build.sh" >&2; exit 1; }
     done
+    if [ "$TLS" -ge 1 ] && [ ! -f "$CERTS/ca.pem" ]; then
+      "$ROOT/scripts/make_certs.sh" "$CERTS" >/dev/null
+    fi
     cat >"$CONF" <<CONF_EOF
 NUM=$NUM
 FULL=$FULL
+TLS=$TLS
 SS_FLAGS="$SS_FLAGS"
 CAT_FLAGS="$CAT_FLAGS"
 CO_FLAGS="$CO_FLAGS"
@@ -115,7 +154,16 @@ CONF_EOF
     start_role statestored || { "$0" stop >/dev/null; exit 1; }
     start_role catalogd || { "$0" stop >/dev/null; exit 1; }
     start_role coordinators || { "$0" stop >/dev/null; exit 1; }
-    echo "cluster: running with $NUM coordinator(s) ($( [ "$FULL" = 1 ] && echo full-replica || echo on-demand) catalogs)"
+    echo "cluster: running with $NUM coordinator(s) ($( [ "$FULL" = 1 ] && echo full-replica || echo on-demand) catalogs$( [ "$TLS" -ge 1 ] && echo ", $( [ "$TLS" = 2 ] && echo mutual ) TLS, certificates in $CERTS"))"
+    ;;
+  shell)
+    # The coordinator's CoordinatorService port: line "<i> <port> ..." of its port file.
+    port=$(awk -v i="$COORD" '$1 == i { print $2 }' "$RUN_DIR/coordinators.port" 2>/dev/null)
+    [ -n "$port" ] || { echo "cluster: coordinator $COORD is not running" >&2; exit 1; }
+    ssl=()
+    if [ "$TLS" -ge 1 ]; then ssl=(--ssl --ca_cert="$CERTS/ca.pem"); fi
+    if [ "$TLS" = 2 ]; then ssl+=(--client_cert="$CERTS/client.pem" --client_key="$CERTS/client.key"); fi
+    exec "$BIN/catalog-shell" -i "127.0.0.1:$port" "${ssl[@]}" "${SHELL_ARGS[@]}"
     ;;
   stop)
     stop_role coordinators

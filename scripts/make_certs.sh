@@ -5,6 +5,8 @@
 #   ca.pem, ca.key                 a CA (CN=ics-test-ca)
 #   server.pem, server.key         signed by it, for the daemons; names
 #                                  127.0.0.1, ::1, localhost and every HOST
+#   catalogd.pem, catalogd.key     the same for catalogd alone, CN=catalogd
+#                                  (the identity that may write catalog-update)
 #   client.pem, client.key         signed by it, CN=ics-client (a shell or
 #                                  an operator's tool under mutual TLS)
 #   other-ca.pem, other.pem, other.key
@@ -38,10 +40,13 @@ leaf() {  # name subject ca extensions
 ca ca "/CN=ics-test-ca"
 leaf server "/CN=ics-daemon" ca "subjectAltName=$san
 extendedKeyUsage=serverAuth,clientAuth"
+leaf catalogd "/CN=catalogd" ca "subjectAltName=$san
+extendedKeyUsage=serverAuth,clientAuth"
 leaf client "/CN=ics-client" ca "extendedKeyUsage=clientAuth"
 ca other-ca "/CN=other-ca"
 leaf other "/CN=intruder" other-ca "subjectAltName=$san
 extendedKeyUsage=serverAuth,clientAuth"
 rm -f ./*.srl
 chmod 600 ./*.key
-echo "certificates in $PWD: ca.pem server.pem/key client.pem/key other-ca.pem other.pem/key"
+echo "certificates in $PWD: ca.pem server.pem/key catalogd.pem/key client.pem/key" \
+  "other-ca.pem other.pem/key"

@@ -59,7 +59,8 @@ void Statestore::Impl::Shutdown() {
 
 // ---------------------------------------------------------------- registration
 
-Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubscriberRequest& req) {
+Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubscriberRequest& req,
+                                                     const std::string& identity) {
   if (req.protocol_version < impala::StatestoreServiceVersion::V2) {
     return Status(ErrorCode::kStatestoreIncompatibleProtocol,
                   "subscriber '" + req.subscriber_id + "' speaks statestore protocol V" +
@@ -88,8 +89,17 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
     }
   }
 
+  const auto type = req.__isset.subscriber_type ? req.subscriber_type
+                                                : impala::TStatestoreSubscriberType::COORDINATOR;
+  if (Status s = opts_.writers.CheckRegistration(req.subscriber_id, type, identity); !s.ok()) {
+    RefuseRegistration(s);
+    return s;
+  }
+
   auto sub = std::make_shared<SubscriberRecord>();
   sub->id = req.subscriber_id;
+  sub->type = type;
+  sub->identity = identity;
   sub->registration_id = GenerateUniqueId();
   sub->registration_key = PrintId(sub->registration_id);
   sub->location = loc;
@@ -123,6 +133,15 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
                                    std::to_string(opts_.max_subscribers) + " subscribers");
     }
     if (it != subscribers_.end()) old = it->second;
+    if (old != nullptr && old->identity != identity) {
+      ++counters_.registrations_refused;
+      Status s = Status::InvalidArgument("subscriber id '" + sub->id +
+                                         "' is registered by another identity; a peer may only "
+                                         "replace its own registration");
+      LOG_EVERY_N(WARNING, 100) << s.message() << " (registered by '" << old->identity
+                                << "', attempted by '" << identity << "')";
+      return s;
+    }
   }
   if (old != nullptr) Unregister(old, "re-registered");
 
@@ -153,6 +172,14 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
             << sub->registration_key;
   if (raced != nullptr) Unregister(raced, "re-registered concurrently");
   return sub->registration_id;
+}
+
+void Statestore::Impl::RefuseRegistration(const Status& why) {
+  {
+    MutexLock l(&mu_);
+    ++counters_.registrations_refused;
+  }
+  LOG_EVERY_N(WARNING, 100) << "registration refused: " << why.message();
 }
 
 void Statestore::Impl::Unregister(const SubPtr& sub, const std::string& reason) {
@@ -394,8 +421,8 @@ Statestore::~Statestore() { Shutdown(); }
 Status Statestore::Start() { return impl_->Start(); }
 void Statestore::Shutdown() { impl_->Shutdown(); }
 Result<impala::TUniqueId> Statestore::RegisterSubscriber(
-    const impala::TRegisterSubscriberRequest& req) {
-  return impl_->Register(req);
+    const impala::TRegisterSubscriberRequest& req, const std::string& identity) {
+  return impl_->Register(req, identity);
 }
 Status Statestore::RequestTopicUpdate(const impala::TUniqueId& registration_id) {
   return impl_->RequestUpdate(registration_id);

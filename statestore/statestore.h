@@ -68,6 +68,7 @@
 #include "common/rpc/tls.h"
 #include "common/util/result.h"
 #include "statestore/topic.h"
+#include "statestore/topic_writers.h"
 
 namespace ics::statestore {
 
@@ -85,6 +86,8 @@ struct StatestoreOptions {
   int64_t max_message_bytes = 1ll << 30;
   // Non-null: connections to subscribers' callback ports speak TLS.
   std::shared_ptr<const TlsContext> tls;
+  // Who may write which topic (statestore/topic_writers.h).
+  TopicWriterPolicy writers;
 };
 
 // A registration's view for tests, metrics and web pages.
@@ -118,6 +121,10 @@ struct StatestoreCounters {
   int64_t tombstones_collected = 0;
   int64_t registrations = 0;
   int64_t rpcs_cut_at_deadline = 0;  // RPCs interrupted by the hard deadline
+  // Publications dropped because their registration may not write the
+  // topic, and registrations refused for their identity (topic_writers.h).
+  int64_t publications_refused = 0;
+  int64_t registrations_refused = 0;
 };
 
 class Statestore {
@@ -136,8 +143,12 @@ class Statestore {
   // RegisterSubscriber RPC. Validates (protocol, id, address, topics, limit),
   // replaces an existing registration with the same id, and schedules the
   // first update and heartbeat. Errors are returned as a Status whose code
-  // maps to the response's TStatus.
-  Result<impala::TUniqueId> RegisterSubscriber(const impala::TRegisterSubscriberRequest& req);
+  // maps to the response's TStatus. `identity` is the registering peer's
+  // verified certificate subject ("" without mTLS): a CATALOGD registration
+  // must carry the configured catalogd identity, and re-registering an id
+  // requires the identity that registered it.
+  Result<impala::TUniqueId> RegisterSubscriber(const impala::TRegisterSubscriberRequest& req,
+                                               const std::string& identity = "");
 
   // Extension RPC: send the registration an update now.
   [[nodiscard]] Status RequestTopicUpdate(const impala::TUniqueId& registration_id);

@@ -47,7 +47,9 @@ class Statestore::Impl {
 
   Status Start();
   void Shutdown();
-  Result<impala::TUniqueId> Register(const impala::TRegisterSubscriberRequest& req);
+  void RefuseRegistration(const Status& why) EXCLUDES(mu_);
+  Result<impala::TUniqueId> Register(const impala::TRegisterSubscriberRequest& req,
+                                     const std::string& identity);
   Status RequestUpdate(const impala::TUniqueId& registration_id);
 
   const impala::TUniqueId& statestore_id() const { return statestore_id_; }

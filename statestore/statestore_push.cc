@@ -84,8 +84,21 @@ void Statestore::Impl::RunUpdate(const SubPtr& sub) {
                                   << "'; ignored";
         continue;
       }
+      const bool clears = pub.__isset.clear_topic_entries && pub.clear_topic_entries;
+      if ((clears || !pub.topic_entries.empty()) &&
+          !opts_.writers.MayWrite(pub.topic_name, sub->type, sub->identity)) {
+        {
+          MutexLock l(&mu_);
+          ++counters_.publications_refused;
+        }
+        LOG_EVERY_N(WARNING, 100) << "subscriber '" << sub->id << "' (identity '" << sub->identity
+                                  << "') may not write topic '" << pub.topic_name << "': "
+                                  << pub.topic_entries.size() << " entries"
+                                  << (clears ? " and a clear" : "") << " refused";
+        continue;
+      }
       if (pub.__isset.from_version) base_resets.emplace_back(pub.topic_name, pub.from_version);
-      if (pub.__isset.clear_topic_entries && pub.clear_topic_entries) {
+      if (clears) {
         topic->ClearAll();
         changed.insert(pub.topic_name);
       }

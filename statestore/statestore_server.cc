@@ -1,6 +1,7 @@
 #include "statestore/statestore_server.h"
 
 #include "StatestoreService.h"
+#include "common/rpc/peer.h"
 #include "common/rpc/status_convert.h"
 
 namespace ics::statestore {
@@ -14,7 +15,7 @@ class StatestoreServiceHandler : public impala::StatestoreServiceIf {
 
   void RegisterSubscriber(impala::TRegisterSubscriberResponse& resp,
                           const impala::TRegisterSubscriberRequest& req) override {
-    auto reg = ss_->RegisterSubscriber(req);
+    auto reg = ss_->RegisterSubscriber(req, CurrentPeer().identity);
     resp.status = ToTStatus(reg.status());
     resp.__set_protocol_version(impala::StatestoreServiceVersion::V2);
     resp.__set_statestore_id(ss_->statestore_id());

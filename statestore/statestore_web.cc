@@ -125,6 +125,14 @@ void RegisterStatestoreMetrics(metrics::MetricRegistry* r, const Statestore* ss)
        &StatestoreCounters::tombstones_collected},
       {"statestore_registrations_total", "Successful RegisterSubscriber calls.",
        &StatestoreCounters::registrations},
+      {"statestore_registrations_refused_total",
+       "RegisterSubscriber calls refused for the peer's identity (a catalogd registration "
+       "without the catalogd identity, or another identity's subscriber id).",
+       &StatestoreCounters::registrations_refused},
+      {"statestore_publications_refused_total",
+       "Topic publications (entries or clear_topic_entries) dropped because the publishing "
+       "registration may not write that topic.",
+       &StatestoreCounters::publications_refused},
       {"statestore_rpcs_cut_at_deadline_total",
        "UpdateState/Heartbeat RPCs interrupted at their hard deadline.",
        &StatestoreCounters::rpcs_cut_at_deadline},

@@ -30,6 +30,13 @@ DEFINE_int32(statestore_num_heartbeat_threads, 16, "Workers sending Heartbeat RP
 DEFINE_int32(statestore_tombstone_retention_ms, 60000,
              "Deleted entries every subscriber has processed are dropped after this long.");
 DEFINE_int64(statestore_max_message_bytes, 1ll << 30, "Largest Thrift message accepted or sent.");
+DEFINE_string(statestore_catalogd_identity, "",
+              "With mutual TLS: the certificate subject (RFC 2253, e.g. 'CN=catalogd') of the "
+              "catalogd; only it may register as catalogd and write catalog-update. Empty: any "
+              "catalogd-type registration may.");
+DEFINE_string(statestore_topic_writers, "",
+              "Owners of other topics, 'topic=identity;topic=identity': only that certificate "
+              "subject may write the topic. Unlisted topics are open.");
 
 int main(int argc, char** argv) {
   ics::web::SetDefaultWebserverPort(25010);
@@ -56,6 +63,21 @@ int main(int argc, char** argv) {
   ss.num_heartbeat_threads = FLAGS_statestore_num_heartbeat_threads;
   ss.tombstone_retention_ms = FLAGS_statestore_tombstone_retention_ms;
   ss.max_message_bytes = FLAGS_statestore_max_message_bytes;
+  ss.writers.catalogd_identity = FLAGS_statestore_catalogd_identity;
+  auto writers = ics::statestore::ParseTopicWriters(FLAGS_statestore_topic_writers);
+  if (!writers.ok()) {
+    LOG(ERROR) << "--statestore_topic_writers: " << writers.status().message();
+    return 2;
+  }
+  ss.writers.writers = std::move(*writers);
+  if ((!ss.writers.catalogd_identity.empty() || !ss.writers.writers.empty()) &&
+      (opts.security.tls == nullptr || !opts.security.tls->options().require_client_certificate)) {
+    LOG(ERROR) << "--statestore_catalogd_identity and --statestore_topic_writers name "
+                  "certificate subjects and need mutual TLS (--ssl_server_certificate, "
+                  "--ssl_private_key, --ssl_client_ca_certificate, "
+                  "--ssl_require_client_certificate)";
+    return 2;
+  }
   if (ss.heartbeat_interval_ms <= 0 || ss.max_missed_heartbeats <= 0 ||
       ss.heartbeat_timeout_ms <= 0 || ss.update_frequency_ms <= 0) {
     LOG(ERROR) << "heartbeat/update intervals, timeouts and missed-heartbeat count must be > 0";

@@ -42,6 +42,8 @@ struct SubscriberRecord {
   impala::TUniqueId registration_id;
   std::string registration_key;  // PrintId(registration_id): transient entry owner
   impala::TNetworkAddress location;
+  impala::TStatestoreSubscriberType::type type = impala::TStatestoreSubscriberType::COORDINATOR;
+  std::string identity;  // verified certificate subject of the registering peer; "" without mTLS
 
   // Guarded by the broker's registry lock.
   std::map<std::string, SubscribedTopic> topics;

@@ -324,6 +324,14 @@ Result<DdlOutcome> UpdateCatalog(CatalogContext* ctx, const impala::TUpdateCatal
   if (req.is_overwrite) {
     // INSERT OVERWRITE: only the files this INSERT wrote stay.
     for (const Touched& tp : touched) {
+      if (!ctx->fs->MayModify(tp.dir)) {
+        if (fs_status.ok()) {
+          fs_status = Status::InvalidArgument(
+              "the location " + tp.dir +
+              " is outside catalogd's data roots (--data_roots), so its old files were kept");
+        }
+        continue;
+      }
       const std::set<std::string> keep = ReportedFiles(*tp.files);
       Result<std::vector<FileStatus>> files = ctx->fs->ListFiles(tp.dir);
       if (!files.ok()) {

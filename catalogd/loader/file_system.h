@@ -61,6 +61,12 @@ class FileSystem {
   [[nodiscard]] virtual Status Rename(const std::string& from, const std::string& to) = 0;
 
   virtual Result<bool> Exists(const std::string& path) = 0;
+
+  // Whether CreateDirectories/RemoveAll/Rename may change `path`; false for
+  // data outside catalogd's data roots (confined_file_system.h), where
+  // RemoveAll keeps the data. Callers that must know (INSERT OVERWRITE)
+  // ask first.
+  virtual bool MayModify(const std::string& /*path*/) const { return true; }
 };
 
 class LocalFileSystem final : public FileSystem {

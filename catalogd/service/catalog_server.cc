@@ -12,6 +12,7 @@
 #include "catalogd/events/event_processor.h"
 #include "catalogd/events/self_event_log.h"
 #include "catalogd/hms/hms_server.h"
+#include "catalogd/loader/confined_file_system.h"
 #include "catalogd/loader/file_system.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/mds/metastore_service_server.h"
@@ -109,7 +110,10 @@ Status CatalogServer::Start() {
   if (opts_.synthetic_files) {
     fs_ = std::make_unique<SyntheticFileSystem>();
   } else {
-    fs_ = std::make_unique<LocalFileSystem>();
+    std::vector<std::string> roots = opts_.data_roots;
+    if (roots.empty()) roots.push_back(opts_.warehouse_dir);
+    ICS_ASSIGN_OR_RETURN(fs_, ConfinedFileSystem::Create(std::make_unique<LocalFileSystem>(),
+                                                         std::move(roots)));
   }
   catalog_ = std::make_unique<Catalog>();
   LoaderOptions lopts;

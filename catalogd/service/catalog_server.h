@@ -15,6 +15,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "catalogd/catalog/catalog.h"
 #include "catalogd/fetch/partial_fetcher.h"
@@ -57,6 +58,9 @@ struct CatalogServerOptions {
   std::string hostname = "127.0.0.1";  // advertised to the statestore
   std::string data_dir = "./catalogd-data";
   std::string warehouse_dir;           // default: <data_dir>/warehouse
+  // Where catalogd may create, delete and move data (loader/confined_file_system.h);
+  // empty: the warehouse only.
+  std::vector<std::string> data_roots;
   std::string metastore;               // default: sqlite:<data_dir>/metastore.db
   bool synthetic_files = false;        // list files from a synthetic source (benchmarks)
   // Statestore (disabled when statestore_port < 0).

@@ -55,6 +55,10 @@ Status ConfigureCommon(SSL_CTX* ctx, const TlsOptions& o) {
   // No renegotiation (TLS 1.2): a peer must not restart the handshake
   // mid-connection; no session tickets kept across daemons.
   SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_NO_TICKET);
+  // No TLS 1.3 session tickets either: a server sends them after the
+  // handshake, and bytes arriving on an idle pooled client connection would
+  // read as a broken connection to the pools that poll for that.
+  SSL_CTX_set_num_tickets(ctx, 0);
   return Status::OK();
 }
 

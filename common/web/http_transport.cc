@@ -9,6 +9,8 @@
 #include <boost/beast/http.hpp>
 #include <glog/logging.h>
 
+#include "common/web/host_check.h"
+
 namespace ics::web {
 
 namespace asio = boost::asio;
@@ -75,6 +77,13 @@ class Session : public std::enable_shared_from_this<Session> {
     if (overloaded_) return Reply(503, "too many connections\n", version, true);
     if (req.method() != http::verb::get && req.method() != http::verb::head) {
       return Reply(405, "only GET and HEAD are supported\n", version, true);
+    }
+    const std::string host_header(req[http::field::host]);
+    if (!HostAllowed(host_header, options_.bind_address, options_.allowed_hosts)) {
+      return Reply(421,
+                   "this server does not answer to host '" + HostPart(host_header) +
+                       "' (add it to --webserver_allowed_hosts)\n",
+                   version, true);
     }
     head_ = req.method() == http::verb::head;
     WebResponse r = dispatch_("GET", std::string(req.target()), std::string(req[http::field::accept]));

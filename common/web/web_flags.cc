@@ -10,6 +10,10 @@ DEFINE_int32(webserver_port, 25000,
              "--port_file as webserver=<port>.");
 DEFINE_string(webserver_interface, "127.0.0.1",
               "Address the debug web server binds to (loopback by default).");
+DEFINE_string(webserver_allowed_hosts, "",
+              "Comma-separated host names the debug pages answer to besides loopback names and "
+              "--webserver_interface (a request with another Host header gets 421: a defence "
+              "against DNS rebinding).");
 
 namespace ics::web {
 
@@ -22,6 +26,14 @@ WebServerOptions WebServerOptionsFromFlags(const std::string& daemon_name, int p
   WebServerOptions o;
   o.daemon_name = daemon_name;
   o.bind_address = FLAGS_webserver_interface;
+  for (size_t start = 0; start <= FLAGS_webserver_allowed_hosts.size();) {
+    const size_t comma = FLAGS_webserver_allowed_hosts.find(',', start);
+    const std::string h = FLAGS_webserver_allowed_hosts.substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!h.empty()) o.allowed_hosts.push_back(h);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
   o.port = FLAGS_webserver_port == 0 ? 0 : FLAGS_webserver_port + port_offset;
   return o;
 }

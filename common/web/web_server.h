@@ -75,6 +75,8 @@ struct WebServerOptions {
   int request_timeout_ms = 10000;
   uint32_t max_header_bytes = 16 * 1024;
   uint64_t max_body_bytes = 64 * 1024;
+  // Host header names served besides loopback and bind_address (host_check.h).
+  std::vector<std::string> allowed_hosts;
 };
 
 // One HTTP request as a page handler sees it.

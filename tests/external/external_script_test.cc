@@ -155,6 +155,52 @@ TEST_F(ExternalClusterScript, StartStatusRestartStop) {
   EXPECT_NE(r.output.find("stopped"), std::string::npos) << r.output;
 }
 
+// --mtls: every port speaks mutual TLS; the walkthrough's statements work
+// through the script's shell, a plaintext shell and a shell without a client
+// certificate are refused.
+TEST_F(ExternalClusterScript, MutualTlsClusterServesTheShell) {
+  const int ss = FreePort();
+  const int cat = FreePort();
+  const int cat_sub = FreePort();
+  const int coord = FreePort();
+  const int coord_sub = FreePort();
+  ASSERT_TRUE(ss && cat && cat_sub && coord && coord_sub);
+  const std::string timings =
+      " --statestore_subscriber_timeout_seconds=3 --state_store_port=" + std::to_string(ss);
+  CommandResult r = Script(
+      {"start", "-n", "1", "--mtls", "--statestored-flags",
+       "--state_store_port=" + std::to_string(ss) + " --statestore_heartbeat_frequency_ms=200",
+       "--catalogd-flags",
+       "--catalog_service_port=" + std::to_string(cat) + " --hms_port=0 --metastore_service_port=0" +
+           " --state_store_subscriber_port=" + std::to_string(cat_sub) + timings,
+       "--coordinator-flags",
+       "--coordinator_port=" + std::to_string(coord) + " --state_store_subscriber_port=" +
+           std::to_string(coord_sub) + " --catalog_service_port=" + std::to_string(cat) + timings});
+  ASSERT_TRUE(r.ok()) << r.output;
+  EXPECT_NE(r.output.find("mutual TLS"), std::string::npos) << r.output;
+  ASSERT_EVENTUALLY(Millis(20000), {
+    CommandResult q = Script({"shell", "-q",
+                              "SET SYNC_DDL=1; CREATE DATABASE IF NOT EXISTS tls_db; "
+                              "CREATE TABLE tls_db.t (a INT) PARTITIONED BY (k INT)"});
+    ASSERT_TRUE(q.ok()) << q.output;
+  });
+  r = Script({"shell", "-q",
+              "ALTER TABLE tls_db.t ADD PARTITION (k=1); INSERT INTO tls_db.t PARTITION (k=1) "
+              "VALUES (7); SHOW PARTITIONS tls_db.t"});
+  ASSERT_TRUE(r.ok()) << r.output;
+  EXPECT_NE(r.output.find("k=1"), std::string::npos) << r.output;
+
+  CommandResult plain = Shell(coord, "SHOW DATABASES");
+  EXPECT_FALSE(plain.ok()) << plain.output;
+  CommandResult no_cert = RunCommand({ICS_CATALOG_SHELL_BIN, "-i",
+                                      "127.0.0.1:" + std::to_string(coord), "--ssl",
+                                      "--ca_cert=" + run_dir_ + "/certs/ca.pem", "-q",
+                                      "SHOW DATABASES"});
+  EXPECT_FALSE(no_cert.ok()) << no_cert.output;
+  r = Script({"stop"});
+  EXPECT_TRUE(r.ok()) << r.output;
+}
+
 TEST_F(ExternalClusterScript, FailingRoleGivesClearErrorAndStopsTheRest) {
   const int ss = FreePort();
   ASSERT_GT(ss, 0);

@@ -187,6 +187,7 @@ impala::TRegisterSubscriberResponse FakeSubscriber::Register() {
   req.subscriber_location.hostname = "127.0.0.1";
   req.subscriber_location.port = port_.load();
   req.topic_registrations = options_.topics;
+  if (options_.subscriber_type) req.__set_subscriber_type(*options_.subscriber_type);
   {
     std::lock_guard<std::mutex> l(mu_);
     registering_ = true;

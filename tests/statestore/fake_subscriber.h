@@ -106,6 +106,8 @@ struct FakeSubscriberOptions {
   // Answer an UpdateState whose registration_id is not ours with an error.
   bool reject_foreign_registration = true;
   int rpc_timeout_ms = 5000;
+  // Sent in the registration when set (only CATALOGD may write catalog-update).
+  std::optional<impala::TStatestoreSubscriberType::type> subscriber_type;
 };
 
 // A topic registration for the common cases.

@@ -77,9 +77,11 @@ class BrokerTest : public ::testing::Test {
   FakeSubscriber* NewSubscriber(const std::string& id,
                                 std::vector<impala::TTopicRegistration> topics,
                                 bool do_register = true,
-                                const std::function<void(FakeSubscriber*)>& before_register = {}) {
+                                const std::function<void(FakeSubscriber*)>& before_register = {},
+                                std::optional<impala::TStatestoreSubscriberType::type> type = {}) {
     FakeSubscriberOptions o;
     o.id = id;
+    o.subscriber_type = type;
     o.topics = std::move(topics);
     o.statestore_port = port_;
     subs_.push_back(std::make_unique<FakeSubscriber>(o));

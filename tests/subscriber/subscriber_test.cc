@@ -36,7 +36,7 @@ bool Eventually(const std::function<bool()>& pred, milliseconds timeout = millis
 #define ASSERT_EVENTUALLY(cond) \
   ASSERT_TRUE(Eventually([&] { return static_cast<bool>(cond); })) << #cond
 
-constexpr char kTopic[] = "catalog-update";
+constexpr char kTopic[] = "test-topic";  // open to every writer (catalog-update is catalogd's)
 
 std::unique_ptr<StatestoreServer> StartStatestore(int port = 0) {
   StatestoreServerOptions o;

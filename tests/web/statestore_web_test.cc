@@ -78,6 +78,8 @@ class StatestoreWebTest : public ::testing::Test {
   FakeSubscriber* NewSubscriber(const std::string& id, std::vector<impala::TTopicRegistration> t) {
     FakeSubscriberOptions o;
     o.id = id;
+    // The publisher writes catalog-update, which only a catalogd may.
+    if (id == kNastyId) o.subscriber_type = impala::TStatestoreSubscriberType::CATALOGD;
     o.topics = std::move(t);
     o.statestore_port = server_->port();
     subs_.push_back(std::make_unique<FakeSubscriber>(o));

@@ -8,6 +8,7 @@
 
 #include <gflags/gflags.h>
 
+#include "common/web/host_check.h"
 #include "common/web/web_flags.h"
 #include "common/web/web_server.h"
 #include "tests/external/eventually.h"
@@ -202,11 +203,33 @@ TEST_F(WebServerTest, MalformedAndOversizedRequests) {
 
 TEST_F(WebServerTest, KeepAliveServesSeveralRequestsOnOneConnection) {
   auto out = webtest::SendRaw(port_,
-                              "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
-                              "GET /healthz?json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+                              "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                              "GET /healthz?json HTTP/1.1\r\nHost: 127.0.0.1:1\r\n"
+                              "Connection: close\r\n\r\n");
   ASSERT_TRUE(out.ok());
   EXPECT_NE(out->find("OK\n"), std::string::npos) << *out;
   EXPECT_NE(out->find("\"status\": \"OK\""), std::string::npos) << *out;
+}
+
+// DNS rebinding: a page fetched by a browser through a hostile name that
+// resolves to 127.0.0.1 carries that name in Host and is refused.
+TEST_F(WebServerTest, ForeignHostHeaderIsRefused) {
+  auto out = webtest::SendRaw(port_,
+                              "GET /metrics HTTP/1.1\r\nHost: attacker.example:8080\r\n"
+                              "Connection: close\r\n\r\n");
+  ASSERT_TRUE(out.ok());
+  EXPECT_NE(out->find("HTTP/1.1 421"), std::string::npos) << out->substr(0, 200);
+  EXPECT_NE(out->find("attacker.example"), std::string::npos);
+  for (const char* ok : {"localhost", "LOCALHOST.", "127.0.0.1", "127.1.2.3:99", "[::1]:80"}) {
+    auto r = webtest::SendRaw(port_, std::string("GET /healthz HTTP/1.1\r\nHost: ") + ok +
+                                         "\r\nConnection: close\r\n\r\n");
+    ASSERT_TRUE(r.ok());
+    EXPECT_NE(r->find("HTTP/1.1 200"), std::string::npos) << ok << ": " << r->substr(0, 200);
+  }
+  EXPECT_TRUE(HostAllowed("catalog.internal:25020", "0.0.0.0", {"catalog.internal"}));
+  EXPECT_FALSE(HostAllowed("other.internal", "0.0.0.0", {"catalog.internal"}));
+  EXPECT_TRUE(HostAllowed("10.0.0.5:25020", "10.0.0.5", {}));
+  EXPECT_TRUE(HostAllowed("", "0.0.0.0", {}));  // HTTP/1.0 tools send none
 }
 
 TEST_F(WebServerTest, CommonPages) {
