@@ -86,6 +86,9 @@ class RemoteCatalogdTest : public ::testing::Test {
                                      "--state_store_port=-1",
                                      "--metastore_service_port=-1",
                                      "--data_dir=" + data,
+                                     // One warehouse for both, as in a real deployment: each
+                                     // catalogd changes data only under its data roots.
+                                     "--warehouse_dir=" + dir_ + "/warehouse",
                                      "--port_file=" + port_file,
                                      "--logtostderr"};
     argv.insert(argv.end(), flags.begin(), flags.end());
