@@ -18,14 +18,22 @@
 // catalogd/bare requests per second is the figure (target >= 0.8). The two
 // servers are measured alternately (--rounds) to spread machine noise.
 //
+// TLS row (--tls, on by default): catalogd's own handler, over the same
+// loaded catalog, behind a ThriftServer that speaks TLS (certificates from
+// scripts/make_certs.sh in a temp dir), driven by TLS clients; reported as
+// catalogd_tls and as the ratio to plaintext catalogd in the same run.
+//
 // Prints one line per figure. Not a test.
 //   partial_fetch_rpc_bench [--partitions=10000] [--ids=100] [--clients=1,8,32]
 //                           [--seconds=3] [--rounds=2]
 #include <gflags/gflags.h>
 #include <glog/logging.h>
 
+#include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <csignal>
+#include <cstdlib>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -45,6 +53,7 @@
 #include "catalogd/service/catalog_service_handler.h"
 #include "common/rpc/thrift_client.h"
 #include "common/rpc/thrift_server.h"
+#include "common/rpc/tls.h"
 #include "tests/perf/perf_util.h"
 
 DEFINE_int32(partitions, 10000, "Partitions of the table.");
@@ -59,6 +68,7 @@ DEFINE_bool(big_buffers, true,
             "Also measure both handlers behind a Thrift server with 64 KB transport buffers "
             "(what common/rpc would give with larger TBufferedTransport buffers).");
 DEFINE_int32(max_concurrent_fetches, 16, "catalogd's PartialFetchOptions.max_concurrent_fetches.");
+DEFINE_bool(tls, true, "Also measure catalogd's handler behind a TLS server with TLS clients.");
 
 namespace ics::perf {
 namespace {
@@ -152,9 +162,11 @@ impala::TGetPartialCatalogObjectRequest FilesRequest(const std::vector<int64_t>&
   sel.want_partition_files = true;
   sel.want_partition_names = true;
   sel.want_partition_metadata = true;
-  std::vector<int64_t> ids(static_cast<size_t>(FLAGS_ids));
-  std::uniform_int_distribution<size_t> pick(0, all_ids.size() - 1);
-  for (auto& id : ids) id = all_ids[pick(rng)];
+  // Distinct ids (catalogd answers a repeated id once): a random sample.
+  std::vector<int64_t> ids;
+  std::sample(all_ids.begin(), all_ids.end(), std::back_inserter(ids),
+              static_cast<size_t>(FLAGS_ids), rng);
+  std::shuffle(ids.begin(), ids.end(), rng);
   sel.__set_partition_ids(std::move(ids));
   req.__set_table_info_selector(std::move(sel));
   return req;
@@ -170,9 +182,14 @@ struct Phase {
 
 // `clients` threads, each with its own connection to port, calling for
 // `seconds`. Requests are pre-built so both servers see identical traffic.
-Phase Drive(int port, int clients, double seconds, const std::vector<int64_t>& all_ids) {
+Phase Drive(int port, int clients, double seconds, const std::vector<int64_t>& all_ids,
+            std::shared_ptr<const TlsContext> tls = nullptr) {
   std::vector<std::unique_ptr<Client>> conns;
-  for (int i = 0; i < clients; ++i) conns.push_back(std::make_unique<Client>("127.0.0.1", port));
+  ThriftClientOptions copts;
+  copts.tls = std::move(tls);
+  for (int i = 0; i < clients; ++i) {
+    conns.push_back(std::make_unique<Client>("127.0.0.1", port, copts));
+  }
   std::atomic<int> ready{0};
   std::atomic<bool> go{false}, stop{false};
   std::vector<Latencies> lat(static_cast<size_t>(clients));
@@ -351,18 +368,54 @@ int Run() {
         std::make_shared<CannedHandler>(canned_copy)));
   }
 
+  // The TLS server: catalogd's handler again, TLS on.
+  std::shared_ptr<const TlsContext> tls;
+  std::unique_ptr<ThriftServer> tls_server;
+  if (FLAGS_tls) {
+    const std::string certs = dir.path() + "/certs";
+    if (std::system((std::string(ICS_MAKE_CERTS) + " " + certs + " >/dev/null").c_str()) != 0) {
+      std::fprintf(stderr, "make_certs failed\n");
+      return 1;
+    }
+    TlsOptions to;
+    to.certificate_file = certs + "/server.pem";
+    to.private_key_file = certs + "/server.key";
+    to.ca_certificate_file = certs + "/ca.pem";
+    auto ctx = TlsContext::Create(to);
+    if (!ctx.ok()) {
+      std::fprintf(stderr, "tls: %s\n", ctx.status().ToString().c_str());
+      return 1;
+    }
+    tls = *ctx;
+    ThriftServerOptions so = bo;
+    so.name = "tls-catalog-service";
+    so.security.tls = tls;
+    tls_server = std::make_unique<ThriftServer>(
+        std::make_shared<impala::CatalogServiceProcessor>(catalog::MakeCatalogServiceHandler(
+            catalog::HandlerDeps{&big_ctx, nullptr, &big_fetcher, 0})),
+        so);
+    s = tls_server->Start();
+    if (!s.ok()) {
+      std::fprintf(stderr, "tls server: %s\n", s.ToString().c_str());
+      return 1;
+    }
+  }
+
   int failures = 0;
   std::stringstream list(FLAGS_clients);
   std::string tok;
   while (std::getline(list, tok, ',')) {
     const int clients = std::stoi(tok);
-    Phase real, base, big_r, big_b;
+    Phase real, base, big_r, big_b, real_tls;
     for (int r = 0; r < FLAGS_rounds; ++r) {
       if (FLAGS_only.empty() || FLAGS_only == "catalogd") {
         Accumulate(&real, Drive(server.port(), clients, FLAGS_seconds, all_ids));
       }
       if (FLAGS_only.empty() || FLAGS_only == "bare") {
         Accumulate(&base, Drive(bare.port(), clients, FLAGS_seconds, all_ids));
+      }
+      if (tls_server && (FLAGS_only.empty() || FLAGS_only == "tls")) {
+        Accumulate(&real_tls, Drive(tls_server->port(), clients, FLAGS_seconds, all_ids, tls));
       }
       if (big_real && (FLAGS_only.empty() || FLAGS_only == "big_buffers")) {
         Accumulate(&big_r, Drive(big_real->port(), clients, FLAGS_seconds, all_ids));
@@ -371,6 +424,16 @@ int Run() {
     }
     if (real.requests > 0) Report(clients, "catalogd", real);
     if (base.requests > 0) Report(clients, "bare", base);
+    if (real_tls.requests > 0) {
+      Report(clients, "catalogd_tls", real_tls);
+      failures += static_cast<int>(real_tls.errors);
+      if (real.requests > 0) {
+        Figure(kBench, "clients" + std::to_string(clients) + "_tls_ratio",
+               (static_cast<double>(real_tls.requests) / real_tls.seconds) /
+                   std::max(1e-9, static_cast<double>(real.requests) / real.seconds),
+               "", "catalogd over TLS / plaintext catalogd req/s, same run");
+      }
+    }
     if (big_r.requests > 0 && big_b.requests > 0) {
       Report(clients, "catalogd_64k_buffers", big_r);
       Report(clients, "bare_64k_buffers", big_b);
@@ -391,6 +454,7 @@ int Run() {
     failures += static_cast<int>(real.errors + base.errors);
   }
   Note(kBench, "load average at end " + LoadAverage());
+  if (tls_server) tls_server->Stop();
   big_real.reset();
   big_bare.reset();
   bare.Stop();
