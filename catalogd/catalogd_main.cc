@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "catalogd/loader/confined_file_system.h"
 #include "catalogd/service/catalog_server.h"
 #include "catalogd/web/catalog_pages.h"
 #include "common/rpc/security_flags.h"
 #include "common/util/daemon.h"
+#include "common/util/split.h"
 #include "common/web/web_flags.h"
 
 DEFINE_string(hostname, "127.0.0.1", "Host name other daemons use to reach this catalogd.");
@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
   o.hostname = FLAGS_hostname;
   o.data_dir = FLAGS_data_dir;
   o.warehouse_dir = FLAGS_warehouse_dir;
-  o.data_roots = ics::catalog::SplitDataRoots(FLAGS_data_roots);
+  o.data_roots = ics::SplitNonEmpty(FLAGS_data_roots);
   o.metastore = FLAGS_metastore;
   o.synthetic_files = FLAGS_synthetic_files;
   o.statestore_host = FLAGS_state_store_host;

@@ -1,5 +1,7 @@
 #include "statestore/topic_writers.h"
 
+#include "common/util/split.h"
+
 namespace ics::statestore {
 
 bool TopicWriterPolicy::MayWrite(const std::string& topic,
@@ -27,14 +29,10 @@ Status TopicWriterPolicy::CheckRegistration(const std::string& subscriber_id,
 
 Result<std::map<std::string, std::string>> ParseTopicWriters(std::string_view text) {
   std::map<std::string, std::string> out;
-  while (!text.empty()) {
-    const size_t semi = text.find(';');
-    std::string_view rule = text.substr(0, semi);
-    text = semi == std::string_view::npos ? std::string_view() : text.substr(semi + 1);
-    if (rule.empty()) continue;
+  for (const std::string& rule : SplitNonEmpty(text, ';')) {
     const size_t eq = rule.find('=');
     if (eq == 0 || eq == std::string_view::npos || eq + 1 == rule.size()) {
-      return Status::InvalidArgument("topic writer rule '" + std::string(rule) +
+      return Status::InvalidArgument("topic writer rule '" + rule +
                                      "' is not topic=identity");
     }
     const std::string topic(rule.substr(0, eq));

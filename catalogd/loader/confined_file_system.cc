@@ -25,20 +25,6 @@ std::string Resolve(const std::string& path) {
 
 }  // namespace
 
-std::vector<std::string> SplitDataRoots(const std::string& flag) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= flag.size()) {
-    const size_t comma = flag.find(',', start);
-    const std::string item =
-        flag.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!item.empty()) out.push_back(item);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
 Result<std::unique_ptr<ConfinedFileSystem>> ConfinedFileSystem::Create(
     std::unique_ptr<FileSystem> inner, std::vector<std::string> roots) {
   if (roots.empty()) return Status::InvalidArgument("at least one data root is required");

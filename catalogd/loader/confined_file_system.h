@@ -65,7 +65,4 @@ class ConfinedFileSystem final : public FileSystem {
   std::atomic<int64_t> refused_removals_{0};
 };
 
-// Splits a --data_roots value ("a,b"), dropping empty items.
-std::vector<std::string> SplitDataRoots(const std::string& flag);
-
 }  // namespace ics::catalog

@@ -3,6 +3,8 @@
 #include <gflags/gflags.h>
 #include <glog/logging.h>
 
+#include "common/util/split.h"
+
 DEFINE_bool(enable_webserver, true, "Serve the debug web pages (HTML, JSON and /metrics).");
 DEFINE_int32(webserver_port, 25000,
              "Port of the debug web server (statestored 25010, catalogd 25020, coordinators "
@@ -26,14 +28,7 @@ WebServerOptions WebServerOptionsFromFlags(const std::string& daemon_name, int p
   WebServerOptions o;
   o.daemon_name = daemon_name;
   o.bind_address = FLAGS_webserver_interface;
-  for (size_t start = 0; start <= FLAGS_webserver_allowed_hosts.size();) {
-    const size_t comma = FLAGS_webserver_allowed_hosts.find(',', start);
-    const std::string h = FLAGS_webserver_allowed_hosts.substr(
-        start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!h.empty()) o.allowed_hosts.push_back(h);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
+  o.allowed_hosts = SplitNonEmpty(FLAGS_webserver_allowed_hosts);
   o.port = FLAGS_webserver_port == 0 ? 0 : FLAGS_webserver_port + port_offset;
   return o;
 }
