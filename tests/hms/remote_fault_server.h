@@ -182,6 +182,9 @@ class FaultProxy {
         fds.push_back({p.upstream, POLLIN, 0});
       }
       if (::poll(fds.data(), fds.size(), 20) <= 0) continue;
+      // Only the pairs polled above have entries in fds; one accepted now
+      // is polled from the next round on.
+      const size_t polled = pairs.size();
       if (fds[0].revents & POLLIN) {
         int c = ::accept(listen_fd_, nullptr, nullptr);
         int u = c >= 0 ? Connect() : -1;
@@ -192,7 +195,7 @@ class FaultProxy {
         }
       }
       std::vector<size_t> dead;
-      for (size_t i = 0; i < pairs.size(); ++i) {
+      for (size_t i = 0; i < polled; ++i) {
         Pair& p = pairs[i];
         const pollfd& cf = fds[1 + 2 * i];
         const pollfd& uf = fds[2 + 2 * i];
