@@ -35,7 +35,7 @@ ALL_TARGETS=(
   catalog_service_fuzz hms_fuzz metastore_services_fuzz statestore_service_fuzz
   subscriber_fuzz coordinator_service_fuzz
   topic_value_fuzz partition_stats_fuzz file_desc_fuzz thrift_struct_fuzz
-  sql_fuzz hms_filter_fuzz partition_filter_fuzz column_type_fuzz
+  sql_fuzz hms_filter_fuzz partition_filter_fuzz column_type_fuzz security_text_fuzz
 )
 # Targets whose service state lives across inputs (tests/fuzz/fuzz_rpc.h,
 # Recycled): almost every input leaves allocations behind on purpose, which

@@ -27,7 +27,8 @@ bool IsLoopbackName(const std::string& host) {
 std::string HostPart(std::string_view h) {
   if (!h.empty() && h.front() == '[') {
     const size_t close = h.find(']');
-    return Lower(h.substr(1, close == std::string_view::npos ? std::string_view::npos : close - 1));
+    if (close == std::string_view::npos) return "";  // malformed: never allowed
+    return Lower(h.substr(1, close - 1));
   }
   const size_t colon = h.find(':');
   // More than one ':' without brackets is a bare IPv6 address.

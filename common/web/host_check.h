@@ -14,7 +14,8 @@
 
 namespace ics::web {
 
-// The host part of a Host header value ("[::1]:80" -> "::1", "a:1" -> "a").
+// The host part of a Host header value ("[::1]:80" -> "::1", "a:1" -> "a");
+// empty for an unterminated '['.
 std::string HostPart(std::string_view host_header);
 
 bool HostAllowed(std::string_view host_header, const std::string& bind_address,

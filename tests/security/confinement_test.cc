@@ -1,7 +1,5 @@
 // A confined warehouse: catalogd creates, deletes and moves data only under
 // its data roots, whatever path a DDL names, and symlinks do not lead out.
-#include <stdlib.h>
-
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -10,6 +8,7 @@
 
 #include "catalogd/loader/confined_file_system.h"
 #include "tests/cluster/mini_cluster.h"
+#include "tests/loader/temp_dir.h"
 
 namespace ics {
 namespace {
@@ -17,22 +16,6 @@ namespace {
 namespace fs = std::filesystem;
 using catalog::ConfinedFileSystem;
 using catalog::LocalFileSystem;
-
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/ics-confine-XXXXXX";
-    path_ = mkdtemp(tmpl);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 void WriteFile(const std::string& path) {
   fs::create_directories(fs::path(path).parent_path());
