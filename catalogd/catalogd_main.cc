@@ -74,6 +74,13 @@ DEFINE_int64(table_version_retention, 1000,
 DEFINE_int32(metastore_retention_interval_seconds, 60,
              "Seconds between background retention rounds (each deletes in batches of 1000 "
              "rows); <= 0 disables retention.");
+DEFINE_string(audit_log_dir, "",
+              "If set, every DDL, UpdateCatalog, ResetMetadata, metastore-service write and "
+              "HMS write is recorded here, one JSON object per line (rotating files).");
+DEFINE_int64(audit_log_max_file_bytes, 64ll << 20,
+             "An audit file is rotated before it would exceed this size.");
+DEFINE_int32(audit_log_max_files, 20,
+             "Audit files kept (the oldest are removed); 0 keeps all of them.");
 DEFINE_string(port_file, "", "If set, '<catalog port> <subscriber port>' is written here.");
 
 namespace {
@@ -149,6 +156,10 @@ int main(int argc, char** argv) {
       gflags::GetCommandLineFlagInfoOrDie("hms_port").is_default) {
     o.hms_port = 0;
   }
+
+  o.audit.dir = FLAGS_audit_log_dir;
+  o.audit.max_file_bytes = FLAGS_audit_log_max_file_bytes;
+  o.audit.max_files = FLAGS_audit_log_max_files;
 
   ics::catalog::CatalogServer server(o);
   ics::Status s = server.Start();

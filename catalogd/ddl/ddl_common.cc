@@ -6,12 +6,14 @@
 #include <ctime>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "catalogd/catalog/catalog_objects.h"
 #include "catalogd/catalog/names.h"
 #include "catalogd/ddl/ddl_internal.h"
 #include "catalogd/loader/partition_stats_params.h"
+#include "catalogd/metastore/data_ownership.h"
 #include "catalogd/metastore/partition_name.h"
 #include "common/types/column_type.h"
 
@@ -196,12 +198,7 @@ std::string DefaultTableLocation(const CatalogContext& ctx, const std::string& d
   return base + "/" + table;
 }
 
-bool IsUnder(const std::string& path, const std::string& dir) {
-  if (path == dir) return true;
-  if (dir == "/") return !path.empty() && path[0] == '/';
-  return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
-         path[dir.size()] == '/';
-}
+bool IsUnder(const std::string& path, const std::string& dir) { return PathWithin(path, dir); }
 
 std::string ParentDir(const std::string& path) {
   const size_t slash = path.rfind('/');
@@ -214,15 +211,49 @@ Status RemoveTableData(CatalogContext* ctx, const hive::Table& table,
                        const std::vector<hive::Partition>& partitions) {
   Result<std::string> table_loc = table.sd.location.empty() ? Result<std::string>(std::string())
                                                             : NormalizeLocation(table.sd.location);
+  std::vector<std::string> candidates;
   for (const hive::Partition& p : partitions) {
     if (p.sd.location.empty()) continue;
     Result<std::string> loc = NormalizeLocation(p.sd.location);
     if (!loc.ok()) continue;
     if (table_loc.ok() && !table_loc->empty() && IsUnder(*loc, *table_loc)) continue;
-    ICS_RETURN_IF_ERROR(ctx->fs->RemoveAll(*loc));
+    candidates.push_back(*loc);
   }
-  if (table_loc.ok() && !table_loc->empty()) ICS_RETURN_IF_ERROR(ctx->fs->RemoveAll(*table_loc));
+  if (table_loc.ok() && !table_loc->empty()) candidates.push_back(*table_loc);
+  if (candidates.empty()) return Status::OK();
+  ICS_ASSIGN_OR_RETURN(DataRemovalPlan plan, PlanTableDataRemoval(ctx->metastore, candidates));
+  if (!plan.kept.empty()) {
+    LOG(INFO) << "dropped table " << table.dbName << "." << table.tableName << ":"
+              << KeptDataNote(plan);
+  }
+  for (const std::string& dir : plan.deletable) ICS_RETURN_IF_ERROR(ctx->fs->RemoveAll(dir));
   return Status::OK();
+}
+
+Status RemoveDroppedPartitionData(CatalogContext* ctx, const TableRef& t, const hive::Table& hms,
+                                  const TableState& old, const std::vector<PartitionPtr>& dropped,
+                                  const std::vector<std::string>& also_remaining,
+                                  std::string* note) {
+  std::set<int64_t> dropped_ids;
+  std::vector<std::string> candidates;
+  for (const PartitionPtr& p : dropped) {
+    dropped_ids.insert(p->id);
+    candidates.push_back(p->location);
+  }
+  std::vector<std::string> remaining = also_remaining;
+  for (const auto& [id, p] : old.partitions) {
+    if (dropped_ids.count(id) == 0) remaining.push_back(p->location);
+  }
+  ICS_ASSIGN_OR_RETURN(DataRemovalPlan plan,
+                       PlanPartitionDataRemoval(ctx->metastore, t.db, t.table, hms.sd.location,
+                                                candidates, remaining));
+  *note += KeptDataNote(plan);
+  Status first;
+  for (const std::string& dir : plan.deletable) {
+    Status s = ctx->fs->RemoveAll(dir);
+    if (!s.ok() && first.ok()) first = s;
+  }
+  return first;
 }
 
 // ---- columns ----

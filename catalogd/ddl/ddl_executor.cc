@@ -3,6 +3,7 @@
 #include "catalogd/ddl/ddl_executor.h"
 
 #include "catalogd/ddl/ddl_internal.h"
+#include "common/rpc/peer.h"
 #include "common/util/operation_log.h"
 
 namespace ics::catalog {
@@ -89,7 +90,7 @@ Result<DdlOutcome> Logged(ScopedOperation* op, Result<DdlOutcome> r) {
 
 Result<DdlOutcome> DdlExecutor::ExecDdl(const impala::TDdlExecRequest& req) {
   ScopedOperation op(ctx_->operations, impala::to_string(req.ddl_type), DdlTarget(req),
-                     Requester(req.__isset.header, req.header));
+                     Requester(req.__isset.header, req.header), CurrentOrigin());
   return Logged(&op, RunDdl(req));
 }
 
@@ -160,7 +161,7 @@ Result<DdlOutcome> DdlExecutor::RunDdl(const impala::TDdlExecRequest& req) {
 
 Result<DdlOutcome> DdlExecutor::UpdateCatalog(const impala::TUpdateCatalogRequest& req) {
   ScopedOperation op(ctx_->operations, "UPDATE_CATALOG", req.db_name + "." + req.target_table,
-                     Requester(req.__isset.header, req.header));
+                     Requester(req.__isset.header, req.header), CurrentOrigin());
   Status proto = CheckProtocol(req.protocol_version);
   if (!proto.ok()) return Logged(&op, proto);
   ReaderLock reset(&reset_mu_);
@@ -180,7 +181,8 @@ Result<DdlOutcome> DdlExecutor::ChangeTable(const TableChange& change) {
 Result<DdlOutcome> DdlExecutor::ResetMetadata(const impala::TResetMetadataRequest& req) {
   std::string target = req.__isset.table_name ? NameOf(req.table_name) : req.db_name;
   ScopedOperation op(ctx_->operations, req.is_refresh ? "REFRESH" : "INVALIDATE_METADATA",
-                     target.empty() ? "(all)" : target, Requester(req.__isset.header, req.header));
+                     target.empty() ? "(all)" : target, Requester(req.__isset.header, req.header),
+                     CurrentOrigin());
   return Logged(&op, RunReset(req));
 }
 

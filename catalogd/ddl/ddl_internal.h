@@ -138,10 +138,23 @@ std::string DefaultTableLocation(const CatalogContext& ctx, const std::string& d
 bool IsUnder(const std::string& path, const std::string& dir);
 std::string ParentDir(const std::string& path);
 
-// Removes the data of a managed table: its directory and the directories of
-// partitions that live outside it.
+// Removes the data of a dropped managed table: its directory and the
+// directories of partitions that live outside it, except what another table
+// still uses (metastore/data_ownership.h; the kept ones are logged).
 [[nodiscard]] Status RemoveTableData(CatalogContext* ctx, const hive::Table& table,
                                      const std::vector<hive::Partition>& partitions);
+
+// Removes the directories of partitions dropped from the managed table
+// `hms` (whose state before the drop is `old`), except those the table's
+// remaining partitions (plus `also_remaining`, e.g. partitions added in the
+// same batch), the table directory or another table still use. Appends a
+// note about kept directories to `*note`. Returns the first file system
+// error.
+[[nodiscard]] Status RemoveDroppedPartitionData(CatalogContext* ctx, const TableRef& t,
+                                                const hive::Table& hms, const TableState& old,
+                                                const std::vector<PartitionPtr>& dropped,
+                                                const std::vector<std::string>& also_remaining,
+                                                std::string* note);
 
 // ---- columns ----
 

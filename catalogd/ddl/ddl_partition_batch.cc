@@ -161,11 +161,13 @@ Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const Part
     }
   }
   Status fs_status;
-  if (IsManaged(hms)) {
-    for (const PartitionPtr& p : drops) {
-      Status s = ctx->fs->RemoveAll(p->location);
-      if (!s.ok() && fs_status.ok()) fs_status = s;
-    }
+  if (IsManaged(hms) && !drops.empty()) {
+    std::vector<std::string> also_remaining;  // this batch's adds and moves
+    for (const hive::Partition* p : need_dirs) also_remaining.push_back(p->sd.location);
+    for (const hive::Partition& p : alters) also_remaining.push_back(p.sd.location);
+    std::string kept;
+    fs_status = RemoveDroppedPartitionData(ctx, t, hms, *old, drops, also_remaining, &kept);
+    if (!kept.empty()) LOG(INFO) << "partition batch on " << t.full() << ":" << kept;
   }
 
   // ---- one catalog install ----

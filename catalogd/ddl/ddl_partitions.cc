@@ -161,16 +161,12 @@ Result<DdlOutcome> DropPartitions(CatalogContext* ctx, const TableRef& t,
   ICS_RETURN_IF_ERROR(Commit(ctx, DropPartitionsTxn(t, names)));
 
   Status fs_status;
-  if (IsManaged(hms)) {
-    for (const PartitionPtr& part : parts) {
-      Status s = ctx->fs->RemoveAll(part->location);
-      if (!s.ok() && fs_status.ok()) fs_status = s;
-    }
-  }
+  std::string kept;
+  if (IsManaged(hms)) fs_status = RemoveDroppedPartitionData(ctx, t, hms, *old, parts, {}, &kept);
   std::shared_ptr<TableState> next = CopyTable(*old);
   for (const PartitionPtr& part : parts) next->partitions.erase(part->id);
-  DdlOutcome out = InstallTable(ctx, std::move(next),
-                                "Dropped " + std::to_string(parts.size()) + " partition(s).");
+  DdlOutcome out = InstallTable(
+      ctx, std::move(next), "Dropped " + std::to_string(parts.size()) + " partition(s)." + kept);
   if (!fs_status.ok()) {
     return fs_status.WithContext("partitions of " + t.full() +
                                  " were dropped but removing their data failed");

@@ -127,8 +127,9 @@ Status HmsCore::DropDatabase(const std::string& name, bool delete_data, bool cas
   txn.ops.push_back(std::move(op));
   ICS_RETURN_IF_ERROR(CommitTxn(ms_, txn));
   if (delete_data) {
-    for (const std::string& d : data_dirs) RemoveDataUnderWarehouse(fs_, opts_.warehouse_dir, d);
-    RemoveDataUnderWarehouse(fs_, opts_.warehouse_dir, current.locationUri);
+    data_dirs.push_back(current.locationUri);
+    RemovePlannedData(fs_, opts_.warehouse_dir, PlanTableDataRemoval(ms_, data_dirs),
+                      "drop_database " + db);
   }
   return Status::OK();
 }
@@ -274,7 +275,10 @@ Status HmsCore::DropTable(const std::string& db, const std::string& table, bool 
   op.table_name = current.tableName;
   txn.ops.push_back(std::move(op));
   ICS_RETURN_IF_ERROR(CommitTxn(ms_, txn));
-  for (const std::string& d : dirs) RemoveDataUnderWarehouse(fs_, opts_.warehouse_dir, d);
+  if (!dirs.empty()) {
+    RemovePlannedData(fs_, opts_.warehouse_dir, PlanTableDataRemoval(ms_, dirs),
+                      "drop_table " + current.dbName + "." + current.tableName);
+  }
   return Status::OK();
 }
 

@@ -7,6 +7,7 @@
 
 #include "catalogd/catalog/names.h"
 #include "catalogd/loader/file_system.h"
+#include "catalogd/metastore/data_ownership.h"
 #include "catalogd/metastore/metastore.h"
 #include "catalogd/metastore/partition_name.h"
 #include "hive_metastore_types.h"
@@ -46,6 +47,12 @@ bool IsManaged(const hive::Table& t);
 // Removes `path` if it lies strictly inside `warehouse`; logs failures.
 void RemoveDataUnderWarehouse(FileSystem* fs, const std::string& warehouse,
                               const std::string& path);
+
+// Removes the deletable directories of a data-removal plan
+// (metastore/data_ownership.h) that lie inside `warehouse`; logs the kept
+// ones. A failed plan deletes nothing (logged).
+void RemovePlannedData(FileSystem* fs, const std::string& warehouse,
+                       const Result<DataRemovalPlan>& plan, const std::string& what);
 
 // Joins a directory and a relative name with one '/'.
 std::string JoinPath(const std::string& dir, const std::string& name);

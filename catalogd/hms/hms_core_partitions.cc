@@ -249,10 +249,19 @@ Result<std::vector<hive::Partition>> HmsCore::DropPartitions(const std::string& 
     txn.ops.push_back(std::move(op));
   }
   if (!txn.ops.empty()) ICS_RETURN_IF_ERROR(CommitTxn(ms_, txn));
-  if (delete_data && IsManaged(t)) {
-    for (const hive::Partition& p : found) {
-      RemoveDataUnderWarehouse(fs_, opts_.warehouse_dir, p.sd.location);
+  if (delete_data && IsManaged(t) && !found.empty()) {
+    std::vector<std::string> dropped;
+    for (const hive::Partition& p : found) dropped.push_back(p.sd.location);
+    std::vector<std::string> remaining;
+    Result<std::vector<hive::Partition>> left = ms_->GetPartitions(t.dbName, t.tableName);
+    Result<DataRemovalPlan> plan = left.status();
+    if (left.ok()) {
+      for (const hive::Partition& p : *left) remaining.push_back(p.sd.location);
+      plan = PlanPartitionDataRemoval(ms_, t.dbName, t.tableName, t.sd.location, dropped,
+                                      remaining);
     }
+    RemovePlannedData(fs_, opts_.warehouse_dir, plan,
+                      "drop partitions of " + t.dbName + "." + t.tableName);
   }
   return found;
 }

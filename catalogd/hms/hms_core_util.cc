@@ -86,6 +86,17 @@ void RemoveDataUnderWarehouse(FileSystem* fs, const std::string& warehouse,
   if (!s.ok()) LOG(WARNING) << "HMS endpoint: deleting " << path << " failed: " << s.ToString();
 }
 
+void RemovePlannedData(FileSystem* fs, const std::string& warehouse,
+                       const Result<DataRemovalPlan>& plan, const std::string& what) {
+  if (!plan.ok()) {
+    LOG(WARNING) << "HMS endpoint: " << what << ": data kept, its users could not be checked: "
+                 << plan.status().ToString();
+    return;
+  }
+  if (!plan->kept.empty()) LOG(INFO) << "HMS endpoint: " << what << ":" << KeptDataNote(*plan);
+  for (const std::string& dir : plan->deletable) RemoveDataUnderWarehouse(fs, warehouse, dir);
+}
+
 bool MatchesHmsPattern(const std::string& pattern, const std::string& name) {
   if (pattern.empty()) return true;
   const std::string n = AsciiLower(name);

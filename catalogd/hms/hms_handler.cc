@@ -3,7 +3,11 @@
 #include <glog/logging.h>
 #include <thrift/TApplicationException.h>
 
+#include <exception>
+#include <type_traits>
+
 #include "catalogd/metastore/partition_name.h"
+#include "common/rpc/peer.h"
 
 namespace ics::catalog::hms {
 
@@ -82,6 +86,63 @@ auto Guard(const char* call, Ex fallback, Fn&& fn) -> decltype(fn()) {
   }
 }
 
+std::string PartitionsTarget(const std::vector<hive::Partition>& parts) {
+  if (parts.empty()) return "(no partitions)";
+  std::string t = parts[0].dbName + "." + parts[0].tableName;
+  if (parts.size() > 1) t += " (" + std::to_string(parts.size()) + " partitions)";
+  return t;
+}
+
+std::string StatsTarget(const hive::ColumnStatistics& stats) {
+  std::string t = stats.statsDesc.dbName + "." + stats.statsDesc.tableName;
+  if (stats.statsDesc.__isset.partName) t += "/" + stats.statsDesc.partName;
+  return t;
+}
+
+// The status a raised HMS exception stands for (for the operation log).
+Status StatusOfRaised(const std::exception_ptr& raised) {
+  try {
+    std::rethrow_exception(raised);
+  } catch (const hive::NoSuchObjectException& e) {
+    return Status::NotFound(e.message);
+  } catch (const hive::AlreadyExistsException& e) {
+    return Status::AlreadyExists(e.message);
+  } catch (const hive::InvalidObjectException& e) {
+    return Status::InvalidArgument(e.message);
+  } catch (const hive::InvalidOperationException& e) {
+    return Status::InvalidArgument(e.message);
+  } catch (const hive::InvalidInputException& e) {
+    return Status::InvalidArgument(e.message);
+  } catch (const hive::MetaException& e) {
+    return Status(ErrorCode::kGeneral, e.message);
+  } catch (const std::exception& e) {
+    return Status(ErrorCode::kInternalError, e.what());
+  } catch (...) {
+    return Status(ErrorCode::kInternalError, "unknown exception");
+  }
+}
+
+// Guard() for a call that writes: recorded in the operation log (and so the
+// audit log) with the peer and the outcome. A write's catalog version is not
+// known here: catalogd applies it later from the notification log.
+template <typename Fn>
+auto Audited(OperationLog* log, const char* call, std::string target, Fn&& fn) -> decltype(fn()) {
+  ScopedOperation op(log, std::string("HMS ") + call, std::move(target), "", CurrentOrigin());
+  try {
+    if constexpr (std::is_void_v<decltype(fn())>) {
+      Guard(call, Ex::kMeta, std::forward<Fn>(fn));
+      op.End(Status::OK());
+    } else {
+      auto r = Guard(call, Ex::kMeta, std::forward<Fn>(fn));
+      op.End(Status::OK());
+      return r;
+    }
+  } catch (...) {
+    op.End(StatusOfRaised(std::current_exception()));
+    throw;
+  }
+}
+
 // Per-call mappings (named after the HMS calls that use them).
 constexpr Errs kPlain{};                                               // MetaException only
 constexpr Errs kLookup{Ex::kNoSuchObject, Ex::kMeta, Ex::kMeta};       // get_*, drop_table
@@ -116,7 +177,7 @@ void HmsHandler::get_config_value(std::string& _return, const std::string& name,
 // ---- databases ----
 
 void HmsHandler::create_database(const hive::Database& database) {
-  Guard("create_database", Ex::kMeta, [&] {
+  Audited(operations_, "create_database", database.name, [&] {
     Check(core_->CreateDatabase(database), Errs{Ex::kMeta, Ex::kAlreadyExists, Ex::kInvalidObject});
   });
 }
@@ -126,7 +187,7 @@ void HmsHandler::get_database(hive::Database& _return, const std::string& name) 
 }
 
 void HmsHandler::drop_database(const std::string& name, bool deleteData, bool cascade) {
-  Guard("drop_database", Ex::kMeta, [&] {
+  Audited(operations_, "drop_database", name, [&] {
     Check(core_->DropDatabase(name, deleteData, cascade),
           Errs{Ex::kNoSuchObject, Ex::kMeta, Ex::kInvalidOperation});
   });
@@ -141,30 +202,30 @@ void HmsHandler::get_all_databases(std::vector<std::string>& _return) {
 }
 
 void HmsHandler::alter_database(const std::string& dbname, const hive::Database& db) {
-  Guard("alter_database", Ex::kMeta, [&] { Check(core_->AlterDatabase(dbname, db), kLookup); });
+  Audited(operations_, "alter_database", dbname, [&] { Check(core_->AlterDatabase(dbname, db), kLookup); });
 }
 
 // ---- tables ----
 
 void HmsHandler::create_table(const hive::Table& tbl) {
-  Guard("create_table", Ex::kMeta, [&] { Check(core_->CreateTable(tbl), kCreate); });
+  Audited(operations_, "create_table", tbl.dbName + "." + tbl.tableName, [&] { Check(core_->CreateTable(tbl), kCreate); });
 }
 
 void HmsHandler::create_table_with_environment_context(const hive::Table& tbl,
                                                        const hive::EnvironmentContext&) {
-  Guard("create_table_with_environment_context", Ex::kMeta,
+  Audited(operations_, "create_table_with_environment_context", tbl.dbName + "." + tbl.tableName,
         [&] { Check(core_->CreateTable(tbl), kCreate); });
 }
 
 void HmsHandler::drop_table(const std::string& dbname, const std::string& name, bool deleteData) {
-  Guard("drop_table", Ex::kMeta,
+  Audited(operations_, "drop_table", dbname + "." + name,
         [&] { Check(core_->DropTable(dbname, name, deleteData), kLookup); });
 }
 
 void HmsHandler::drop_table_with_environment_context(const std::string& dbname,
                                                      const std::string& name, bool deleteData,
                                                      const hive::EnvironmentContext&) {
-  Guard("drop_table_with_environment_context", Ex::kMeta,
+  Audited(operations_, "drop_table_with_environment_context", dbname + "." + name,
         [&] { Check(core_->DropTable(dbname, name, deleteData), kLookup); });
 }
 
@@ -201,7 +262,7 @@ void HmsHandler::get_table_objects_by_name(std::vector<hive::Table>& _return,
 
 void HmsHandler::alter_table(const std::string& dbname, const std::string& tbl_name,
                              const hive::Table& new_tbl) {
-  Guard("alter_table", Ex::kMeta,
+  Audited(operations_, "alter_table", dbname + "." + tbl_name,
         [&] { Check(core_->AlterTable(dbname, tbl_name, new_tbl), kAlter); });
 }
 
@@ -209,19 +270,19 @@ void HmsHandler::alter_table_with_environment_context(const std::string& dbname,
                                                       const std::string& tbl_name,
                                                       const hive::Table& new_tbl,
                                                       const hive::EnvironmentContext&) {
-  Guard("alter_table_with_environment_context", Ex::kMeta,
+  Audited(operations_, "alter_table_with_environment_context", dbname + "." + tbl_name,
         [&] { Check(core_->AlterTable(dbname, tbl_name, new_tbl), kAlter); });
 }
 
 // ---- partitions: writes ----
 
 void HmsHandler::add_partition(hive::Partition& _return, const hive::Partition& new_part) {
-  Guard("add_partition", Ex::kMeta,
+  Audited(operations_, "add_partition", PartitionsTarget({new_part}),
         [&] { _return = Get(core_->AddPartitionObjects({new_part}), kAddPart).at(0); });
 }
 
 int32_t HmsHandler::add_partitions(const std::vector<hive::Partition>& new_parts) {
-  return Guard("add_partitions", Ex::kMeta, [&] {
+  return Audited(operations_, "add_partitions", PartitionsTarget(new_parts), [&] {
     return static_cast<int32_t>(Get(core_->AddPartitionObjects(new_parts), kAddPart).size());
   });
 }
@@ -229,14 +290,14 @@ int32_t HmsHandler::add_partitions(const std::vector<hive::Partition>& new_parts
 void HmsHandler::append_partition(hive::Partition& _return, const std::string& db_name,
                                   const std::string& tbl_name,
                                   const std::vector<std::string>& part_vals) {
-  Guard("append_partition", Ex::kMeta, [&] {
+  Audited(operations_, "append_partition", db_name + "." + tbl_name, [&] {
     _return = Get(core_->AppendPartition(db_name, tbl_name, part_vals), kAddPart);
   });
 }
 
 void HmsHandler::add_partitions_req(hive::AddPartitionsResult& _return,
                                     const hive::AddPartitionsRequest& request) {
-  Guard("add_partitions_req", Ex::kMeta, [&] {
+  Audited(operations_, "add_partitions_req", request.dbName + "." + request.tblName, [&] {
     auto added = Get(core_->AddPartitions(request.dbName, request.tblName, request.parts,
                                           request.ifNotExists),
                      kAddPart);
@@ -247,14 +308,14 @@ void HmsHandler::add_partitions_req(hive::AddPartitionsResult& _return,
 void HmsHandler::append_partition_by_name(hive::Partition& _return, const std::string& db_name,
                                           const std::string& tbl_name,
                                           const std::string& part_name) {
-  Guard("append_partition_by_name", Ex::kMeta, [&] {
+  Audited(operations_, "append_partition_by_name", db_name + "." + tbl_name + "/" + part_name, [&] {
     _return = Get(core_->AppendPartitionByName(db_name, tbl_name, part_name), kAddPart);
   });
 }
 
 bool HmsHandler::drop_partition(const std::string& db_name, const std::string& tbl_name,
                                 const std::vector<std::string>& part_vals, bool deleteData) {
-  return Guard("drop_partition", Ex::kMeta, [&] {
+  return Audited(operations_, "drop_partition", db_name + "." + tbl_name, [&] {
     std::string name = Get(core_->PartitionNameOf(db_name, tbl_name, part_vals), kLookup);
     Get(core_->DropPartitions(db_name, tbl_name, {name}, false, deleteData), kLookup);
     return true;
@@ -263,7 +324,7 @@ bool HmsHandler::drop_partition(const std::string& db_name, const std::string& t
 
 bool HmsHandler::drop_partition_by_name(const std::string& db_name, const std::string& tbl_name,
                                         const std::string& part_name, bool deleteData) {
-  return Guard("drop_partition_by_name", Ex::kMeta, [&] {
+  return Audited(operations_, "drop_partition_by_name", db_name + "." + tbl_name + "/" + part_name, [&] {
     Check(ParsePartitionName(part_name).status(), kLookup);
     Get(core_->DropPartitions(db_name, tbl_name, {part_name}, false, deleteData), kLookup);
     return true;
@@ -272,7 +333,7 @@ bool HmsHandler::drop_partition_by_name(const std::string& db_name, const std::s
 
 void HmsHandler::drop_partitions_req(hive::DropPartitionsResult& _return,
                                      const hive::DropPartitionsRequest& req) {
-  Guard("drop_partitions_req", Ex::kMeta, [&] {
+  Audited(operations_, "drop_partitions_req", req.dbName + "." + req.tblName, [&] {
     if (!req.parts.__isset.names) {
       Raise(Ex::kMeta,
             "drop_partitions_req: only partitions given by name are supported (serialized Hive "
@@ -290,20 +351,20 @@ void HmsHandler::drop_partitions_req(hive::DropPartitionsResult& _return,
 
 void HmsHandler::alter_partition(const std::string& db_name, const std::string& tbl_name,
                                  const hive::Partition& new_part) {
-  Guard("alter_partition", Ex::kMeta,
+  Audited(operations_, "alter_partition", db_name + "." + tbl_name,
         [&] { Check(core_->AlterPartitions(db_name, tbl_name, {new_part}), kAlter); });
 }
 
 void HmsHandler::alter_partitions(const std::string& db_name, const std::string& tbl_name,
                                   const std::vector<hive::Partition>& new_parts) {
-  Guard("alter_partitions", Ex::kMeta,
+  Audited(operations_, "alter_partitions", db_name + "." + tbl_name,
         [&] { Check(core_->AlterPartitions(db_name, tbl_name, new_parts), kAlter); });
 }
 
 void HmsHandler::rename_partition(const std::string& db_name, const std::string& tbl_name,
                                   const std::vector<std::string>& part_vals,
                                   const hive::Partition& new_part) {
-  Guard("rename_partition", Ex::kMeta, [&] {
+  Audited(operations_, "rename_partition", db_name + "." + tbl_name, [&] {
     Check(core_->RenamePartition(db_name, tbl_name, part_vals, new_part), kAlter);
   });
 }
@@ -408,14 +469,14 @@ void HmsHandler::partition_name_to_spec(std::map<std::string, std::string>& _ret
 // ---- column statistics ----
 
 bool HmsHandler::update_table_column_statistics(const hive::ColumnStatistics& stats_obj) {
-  return Guard("update_table_column_statistics", Ex::kMeta, [&] {
+  return Audited(operations_, "update_table_column_statistics", StatsTarget(stats_obj), [&] {
     Check(core_->UpdateColumnStatistics(stats_obj, /*partition_level=*/false), kStats);
     return true;
   });
 }
 
 bool HmsHandler::update_partition_column_statistics(const hive::ColumnStatistics& stats_obj) {
-  return Guard("update_partition_column_statistics", Ex::kMeta, [&] {
+  return Audited(operations_, "update_partition_column_statistics", StatsTarget(stats_obj), [&] {
     Check(core_->UpdateColumnStatistics(stats_obj, /*partition_level=*/true), kStats);
     return true;
   });
@@ -495,7 +556,7 @@ bool HmsHandler::delete_partition_column_statistics(const std::string& db_name,
                                                     const std::string& tbl_name,
                                                     const std::string& part_name,
                                                     const std::string& col_name) {
-  return Guard("delete_partition_column_statistics", Ex::kMeta, [&] {
+  return Audited(operations_, "delete_partition_column_statistics", db_name + "." + tbl_name + "/" + part_name + " column " + col_name, [&] {
     if (part_name.empty()) Raise(Ex::kInvalidInput, "part_name must not be empty");
     Check(core_->DeleteColumnStats(db_name, tbl_name, part_name, col_name), kStats);
     return true;
@@ -505,7 +566,7 @@ bool HmsHandler::delete_partition_column_statistics(const std::string& db_name,
 bool HmsHandler::delete_table_column_statistics(const std::string& db_name,
                                                 const std::string& tbl_name,
                                                 const std::string& col_name) {
-  return Guard("delete_table_column_statistics", Ex::kMeta, [&] {
+  return Audited(operations_, "delete_table_column_statistics", db_name + "." + tbl_name + " column " + col_name, [&] {
     Check(core_->DeleteColumnStats(db_name, tbl_name, "", col_name), kStats);
     return true;
   });
@@ -514,11 +575,11 @@ bool HmsHandler::delete_table_column_statistics(const std::string& db_name,
 // ---- functions ----
 
 void HmsHandler::create_function(const hive::Function& func) {
-  Guard("create_function", Ex::kMeta, [&] { Check(core_->CreateFunction(func), kCreate); });
+  Audited(operations_, "create_function", func.dbName + "." + func.functionName, [&] { Check(core_->CreateFunction(func), kCreate); });
 }
 
 void HmsHandler::drop_function(const std::string& dbName, const std::string& funcName) {
-  Guard("drop_function", Ex::kMeta, [&] { Check(core_->DropFunction(dbName, funcName), kLookup); });
+  Audited(operations_, "drop_function", dbName + "." + funcName, [&] { Check(core_->DropFunction(dbName, funcName), kLookup); });
 }
 
 void HmsHandler::get_functions(std::vector<std::string>& _return, const std::string& dbName,

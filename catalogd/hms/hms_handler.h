@@ -15,12 +15,16 @@
 
 #include "ThriftHiveMetastore.h"
 #include "catalogd/hms/hms_core.h"
+#include "common/util/operation_log.h"
 
 namespace ics::catalog::hms {
 
 class HmsHandler : public hive::ThriftHiveMetastoreIf {
  public:
-  explicit HmsHandler(HmsCore* core) : core_(core) {}
+  // Writes are recorded in `operations` (and so the audit log) when it is
+  // not null: the call, its target, the peer and the outcome.
+  explicit HmsHandler(HmsCore* core, OperationLog* operations = nullptr)
+      : core_(core), operations_(operations) {}
 
   void getMetaConf(std::string& _return, const std::string& key) override;
   void get_config_value(std::string& _return, const std::string& name,
@@ -143,6 +147,7 @@ class HmsHandler : public hive::ThriftHiveMetastoreIf {
 
  private:
   HmsCore* const core_;
+  OperationLog* const operations_;
 };
 
 }  // namespace ics::catalog::hms

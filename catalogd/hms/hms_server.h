@@ -18,6 +18,7 @@
 #include "catalogd/hms/hms_core.h"
 #include "common/metrics/metrics.h"
 #include "common/rpc/tls.h"
+#include "common/util/operation_log.h"
 #include "common/util/status.h"
 
 namespace ics {
@@ -36,6 +37,9 @@ struct HmsServerOptions {
   int64_t max_message_bytes = 256ll << 20;
   HmsCoreOptions core;
   metrics::MetricRegistry* metrics = nullptr;  // RPC server counters (optional)
+  // Where writes are recorded (optional; catalogd's operation log, which
+  // feeds /operations and the audit log). Must outlive the server.
+  OperationLog* operations = nullptr;
 };
 
 class HmsServer {

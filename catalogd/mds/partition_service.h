@@ -52,6 +52,9 @@ class PartitionService {
 
   void Shutdown();
 
+  // Where the handler records the calls that change the catalog (may be null).
+  OperationLog* operations() const { return ctx_->operations; }
+
   Result<thrift::TBatchCreatePartitionsResponse> BatchCreate(
       const thrift::TBatchCreatePartitionsRequest& req);
   Result<thrift::TBatchUpdatePartitionsResponse> BatchUpdate(

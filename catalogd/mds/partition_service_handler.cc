@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include "PartitionService.h"
+#include "common/rpc/peer.h"
 
 namespace ics::catalog::mds {
 
@@ -16,54 +17,82 @@ class Handler : public thrift::PartitionServiceIf {
 
   void BatchCreatePartitions(thrift::TBatchCreatePartitionsResponse& out,
                              const thrift::TBatchCreatePartitionsRequest& req) override {
-    Run(&out, [&] { return core_->BatchCreate(req); }, req.partitions.size());
+    Write("BatchCreatePartitions", Target(req.table), &out, [&] { return core_->BatchCreate(req); },
+          req.partitions.size());
   }
   void BatchUpdatePartitions(thrift::TBatchUpdatePartitionsResponse& out,
                              const thrift::TBatchUpdatePartitionsRequest& req) override {
-    Run(&out, [&] { return core_->BatchUpdate(req); }, req.updates.size());
+    Write("BatchUpdatePartitions", Target(req.table), &out, [&] { return core_->BatchUpdate(req); },
+          req.updates.size());
   }
   void BatchDeletePartitions(thrift::TBatchDeletePartitionsResponse& out,
                              const thrift::TBatchDeletePartitionsRequest& req) override {
-    Run(&out, [&] { return core_->BatchDelete(req); }, req.partition_values.size());
+    Write("BatchDeletePartitions", Target(req.table), &out, [&] { return core_->BatchDelete(req); },
+          req.partition_values.size());
   }
   void ListPartitions(thrift::TListPartitionsResponse& out,
                       const thrift::TListPartitionsRequest& req) override {
-    Run(&out, [&] { return core_->List(req); });
+    Read(&out, [&] { return core_->List(req); });
   }
   void OpenWriteStream(thrift::TOpenWriteStreamResponse& out,
                        const thrift::TOpenWriteStreamRequest& req) override {
-    Run(&out, [&] { return core_->OpenWriteStream(req); });
+    Read(&out, [&] { return core_->OpenWriteStream(req); });
   }
   void AppendWriteStream(thrift::TAppendWriteStreamResponse& out,
                          const thrift::TAppendWriteStreamRequest& req) override {
-    Run(&out, [&] { return core_->AppendWriteStream(req); });
+    Read(&out, [&] { return core_->AppendWriteStream(req); });
   }
   void CommitWriteStream(thrift::TCommitWriteStreamResponse& out,
                          const thrift::TCommitWriteStreamRequest& req) override {
-    Run(&out, [&] { return core_->CommitWriteStream(req); });
+    Write("CommitWriteStream", "stream " + req.stream_id, &out,
+          [&] { return core_->CommitWriteStream(req); });
   }
   void AbortWriteStream(thrift::TAbortWriteStreamResponse& out,
                         const thrift::TAbortWriteStreamRequest& req) override {
-    Run(&out, [&] { return core_->AbortWriteStream(req); });
+    Read(&out, [&] { return core_->AbortWriteStream(req); });
   }
   void CreatePartitionIndex(thrift::TCreatePartitionIndexResponse& out,
                             const thrift::TCreatePartitionIndexRequest& req) override {
-    Run(&out, [&] { return core_->CreateIndex(req); });
+    Write("CreatePartitionIndex", Target(req.table) + " index " + req.index_name, &out,
+          [&] { return core_->CreateIndex(req); });
   }
   void GetPartitionIndexes(thrift::TGetPartitionIndexesResponse& out,
                            const thrift::TGetPartitionIndexesRequest& req) override {
-    Run(&out, [&] { return core_->GetIndexes(req); });
+    Read(&out, [&] { return core_->GetIndexes(req); });
   }
   void DeletePartitionIndex(thrift::TDeletePartitionIndexResponse& out,
                             const thrift::TDeletePartitionIndexRequest& req) override {
-    Run(&out, [&] { return core_->DeleteIndex(req); });
+    Write("DeletePartitionIndex", Target(req.table) + " index " + req.index_name, &out,
+          [&] { return core_->DeleteIndex(req); });
   }
 
  private:
   // Runs the core call and fills `out`; `batch_items` (for batch calls)
   // lets an over-limit batch carry max_batch_size.
+  static std::string Target(const thrift::TPartitionTableName& t) {
+    return t.db_name + "." + t.table_name;
+  }
+
+  // Run() for a call that changes the catalog: recorded in the operation
+  // log (and so the audit log) with the peer, the outcome and the version.
   template <typename Resp, typename Fn>
-  void Run(Resp* out, Fn&& fn, size_t batch_items = 0) {
+  void Write(const char* rpc, std::string target, Resp* out, Fn&& fn, size_t batch_items = 0) {
+    ScopedOperation op(core_->operations(), std::string("PartitionService.") + rpc,
+                       std::move(target), "", CurrentOrigin());
+    const Status s = Run(out, std::forward<Fn>(fn), batch_items);
+    op.End(s, "", out->__isset.catalog_version ? out->catalog_version : 0);
+  }
+
+  // Run() for a call that only reads (or stages uncommitted data).
+  template <typename Resp, typename Fn>
+  void Read(Resp* out, Fn&& fn) {
+    Status ignored = Run(out, std::forward<Fn>(fn));
+    (void)ignored;
+  }
+
+  // Runs the core call and fills `out`; returns the call's status.
+  template <typename Resp, typename Fn>
+  Status Run(Resp* out, Fn&& fn, size_t batch_items = 0) {
     Result<Resp> r = [&]() -> Result<Resp> {
       try {
         return fn();
@@ -75,7 +104,7 @@ class Handler : public thrift::PartitionServiceIf {
     if (r.ok()) {
       *out = std::move(r).value();
       out->status.code = TPartitionServiceErrorCode::OK;
-      return;
+      return Status::OK();
     }
     *out = Resp();
     out->status = ToServiceStatus(r.status());
@@ -85,6 +114,7 @@ class Handler : public thrift::PartitionServiceIf {
       e.__set_error_message(r.status().message());
       out->status.__set_batch_size_too_large(std::move(e));
     }
+    return r.status();
   }
 
   const std::shared_ptr<PartitionService> core_;

@@ -61,6 +61,8 @@ class TableService {
   [[nodiscard]] Status DeleteColumnStatistics(const thrift::TDeleteColumnStatisticsRequest& req);
 
   TableDirectory* directory() { return &directory_; }
+  // Where the handler records the calls that change the catalog (may be null).
+  OperationLog* operations() const { return ctx_->operations; }
 
  private:
   CatalogContext* const ctx_;

@@ -2,6 +2,7 @@
 
 #include "TableService.h"
 #include "catalogd/mds/table_limits.h"
+#include "common/rpc/peer.h"
 
 namespace ics::catalog::mds {
 
@@ -25,6 +26,25 @@ void Serve(Resp& out, const Req& req, Call&& call) {
     return;
   }
   call();
+}
+
+// Serve() for a call that changes the catalog: `call` fills `out` and
+// returns the core's status; the call is recorded in the operation log (and
+// so the audit log) with the peer, the outcome and `*version`.
+template <typename Resp, typename Req, typename Call>
+void ServeWrite(OperationLog* log, const char* rpc, std::string target, Resp& out,
+                const Req& req, Call&& call) {
+  ScopedOperation op(log, std::string("TableService.") + rpc, std::move(target), "",
+                     CurrentOrigin());
+  Status p = CheckProtocol(req.protocol_version);
+  if (!p.ok()) {
+    out.status = ToTableServiceStatus(p);
+    op.End(p);
+    return;
+  }
+  int64_t version = 0;
+  const Status s = call(&version);
+  op.End(s, "", version);
 }
 
 thrift::TTableServiceStatus StatusWithLimit(const Status& s, size_t max_batch) {
@@ -52,11 +72,14 @@ class Handler : public thrift::TableServiceIf {
 
   void UpdateTable(thrift::TUpdateTableResponse& out,
                    const thrift::TUpdateTableRequest& req) override {
-    Serve(out, req, [&] {
-      auto r = core_->UpdateTable(req);
-      if (r.ok()) out = std::move(r).value();
-      out.status = ToTableServiceStatus(r.status());
-    });
+    ServeWrite(core_->operations(), "UpdateTable", req.db_name + "." + req.table_input.name, out,
+               req, [&](int64_t* version) {
+                 auto r = core_->UpdateTable(req);
+                 if (r.ok()) out = std::move(r).value();
+                 out.status = ToTableServiceStatus(r.status());
+                 if (out.__isset.catalog_version) *version = out.catalog_version;
+                 return r.status();
+               });
   }
 
   void GetTableVersion(thrift::TGetTableVersionResponse& out,
@@ -79,18 +102,26 @@ class Handler : public thrift::TableServiceIf {
 
   void DeleteTableVersion(thrift::TDeleteTableVersionResponse& out,
                           const thrift::TDeleteTableVersionRequest& req) override {
-    Serve(out, req, [&] {
-      out.status = ToTableServiceStatus(core_->DeleteTableVersion(req));
-    });
+    ServeWrite(core_->operations(), "DeleteTableVersion",
+               req.db_name + "." + req.table_name + " version " + req.version_id, out, req,
+               [&](int64_t*) {
+                 Status s = core_->DeleteTableVersion(req);
+                 out.status = ToTableServiceStatus(s);
+                 return s;
+               });
   }
 
   void BatchDeleteTableVersion(thrift::TBatchDeleteTableVersionResponse& out,
                                const thrift::TBatchDeleteTableVersionRequest& req) override {
-    Serve(out, req, [&] {
-      auto r = core_->BatchDeleteTableVersion(req);
-      out.status = StatusWithLimit(r.status(), kMaxBatchDeleteVersions);
-      if (r.ok()) out.__set_errors(std::move(r).value());
-    });
+    ServeWrite(core_->operations(), "BatchDeleteTableVersion",
+               req.db_name + "." + req.table_name + " (" + std::to_string(req.version_ids.size()) +
+                   " version(s))",
+               out, req, [&](int64_t*) {
+                 auto r = core_->BatchDeleteTableVersion(req);
+                 out.status = StatusWithLimit(r.status(), kMaxBatchDeleteVersions);
+                 if (r.ok()) out.__set_errors(std::move(r).value());
+                 return r.status();
+               });
   }
 
   void GetTables(thrift::TGetTablesResponse& out, const thrift::TGetTablesRequest& req) override {
@@ -103,11 +134,14 @@ class Handler : public thrift::TableServiceIf {
 
   void BatchDeleteTable(thrift::TBatchDeleteTableResponse& out,
                         const thrift::TBatchDeleteTableRequest& req) override {
-    Serve(out, req, [&] {
-      auto r = core_->BatchDeleteTable(req);
-      out.status = StatusWithLimit(r.status(), kMaxBatchDeleteTables);
-      if (r.ok()) out.__set_errors(std::move(r).value());
-    });
+    ServeWrite(core_->operations(), "BatchDeleteTable",
+               req.db_name + " (" + std::to_string(req.tables_to_delete.size()) + " table(s))",
+               out, req, [&](int64_t*) {
+                 auto r = core_->BatchDeleteTable(req);
+                 out.status = StatusWithLimit(r.status(), kMaxBatchDeleteTables);
+                 if (r.ok()) out.__set_errors(std::move(r).value());
+                 return r.status();
+               });
   }
 
   void SearchTables(thrift::TSearchTablesResponse& out,
@@ -130,18 +164,24 @@ class Handler : public thrift::TableServiceIf {
 
   void UpdateColumnStatistics(thrift::TUpdateColumnStatisticsResponse& out,
                               const thrift::TUpdateColumnStatisticsRequest& req) override {
-    Serve(out, req, [&] {
-      auto r = core_->UpdateColumnStatistics(req);
-      out.status = StatusWithLimit(r.status(), kMaxStatsColumnsUpdate);
-      if (r.ok()) out.__set_errors(std::move(r).value());
-    });
+    ServeWrite(core_->operations(), "UpdateColumnStatistics", req.db_name + "." + req.table_name,
+               out, req, [&](int64_t*) {
+                 auto r = core_->UpdateColumnStatistics(req);
+                 out.status = StatusWithLimit(r.status(), kMaxStatsColumnsUpdate);
+                 if (r.ok()) out.__set_errors(std::move(r).value());
+                 return r.status();
+               });
   }
 
   void DeleteColumnStatistics(thrift::TDeleteColumnStatisticsResponse& out,
                               const thrift::TDeleteColumnStatisticsRequest& req) override {
-    Serve(out, req, [&] {
-      out.status = ToTableServiceStatus(core_->DeleteColumnStatistics(req));
-    });
+    ServeWrite(core_->operations(), "DeleteColumnStatistics",
+               req.db_name + "." + req.table_name + " column " + req.column_name, out, req,
+               [&](int64_t*) {
+                 Status s = core_->DeleteColumnStatistics(req);
+                 out.status = ToTableServiceStatus(s);
+                 return s;
+               });
   }
 
  private:

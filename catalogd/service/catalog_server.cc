@@ -103,6 +103,10 @@ Status CatalogServer::Start() {
     return Status::IoError("cannot create warehouse dir " + opts_.warehouse_dir + ": " +
                            ec.message());
   }
+  if (!opts_.audit.dir.empty()) {
+    ICS_ASSIGN_OR_RETURN(audit_, AuditLog::Open(opts_.audit));
+    LOG(INFO) << "audit log: " << audit_->current_file();
+  }
   // sqlite:<path> (embedded) or thrift://host:port (a remote Hive Metastore).
   ICS_ASSIGN_OR_RETURN(auto opened, OpenMetastoreFromUri(opts_.metastore, opts_.security.tls));
   // Every metastore call is timed for /metrics.
@@ -139,7 +143,12 @@ Status CatalogServer::Start() {
   ctx_->publisher = publisher_.get();
   ctx_->operations = operations_.get();
   CatalogMetrics* cm = catalog_metrics_.get();
-  operations_->SetFinishCallback([cm](const OperationRecord& op) { cm->RecordOperation(op); });
+  AuditLog* audit = audit_.get();
+  operations_->SetFinishCallback([cm, audit](const OperationRecord& op) {
+    cm->RecordOperation(op);
+    if (audit != nullptr) audit->Record(op);
+  });
+  catalog_metrics_->AddAuditCounters(audit);
   catalog_metrics_->AddStateGauges(catalog_.get(), publisher_.get(), operations_.get());
   ctx_->warehouse_dir = opts_.warehouse_dir;
   ddl_ = std::make_unique<DdlExecutor>(ctx_.get());
@@ -193,6 +202,7 @@ Status CatalogServer::Start() {
     hopts.max_message_bytes = opts_.max_message_bytes;
     hopts.metrics = metrics_.get();
     hopts.core.warehouse_dir = opts_.warehouse_dir;
+    hopts.operations = operations_.get();
     hms_ = std::make_unique<hms::HmsServer>(metastore_.get(), fs_.get(), hopts);
     ICS_RETURN_IF_ERROR(hms_->Start());
   }

@@ -23,6 +23,7 @@
 #include "catalogd/topic/catalog_topic_publisher.h"
 #include "common/metrics/metrics.h"
 #include "common/rpc/tls.h"
+#include "common/util/audit_log.h"
 #include "common/util/operation_log.h"
 #include "common/util/status.h"
 
@@ -93,6 +94,11 @@ struct CatalogServerOptions {
   // background; events the event processor has not applied are kept.
   // protected_event_id is set by the server.
   MetastoreRetentionOptions retention;
+  // The audit log (common/util/audit_log.h) of every write operation:
+  // DDL, UpdateCatalog, ResetMetadata, metastore-service writes and HMS
+  // endpoint writes. Off when audit.dir is empty; Start fails when the
+  // directory cannot be written.
+  AuditLogOptions audit;
 };
 
 class CatalogServer {
@@ -127,6 +133,7 @@ class CatalogServer {
   // First, so it is destroyed last: its callbacks read the members below.
   std::unique_ptr<metrics::MetricRegistry> metrics_;
   std::unique_ptr<CatalogMetrics> catalog_metrics_;
+  std::unique_ptr<AuditLog> audit_;  // before operations_, whose callback writes it
   std::unique_ptr<OperationLog> operations_;
   std::unique_ptr<Metastore> metastore_;  // undecorated: writes through it are external
   std::unique_ptr<SelfEventLog> self_events_;

@@ -46,6 +46,17 @@ void CatalogMetrics::RecordOperation(const OperationRecord& op) {
       ->Increment();
 }
 
+void CatalogMetrics::AddAuditCounters(const AuditLog* audit) {
+  if (audit == nullptr) return;
+  registry_->AddCallbackCounter("catalogd_audit_log_lines_total",
+                                "Lines written to the audit log (--audit_log_dir).",
+                                [audit] { return static_cast<double>(audit->lines_written()); });
+  registry_->AddCallbackCounter(
+      "catalogd_audit_log_write_errors_total",
+      "Audit records that could not be written (the operations themselves went on).",
+      [audit] { return static_cast<double>(audit->write_errors()); });
+}
+
 TableCounts CountTables(const Catalog& catalog) {
   TableCounts c;
   for (const std::string& db : catalog.DatabaseNames()) {

@@ -26,6 +26,7 @@
 #include "catalogd/catalog/catalog.h"
 #include "catalogd/topic/catalog_topic_publisher.h"
 #include "common/metrics/metrics.h"
+#include "common/util/audit_log.h"
 #include "common/util/operation_log.h"
 
 namespace ics::catalog {
@@ -44,6 +45,9 @@ class CatalogMetrics {
   // Registers the export-time gauges over these objects (any may be null).
   void AddStateGauges(const Catalog* catalog, const CatalogTopicPublisher* publisher,
                       const OperationLog* operations);
+
+  // Registers the audit log's line and write-error counters (null: none).
+  void AddAuditCounters(const AuditLog* audit);
 
   metrics::MetricRegistry* registry() const { return registry_; }
 

@@ -11,6 +11,11 @@ const PeerInfo& CurrentPeer() {
   return current_peer != nullptr ? *current_peer : kInProcess;
 }
 
+OperationOrigin CurrentOrigin() {
+  const PeerInfo& p = CurrentPeer();
+  return OperationOrigin{p.address, p.identity, p.tls};
+}
+
 PeerScope::PeerScope(const PeerInfo* peer) : previous_(current_peer) { current_peer = peer; }
 
 PeerScope::~PeerScope() { current_peer = previous_; }

@@ -11,6 +11,8 @@
 
 #include <string>
 
+#include "common/util/operation_log.h"
+
 namespace ics {
 
 struct PeerInfo {
@@ -20,6 +22,9 @@ struct PeerInfo {
 };
 
 const PeerInfo& CurrentPeer();
+
+// The current peer as the origin of an operation (operation_log.h).
+OperationOrigin CurrentOrigin();
 
 // Makes `peer` the current peer of this thread until destroyed (scopes nest).
 class PeerScope {

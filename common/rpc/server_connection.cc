@@ -182,10 +182,14 @@ class ConnectionServer {
     out_ = std::make_shared<TBinaryProtocol>(buffered_);
     try {
       peer_ = conn.socket->getSocketInfo();
+      // "host:port" ("[v6]:port") for handlers and the audit log.
+      const std::string host = conn.socket->getPeerAddress();
+      const std::string port = std::to_string(conn.socket->getPeerPort());
+      peer_info_.address =
+          host.find(':') == std::string::npos ? host + ":" + port : "[" + host + "]:" + port;
     } catch (const std::exception&) {
       peer_ = "unknown peer";
     }
-    peer_info_.address = peer_;
     if (const auto* tls = dynamic_cast<const TlsSocket*>(conn.socket.get())) {
       peer_info_.tls = true;
       peer_info_.identity = tls->peer_identity();

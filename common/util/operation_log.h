@@ -2,7 +2,7 @@
 // a coordinator's statements) for the debug web pages: what is running now,
 // and the most recent finished ones with their duration and outcome.
 //
-//   int64_t id = log.Begin("CREATE_TABLE", "db.t", "user@host");
+//   int64_t id = log.Begin("CREATE_TABLE", "db.t", "user@host", origin);
 //   ... run it ...
 //   log.End(id, status, "Table has been created.", version);
 //
@@ -13,9 +13,13 @@
 // first); running operations are kept until they end. Text fields are cut
 // to kMaxFieldBytes so a huge statement cannot bloat the log.
 //
+// Origin: who asked (the RPC peer's address and verified identity, see
+// common/rpc/peer.h); empty for operations catalogd starts itself.
+//
 // An optional finish callback (set before the log is shared) sees every
-// record as it ends, e.g. to feed a latency histogram; it runs on the
-// ending thread without the log's lock held.
+// record as it ends, e.g. to feed a latency histogram or the audit log
+// (audit_log.h); it runs on the ending thread without the log's lock held,
+// before End returns (so before the operation's reply is sent).
 //
 // Thread-safety: thread-safe.
 #pragma once
@@ -34,11 +38,19 @@
 
 namespace ics {
 
+// Who asked for an operation.
+struct OperationOrigin {
+  std::string peer;      // "host:port" of the client connection; empty in-process
+  std::string identity;  // verified client-certificate subject; empty without mTLS
+  bool tls = false;      // the request came over an encrypted connection
+};
+
 struct OperationRecord {
   int64_t id = 0;
   std::string kind;    // e.g. "CREATE_TABLE", "SELECT"
   std::string target;  // e.g. "db.table" or the statement text
   std::string detail;  // e.g. requesting user / client / session database
+  OperationOrigin origin;
   std::chrono::system_clock::time_point start_time;
   int64_t duration_us = 0;  // so far, while running
   bool running = true;
@@ -56,8 +68,12 @@ class OperationLog {
   OperationLog& operator=(const OperationLog&) = delete;
 
   // Records the start of an operation; returns its id (> 0).
-  int64_t Begin(std::string kind, std::string target, std::string detail = "") EXCLUDES(mu_) {
+  int64_t Begin(std::string kind, std::string target, std::string detail = "",
+                OperationOrigin origin = {}) EXCLUDES(mu_) {
     Running r;
+    r.rec.origin.peer = Cut(std::move(origin.peer));
+    r.rec.origin.identity = Cut(std::move(origin.identity));
+    r.rec.origin.tls = origin.tls;
     r.rec.kind = Cut(std::move(kind));
     r.rec.target = Cut(std::move(target));
     r.rec.detail = Cut(std::move(detail));
@@ -159,9 +175,11 @@ class OperationLog {
 class ScopedOperation {
  public:
   ScopedOperation(OperationLog* log, std::string kind, std::string target,
-                  std::string detail = "")
+                  std::string detail = "", OperationOrigin origin = {})
       : log_(log),
-        id_(log == nullptr ? 0 : log->Begin(std::move(kind), std::move(target), std::move(detail))) {}
+        id_(log == nullptr ? 0
+                           : log->Begin(std::move(kind), std::move(target), std::move(detail),
+                                        std::move(origin))) {}
   ~ScopedOperation() {
     if (log_ != nullptr && !ended_) log_->End(id_, Status::Internal("operation abandoned"));
   }

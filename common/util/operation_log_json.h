@@ -3,8 +3,9 @@
 //
 //   {"running": N, "started": N, "finished": N, "failed": N, "kept": N,
 //    "running_operations": [row...], "recent_operations": [row...]}
-//   row: {"id", "kind", "target", "detail", "start_time" (UTC, ms),
-//         "duration_ms", "status", "message", "catalog_version"}
+//   row: {"id", "kind", "target", "detail", "peer", "identity", "tls",
+//         "start_time" (UTC, ms), "duration_ms", "status", "message",
+//         "catalog_version"}
 //
 // Header-only; users link nlohmann_json. Thread-safety: stateless.
 #pragma once
@@ -37,6 +38,9 @@ inline nlohmann::ordered_json OperationRecordJson(const OperationRecord& r) {
   j["kind"] = r.kind;
   j["target"] = r.target;
   j["detail"] = r.detail;
+  j["peer"] = r.origin.peer;
+  j["identity"] = r.origin.identity;
+  j["tls"] = r.origin.tls;
   j["start_time"] = FormatOperationTime(r.start_time);
   j["duration_ms"] = static_cast<double>(r.duration_us) / 1000.0;
   j["status"] = r.status;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "catalogd/loader/confined_file_system.h"
+#include "catalogd/metastore/data_ownership.h"
 #include "tests/cluster/mini_cluster.h"
 #include "tests/loader/temp_dir.h"
 
@@ -16,6 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 using catalog::ConfinedFileSystem;
 using catalog::LocalFileSystem;
+using catalog::PlanDataRemoval;
 
 void WriteFile(const std::string& path) {
   fs::create_directories(fs::path(path).parent_path());
@@ -114,6 +116,71 @@ TEST(ConfinementClusterTest, DdlNeverTouchesDataOutsideTheRoots) {
   ASSERT_TRUE(run("CREATE TABLE inside (a INT)").ok());
   ASSERT_TRUE(run("INSERT INTO inside VALUES (1)").ok());
   ASSERT_TRUE(run("DROP TABLE inside").ok());
+}
+
+
+// ---- data ownership (catalogd/metastore/data_ownership.h) ----
+
+TEST(DataOwnershipTest, OnlyDirectoriesNothingElseUsesAreDeletable) {
+  // Partitions of /wh/t: their own directories are deletable; the table
+  // directory, the warehouse, a directory another partition shares or lies
+  // in, and one another table lives in are not.
+  const std::vector<std::string> candidates = {
+      "/wh/t/k=1", "file:///wh/t/k=2/", "/wh/t", "/wh", "/wh/t/shared", "/wh/t/outer",
+      "/wh/t/k=1", "/", "relative/path"};
+  const std::vector<std::string> remaining = {"/wh/t/shared", "/wh/t/outer/k=9", "/wh/other",
+                                              "/wh/t/k=1/../k=3"};
+  catalog::DataRemovalPlan plan = PlanDataRemoval(candidates, {"/wh/t"}, remaining);
+  EXPECT_EQ(plan.deletable, (std::vector<std::string>{"/wh/t/k=1", "/wh/t/k=2"}));
+  EXPECT_EQ(plan.kept, (std::vector<std::string>{"/wh/t", "/wh", "/wh/t/shared", "/wh/t/outer",
+                                                 "/", "relative/path"}));
+  // A candidate inside a remaining location is kept too (part of its data).
+  plan = PlanDataRemoval({"/wh/big/k=1"}, {}, {"/wh/big"});
+  EXPECT_TRUE(plan.deletable.empty());
+  EXPECT_EQ(catalog::ComparableLocation("file:/a//b/./c/"), "/a/b/c");
+  EXPECT_TRUE(catalog::PathWithin("/a/b", "/a"));
+  EXPECT_FALSE(catalog::PathWithin("/ab", "/a"));
+}
+
+// Through a coordinator: dropping a partition (or a table) keeps data that
+// another partition or table still points to.
+TEST(ConfinementClusterTest, DropKeepsDataOthersStillUse) {
+  testing::MiniCluster cluster(testing::MiniClusterOptions{1});
+  ASSERT_TRUE(cluster.Start().ok());
+  auto run = [&](const std::string& sql) {
+    auto r = cluster.Exec(0, sql);
+    return r.ok() ? Status::OK() : r.status();
+  };
+  const std::string wh = cluster.dir() + "/catalogd/warehouse";
+  ASSERT_TRUE(run("CREATE TABLE t (a INT) PARTITIONED BY (k INT)").ok());
+  ASSERT_TRUE(run("INSERT INTO t PARTITION (k=1) VALUES (1)").ok());
+  // k=2 points at the table directory itself, k=3 and k=4 share one.
+  ASSERT_TRUE(run("ALTER TABLE t ADD PARTITION (k=2) LOCATION '" + wh + "/t'").ok());
+  ASSERT_TRUE(run("ALTER TABLE t ADD PARTITION (k=3) LOCATION '" + wh + "/t/shared'").ok());
+  ASSERT_TRUE(run("ALTER TABLE t ADD PARTITION (k=4) LOCATION '" + wh + "/t/shared'").ok());
+  WriteFile(wh + "/t/shared/data.txt");
+  // Another table lives inside a partition directory of t.
+  ASSERT_TRUE(run("ALTER TABLE t ADD PARTITION (k=5)").ok());
+  ASSERT_TRUE(run("CREATE TABLE inner_t (a INT) LOCATION '" + wh + "/t/k=5/inner'").ok());
+  ASSERT_TRUE(run("INSERT INTO inner_t VALUES (5)").ok());
+
+  ASSERT_TRUE(run("ALTER TABLE t DROP PARTITION (k=2)").ok());
+  EXPECT_TRUE(fs::exists(wh + "/t/k=1"));
+  ASSERT_TRUE(run("ALTER TABLE t DROP PARTITION (k=3)").ok());
+  EXPECT_TRUE(fs::exists(wh + "/t/shared/data.txt"));
+  ASSERT_TRUE(run("ALTER TABLE t DROP PARTITION (k=5)").ok());
+  EXPECT_TRUE(fs::exists(wh + "/t/k=5/inner"));
+  ASSERT_TRUE(run("ALTER TABLE t DROP PARTITION (k=1)").ok());
+  EXPECT_FALSE(fs::exists(wh + "/t/k=1"));  // nothing else used it
+  // The last user of the shared directory goes: now it may.
+  ASSERT_TRUE(run("ALTER TABLE t DROP PARTITION (k=4)").ok());
+  EXPECT_FALSE(fs::exists(wh + "/t/shared"));
+  // DROP TABLE t keeps inner_t's directory inside it.
+  ASSERT_TRUE(run("DROP TABLE t").ok());
+  EXPECT_TRUE(fs::exists(wh + "/t/k=5/inner"));
+  auto rows = cluster.Exec(0, "SHOW FILES IN inner_t");
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(rows->rows.size(), 1u);
 }
 
 }  // namespace
