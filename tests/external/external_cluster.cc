@@ -77,6 +77,16 @@ ExternalCluster::ExternalCluster(ExternalClusterOptions options) : opts_(std::mo
   // ICS_EXTERNAL_KEEP_DIRS=1 keeps every cluster's logs, also on success.
   const char* keep = getenv("ICS_EXTERNAL_KEEP_DIRS");
   keep_dir_ = keep != nullptr && std::string(keep) == "1";
+  if (!opts_.tls_certs_dir.empty()) {
+    TlsOptions t;
+    t.ca_certificate_file = opts_.tls_certs_dir + "/ca.pem";
+    if (opts_.mutual_tls) {
+      t.certificate_file = opts_.tls_certs_dir + "/client.pem";
+      t.private_key_file = opts_.tls_certs_dir + "/client.key";
+    }
+    auto ctx = TlsContext::Create(t);
+    if (ctx.ok()) client_tls_ = *ctx;  // else every Exec fails and says why
+  }
   // Port-0 processes per role and the global coordinator numbering.
   int first = 0;
   for (const auto& spec : opts_.coordinator_processes) {
@@ -153,6 +163,20 @@ Status ExternalCluster::Launch(ExternalProcess* proc, const Placement& placement
   return Status::OK();
 }
 
+std::vector<std::string> ExternalCluster::TlsFlags(const std::string& role) const {
+  if (opts_.tls_certs_dir.empty()) return {};
+  const std::string& d = opts_.tls_certs_dir;
+  const std::string cert = opts_.mutual_tls && role == kCatalogd ? "catalogd" : "server";
+  std::vector<std::string> f = {"--ssl_server_certificate=" + d + "/" + cert + ".pem",
+                                "--ssl_private_key=" + d + "/" + cert + ".key",
+                                "--ssl_client_ca_certificate=" + d + "/ca.pem"};
+  if (opts_.mutual_tls) {
+    f.push_back("--ssl_require_client_certificate");
+    if (role == kStatestored) f.push_back("--statestore_catalogd_identity=CN=catalogd");
+  }
+  return f;
+}
+
 Status ExternalCluster::StartStatestored(int port) {
   const std::string role = kStatestored;
   if (!statestored_) {
@@ -169,6 +193,7 @@ Status ExternalCluster::StartStatestored(int port) {
       "--statestore_max_missed_heartbeats=" + std::to_string(opts_.max_missed_heartbeats),
       "--statestore_heartbeat_tcp_timeout_ms=" + std::to_string(opts_.heartbeat_tcp_timeout_ms),
       "--statestore_update_frequency_ms=" + std::to_string(opts_.update_frequency_ms)};
+  for (std::string& f : TlsFlags(role)) argv.push_back(std::move(f));
   argv.insert(argv.end(), opts_.statestored_flags.begin(), opts_.statestored_flags.end());
   std::vector<std::string> lines;
   const std::string port_file = PortFile(role, statestored_starts_++);
@@ -200,6 +225,7 @@ Status ExternalCluster::StartCatalogd(int port, int subscriber_port) {
       "--catalog_topic_mode=" + mode,
       "--sync_ddl_timeout_ms=" + std::to_string(opts_.sync_ddl_timeout_ms),
       "--port_file=" + PortFile(role, catalogd_starts_)};
+  for (std::string& f : TlsFlags(role)) argv.push_back(std::move(f));
   argv.insert(argv.end(), opts_.catalogd_flags.begin(), opts_.catalogd_flags.end());
   std::vector<std::string> lines;
   const std::string port_file = PortFile(role, catalogd_starts_++);
@@ -245,6 +271,7 @@ Status ExternalCluster::StartCoordinators(int p, int port, int subscriber_port) 
       "--sync_ddl_timeout_ms=" + std::to_string(opts_.sync_ddl_timeout_ms),
       "--id_prefix=" + role,
       "--port_file=" + PortFile(role, cp.starts)};
+  for (std::string& f : TlsFlags(role)) argv.push_back(std::move(f));
   argv.insert(argv.end(), cp.spec.extra_flags.begin(), cp.spec.extra_flags.end());
   std::vector<std::string> lines;
   const std::string port_file = PortFile(role, cp.starts++);
@@ -374,9 +401,10 @@ ExecResult ExternalCluster::Exec(int coordinator, const std::string& sql, bool s
 namespace {
 
 ExecResult ExecOn(const std::string& host, int port, const std::string& sql,
-                  const ExecOptions& options) {
+                  const ExecOptions& options, std::shared_ptr<const TlsContext> tls) {
   ExecResult r;
   ThriftClientOptions co;
+  co.tls = std::move(tls);
   co.connect_timeout_ms = 5000;
   co.send_timeout_ms = options.timeout_ms;
   co.recv_timeout_ms = options.timeout_ms;
@@ -411,7 +439,7 @@ ExecResult ExternalCluster::Exec(int coordinator, const std::string& sql,
   // the outside on loopback (the default placement).
   const std::string host =
       pl.listen_host == "0.0.0.0" || pl.listen_host.empty() ? "127.0.0.1" : pl.listen_host;
-  if (pl.netns.empty()) return ExecOn(host, info.port, sql, options);
+  if (pl.netns.empty()) return ExecOn(host, info.port, sql, options, client_tls_);
   // A network namespace is per thread: run the RPC on a thread that joined
   // the coordinator's namespace.
   ExecResult r;
@@ -425,7 +453,7 @@ ExecResult ExternalCluster::Exec(int coordinator, const std::string& sql,
       return;
     }
     close(fd);
-    r = ExecOn(host, info.port, sql, options);
+    r = ExecOn(host, info.port, sql, options, client_tls_);
   });
   t.join();
   return r;
@@ -439,6 +467,14 @@ CommandResult ExternalCluster::Shell(int coordinator, const std::string& sql) {
   std::vector<std::string> argv = {
       opts_.shell_bin.empty() ? ICS_CATALOG_SHELL_BIN : opts_.shell_bin, "-i",
       host + ":" + std::to_string(info.port), "-q", sql};
+  if (!opts_.tls_certs_dir.empty()) {
+    argv.push_back("--ssl");
+    argv.push_back("--ca_cert=" + opts_.tls_certs_dir + "/ca.pem");
+    if (opts_.mutual_tls) {
+      argv.push_back("--client_cert=" + opts_.tls_certs_dir + "/client.pem");
+      argv.push_back("--client_key=" + opts_.tls_certs_dir + "/client.key");
+    }
+  }
   if (!pl.netns.empty()) argv.insert(argv.begin(), {IpTool(), "netns", "exec", pl.netns});
   return RunCommand(argv);
 }

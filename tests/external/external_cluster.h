@@ -47,6 +47,7 @@
 #include <string>
 #include <vector>
 
+#include "common/rpc/tls.h"
 #include "common/util/status.h"
 #include "tests/external/external_process.h"
 
@@ -83,6 +84,14 @@ struct ExternalClusterOptions {
   int update_frequency_ms = 500;
   int subscriber_timeout_seconds = 3;
   int sync_ddl_timeout_ms = 20000;  // coordinators and catalogd
+
+  // TLS on every Thrift port: a directory of certificates made by
+  // scripts/make_certs.sh ("" = plaintext). Every role presents server.pem
+  // (catalogd: catalogd.pem) and trusts ca.pem; with mutual_tls clients must
+  // present a certificate too, and the statestore takes catalog-update only
+  // from CN=catalogd. Exec() and Shell() then speak TLS (as client.pem).
+  std::string tls_certs_dir;
+  bool mutual_tls = false;
 
   Placement statestored_placement;
   Placement catalogd_placement;
@@ -183,6 +192,8 @@ class ExternalCluster {
   int catalogd_named_port(const std::string& key) const;
   int coordinator_subscriber_port(int i) const { return coordinators_.at(i).subscriber_port; }
   const ExternalClusterOptions& options() const { return opts_; }
+  // The client context Exec() uses (nullptr without TLS).
+  const std::shared_ptr<const TlsContext>& client_tls() const { return client_tls_; }
   const std::string& dir() const { return dir_; }
   std::string LogPath(const std::string& role) const;
   std::string DataDir(const std::string& role) const;
@@ -221,6 +232,9 @@ class ExternalCluster {
 
   const ExternalClusterOptions opts_;
   std::string dir_;
+  std::shared_ptr<const TlsContext> client_tls_;
+  // --ssl_* flags for a role (empty without TLS).
+  std::vector<std::string> TlsFlags(const std::string& role) const;
   bool keep_dir_ = false;
   std::unique_ptr<ExternalProcess> statestored_;
   std::unique_ptr<ExternalProcess> catalogd_;

@@ -20,6 +20,7 @@ class TestCerts {
     return *certs;
   }
   std::string File(const std::string& name) const { return dir_ + "/" + name; }
+  const std::string& dir() const { return dir_; }
   bool ok() const { return ok_; }
 
  private:
