@@ -80,24 +80,20 @@ class FanoutRecorder {
     return Valid(round) ? count_[static_cast<size_t>(round)] : 0;
   }
 
+  // Latency (ms) until every receiver had round r, for the complete rounds
+  // of [first_round, rounds()).
+  std::vector<double> AllReceivedMs(int first_round = 0) EXCLUDES(mu_) {
+    std::vector<double> per, all;
+    int incomplete = 0;
+    Collect(first_round, &per, &all, &incomplete);
+    return all;
+  }
+
   // Prints the figures of the rounds [first_round, rounds()).
   void Report(const char* bench, int first_round = 0) EXCLUDES(mu_) {
     std::vector<double> per, all;
     int incomplete = 0;
-    {
-      MutexLock l(&mu_);
-      for (size_t r = static_cast<size_t>(std::max(0, first_round)); r < count_.size(); ++r) {
-        if (count_[r] < receivers_) ++incomplete;
-        double worst = 0;
-        for (const auto& t : seen_[r]) {
-          if (t == FanoutClock::time_point()) continue;
-          const double ms = std::chrono::duration<double, std::milli>(t - start_[r]).count();
-          per.push_back(ms);
-          worst = std::max(worst, ms);
-        }
-        if (count_[r] == receivers_) all.push_back(worst);
-      }
-    }
+    Collect(first_round, &per, &all, &incomplete);
     const std::string n = "n" + std::to_string(receivers_) + "_";
     auto line = [&](const std::string& name, double v, const char* unit) {
       std::printf("%s %s%s: %.3f%s%s\n", bench, n.c_str(), name.c_str(), v, unit[0] ? " " : "",
@@ -116,6 +112,24 @@ class FanoutRecorder {
 
  private:
   bool Valid(int round) const { return round >= 0 && round < rounds_; }
+
+  // Per-receiver latencies, per-round worst latencies (complete rounds) and
+  // the number of incomplete rounds, from first_round on.
+  void Collect(int first_round, std::vector<double>* per, std::vector<double>* all,
+               int* incomplete) EXCLUDES(mu_) {
+    MutexLock l(&mu_);
+    for (size_t r = static_cast<size_t>(std::max(0, first_round)); r < count_.size(); ++r) {
+      if (count_[r] < receivers_) ++*incomplete;
+      double worst = 0;
+      for (const auto& t : seen_[r]) {
+        if (t == FanoutClock::time_point()) continue;
+        const double ms = std::chrono::duration<double, std::milli>(t - start_[r]).count();
+        per->push_back(ms);
+        worst = std::max(worst, ms);
+      }
+      if (count_[r] == receivers_) all->push_back(worst);
+    }
+  }
 
   const int rounds_;
   const int receivers_;

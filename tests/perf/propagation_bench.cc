@@ -24,8 +24,15 @@
 // observing subscriber; feed it to redis_fanout_bench --payload_bytes), the
 // DDL RPC latency itself, and statestored's CPU and RSS during the rounds.
 //
+// TLS (--tls, on by default): each size is measured twice in the same run,
+// first plaintext, then with mutual TLS on every port (statestored,
+// catalogd, every coordinator and the observer present certificates made
+// by scripts/make_certs.sh); the TLS figures are printed under
+// "propagation_tls" and their ratios to plaintext as
+// "propagation_tls n<N>_all_received_p50_ratio" (and p99, sync_ddl_p50).
+//
 // Prints one line per figure. Not a test.
-//   propagation_bench [--sizes=10,100,500] [--rounds=30] [--sync_rounds=10]
+//   propagation_bench [--sizes=10,100,500] [--rounds=30] [--sync_rounds=10] [--tls]
 #include <gflags/gflags.h>
 #include <glog/logging.h>
 #include <signal.h>
@@ -41,6 +48,7 @@
 #include <thrift/TOutput.h>
 
 #include "CatalogService.h"
+#include "common/rpc/tls.h"
 #include "common/types/column_type.h"
 #include "coordinator-sim/catalog/local_catalog.h"
 #include "coordinator-sim/coordinator.h"
@@ -58,11 +66,38 @@ DEFINE_string(catalog_topic_mode, "minimal", "catalogd --catalog_topic_mode.");
 DEFINE_string(statestored, "", "statestored binary (default: next to this binary).");
 DEFINE_string(catalogd, "", "catalogd binary (default: next to this binary).");
 DEFINE_int32(timeout_ms, 30000, "Give up on a round (or start-up) after this long.");
+DEFINE_bool(tls, true, "Also measure every size with mutual TLS on every port.");
 
 namespace ics::perf {
 namespace {
 
-constexpr const char* kBench = "propagation";
+constexpr const char* kPlainBench = "propagation";
+constexpr const char* kTlsBench = "propagation_tls";
+
+// Transport of one measured cluster: plaintext (certs empty) or mutual TLS.
+struct Transport {
+  std::string certs;                     // scripts/make_certs.sh output
+  std::shared_ptr<const TlsContext> tls;  // coordinators' and the observer's
+  const char* bench = kPlainBench;        // figure prefix
+
+  // --ssl_* flags for a daemon (catalogd presents CN=catalogd, the identity
+  // the statestore lets write catalog-update).
+  std::vector<std::string> Flags(const std::string& role) const {
+    if (certs.empty()) return {};
+    const std::string cert = role == "catalogd" ? "catalogd" : "server";
+    std::vector<std::string> f = {"--ssl_server_certificate=" + certs + "/" + cert + ".pem",
+                                  "--ssl_private_key=" + certs + "/" + cert + ".key",
+                                  "--ssl_client_ca_certificate=" + certs + "/ca.pem",
+                                  "--ssl_require_client_certificate"};
+    if (role == "statestored") f.push_back("--statestore_catalogd_identity=CN=catalogd");
+    return f;
+  }
+};
+
+// What the TLS row compares.
+struct SizeFigures {
+  double all_p50 = 0, all_p99 = 0, sync_p50 = 0;
+};
 constexpr const char* kDb = "prop";
 constexpr const char* kTable = "t";
 
@@ -127,8 +162,9 @@ impala::TDdlExecRequest AddPartition(int k) {
 // Records the bytes of every non-empty catalog-topic delta it receives.
 class TopicObserver {
  public:
-  Status Start(int statestore_port, const std::string& prefix) {
+  Status Start(int statestore_port, const std::string& prefix, const Transport& transport) {
     statestore::StatestoreSubscriberOptions o;
+    o.security.tls = transport.tls;
     o.subscriber_id = "propagation-bench-observer";
     o.statestore_port = statestore_port;
     o.bind_host = "127.0.0.1";
@@ -217,24 +253,33 @@ struct Cluster {
   }
 };
 
-Status StartDaemons(const std::string& statestored, const std::string& catalogd, Cluster* c) {
+std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+Status StartDaemons(const std::string& statestored, const std::string& catalogd,
+                    const Transport& transport, Cluster* c) {
   if (!c->dir.ok()) return Status::Internal("cannot create a temp dir");
   const std::string d = c->dir.path();
-  if (!c->statestored.Start({statestored, "--state_store_port=0", "--hostname=127.0.0.1",
-                             "--port_file=" + d + "/statestored.port",
-                             "--statestore_max_subscribers=20000"},
+  if (!c->statestored.Start(Concat({statestored, "--state_store_port=0", "--hostname=127.0.0.1",
+                                    "--port_file=" + d + "/statestored.port",
+                                    "--statestore_max_subscribers=20000"},
+                                   transport.Flags("statestored")),
                             d + "/statestored.log")) {
     return Status::Internal("cannot fork statestored");
   }
   auto ss = c->statestored.WaitForPortFile(d + "/statestored.port", std::chrono::seconds(30));
   if (ss.empty()) return Status::Internal("statestored did not start; see " + d + "/statestored.log");
   c->statestore_port = std::stoi(ss[0]);
-  if (!c->catalogd.Start({catalogd, "--catalog_service_port=0", "--state_store_subscriber_port=0",
-                          "--listen_host=127.0.0.1", "--hostname=127.0.0.1",
-                          "--state_store_port=" + std::to_string(c->statestore_port),
-                          "--data_dir=" + d + "/catalogd",
-                          "--catalog_topic_mode=" + FLAGS_catalog_topic_mode,
-                          "--port_file=" + d + "/catalogd.port"},
+  if (!c->catalogd.Start(Concat({catalogd, "--catalog_service_port=0",
+                                 "--state_store_subscriber_port=0", "--listen_host=127.0.0.1",
+                                 "--hostname=127.0.0.1",
+                                 "--state_store_port=" + std::to_string(c->statestore_port),
+                                 "--data_dir=" + d + "/catalogd",
+                                 "--catalog_topic_mode=" + FLAGS_catalog_topic_mode,
+                                 "--port_file=" + d + "/catalogd.port"},
+                                transport.Flags("catalogd")),
                          d + "/catalogd.log")) {
     return Status::Internal("cannot fork catalogd");
   }
@@ -244,9 +289,10 @@ Status StartDaemons(const std::string& statestored, const std::string& catalogd,
   return Status::OK();
 }
 
-Status StartCoordinators(int n, Cluster* c) {
+Status StartCoordinators(int n, const Transport& transport, Cluster* c) {
   for (int i = 0; i < n; ++i) {
     CoordinatorOptions o;
+    o.security.tls = transport.tls;
     o.id = "prop-" + std::to_string(n) + "-" + std::to_string(i);
     o.port = 0;
     o.subscriber_port = 0;
@@ -269,18 +315,20 @@ Status WaitAllAt(Cluster* c, int64_t v) {
   return Status::OK();
 }
 
-bool MeasureSize(int n, const std::string& statestored, const std::string& catalogd) {
+bool MeasureSize(int n, const std::string& statestored, const std::string& catalogd,
+                 const Transport& transport, SizeFigures* figures) {
+  const char* bench = transport.bench;
   Cluster c;
   auto fail = [&](const std::string& what, const Status& s) {
     std::fprintf(stderr, "n=%d: %s: %s\n", n, what.c_str(), s.ToString().c_str());
     return false;
   };
-  Status s = StartDaemons(statestored, catalogd, &c);
+  Status s = StartDaemons(statestored, catalogd, transport, &c);
   if (!s.ok()) return fail("daemons", s);
   const auto t_start = Clock::now();
-  s = StartCoordinators(n, &c);
+  s = StartCoordinators(n, transport, &c);
   if (!s.ok()) return fail("coordinators", s);
-  s = c.observer.Start(c.statestore_port, FLAGS_use_local_catalog ? "2:" : "1:");
+  s = c.observer.Start(c.statestore_port, FLAGS_use_local_catalog ? "2:" : "1:", transport);
   if (!s.ok()) return fail("observer", s);
   Coordinator* c0 = c.coords[0].get();
 
@@ -291,7 +339,7 @@ bool MeasureSize(int n, const std::string& statestored, const std::string& catal
     s = WaitAllAt(&c, r->result.version);
     if (!s.ok()) return fail("setup propagation", s);
   }
-  Figure(kBench, "n" + std::to_string(n) + "_startup", SecondsSince(t_start), "s",
+  Figure(bench, "n" + std::to_string(n) + "_startup", SecondsSince(t_start), "s",
          "coordinators started and caught up");
 
   const int total = FLAGS_warmup_rounds + FLAGS_rounds;
@@ -342,18 +390,21 @@ bool MeasureSize(int n, const std::string& statestored, const std::string& catal
   for (auto& t : waiters) t.join();
 
   const std::string p = "n" + std::to_string(n) + "_";
-  Figure(kBench, p + "payload_bytes", c.observer.MedianBytes(), "bytes",
+  Figure(bench, p + "payload_bytes", c.observer.MedianBytes(), "bytes",
          "median topic delta (keys + values) per DDL, one coordinator");
-  rec.Report(kBench, FLAGS_warmup_rounds);
-  Figure(kBench, p + "ddl_rpc_p50", ddl_rpc.Percentile(0.5) / 1e3, "ms",
+  rec.Report(bench, FLAGS_warmup_rounds);
+  const std::vector<double> all = rec.AllReceivedMs(FLAGS_warmup_rounds);
+  figures->all_p50 = bench::FanoutPercentile(all, 0.5);
+  figures->all_p99 = bench::FanoutPercentile(all, 0.99);
+  Figure(bench, p + "ddl_rpc_p50", ddl_rpc.Percentile(0.5) / 1e3, "ms",
          "ExecDdl round trip incl. durable metastore commit");
-  Figure(kBench, p + "ddl_rpc_p99", ddl_rpc.Percentile(0.99) / 1e3, "ms");
-  Figure(kBench, p + "statestored_cpu", 100.0 * (cpu1 - cpu0) / rounds_s, "%",
+  Figure(bench, p + "ddl_rpc_p99", ddl_rpc.Percentile(0.99) / 1e3, "ms");
+  Figure(bench, p + "statestored_cpu", 100.0 * (cpu1 - cpu0) / rounds_s, "%",
          "of one core during the rounds");
-  Figure(kBench, p + "statestored_rss", static_cast<double>(ProcessRssBytes(c.statestored.pid())),
+  Figure(bench, p + "statestored_rss", static_cast<double>(ProcessRssBytes(c.statestored.pid())),
          "bytes");
-  if (unexpected_versions > 0) Figure(kBench, p + "unexpected_versions", unexpected_versions);
-  if (errors > 0) Figure(kBench, p + "ddl_errors", errors);
+  if (unexpected_versions > 0) Figure(bench, p + "unexpected_versions", unexpected_versions);
+  if (errors > 0) Figure(bench, p + "ddl_errors", errors);
 
   // SYNC_DDL: latency, and every coordinator must have the version on return.
   Latencies sync;
@@ -371,11 +422,12 @@ bool MeasureSize(int n, const std::string& statestored, const std::string& catal
     }
   }
   if (FLAGS_sync_rounds > 0) {
-    Figure(kBench, p + "sync_ddl_p50", sync.Percentile(0.5) / 1e3, "ms",
+    figures->sync_p50 = sync.Percentile(0.5) / 1e3;
+    Figure(bench, p + "sync_ddl_p50", sync.Percentile(0.5) / 1e3, "ms",
            std::to_string(sync.us.size()) + " statements");
-    Figure(kBench, p + "sync_ddl_p99", sync.Percentile(0.99) / 1e3, "ms");
-    Figure(kBench, p + "sync_ddl_max", sync.Percentile(1.0) / 1e3, "ms");
-    Figure(kBench, p + "sync_ddl_violations", violations, "",
+    Figure(bench, p + "sync_ddl_p99", sync.Percentile(0.99) / 1e3, "ms");
+    Figure(bench, p + "sync_ddl_max", sync.Percentile(1.0) / 1e3, "ms");
+    Figure(bench, p + "sync_ddl_violations", violations, "",
            "coordinators without the version when SYNC_DDL returned");
   }
   c.Stop();
@@ -393,10 +445,32 @@ int Main(const char* argv0) {
   }
   std::printf("%s # %s coordinators in this process; statestored and catalogd (topic mode %s) "
               "as processes; %d rounds (+%d warm-up), %d SYNC_DDL; load average %s; %u cpus\n",
-              kBench, FLAGS_use_local_catalog ? "on-demand" : "full-replica",
+              kPlainBench, FLAGS_use_local_catalog ? "on-demand" : "full-replica",
               FLAGS_catalog_topic_mode.c_str(), FLAGS_rounds, FLAGS_warmup_rounds,
               FLAGS_sync_rounds, LoadAverage().c_str(), std::thread::hardware_concurrency());
   std::fflush(stdout);
+  Transport tls;
+  tls.bench = kTlsBench;
+  TempDir cert_dir{"ics_propagation_certs"};
+  if (FLAGS_tls) {
+    tls.certs = cert_dir.path() + "/certs";
+    if (std::system((std::string(ICS_MAKE_CERTS) + " " + tls.certs + " >/dev/null").c_str()) !=
+        0) {
+      std::fprintf(stderr, "make_certs failed\n");
+      return 1;
+    }
+    TlsOptions to;
+    to.certificate_file = tls.certs + "/server.pem";
+    to.private_key_file = tls.certs + "/server.key";
+    to.ca_certificate_file = tls.certs + "/ca.pem";
+    to.require_client_certificate = true;
+    auto ctx = TlsContext::Create(to);
+    if (!ctx.ok()) {
+      std::fprintf(stderr, "tls: %s\n", ctx.status().ToString().c_str());
+      return 1;
+    }
+    tls.tls = *ctx;
+  }
   std::istringstream sizes(FLAGS_sizes);
   int failures = 0;
   for (std::string tok; std::getline(sizes, tok, ',');) {
@@ -405,9 +479,25 @@ int Main(const char* argv0) {
       std::fprintf(stderr, "bad size '%s'\n", tok.c_str());
       return 2;
     }
-    if (!MeasureSize(n, statestored, catalogd)) ++failures;
+    SizeFigures plain_figures;
+    if (!MeasureSize(n, statestored, catalogd, Transport{}, &plain_figures)) ++failures;
+    if (!tls.certs.empty()) {
+      SizeFigures tls_figures;
+      if (!MeasureSize(n, statestored, catalogd, tls, &tls_figures)) ++failures;
+      const std::string p = "n" + std::to_string(n) + "_";
+      auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+      Figure(kTlsBench, p + "all_received_p50_ratio",
+             ratio(tls_figures.all_p50, plain_figures.all_p50), "", "TLS / plaintext, same run");
+      Figure(kTlsBench, p + "all_received_p99_ratio",
+             ratio(tls_figures.all_p99, plain_figures.all_p99), "", "TLS / plaintext, same run");
+      if (FLAGS_sync_rounds > 0) {
+        Figure(kTlsBench, p + "sync_ddl_p50_ratio",
+               ratio(tls_figures.sync_p50, plain_figures.sync_p50), "",
+               "TLS / plaintext, same run");
+      }
+    }
   }
-  Note(kBench, "load average at end " + LoadAverage());
+  Note(kPlainBench, "load average at end " + LoadAverage());
   return failures == 0 ? 0 : 1;
 }
 
