@@ -60,7 +60,7 @@ void Statestore::Impl::Shutdown() {
 // ---------------------------------------------------------------- registration
 
 Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubscriberRequest& req,
-                                                     const std::string& identity) {
+                                                     const std::string& peer_identity) {
   if (req.protocol_version < impala::StatestoreServiceVersion::V2) {
     return Status(ErrorCode::kStatestoreIncompatibleProtocol,
                   "subscriber '" + req.subscriber_id + "' speaks statestore protocol V" +
@@ -89,6 +89,13 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
     }
   }
 
+  const Result<std::string> identified =
+      opts_.tokens.Identify(req.subscriber_id, peer_identity, req.auth_token);
+  if (!identified.ok()) {
+    RefuseRegistration(identified.status());
+    return identified.status();
+  }
+  const std::string& identity = *identified;
   const auto type = req.__isset.subscriber_type ? req.subscriber_type
                                                 : impala::TStatestoreSubscriberType::COORDINATOR;
   if (Status s = opts_.writers.CheckRegistration(req.subscriber_id, type, identity); !s.ok()) {

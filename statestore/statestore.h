@@ -68,6 +68,7 @@
 #include "common/rpc/tls.h"
 #include "common/util/result.h"
 #include "statestore/topic.h"
+#include "statestore/subscriber_tokens.h"
 #include "statestore/topic_writers.h"
 
 namespace ics::statestore {
@@ -88,6 +89,9 @@ struct StatestoreOptions {
   std::shared_ptr<const TlsContext> tls;
   // Who may write which topic (statestore/topic_writers.h).
   TopicWriterPolicy writers;
+  // Token identities for subscribers without client certificates
+  // (statestore/subscriber_tokens.h); empty: not required.
+  SubscriberTokens tokens;
 };
 
 // A registration's view for tests, metrics and web pages.

@@ -2,6 +2,8 @@
 #include <gflags/gflags.h>
 #include <glog/logging.h>
 
+#include <fstream>
+
 #include "common/rpc/security_flags.h"
 #include "common/util/daemon.h"
 #include "common/web/web_flags.h"
@@ -31,12 +33,18 @@ DEFINE_int32(statestore_tombstone_retention_ms, 60000,
              "Deleted entries every subscriber has processed are dropped after this long.");
 DEFINE_int64(statestore_max_message_bytes, 1ll << 30, "Largest Thrift message accepted or sent.");
 DEFINE_string(statestore_catalogd_identity, "",
-              "With mutual TLS: the certificate subject (RFC 2253, e.g. 'CN=catalogd') of the "
-              "catalogd; only it may register as catalogd and write catalog-update. Empty: any "
+              "The catalogd's identity: its certificate subject with mutual TLS (RFC 2253, "
+              "e.g. 'CN=catalogd') or 'token:<name>' with --statestore_subscriber_tokens_file; "
+              "only it may register as catalogd and write catalog-update. Empty: any "
               "catalogd-type registration may.");
 DEFINE_string(statestore_topic_writers, "",
               "Owners of other topics, 'topic=identity;topic=identity': only that certificate "
               "subject may write the topic. Unlisted topics are open.");
+
+DEFINE_string(statestore_subscriber_tokens_file, "",
+              "Token table ('<name> <secret>' per line): every registration must present one "
+              "of the secrets (subscribers' --statestore_auth_token_file) unless its client "
+              "certificate identifies it; its identity is then 'token:<name>'.");
 
 int main(int argc, char** argv) {
   ics::web::SetDefaultWebserverPort(25010);
@@ -70,12 +78,33 @@ int main(int argc, char** argv) {
     return 2;
   }
   ss.writers.writers = std::move(*writers);
-  if ((!ss.writers.catalogd_identity.empty() || !ss.writers.writers.empty()) &&
-      (opts.security.tls == nullptr || !opts.security.tls->options().require_client_certificate)) {
+  if (!FLAGS_statestore_subscriber_tokens_file.empty()) {
+    std::ifstream in(FLAGS_statestore_subscriber_tokens_file, std::ios::binary);
+    if (!in) {
+      LOG(ERROR) << "cannot read --statestore_subscriber_tokens_file="
+                 << FLAGS_statestore_subscriber_tokens_file;
+      return 2;
+    }
+    std::string text((std::size_t{1} << 20) + 1, '\0');  // one byte past the parser's cap
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    auto tokens = ics::statestore::ParseSubscriberTokens(text);
+    if (!tokens.ok() || tokens->entries.empty()) {
+      LOG(ERROR) << "--statestore_subscriber_tokens_file: "
+                 << (tokens.ok() ? "no tokens in the file" : tokens.status().message());
+      return 2;
+    }
+    ss.tokens = std::move(*tokens);
+  }
+  const bool mtls =
+      opts.security.tls != nullptr && opts.security.tls->options().require_client_certificate;
+  if ((!ss.writers.catalogd_identity.empty() || !ss.writers.writers.empty()) && !mtls &&
+      ss.tokens.entries.empty()) {
     LOG(ERROR) << "--statestore_catalogd_identity and --statestore_topic_writers name "
-                  "certificate subjects and need mutual TLS (--ssl_server_certificate, "
+                  "identities: certificate subjects (mutual TLS: --ssl_server_certificate, "
                   "--ssl_private_key, --ssl_client_ca_certificate, "
-                  "--ssl_require_client_certificate)";
+                  "--ssl_require_client_certificate) or token names "
+                  "(--statestore_subscriber_tokens_file)";
     return 2;
   }
   if (ss.heartbeat_interval_ms <= 0 || ss.max_missed_heartbeats <= 0 ||

@@ -432,6 +432,9 @@ Status StatestoreSubscriber::Register() {
   if (options_.catalogd_registration.has_value()) {
     req.__set_catalogd_registration(*options_.catalogd_registration);
   }
+  if (!options_.security.statestore_auth_token.empty()) {
+    req.__set_auth_token(options_.security.statestore_auth_token);
+  }
   {
     MutexLock l(&mu_);
     if (stopping_) return Status::Shutdown("subscriber stopped");

@@ -13,8 +13,9 @@
 //     unless `writers` names the one identity that may
 //     (--statestore_topic_writers "topic=identity;topic=identity").
 // Identities are the RFC 2253 subjects of mutual-TLS client certificates
-// (common/rpc/peer.h); without mTLS every identity is empty, so configure
-// identities only together with --ssl_require_client_certificate.
+// (common/rpc/peer.h) or, without them, "token:<name>" from the statestore's
+// token table (subscriber_tokens.h); with neither every identity is empty,
+// so configure identities only together with one of them.
 //
 // Thread-safety: immutable value type.
 #pragma once

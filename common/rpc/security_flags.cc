@@ -2,6 +2,7 @@
 
 #include <gflags/gflags.h>
 
+#include "common/rpc/auth_token.h"
 #include "common/rpc/bind_policy.h"
 
 DEFINE_string(ssl_server_certificate, "",
@@ -22,11 +23,19 @@ DEFINE_bool(insecure_allow_plaintext_remote, false,
             "Without TLS, let RPC ports listen on non-loopback addresses (unencrypted and "
             "unauthenticated: anyone who reaches them can read and change the catalog).");
 
+DEFINE_string(statestore_auth_token_file, "",
+              "File whose first line is the token this daemon presents when it registers with "
+              "the statestore (for statestores started with --statestore_subscriber_tokens_file).");
+
 namespace ics {
 
 Result<RpcSecurity> RpcSecurityFromFlags() {
   RpcSecurity security;
   security.allow_plaintext_remote = FLAGS_insecure_allow_plaintext_remote;
+  if (!FLAGS_statestore_auth_token_file.empty()) {
+    ICS_ASSIGN_OR_RETURN(security.statestore_auth_token,
+                         ReadAuthTokenFile(FLAGS_statestore_auth_token_file));
+  }
   const bool tls = !FLAGS_ssl_server_certificate.empty() || !FLAGS_ssl_private_key.empty();
   if (!tls) {
     if (FLAGS_ssl_require_client_certificate) {

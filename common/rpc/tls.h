@@ -105,11 +105,16 @@ class TlsContext {
 };
 
 // What a process's RPC endpoints need to know about transport security:
-// the TLS context (nullptr = plaintext) and whether plaintext ports may bind
-// a non-loopback address (an operator's explicit choice).
+// the TLS context (nullptr = plaintext), whether plaintext ports may bind
+// a non-loopback address (an operator's explicit choice), and the token a
+// subscriber presents to the statestore.
 struct RpcSecurity {
   std::shared_ptr<const TlsContext> tls;
   bool allow_plaintext_remote = false;
+  // Presented when registering with the statestore, which may require one
+  // to identify subscribers without mutual TLS (common/rpc/auth_token.h,
+  // statestore/subscriber_tokens.h). Empty: none.
+  std::string statestore_auth_token;
 };
 
 }  // namespace ics

@@ -77,6 +77,10 @@ struct TRegisterSubscriberRequest {
   5: optional TStatestoreSubscriberType subscriber_type;
   6: optional bool subscribe_catalogd_change;
   7: optional TCatalogRegistration catalogd_registration;
+  // This project's own field (an id far from Impala's; Impala's statestore
+  // skips it): a shared-secret token that identifies the subscriber when
+  // mutual TLS does not (statestore/subscriber_tokens.h).
+  100: optional string auth_token;
 }
 
 struct TRegisterSubscriberResponse {
