@@ -17,7 +17,9 @@
 # --tls: every port speaks TLS with a throwaway CA and certificates made in
 # RUN_DIR/certs (scripts/make_certs.sh). --mtls: also mutual TLS; catalogd
 # has its own certificate (CN=catalogd), the only identity the statestore
-# lets write catalog-update. `shell` passes the matching flags.
+# lets write catalog-update. `shell` passes the matching flags. The debug
+# web pages are then HTTPS with the same certificates; `status` prints their
+# URLs (curl --cacert RUN_DIR/certs/ca.pem https://127.0.0.1:25020/metrics).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -68,11 +70,23 @@ tls_flags() {
   [ "$TLS" = 2 ] && [ "$1" = catalogd ] && cert=catalogd
   printf -- '--ssl_server_certificate=%s --ssl_private_key=%s --ssl_client_ca_certificate=%s' \
     "$CERTS/$cert.pem" "$CERTS/$cert.key" "$CERTS/ca.pem"
+  # The debug web server: HTTPS with the same certificate (no client
+  # certificates asked for, even with --mtls).
+  printf -- ' --webserver_certificate_file=%s --webserver_private_key_file=%s' \
+    "$CERTS/$cert.pem" "$CERTS/$cert.key"
   if [ "$TLS" = 2 ]; then
     printf -- ' --ssl_require_client_certificate'
     [ "$1" = statestored ] && printf -- ' --statestore_catalogd_identity=CN=catalogd'
   fi
   return 0
+}
+
+# The role's web page URLs, from the webserver=<port> tokens of its port file.
+web_urls() {
+  local scheme=http
+  [ "$TLS" -ge 1 ] && scheme=https
+  grep -o 'webserver=[0-9]*' "$RUN_DIR/$1.port" 2>/dev/null |
+    sed "s|webserver=|$scheme://127.0.0.1:|; s|\$|/|" | tr '\n' ' ' || true
 }
 
 pid_of() { cat "$RUN_DIR/$1.pid" 2>/dev/null || true; }
@@ -154,6 +168,10 @@ CONF_EOF
     start_role statestored || { "$0" stop >/dev/null; exit 1; }
     start_role catalogd || { "$0" stop >/dev/null; exit 1; }
     start_role coordinators || { "$0" stop >/dev/null; exit 1; }
+    if [ "$TLS" -ge 1 ]; then
+      echo "cluster: web pages over HTTPS, e.g." \
+        "curl --cacert $CERTS/ca.pem $(web_urls catalogd | cut -d' ' -f1)metrics"
+    fi
     echo "cluster: running with $NUM coordinator(s) ($( [ "$FULL" = 1 ] && echo full-replica || echo on-demand) catalogs$( [ "$TLS" -ge 1 ] && echo ", $( [ "$TLS" = 2 ] && echo mutual ) TLS, certificates in $CERTS"))"
     ;;
   shell)
@@ -181,6 +199,8 @@ CONF_EOF
       if alive "$role"; then
         printf "%-13s running  pid %-7s ports %s\n" "$role" "$(pid_of "$role")" \
           "$(tr '\n' ' ' <"$RUN_DIR/$role.port" 2>/dev/null)"
+        urls=$(web_urls "$role")
+        [ -z "$urls" ] || printf "%-13s web      %s\n" "" "$urls"
       else
         printf "%-13s stopped\n" "$role"
         rc=1

@@ -1,7 +1,9 @@
 // HttpTransport (internal to common/web): the Boost.Beast HTTP/1.1 listener
 // behind WebServer. It owns an io_context, a listening socket and the
 // connection sessions, and hands every complete request to a dispatch
-// function. See web_server.h for the limits and lifecycle it implements.
+// function. With TLS options (WebServerOptions::tls()) every connection is a
+// TLS stream (web_tls.h); one session implementation serves both kinds. See
+// web_server.h for the limits, bind policy and lifecycle it implements.
 //
 // Thread-safety: Start/Stop must not race each other (WebServer serializes
 // them); port() may be called from any thread. `dispatch` runs on the
@@ -9,6 +11,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -26,10 +29,12 @@ class HttpTransport {
                                                const std::string& target,
                                                const std::string& accept)>;
 
-  // `open_connections` counts the live sessions (shared so a metric callback
-  // may read it after the transport is gone).
+  // `open_connections` counts the live sessions and `tls_handshake_failures`
+  // the TLS handshakes that failed or timed out (shared so a metric callback
+  // may read them after the transport is gone).
   HttpTransport(const WebServerOptions& options, DispatchFn dispatch,
-                std::shared_ptr<std::atomic<int>> open_connections);
+                std::shared_ptr<std::atomic<int>> open_connections,
+                std::shared_ptr<std::atomic<int64_t>> tls_handshake_failures);
   ~HttpTransport();
   HttpTransport(const HttpTransport&) = delete;
   HttpTransport& operator=(const HttpTransport&) = delete;
@@ -44,6 +49,7 @@ class HttpTransport {
   const WebServerOptions options_;
   const DispatchFn dispatch_;
   const std::shared_ptr<std::atomic<int>> open_connections_;
+  const std::shared_ptr<std::atomic<int64_t>> tls_handshake_failures_;
   std::atomic<int> port_{0};
   std::unique_ptr<State> state_;
   std::vector<std::thread> threads_;

@@ -17,7 +17,26 @@ DEFINE_string(webserver_allowed_hosts, "",
               "--webserver_interface (a request with another Host header gets 421: a defence "
               "against DNS rebinding).");
 
+DEFINE_string(webserver_certificate_file, "",
+              "PEM certificate chain of the debug web server. Set (with "
+              "--webserver_private_key_file) the web server speaks only HTTPS; TLS version and "
+              "ciphers follow --ssl_minimum_version and --ssl_cipher_list.");
+DEFINE_string(webserver_private_key_file, "",
+              "PEM private key of --webserver_certificate_file (unencrypted).");
+
 namespace ics::web {
+
+namespace {
+
+// The value of a flag another library defines (the transport-security
+// flags live with the daemon plumbing, which common/web does not link), or
+// `fallback` in a process without it.
+std::string FlagOr(const char* name, const std::string& fallback) {
+  std::string value;
+  return gflags::GetCommandLineOption(name, &value) ? value : fallback;
+}
+
+}  // namespace
 
 void SetDefaultWebserverPort(int port) {
   gflags::SetCommandLineOptionWithMode("webserver_port", std::to_string(port).c_str(),
@@ -30,6 +49,11 @@ WebServerOptions WebServerOptionsFromFlags(const std::string& daemon_name, int p
   o.bind_address = FLAGS_webserver_interface;
   o.allowed_hosts = SplitNonEmpty(FLAGS_webserver_allowed_hosts);
   o.port = FLAGS_webserver_port == 0 ? 0 : FLAGS_webserver_port + port_offset;
+  o.certificate_file = FLAGS_webserver_certificate_file;
+  o.private_key_file = FLAGS_webserver_private_key_file;
+  o.tls_minimum_version = FlagOr("ssl_minimum_version", o.tls_minimum_version);
+  o.tls_cipher_list = FlagOr("ssl_cipher_list", o.tls_cipher_list);
+  o.allow_plaintext_remote = FlagOr("insecure_allow_plaintext_remote", "false") == "true";
   return o;
 }
 

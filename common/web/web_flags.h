@@ -5,7 +5,16 @@
 //   --webserver_port       statestored 25010, catalogd 25020, coordinators
 //                          25000 + i for the i-th coordinator of a
 //                          coordinator-sim process; 0 picks a free port
-//   --webserver_interface  bind address (default 127.0.0.1: loopback only)
+//   --webserver_interface  bind address (default 127.0.0.1: loopback only);
+//                          without HTTPS a non-loopback address needs
+//                          --insecure_allow_plaintext_remote (bind_policy.h)
+//   --webserver_allowed_hosts  extra Host header names (host_check.h)
+//   --webserver_certificate_file, --webserver_private_key_file
+//                          PEM chain and key: both set = HTTPS only. The TLS
+//                          version and ciphers are those of the Thrift
+//                          ports, --ssl_minimum_version and --ssl_cipher_list
+//                          (read by name when the process defines them,
+//                          else tlsv1.2 and OpenSSL's defaults)
 //
 // Wiring a daemon (statestored_main.cc is the model):
 //   int main(argc, argv) {
@@ -38,21 +47,26 @@
 DECLARE_bool(enable_webserver);
 DECLARE_int32(webserver_port);
 DECLARE_string(webserver_interface);
+DECLARE_string(webserver_certificate_file);
+DECLARE_string(webserver_private_key_file);
 
 namespace ics::web {
 
 // Sets this daemon's default for --webserver_port (call before parsing flags).
 void SetDefaultWebserverPort(int port);
 
-// Options from the flags: daemon name, bind address, port (+ port_offset
-// unless the port is 0).
+// Options from the flags: daemon name, bind address, allowed hosts, port
+// (+ port_offset unless the port is 0), TLS files and settings, and
+// allow_plaintext_remote from --insecure_allow_plaintext_remote.
 WebServerOptions WebServerOptionsFromFlags(const std::string& daemon_name, int port_offset = 0);
 
 // Creates, fills (register_pages may be empty) and starts the web server the
 // flags describe. Returns nullptr when --enable_webserver=false. If the port
 // was left at its default and is taken (e.g. tests running next to a local
 // cluster), a free port is used instead and a warning logged; a port given
-// explicitly that cannot be bound is an error.
+// explicitly that cannot be bound is an error, and so is a TLS setting that
+// does not work (the message names the file) or a plaintext non-loopback
+// --webserver_interface without --insecure_allow_plaintext_remote.
 Result<std::unique_ptr<WebServer>> StartWebServerFromFlags(
     const std::string& daemon_name, metrics::MetricRegistry* registry,
     const std::function<void(WebServer*)>& register_pages, int port_offset = 0);

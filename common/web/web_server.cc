@@ -77,6 +77,13 @@ WebServer::WebServer(WebServerOptions options, metrics::MetricRegistry* metrics)
     metrics_->AddCallbackGauge(
         "webserver_open_connections", "Open connections to the debug web server.",
         [c = open_connections_] { return static_cast<double>(c->load()); });
+    if (options_.tls()) {
+      metrics_->AddCallbackCounter(
+          "webserver_tls_handshake_failures_total",
+          "TLS handshakes with the debug web server that failed or timed out (e.g. plaintext "
+          "HTTP sent to the HTTPS port).",
+          [c = tls_handshake_failures_] { return static_cast<double>(c->load()); });
+    }
   }
   RegisterCommonPages();
 }
@@ -106,11 +113,12 @@ Status WebServer::Start() {
   auto t = std::make_unique<HttpTransport>(
       options_, [this](const std::string& method, const std::string& target,
                        const std::string& accept) { return Dispatch(method, target, accept); },
-      open_connections_);
+      open_connections_, tls_handshake_failures_);
   ICS_RETURN_IF_ERROR(t->Start());
   port_ = t->port();
   transport_ = std::move(t);
-  LOG(INFO) << options_.daemon_name << " web server listening on http://"
+  LOG(INFO) << options_.daemon_name << " web server listening on "
+            << (options_.tls() ? "https://" : "http://")
             << options_.bind_address << ":" << port_.load() << "/";
   return Status::OK();
 }

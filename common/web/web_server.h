@@ -37,6 +37,20 @@
 // capped at max_header_bytes and the body at max_body_bytes. Handlers run on
 // those threads, so they must be thread-safe and should not block for long.
 //
+// HTTPS: with certificate_file set the server speaks only TLS (HTTP over a
+// TLS stream; no plaintext port). Each connection starts with the TLS
+// handshake, bounded by request_timeout_ms like a read; a failed or stalled
+// handshake (a plaintext request, say) closes that connection only and is
+// counted in webserver_tls_handshake_failures_total. Past the handshake a TLS
+// session behaves exactly like a plaintext one (same limits, Host check,
+// 503 past max_connections, deadlines). Start() fails, naming the file, when
+// the certificate or key is missing, unreadable or invalid, or when the key
+// does not match the certificate. Clients are not asked for certificates.
+//
+// Bind policy (common/rpc/bind_policy.h, as for the Thrift ports): without
+// TLS, Start() refuses a bind_address that is not loopback unless
+// allow_plaintext_remote (then a warning is logged).
+//
 // Lifecycle: construct, RegisterPage (any time, also after Start), Start()
 // (binds synchronously; port 0 picks a free port), Stop() (idempotent, also
 // run by the destructor: closes the listener and every connection and joins
@@ -77,6 +91,16 @@ struct WebServerOptions {
   uint64_t max_body_bytes = 64 * 1024;
   // Host header names served besides loopback and bind_address (host_check.h).
   std::vector<std::string> allowed_hosts;
+  // HTTPS: PEM certificate chain and its PEM private key; both set = TLS
+  // only, both empty = plaintext, one without the other = Start() fails.
+  std::string certificate_file;
+  std::string private_key_file;
+  std::string tls_minimum_version = "tlsv1.2";  // tlsv1.2 or tlsv1.3
+  std::string tls_cipher_list;                  // OpenSSL list for TLS 1.2; empty = defaults
+  // Without TLS, allow a non-loopback bind_address (bind_policy.h).
+  bool allow_plaintext_remote = false;
+
+  bool tls() const { return !certificate_file.empty() || !private_key_file.empty(); }
 };
 
 // One HTTP request as a page handler sees it.
@@ -169,6 +193,9 @@ class WebServer {
   // Live connections (also the webserver_open_connections gauge).
   const std::shared_ptr<std::atomic<int>> open_connections_ =
       std::make_shared<std::atomic<int>>(0);
+  // Failed TLS handshakes (webserver_tls_handshake_failures_total).
+  const std::shared_ptr<std::atomic<int64_t>> tls_handshake_failures_ =
+      std::make_shared<std::atomic<int64_t>>(0);
   bool stopped_ GUARDED_BY(mu_) = false;
 };
 

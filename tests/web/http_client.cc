@@ -1,9 +1,13 @@
 #include "tests/web/http_client.h"
 
+#include <type_traits>
+
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 
 namespace ics::webtest {
 
@@ -15,13 +19,60 @@ using tcp = asio::ip::tcp;
 // Asynchronous operations driven by a private io_context: beast's
 // tcp_stream deadlines apply to asynchronous operations only.
 
+namespace {
+
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+
+// Connect [+ TLS handshake] + write + read on a private io_context; returns
+// what failed, empty on success.
+template <class Stream>
+std::string Exchange(asio::io_context& ioc, Stream& stream, const tcp::endpoint& endpoint,
+                     http::request<http::empty_body>& req, beast::flat_buffer& buffer,
+                     http::response_parser<http::string_body>& parser,
+                     std::chrono::milliseconds timeout) {
+  std::string failed;
+  auto write_and_read = [&] {
+    http::async_write(stream, req, [&](beast::error_code e2, size_t) {
+      if (e2) {
+        failed = "write: " + e2.message();
+        return;
+      }
+      http::async_read(stream, buffer, parser, [&](beast::error_code e3, size_t) {
+        if (e3) failed = "read: " + e3.message();
+      });
+    });
+  };
+  beast::get_lowest_layer(stream).expires_after(timeout);
+  beast::get_lowest_layer(stream).async_connect(endpoint, [&](beast::error_code e) {
+    if (e) {
+      failed = "connect: " + e.message();
+      return;
+    }
+    if constexpr (std::is_same_v<Stream, TlsStream>) {
+      stream.async_handshake(asio::ssl::stream_base::client, [&](beast::error_code e1) {
+        if (e1) {
+          failed = "TLS handshake: " + e1.message();
+          return;
+        }
+        write_and_read();
+      });
+    } else {
+      write_and_read();
+    }
+  });
+  ioc.run();
+  return failed;
+}
+
+}  // namespace
+
 Result<HttpResponse> HttpGet(int port, const std::string& target,
                              const HttpRequestOptions& options) {
   asio::io_context ioc;
-  beast::tcp_stream stream(ioc);
   beast::error_code ec;
   const auto address = asio::ip::make_address(options.host, ec);
   if (ec) return Status::InvalidArgument("bad host " + options.host);
+  const tcp::endpoint endpoint(address, static_cast<uint16_t>(port));
 
   http::request<http::empty_body> req;
   req.version(11);
@@ -35,25 +86,22 @@ Result<HttpResponse> HttpGet(int port, const std::string& target,
   http::response_parser<http::string_body> parser;
   parser.body_limit(1ull << 30);
   if (options.method == "HEAD") parser.skip(true);
-  std::string failed;
 
-  stream.expires_after(options.timeout);
-  stream.async_connect(tcp::endpoint(address, static_cast<uint16_t>(port)), [&](beast::error_code e) {
-    if (e) {
-      failed = "connect: " + e.message();
-      return;
-    }
-    http::async_write(stream, req, [&](beast::error_code e2, size_t) {
-      if (e2) {
-        failed = "write: " + e2.message();
-        return;
-      }
-      http::async_read(stream, buffer, parser, [&](beast::error_code e3, size_t) {
-        if (e3) failed = "read: " + e3.message();
-      });
-    });
-  });
-  ioc.run();
+  std::string failed;
+  if (options.tls_ca_file.empty()) {
+    beast::tcp_stream stream(ioc);
+    failed = Exchange(ioc, stream, endpoint, req, buffer, parser, options.timeout);
+    stream.socket().shutdown(tcp::socket::shutdown_both, ec);
+  } else {
+    asio::ssl::context ctx(asio::ssl::context::tls_client);
+    ctx.load_verify_file(options.tls_ca_file, ec);
+    if (ec) return Status::InvalidArgument("CA file " + options.tls_ca_file + ": " + ec.message());
+    ctx.set_verify_mode(asio::ssl::verify_peer);
+    TlsStream stream(ioc, ctx);
+    stream.set_verify_callback(asio::ssl::host_name_verification(options.host));
+    failed = Exchange(ioc, stream, endpoint, req, buffer, parser, options.timeout);
+    stream.next_layer().socket().shutdown(tcp::socket::shutdown_both, ec);
+  }
   if (!failed.empty()) return Status::NetworkError(failed);
   if (!parser.is_done()) return Status::NetworkError("incomplete response");
 
@@ -67,7 +115,6 @@ Result<HttpResponse> HttpGet(int port, const std::string& target,
   }
   out.content_type = out.headers["content-type"];
   out.body = std::move(res.body());
-  stream.socket().shutdown(tcp::socket::shutdown_both, ec);
   return out;
 }
 

@@ -10,6 +10,11 @@
 // deadline for connect + write + read. SendRaw writes arbitrary bytes and
 // returns whatever the server answered, for malformed-request tests.
 //
+// HTTPS: set HttpRequestOptions::tls_ca_file (a PEM bundle); the client then
+// runs a TLS handshake first and refuses a server whose certificate that CA
+// did not sign or that does not name options.host (an address or a name).
+// A refused or failed handshake is a NetworkError saying "handshake".
+//
 // Thread-safety: free functions; safe to call from several threads.
 #pragma once
 
@@ -34,6 +39,7 @@ struct HttpRequestOptions {
   std::string method = "GET";
   std::vector<std::pair<std::string, std::string>> headers;  // e.g. {"Accept", "text/html"}
   std::chrono::milliseconds timeout{10000};
+  std::string tls_ca_file;  // non-empty: HTTPS, trusting this CA bundle only
 };
 
 Result<HttpResponse> HttpGet(int port, const std::string& target,
