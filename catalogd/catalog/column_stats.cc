@@ -52,6 +52,13 @@ impala::TColumnStats ToTColumnStats(const hive::ColumnStatisticsObj& stats,
   } else if (d.__isset.decimalStats) {
     out.num_nulls = d.decimalStats.numNulls;
     out.num_distinct_values = d.decimalStats.numDVs;
+  } else if (d.__isset.dateStats) {
+    out.num_nulls = d.dateStats.numNulls;
+    out.num_distinct_values = d.dateStats.numDVs;
+  } else if (d.__isset.timestampStats) {
+    // Hive 4 writes TIMESTAMP statistics here; Impala's own are longStats.
+    out.num_nulls = d.timestampStats.numNulls;
+    out.num_distinct_values = d.timestampStats.numDVs;
   } else if (d.__isset.stringStats) {
     out.num_nulls = d.stringStats.numNulls;
     out.num_distinct_values = d.stringStats.numDVs;

@@ -286,10 +286,21 @@ Result<int64_t> EventProcessor::WaitForSync(std::chrono::milliseconds timeout) {
     ICS_RETURN_IF_ERROR(NotActiveLocked());
   }
   ICS_ASSIGN_OR_RETURN(int64_t target, ctx_->metastore->CurrentNotificationEventId());
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::chrono::steady_clock::now());
+  return WaitForEventId(target, std::max(left, std::chrono::milliseconds(0)));
+}
+
+Result<int64_t> EventProcessor::WaitForEventId(int64_t target,
+                                               std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
   {
     MutexLock l(&mu_);
-    wake_ = true;
-    wake_cv_.Broadcast();
+    ICS_RETURN_IF_ERROR(NotActiveLocked());
+    if (status_.last_synced_event_id < target) {
+      wake_ = true;
+      wake_cv_.Broadcast();
+    }
     while (status_.last_synced_event_id < target) {
       ICS_RETURN_IF_ERROR(NotActiveLocked());
       if (std::chrono::steady_clock::now() >= deadline) {

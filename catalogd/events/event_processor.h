@@ -35,7 +35,9 @@
 // continue from the current position, or from `event_id` (-1: from the
 // latest event, skipping the pending ones; skipped changes are not applied:
 // run INVALIDATE METADATA for them). WaitForSync() waits until every event
-// committed before the call has been processed (the WaitForHmsEvent RPC).
+// committed before the call has been processed (the WaitForHmsEvent RPC);
+// WaitForEventId(id) waits for a given event id (read-your-writes for the
+// HMS endpoint, see catalog_server.h).
 //
 // Lock order: poll_mu_ (one poll at a time) -> [invalidate_all: the DDL
 // executor's reset lock] -> table locks -> catalog; mu_ is terminal. Ownership: borrows the context, the metastore and the
@@ -118,6 +120,16 @@ class EventProcessor {
   // the catalog version then. TIMED_OUT after `timeout`; an error at once
   // if the processor is not ACTIVE (or stops while waiting).
   Result<int64_t> WaitForSync(std::chrono::milliseconds timeout) EXCLUDES(mu_);
+
+  // Waits until every event with id <= `event_id` is processed (applied or
+  // skipped), waking the poll thread at once instead of at the next poll
+  // interval; returns the catalog version then. Errors as WaitForSync. This
+  // is how catalogd's HMS endpoint gives read-your-writes: after a write
+  // commits, it waits for the events the write appended, so the change is in
+  // the catalog (applied once, by the processor, as for any external writer)
+  // before the call returns.
+  Result<int64_t> WaitForEventId(int64_t event_id, std::chrono::milliseconds timeout)
+      EXCLUDES(mu_);
 
  private:
   void Run() EXCLUDES(mu_);

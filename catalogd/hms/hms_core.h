@@ -45,6 +45,7 @@
 
 namespace ics::catalog {
 class Metastore;
+struct MetastoreOp;
 class FileSystem;
 }  // namespace ics::catalog
 
@@ -156,6 +157,16 @@ class HmsCore {
   // not have or a level/partName mismatch.
   [[nodiscard]] Status UpdateColumnStatistics(const hive::ColumnStatistics& stats,
                                               bool partition_level);
+  // Which levels a SetStatistics request may carry.
+  enum class StatsLevel { kAny, kTable, kPartition };
+  // set_aggr_stats_for / update_*_column_statistics_req: every statistics
+  // object of the request (each checked as UpdateColumnStatistics does, its
+  // level from its own desc) in ONE transaction. needMerge=true (merge with
+  // the stored statistics) is INVALID_ARGUMENT: statistics are replaced,
+  // never merged. The engine is accepted whatever it is (or absent, as from
+  // Hive 2 clients); statistics are kept once, not per engine.
+  [[nodiscard]] Status SetStatistics(const hive::SetPartitionsStatsRequest& request,
+                                     StatsLevel level);
   // The statistics of the named columns that have any (others are skipped).
   Result<std::vector<hive::ColumnStatisticsObj>> GetTableColumnStats(
       const std::string& db, const std::string& table, const std::vector<std::string>& columns);
@@ -188,6 +199,9 @@ class HmsCore {
   Result<int64_t> CurrentNotificationEventId();
 
  private:
+  // The validated metastore op writing one statistics object.
+  Result<MetastoreOp> StatsOp(const hive::ColumnStatistics& stats, bool partition_level);
+
   Metastore* const ms_;
   FileSystem* const fs_;
   const HmsCoreOptions opts_;

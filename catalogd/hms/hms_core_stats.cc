@@ -4,7 +4,8 @@
 // partitions that have statistics for it (a column whose type differs
 // between partitions is an INVALID_ARGUMENT error):
 //   boolean: numTrues, numFalses, numNulls summed;
-//   long/double/decimal: lowValue = min, highValue = max, numNulls summed,
+//   long/double/decimal/date/timestamp: lowValue = min, highValue = max,
+//     numNulls summed,
 //     numDVs = the largest partition value (a lower bound of the true count;
 //     no distinct-value sketches are stored);
 //   string: maxColLen and avgColLen = the largest partition value, numNulls
@@ -26,7 +27,7 @@ namespace {
 bool HasData(const hive::ColumnStatisticsData& d) {
   const auto& s = d.__isset;
   return s.booleanStats || s.longStats || s.doubleStats || s.stringStats || s.binaryStats ||
-         s.decimalStats;
+         s.decimalStats || s.dateStats || s.timestampStats;
 }
 
 // The value of a hive::Decimal (big-endian two's complement unscaled bytes),
@@ -76,6 +77,22 @@ bool Merge(const hive::ColumnStatisticsData& in, hive::ColumnStatisticsData* acc
     });
     a.numNulls += b.numNulls;
     a.numDVs = std::max(a.numDVs, b.numDVs);
+  } else if (in.__isset.dateStats && acc->__isset.dateStats) {
+    auto& a = acc->dateStats;
+    const auto& b = in.dateStats;
+    MergeRange(&a, b, [](const hive::Date& x, const hive::Date& y) {
+      return x.daysSinceEpoch < y.daysSinceEpoch;
+    });
+    a.numNulls += b.numNulls;
+    a.numDVs = std::max(a.numDVs, b.numDVs);
+  } else if (in.__isset.timestampStats && acc->__isset.timestampStats) {
+    auto& a = acc->timestampStats;
+    const auto& b = in.timestampStats;
+    MergeRange(&a, b, [](const hive::Timestamp& x, const hive::Timestamp& y) {
+      return x.secondsSinceEpoch < y.secondsSinceEpoch;
+    });
+    a.numNulls += b.numNulls;
+    a.numDVs = std::max(a.numDVs, b.numDVs);
   } else if (in.__isset.stringStats && acc->__isset.stringStats) {
     auto& a = acc->stringStats;
     const auto& b = in.stringStats;
@@ -115,8 +132,8 @@ Result<std::set<std::string>> ColumnSet(const std::vector<std::string>& columns)
 
 }  // namespace
 
-Status HmsCore::UpdateColumnStatistics(const hive::ColumnStatistics& stats,
-                                       bool partition_level) {
+Result<MetastoreOp> HmsCore::StatsOp(const hive::ColumnStatistics& stats,
+                                     bool partition_level) {
   const hive::ColumnStatisticsDesc& desc = stats.statsDesc;
   if (desc.isTblLevel == partition_level) {
     return Status::InvalidArgument(partition_level
@@ -146,7 +163,6 @@ Status HmsCore::UpdateColumnStatistics(const hive::ColumnStatistics& stats,
     }
     o.colType = AsciiLower(o.colType.empty() ? it->type : o.colType);
   }
-  MetastoreTxn txn;
   MetastoreOp op;
   op.db_name = t.dbName;
   op.table_name = t.tableName;
@@ -158,9 +174,37 @@ Status HmsCore::UpdateColumnStatistics(const hive::ColumnStatistics& stats,
   } else {
     op.kind = Kind::kSetTableColumnStats;
   }
+  return op;
+}
+
+Status HmsCore::UpdateColumnStatistics(const hive::ColumnStatistics& stats,
+                                       bool partition_level) {
+  ICS_ASSIGN_OR_RETURN(MetastoreOp op, StatsOp(stats, partition_level));
+  MetastoreTxn txn;
   txn.ops.push_back(std::move(op));
   return CommitTxn(ms_, txn);
 }
+
+Status HmsCore::SetStatistics(const hive::SetPartitionsStatsRequest& request, StatsLevel level) {
+  if (request.__isset.needMerge && request.needMerge) {
+    return Status::InvalidArgument(
+        "needMerge is not supported: statistics are replaced, never merged");
+  }
+  ICS_RETURN_IF_ERROR(
+      CheckCount(request.colStats.size(), opts_.max_objects_per_request, "statistics objects"));
+  MetastoreTxn txn;
+  for (const hive::ColumnStatistics& stats : request.colStats) {
+    bool partition_level = !stats.statsDesc.isTblLevel;
+    if (level == StatsLevel::kTable) partition_level = false;
+    if (level == StatsLevel::kPartition) partition_level = true;
+    ICS_ASSIGN_OR_RETURN(MetastoreOp op, StatsOp(stats, partition_level));
+    txn.ops.push_back(std::move(op));
+  }
+  if (txn.ops.empty()) return Status::OK();
+  return CommitTxn(ms_, txn);
+}
+
+
 
 Result<std::vector<hive::ColumnStatisticsObj>> HmsCore::GetTableColumnStats(
     const std::string& db, const std::string& table, const std::vector<std::string>& columns) {

@@ -122,19 +122,42 @@ Status StatusOfRaised(const std::exception_ptr& raised) {
   }
 }
 
+// Runs a successful write's after_write hook; a failure (or exception) is a
+// warning only, never the call's outcome: the write is committed.
+template <typename Hooks>
+void AfterWrite(const Hooks& h, const char* call) {
+  if (h.after_write == nullptr || !*h.after_write) return;
+  Status s = Status::OK();
+  try {
+    s = (*h.after_write)();
+  } catch (const std::exception& e) {
+    s = Status(ErrorCode::kInternalError, e.what());
+  } catch (...) {
+    s = Status(ErrorCode::kInternalError, "unknown exception");
+  }
+  if (!s.ok()) {
+    h.sync_failures->fetch_add(1);
+    LOG(WARNING) << "HMS endpoint: " << call
+                 << " committed, but catalogd has not applied it yet: " << s.ToString();
+  }
+}
+
 // Guard() for a call that writes: recorded in the operation log (and so the
-// audit log) with the peer and the outcome. A write's catalog version is not
-// known here: catalogd applies it later from the notification log.
-template <typename Fn>
-auto Audited(OperationLog* log, const char* call, std::string target, Fn&& fn) -> decltype(fn()) {
-  ScopedOperation op(log, std::string("HMS ") + call, std::move(target), "", CurrentOrigin());
+// audit log) with the peer and the outcome, then the after_write hook. A
+// write's catalog version is not known here: the event processor applies it
+// from the notification log.
+template <typename Hooks, typename Fn>
+auto Audited(const Hooks& h, const char* call, std::string target, Fn&& fn) -> decltype(fn()) {
+  ScopedOperation op(h.log, std::string("HMS ") + call, std::move(target), "", CurrentOrigin());
   try {
     if constexpr (std::is_void_v<decltype(fn())>) {
       Guard(call, Ex::kMeta, std::forward<Fn>(fn));
       op.End(Status::OK());
+      AfterWrite(h, call);
     } else {
       auto r = Guard(call, Ex::kMeta, std::forward<Fn>(fn));
       op.End(Status::OK());
+      AfterWrite(h, call);
       return r;
     }
   } catch (...) {
@@ -177,7 +200,7 @@ void HmsHandler::get_config_value(std::string& _return, const std::string& name,
 // ---- databases ----
 
 void HmsHandler::create_database(const hive::Database& database) {
-  Audited(operations_, "create_database", database.name, [&] {
+  Audited(hooks(), "create_database", database.name, [&] {
     Check(core_->CreateDatabase(database), Errs{Ex::kMeta, Ex::kAlreadyExists, Ex::kInvalidObject});
   });
 }
@@ -187,7 +210,7 @@ void HmsHandler::get_database(hive::Database& _return, const std::string& name) 
 }
 
 void HmsHandler::drop_database(const std::string& name, bool deleteData, bool cascade) {
-  Audited(operations_, "drop_database", name, [&] {
+  Audited(hooks(), "drop_database", name, [&] {
     Check(core_->DropDatabase(name, deleteData, cascade),
           Errs{Ex::kNoSuchObject, Ex::kMeta, Ex::kInvalidOperation});
   });
@@ -202,30 +225,30 @@ void HmsHandler::get_all_databases(std::vector<std::string>& _return) {
 }
 
 void HmsHandler::alter_database(const std::string& dbname, const hive::Database& db) {
-  Audited(operations_, "alter_database", dbname, [&] { Check(core_->AlterDatabase(dbname, db), kLookup); });
+  Audited(hooks(), "alter_database", dbname, [&] { Check(core_->AlterDatabase(dbname, db), kLookup); });
 }
 
 // ---- tables ----
 
 void HmsHandler::create_table(const hive::Table& tbl) {
-  Audited(operations_, "create_table", tbl.dbName + "." + tbl.tableName, [&] { Check(core_->CreateTable(tbl), kCreate); });
+  Audited(hooks(), "create_table", tbl.dbName + "." + tbl.tableName, [&] { Check(core_->CreateTable(tbl), kCreate); });
 }
 
 void HmsHandler::create_table_with_environment_context(const hive::Table& tbl,
                                                        const hive::EnvironmentContext&) {
-  Audited(operations_, "create_table_with_environment_context", tbl.dbName + "." + tbl.tableName,
+  Audited(hooks(), "create_table_with_environment_context", tbl.dbName + "." + tbl.tableName,
         [&] { Check(core_->CreateTable(tbl), kCreate); });
 }
 
 void HmsHandler::drop_table(const std::string& dbname, const std::string& name, bool deleteData) {
-  Audited(operations_, "drop_table", dbname + "." + name,
+  Audited(hooks(), "drop_table", dbname + "." + name,
         [&] { Check(core_->DropTable(dbname, name, deleteData), kLookup); });
 }
 
 void HmsHandler::drop_table_with_environment_context(const std::string& dbname,
                                                      const std::string& name, bool deleteData,
                                                      const hive::EnvironmentContext&) {
-  Audited(operations_, "drop_table_with_environment_context", dbname + "." + name,
+  Audited(hooks(), "drop_table_with_environment_context", dbname + "." + name,
         [&] { Check(core_->DropTable(dbname, name, deleteData), kLookup); });
 }
 
@@ -262,7 +285,7 @@ void HmsHandler::get_table_objects_by_name(std::vector<hive::Table>& _return,
 
 void HmsHandler::alter_table(const std::string& dbname, const std::string& tbl_name,
                              const hive::Table& new_tbl) {
-  Audited(operations_, "alter_table", dbname + "." + tbl_name,
+  Audited(hooks(), "alter_table", dbname + "." + tbl_name,
         [&] { Check(core_->AlterTable(dbname, tbl_name, new_tbl), kAlter); });
 }
 
@@ -270,19 +293,19 @@ void HmsHandler::alter_table_with_environment_context(const std::string& dbname,
                                                       const std::string& tbl_name,
                                                       const hive::Table& new_tbl,
                                                       const hive::EnvironmentContext&) {
-  Audited(operations_, "alter_table_with_environment_context", dbname + "." + tbl_name,
+  Audited(hooks(), "alter_table_with_environment_context", dbname + "." + tbl_name,
         [&] { Check(core_->AlterTable(dbname, tbl_name, new_tbl), kAlter); });
 }
 
 // ---- partitions: writes ----
 
 void HmsHandler::add_partition(hive::Partition& _return, const hive::Partition& new_part) {
-  Audited(operations_, "add_partition", PartitionsTarget({new_part}),
+  Audited(hooks(), "add_partition", PartitionsTarget({new_part}),
         [&] { _return = Get(core_->AddPartitionObjects({new_part}), kAddPart).at(0); });
 }
 
 int32_t HmsHandler::add_partitions(const std::vector<hive::Partition>& new_parts) {
-  return Audited(operations_, "add_partitions", PartitionsTarget(new_parts), [&] {
+  return Audited(hooks(), "add_partitions", PartitionsTarget(new_parts), [&] {
     return static_cast<int32_t>(Get(core_->AddPartitionObjects(new_parts), kAddPart).size());
   });
 }
@@ -290,14 +313,14 @@ int32_t HmsHandler::add_partitions(const std::vector<hive::Partition>& new_parts
 void HmsHandler::append_partition(hive::Partition& _return, const std::string& db_name,
                                   const std::string& tbl_name,
                                   const std::vector<std::string>& part_vals) {
-  Audited(operations_, "append_partition", db_name + "." + tbl_name, [&] {
+  Audited(hooks(), "append_partition", db_name + "." + tbl_name, [&] {
     _return = Get(core_->AppendPartition(db_name, tbl_name, part_vals), kAddPart);
   });
 }
 
 void HmsHandler::add_partitions_req(hive::AddPartitionsResult& _return,
                                     const hive::AddPartitionsRequest& request) {
-  Audited(operations_, "add_partitions_req", request.dbName + "." + request.tblName, [&] {
+  Audited(hooks(), "add_partitions_req", request.dbName + "." + request.tblName, [&] {
     auto added = Get(core_->AddPartitions(request.dbName, request.tblName, request.parts,
                                           request.ifNotExists),
                      kAddPart);
@@ -308,14 +331,14 @@ void HmsHandler::add_partitions_req(hive::AddPartitionsResult& _return,
 void HmsHandler::append_partition_by_name(hive::Partition& _return, const std::string& db_name,
                                           const std::string& tbl_name,
                                           const std::string& part_name) {
-  Audited(operations_, "append_partition_by_name", db_name + "." + tbl_name + "/" + part_name, [&] {
+  Audited(hooks(), "append_partition_by_name", db_name + "." + tbl_name + "/" + part_name, [&] {
     _return = Get(core_->AppendPartitionByName(db_name, tbl_name, part_name), kAddPart);
   });
 }
 
 bool HmsHandler::drop_partition(const std::string& db_name, const std::string& tbl_name,
                                 const std::vector<std::string>& part_vals, bool deleteData) {
-  return Audited(operations_, "drop_partition", db_name + "." + tbl_name, [&] {
+  return Audited(hooks(), "drop_partition", db_name + "." + tbl_name, [&] {
     std::string name = Get(core_->PartitionNameOf(db_name, tbl_name, part_vals), kLookup);
     Get(core_->DropPartitions(db_name, tbl_name, {name}, false, deleteData), kLookup);
     return true;
@@ -324,7 +347,7 @@ bool HmsHandler::drop_partition(const std::string& db_name, const std::string& t
 
 bool HmsHandler::drop_partition_by_name(const std::string& db_name, const std::string& tbl_name,
                                         const std::string& part_name, bool deleteData) {
-  return Audited(operations_, "drop_partition_by_name", db_name + "." + tbl_name + "/" + part_name, [&] {
+  return Audited(hooks(), "drop_partition_by_name", db_name + "." + tbl_name + "/" + part_name, [&] {
     Check(ParsePartitionName(part_name).status(), kLookup);
     Get(core_->DropPartitions(db_name, tbl_name, {part_name}, false, deleteData), kLookup);
     return true;
@@ -333,7 +356,7 @@ bool HmsHandler::drop_partition_by_name(const std::string& db_name, const std::s
 
 void HmsHandler::drop_partitions_req(hive::DropPartitionsResult& _return,
                                      const hive::DropPartitionsRequest& req) {
-  Audited(operations_, "drop_partitions_req", req.dbName + "." + req.tblName, [&] {
+  Audited(hooks(), "drop_partitions_req", req.dbName + "." + req.tblName, [&] {
     if (!req.parts.__isset.names) {
       Raise(Ex::kMeta,
             "drop_partitions_req: only partitions given by name are supported (serialized Hive "
@@ -351,20 +374,20 @@ void HmsHandler::drop_partitions_req(hive::DropPartitionsResult& _return,
 
 void HmsHandler::alter_partition(const std::string& db_name, const std::string& tbl_name,
                                  const hive::Partition& new_part) {
-  Audited(operations_, "alter_partition", db_name + "." + tbl_name,
+  Audited(hooks(), "alter_partition", db_name + "." + tbl_name,
         [&] { Check(core_->AlterPartitions(db_name, tbl_name, {new_part}), kAlter); });
 }
 
 void HmsHandler::alter_partitions(const std::string& db_name, const std::string& tbl_name,
                                   const std::vector<hive::Partition>& new_parts) {
-  Audited(operations_, "alter_partitions", db_name + "." + tbl_name,
+  Audited(hooks(), "alter_partitions", db_name + "." + tbl_name,
         [&] { Check(core_->AlterPartitions(db_name, tbl_name, new_parts), kAlter); });
 }
 
 void HmsHandler::rename_partition(const std::string& db_name, const std::string& tbl_name,
                                   const std::vector<std::string>& part_vals,
                                   const hive::Partition& new_part) {
-  Audited(operations_, "rename_partition", db_name + "." + tbl_name, [&] {
+  Audited(hooks(), "rename_partition", db_name + "." + tbl_name, [&] {
     Check(core_->RenamePartition(db_name, tbl_name, part_vals, new_part), kAlter);
   });
 }
@@ -469,14 +492,14 @@ void HmsHandler::partition_name_to_spec(std::map<std::string, std::string>& _ret
 // ---- column statistics ----
 
 bool HmsHandler::update_table_column_statistics(const hive::ColumnStatistics& stats_obj) {
-  return Audited(operations_, "update_table_column_statistics", StatsTarget(stats_obj), [&] {
+  return Audited(hooks(), "update_table_column_statistics", StatsTarget(stats_obj), [&] {
     Check(core_->UpdateColumnStatistics(stats_obj, /*partition_level=*/false), kStats);
     return true;
   });
 }
 
 bool HmsHandler::update_partition_column_statistics(const hive::ColumnStatistics& stats_obj) {
-  return Audited(operations_, "update_partition_column_statistics", StatsTarget(stats_obj), [&] {
+  return Audited(hooks(), "update_partition_column_statistics", StatsTarget(stats_obj), [&] {
     Check(core_->UpdateColumnStatistics(stats_obj, /*partition_level=*/true), kStats);
     return true;
   });
@@ -552,11 +575,42 @@ void HmsHandler::get_aggr_stats_for(hive::AggrStats& _return,
   });
 }
 
+bool HmsHandler::set_aggr_stats_for(const hive::SetPartitionsStatsRequest& request) {
+  std::string target = request.colStats.empty() ? "(no statistics)"
+                                                : StatsTarget(request.colStats[0]);
+  if (request.colStats.size() > 1) {
+    target += " (" + std::to_string(request.colStats.size()) + " statistics objects)";
+  }
+  return Audited(hooks(), "set_aggr_stats_for", std::move(target), [&] {
+    Check(core_->SetStatistics(request, HmsCore::StatsLevel::kAny), kStats);
+    return true;
+  });
+}
+
+void HmsHandler::update_table_column_statistics_req(hive::SetPartitionsStatsResponse& _return,
+                                                    const hive::SetPartitionsStatsRequest& req) {
+  std::string target = req.colStats.empty() ? "(no statistics)" : StatsTarget(req.colStats[0]);
+  Audited(hooks(), "update_table_column_statistics_req", std::move(target), [&] {
+    Check(core_->SetStatistics(req, HmsCore::StatsLevel::kTable), kStats);
+    _return.result = true;
+  });
+}
+
+void HmsHandler::update_partition_column_statistics_req(
+    hive::SetPartitionsStatsResponse& _return, const hive::SetPartitionsStatsRequest& req) {
+  std::string target = req.colStats.empty() ? "(no statistics)" : StatsTarget(req.colStats[0]);
+  Audited(hooks(), "update_partition_column_statistics_req", std::move(target), [&] {
+    Check(core_->SetStatistics(req, HmsCore::StatsLevel::kPartition), kStats);
+    _return.result = true;
+  });
+}
+
 bool HmsHandler::delete_partition_column_statistics(const std::string& db_name,
                                                     const std::string& tbl_name,
                                                     const std::string& part_name,
-                                                    const std::string& col_name) {
-  return Audited(operations_, "delete_partition_column_statistics", db_name + "." + tbl_name + "/" + part_name + " column " + col_name, [&] {
+                                                    const std::string& col_name,
+                                                    const std::string& /*engine*/) {
+  return Audited(hooks(), "delete_partition_column_statistics", db_name + "." + tbl_name + "/" + part_name + " column " + col_name, [&] {
     if (part_name.empty()) Raise(Ex::kInvalidInput, "part_name must not be empty");
     Check(core_->DeleteColumnStats(db_name, tbl_name, part_name, col_name), kStats);
     return true;
@@ -565,8 +619,9 @@ bool HmsHandler::delete_partition_column_statistics(const std::string& db_name,
 
 bool HmsHandler::delete_table_column_statistics(const std::string& db_name,
                                                 const std::string& tbl_name,
-                                                const std::string& col_name) {
-  return Audited(operations_, "delete_table_column_statistics", db_name + "." + tbl_name + " column " + col_name, [&] {
+                                                const std::string& col_name,
+                                                const std::string& /*engine*/) {
+  return Audited(hooks(), "delete_table_column_statistics", db_name + "." + tbl_name + " column " + col_name, [&] {
     Check(core_->DeleteColumnStats(db_name, tbl_name, "", col_name), kStats);
     return true;
   });
@@ -575,11 +630,11 @@ bool HmsHandler::delete_table_column_statistics(const std::string& db_name,
 // ---- functions ----
 
 void HmsHandler::create_function(const hive::Function& func) {
-  Audited(operations_, "create_function", func.dbName + "." + func.functionName, [&] { Check(core_->CreateFunction(func), kCreate); });
+  Audited(hooks(), "create_function", func.dbName + "." + func.functionName, [&] { Check(core_->CreateFunction(func), kCreate); });
 }
 
 void HmsHandler::drop_function(const std::string& dbName, const std::string& funcName) {
-  Audited(operations_, "drop_function", dbName + "." + funcName, [&] { Check(core_->DropFunction(dbName, funcName), kLookup); });
+  Audited(hooks(), "drop_function", dbName + "." + funcName, [&] { Check(core_->DropFunction(dbName, funcName), kLookup); });
 }
 
 void HmsHandler::get_functions(std::vector<std::string>& _return, const std::string& dbName,

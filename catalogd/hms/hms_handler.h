@@ -6,9 +6,23 @@
 // that declare none, a Thrift application error); the connection is never
 // dropped because of a request.
 //
+// Read-your-writes: a write call runs `after_write` (when set) once it has
+// committed and before it replies; catalogd uses it to wait until its event
+// processor has applied the write (see catalog_server.h), so a client that
+// created a table here finds it through catalogd's other services as soon as
+// the call returns. A failing hook does not fail the call (the write is
+// committed; an error would make clients retry it): it is logged as a
+// warning and counted in write_sync_failures().
+//
+// Column statistics calls take the Hive 4 `engine` argument or field when a
+// client sends one; statistics are kept once, whatever the engine.
+//
 // Thread-safety: thread-safe (HmsCore is); one handler serves all connections.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -23,8 +37,12 @@ class HmsHandler : public hive::ThriftHiveMetastoreIf {
  public:
   // Writes are recorded in `operations` (and so the audit log) when it is
   // not null: the call, its target, the peer and the outcome.
-  explicit HmsHandler(HmsCore* core, OperationLog* operations = nullptr)
-      : core_(core), operations_(operations) {}
+  explicit HmsHandler(HmsCore* core, OperationLog* operations = nullptr,
+                      std::function<Status()> after_write = {})
+      : core_(core), operations_(operations), after_write_(std::move(after_write)) {}
+
+  // Writes whose after_write hook failed (see above).
+  int64_t write_sync_failures() const { return write_sync_failures_.load(); }
 
   void getMetaConf(std::string& _return, const std::string& key) override;
   void get_config_value(std::string& _return, const std::string& name,
@@ -127,11 +145,18 @@ class HmsHandler : public hive::ThriftHiveMetastoreIf {
                                      const hive::PartitionsStatsRequest& request) override;
   void get_aggr_stats_for(hive::AggrStats& _return,
                           const hive::PartitionsStatsRequest& request) override;
+  bool set_aggr_stats_for(const hive::SetPartitionsStatsRequest& request) override;
+  void update_table_column_statistics_req(hive::SetPartitionsStatsResponse& _return,
+                                          const hive::SetPartitionsStatsRequest& req) override;
+  void update_partition_column_statistics_req(hive::SetPartitionsStatsResponse& _return,
+                                              const hive::SetPartitionsStatsRequest& req) override;
   bool delete_partition_column_statistics(const std::string& db_name, const std::string& tbl_name,
                                           const std::string& part_name,
-                                          const std::string& col_name) override;
+                                          const std::string& col_name,
+                                          const std::string& engine) override;
   bool delete_table_column_statistics(const std::string& db_name, const std::string& tbl_name,
-                                      const std::string& col_name) override;
+                                      const std::string& col_name,
+                                      const std::string& engine) override;
 
   void create_function(const hive::Function& func) override;
   void drop_function(const std::string& dbName, const std::string& funcName) override;
@@ -146,8 +171,19 @@ class HmsHandler : public hive::ThriftHiveMetastoreIf {
   void get_current_notificationEventId(hive::CurrentNotificationEventId& _return) override;
 
  private:
+  // What a write call needs besides the core: where it is recorded and what
+  // runs after it succeeded.
+  struct WriteHooks {
+    OperationLog* log;
+    const std::function<Status()>* after_write;
+    std::atomic<int64_t>* sync_failures;
+  };
+  WriteHooks hooks() { return WriteHooks{operations_, &after_write_, &write_sync_failures_}; }
+
   HmsCore* const core_;
   OperationLog* const operations_;
+  const std::function<Status()> after_write_;
+  std::atomic<int64_t> write_sync_failures_{0};
 };
 
 }  // namespace ics::catalog::hms

@@ -9,7 +9,7 @@ namespace ics::catalog::hms {
 HmsServer::HmsServer(Metastore* metastore, FileSystem* fs, HmsServerOptions options)
     : opts_(std::move(options)),
       core_(metastore, fs, opts_.core),
-      handler_(std::make_shared<HmsHandler>(&core_, opts_.operations)) {}
+      handler_(std::make_shared<HmsHandler>(&core_, opts_.operations, opts_.after_write)) {}
 
 HmsServer::~HmsServer() { Stop(); }
 

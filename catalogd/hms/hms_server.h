@@ -6,12 +6,14 @@
 // Owns its HmsCore, handler and Thrift server; borrows the Metastore and the
 // FileSystem (both must outlive it). catalogd passes its undecorated
 // metastore, so changes made here are external changes for its event
-// processor. Start() binds synchronously (port 0 = a free port, see port());
+// processor, and an after_write hook that waits until the processor has
+// applied each write (read-your-writes across catalogd's services). Start() binds synchronously (port 0 = a free port, see port());
 // Stop() is idempotent and also run by the destructor.
 //
 // Thread-safety: Start/Stop from one thread; port() from any thread.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -40,6 +42,10 @@ struct HmsServerOptions {
   // Where writes are recorded (optional; catalogd's operation log, which
   // feeds /operations and the audit log). Must outlive the server.
   OperationLog* operations = nullptr;
+  // Run after every successful write, before its reply (hms_handler.h):
+  // catalogd waits there until its event processor applied the write.
+  // Empty: writes reply at once.
+  std::function<Status()> after_write;
 };
 
 class HmsServer {

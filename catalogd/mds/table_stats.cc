@@ -49,7 +49,7 @@ std::map<std::string, std::string> ColumnTypes(const hive::Table& hms) {
 bool HasData(const hive::ColumnStatisticsData& d) {
   const auto& s = d.__isset;
   return s.booleanStats || s.longStats || s.doubleStats || s.stringStats || s.binaryStats ||
-         s.decimalStats;
+         s.decimalStats || s.dateStats || s.timestampStats;
 }
 
 thrift::TColumnError ColumnError(const std::string& name, const Status& s) {

@@ -7,6 +7,7 @@
 
 #include "catalogd/metastore/hms_remote_commit.h"
 #include "catalogd/metastore/hms_remote_function.h"
+#include "catalogd/metastore/hms_remote_writes.h"
 #include "catalogd/metastore/partition_name.h"
 
 namespace ics::catalog {
@@ -137,6 +138,7 @@ Result<std::vector<hive::ColumnStatisticsObj>> HmsRemoteMetastore::GetTableColum
   ICS_ASSIGN_OR_RETURN(hive::Table t, FetchTable(db, table));
   hive::TableStatsRequest req;
   req.dbName = db;
+  req.__set_engine(kHmsStatsEngine);
   req.tblName = table;
   req.colNames = StatsColumns(t);
   hive::TableStatsResult res;
@@ -154,6 +156,7 @@ HmsRemoteMetastore::GetPartitionsColumnStats(const std::string& db, const std::s
   ICS_ASSIGN_OR_RETURN(hive::Table t, FetchTable(db, table));
   hive::PartitionsStatsRequest req;
   req.dbName = db;
+  req.__set_engine(kHmsStatsEngine);
   req.tblName = table;
   req.colNames = StatsColumns(t);
   std::map<std::string, std::vector<hive::ColumnStatisticsObj>> out;

@@ -84,7 +84,9 @@ Status HmsWriter::DropFunction(const std::string& db, const std::string& name) c
       [&](HmsStub& c) { c.recv_drop_function(); });
 }
 
-Status HmsWriter::UpdateColumnStats(const hive::ColumnStatistics& stats) const {
+Status HmsWriter::UpdateColumnStats(const hive::ColumnStatistics& in) const {
+  hive::ColumnStatistics stats = in;
+  if (!stats.__isset.engine) stats.__set_engine(kHmsStatsEngine);
   if (stats.statsDesc.isTblLevel) {
     return caller_->Write(
         "update_table_column_statistics",
@@ -103,12 +105,13 @@ Status HmsWriter::DeleteColumnStats(const std::string& db, const std::string& ta
   if (partition.empty()) {
     return caller_->Write(
         "delete_table_column_statistics",
-        [&](HmsStub& c) { c.send_delete_table_column_statistics(db, table, column); },
+        [&](HmsStub& c) { c.send_delete_table_column_statistics(db, table, column, kHmsStatsEngine); },
         [&](HmsStub& c) { c.recv_delete_table_column_statistics(); });
   }
   return caller_->Write(
       "delete_partition_column_statistics",
-      [&](HmsStub& c) { c.send_delete_partition_column_statistics(db, table, partition, column); },
+      [&](HmsStub& c) { c.send_delete_partition_column_statistics(db, table, partition, column,
+                                                     kHmsStatsEngine); },
       [&](HmsStub& c) { c.recv_delete_partition_column_statistics(); });
 }
 

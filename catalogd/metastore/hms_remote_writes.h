@@ -15,6 +15,12 @@
 
 namespace ics::catalog {
 
+// The engine catalogd names in Hive 4 statistics calls (ColumnStatistics.engine,
+// the engine of TableStatsRequest / PartitionsStatsRequest, the engine argument
+// of delete_*_column_statistics): "impala", the value Impala sends, so that a
+// Hive 4 metastore files them as Impala's statistics. Hive 2 servers skip it.
+inline constexpr char kHmsStatsEngine[] = "impala";
+
 class HmsWriter {
  public:
   explicit HmsWriter(const HmsCaller* caller) : caller_(caller) {}
@@ -38,7 +44,8 @@ class HmsWriter {
   [[nodiscard]] Status CreateFunction(const hive::Function& fn) const;
   [[nodiscard]] Status DropFunction(const std::string& db, const std::string& name) const;
 
-  // Table-level stats when stats.statsDesc.isTblLevel, else partition-level.
+  // Table-level stats when stats.statsDesc.isTblLevel, else partition-level;
+  // the engine is set to kHmsStatsEngine when the caller left it unset.
   [[nodiscard]] Status UpdateColumnStats(const hive::ColumnStatistics& stats) const;
   // partition "" = table level.
   [[nodiscard]] Status DeleteColumnStats(const std::string& db, const std::string& table,

@@ -1,6 +1,11 @@
 // Hive metastore data types (structs, enums, unions, exceptions, constants) shared by
-// the catalog; field ids match the Hive metastore IDL used by Apache Impala for wire
-// compatibility. The metastore service itself is declared elsewhere.
+// the catalog. Every struct declared here has the field ids, types and requiredness of
+// the Hive 4 metastore IDL, as a superset that Hive 2 clients still read: fields a
+// Hive 2 peer does not know are optional, except where Hive 3 changed a layout
+// incompatibly (GetOpenTxnsResponse, InsertEventRequestData), which follow Hive 3/4.
+// Deliberate differences (Hive 4 "required" engine fields declared optional) are
+// listed in scripts/idl_allowlist.txt and explained where declared. The metastore
+// service itself is declared in hive_metastore_service.thrift.
 
 namespace cpp hive
 
@@ -56,6 +61,19 @@ enum PartitionEventType {
   LOAD_DONE = 1,
 }
 
+// Where a database's tables live: in this metastore, or behind a data connector
+// (Hive 4).
+enum DatabaseType {
+  NATIVE = 1,
+  REMOTE = 2
+}
+
+// Which registry a serde comes from (Hive 3+).
+enum SerdeType {
+  HIVE = 1,
+  SCHEMA_REGISTRY = 2,
+}
+
 // ---- Transactions and locks ----
 enum TxnState {
     COMMITTED = 1,
@@ -101,6 +119,7 @@ struct HiveObjectRef{
   3: string objectName,
   4: list<string> partValues,
   5: string columnName,
+  6: optional string catName
 }
 
 // One privilege with who granted it and when.
@@ -117,6 +136,7 @@ struct HiveObjectPrivilege {
   2: string principalName,
   3: PrincipalType principalType,
   4: PrivilegeGrantInfo grantInfo,
+  5: string authorizer,
 }
 
 struct PrivilegeBag {
@@ -189,6 +209,149 @@ struct GrantRevokeRoleResponse {
   1: optional bool success;
 }
 
+// ---- Column statistics ----
+// Hive 3 added optional bitVectors (a serialized distinct-value sketch) to every
+// kind and histogram to the ordered ones; Hive 3 also added DATE and Hive 4
+// TIMESTAMP statistics (members 7 and 8 of ColumnStatisticsData). Clients that
+// predate them skip the fields and members they do not know.
+struct BooleanColumnStatsData {
+1: required i64 numTrues,
+2: required i64 numFalses,
+3: required i64 numNulls,
+4: optional binary bitVectors
+}
+
+struct DoubleColumnStatsData {
+1: optional double lowValue,
+2: optional double highValue,
+3: required i64 numNulls,
+4: required i64 numDVs,
+5: optional binary bitVectors,
+6: optional binary histogram
+}
+
+struct LongColumnStatsData {
+1: optional i64 lowValue,
+2: optional i64 highValue,
+3: required i64 numNulls,
+4: required i64 numDVs,
+5: optional binary bitVectors,
+6: optional binary histogram
+}
+
+struct StringColumnStatsData {
+1: required i64 maxColLen,
+2: required double avgColLen,
+3: required i64 numNulls,
+4: required i64 numDVs,
+5: optional binary bitVectors
+}
+
+struct BinaryColumnStatsData {
+1: required i64 maxColLen,
+2: required double avgColLen,
+3: required i64 numNulls,
+4: optional binary bitVectors
+}
+
+// Decimal as big-endian unscaled bytes plus scale.
+struct Decimal {
+1: required binary unscaled,
+3: required i16 scale
+}
+
+struct DecimalColumnStatsData {
+1: optional Decimal lowValue,
+2: optional Decimal highValue,
+3: required i64 numNulls,
+4: required i64 numDVs,
+5: optional binary bitVectors,
+6: optional binary histogram
+}
+
+// A DATE value: whole days after 1970-01-01 (negative before it).
+struct Date {
+1: required i64 daysSinceEpoch
+}
+
+struct DateColumnStatsData {
+1: optional Date lowValue,
+2: optional Date highValue,
+3: required i64 numNulls,
+4: required i64 numDVs,
+5: optional binary bitVectors,
+6: optional binary histogram
+}
+
+// A TIMESTAMP value: whole seconds after 1970-01-01 00:00:00.
+struct Timestamp {
+1: required i64 secondsSinceEpoch
+}
+
+struct TimestampColumnStatsData {
+1: optional Timestamp lowValue,
+2: optional Timestamp highValue,
+3: required i64 numNulls,
+4: required i64 numDVs,
+5: optional binary bitVectors,
+6: optional binary histogram
+}
+
+// Per-type column statistics; exactly one member is set. Which member a column
+// type uses: BOOLEAN booleanStats; TINYINT..BIGINT longStats; FLOAT, DOUBLE
+// doubleStats; STRING, VARCHAR, CHAR stringStats; BINARY binaryStats; DECIMAL
+// decimalStats; DATE dateStats. TIMESTAMP: Impala writes and reads longStats,
+// Hive 4 writes timestampStats; this catalog accepts and keeps both.
+union ColumnStatisticsData {
+1: BooleanColumnStatsData booleanStats,
+2: LongColumnStatsData longStats,
+3: DoubleColumnStatsData doubleStats,
+4: StringColumnStatsData stringStats,
+5: BinaryColumnStatsData binaryStats,
+6: DecimalColumnStatsData decimalStats,
+7: DateColumnStatsData dateStats,
+8: TimestampColumnStatsData timestampStats
+}
+
+// Statistics of one column.
+struct ColumnStatisticsObj {
+1: required string colName,
+2: required string colType,
+3: required ColumnStatisticsData statsData
+}
+
+// Identifies the table or partition the statistics belong to.
+struct ColumnStatisticsDesc {
+1: required bool isTblLevel,
+2: required string dbName,
+3: required string tableName,
+4: optional string partName,
+5: optional i64 lastAnalyzed,
+6: optional string catName
+}
+
+// engine (Hive 4) names the engine the statistics are for ("impala" when
+// catalogd writes them); a Hive 4 metastore keeps one set per engine.
+struct ColumnStatistics {
+1: required ColumnStatisticsDesc statsDesc,
+2: required list<ColumnStatisticsObj> statsObj;
+3: optional bool isStatsCompliant,
+4: optional string engine
+}
+
+// Per-file metadata some engines keep with a table or partition; one binary
+// per file in data, whose encoding type names (1 = Impala's).
+struct FileMetadata {
+  1: i8 type = 1
+  2: i8 version = 1
+  3: list<binary> data
+}
+
+// Objects a response refers to by index instead of repeating them, by kind.
+struct ObjectDictionary {
+  1: required map<string, list<binary>> values
+}
+
 // ---- Databases, tables, partitions ----
 
 // A database (namespace for tables).
@@ -199,14 +362,24 @@ struct Database {
   4: map<string, string> parameters,
   5: optional PrincipalPrivilegeSet privileges,
   6: optional string ownerName,
-  7: optional PrincipalType ownerType
+  7: optional PrincipalType ownerType,
+  8: optional string catalogName,
+  9: optional i32 createTime,
+  10: optional string managedLocationUri,
+  11: optional DatabaseType type,
+  12: optional string connector_name,
+  13: optional string remote_dbname
 }
 
 // Serializer/deserializer class and its settings.
 struct SerDeInfo {
   1: string name,
   2: string serializationLib,
-  3: map<string, string> parameters
+  3: map<string, string> parameters,
+  4: optional string description,
+  5: optional string serializerClass,
+  6: optional string deserializerClass,
+  7: optional SerdeType serdeType
 }
 
 // Sort column; order is 1 for ascending and 0 for descending.
@@ -238,7 +411,21 @@ struct StorageDescriptor {
   12: optional bool   storedAsSubDirectories
 }
 
-// A table or view as stored in the metastore.
+// What a materialized view was built from (Hive 3+): the tables it reads and,
+// per source table, the rows changed since.
+struct CreationMetadata {
+  1: required string catName,
+  2: required string dbName,
+  3: required string tblName,
+  4: required set<string> tablesUsed,
+  5: optional string validTxnList,
+  6: optional i64 materializationTime,
+  7: optional list<SourceTable> sourceTables
+}
+
+// A table or view as stored in the metastore. Fields 15-28 are Hive 3/4
+// additions; a Hive 2 client skips them, and this catalog keeps what a client
+// sends in them as part of the table.
 struct Table {
   1: string tableName,
   2: string dbName,
@@ -253,7 +440,29 @@ struct Table {
   11: string viewExpandedText,
   12: string tableType,
   13: optional PrincipalPrivilegeSet privileges,
-  14: optional bool temporary=false
+  14: optional bool temporary=false,
+  15: optional bool rewriteEnabled,
+  16: optional CreationMetadata creationMetadata,
+  17: optional string catName,
+  18: optional PrincipalType ownerType = PrincipalType.USER,
+  19: optional i64 writeId=-1,
+  20: optional bool isStatsCompliant,
+  21: optional ColumnStatistics colStats,
+  22: optional i8 accessType,
+  23: optional list<string> requiredReadCapabilities,
+  24: optional list<string> requiredWriteCapabilities,
+  25: optional i64 id,
+  26: optional FileMetadata fileMetadata,
+  27: optional ObjectDictionary dictionary,
+  28: optional i64 txnId
+}
+
+// One source of a materialized view and its change counts.
+struct SourceTable {
+  1: required Table table,
+  2: required i64 insertedCount,
+  3: required i64 updatedCount,
+  4: required i64 deletedCount
 }
 
 // One partition of a table.
@@ -265,7 +474,12 @@ struct Partition {
   5: i32          lastAccessTime,
   6: StorageDescriptor   sd,
   7: map<string, string> parameters,
-  8: optional PrincipalPrivilegeSet privileges
+  8: optional PrincipalPrivilegeSet privileges,
+  9: optional string catName,
+  10: optional i64 writeId=-1,
+  11: optional bool isStatsCompliant,
+  12: optional ColumnStatistics colStats,
+  13: optional FileMetadata fileMetadata
 }
 
 // Partition that shares its storage descriptor with siblings.
@@ -293,7 +507,10 @@ struct PartitionSpec {
   2: string tableName,
   3: string rootPath,
   4: optional PartitionSpecWithSharedSD sharedSDPartitionSpec,
-  5: optional PartitionListComposingSpec partitionList
+  5: optional PartitionListComposingSpec partitionList,
+  6: optional string catName,
+  7: optional i64 writeId=-1,
+  8: optional bool isStatsCompliant
 }
 
 // Legacy Hive index definition.
@@ -310,92 +527,27 @@ struct Index {
   10: bool         deferredRebuild
 }
 
-// ---- Column statistics ----
-struct BooleanColumnStatsData {
-1: required i64 numTrues,
-2: required i64 numFalses,
-3: required i64 numNulls
-}
-
-struct DoubleColumnStatsData {
-1: optional double lowValue,
-2: optional double highValue,
-3: required i64 numNulls,
-4: required i64 numDVs
-}
-
-struct LongColumnStatsData {
-1: optional i64 lowValue,
-2: optional i64 highValue,
-3: required i64 numNulls,
-4: required i64 numDVs
-}
-
-struct StringColumnStatsData {
-1: required i64 maxColLen,
-2: required double avgColLen,
-3: required i64 numNulls,
-4: required i64 numDVs
-}
-
-struct BinaryColumnStatsData {
-1: required i64 maxColLen,
-2: required double avgColLen,
-3: required i64 numNulls
-}
-
-// Decimal as big-endian unscaled bytes plus scale.
-struct Decimal {
-1: required binary unscaled,
-3: required i16 scale
-}
-
-struct DecimalColumnStatsData {
-1: optional Decimal lowValue,
-2: optional Decimal highValue,
-3: required i64 numNulls,
-4: required i64 numDVs
-}
-
-// Per-type column statistics; exactly one member is set.
-union ColumnStatisticsData {
-1: BooleanColumnStatsData booleanStats,
-2: LongColumnStatsData longStats,
-3: DoubleColumnStatsData doubleStats,
-4: StringColumnStatsData stringStats,
-5: BinaryColumnStatsData binaryStats,
-6: DecimalColumnStatsData decimalStats
-}
-
-// Statistics of one column.
-struct ColumnStatisticsObj {
-1: required string colName,
-2: required string colType,
-3: required ColumnStatisticsData statsData
-}
-
-// Identifies the table or partition the statistics belong to.
-struct ColumnStatisticsDesc {
-1: required bool isTblLevel,
-2: required string dbName,
-3: required string tableName,
-4: optional string partName,
-5: optional i64 lastAnalyzed
-}
-
-struct ColumnStatistics {
-1: required ColumnStatisticsDesc statsDesc,
-2: required list<ColumnStatisticsObj> statsObj;
-}
-
 // Column statistics merged over several partitions.
 struct AggrStats {
 1: required list<ColumnStatisticsObj> colStats,
-2: required i64 partsFound
+2: required i64 partsFound,
+3: optional bool isStatsCompliant
 }
 
+// engine: required in Hive 4, absent in Hive 2. Declared optional here so that
+// requests from Hive 2 clients still decode (the endpoint then assumes
+// "impala"); catalogd's own requests always set it. The same holds for the
+// engine of TableStatsRequest and PartitionsStatsRequest.
 struct SetPartitionsStatsRequest {
-1: required list<ColumnStatistics> colStats
+1: required list<ColumnStatistics> colStats,
+2: optional bool needMerge,
+3: optional i64 writeId=-1,
+4: optional string validWriteIdList,
+5: optional string engine
+}
+
+struct SetPartitionsStatsResponse {
+1: required bool result;
 }
 
 // Result/column schema with extra properties.
@@ -420,32 +572,48 @@ struct PartitionsByExprRequest {
   2: required string tblName,
   3: required binary expr,
   4: optional string defaultPartitionName,
-  5: optional i16 maxParts=-1
+  5: optional i16 maxParts=-1,
+  6: optional string catName,
+  7: optional string order,
+  8: optional string validWriteIdList,
+  9: optional i64 id=-1
 }
 
 struct TableStatsResult {
-  1: required list<ColumnStatisticsObj> tableStats
+  1: required list<ColumnStatisticsObj> tableStats,
+  2: optional bool isStatsCompliant
 }
 
 struct PartitionsStatsResult {
-  1: required map<string, list<ColumnStatisticsObj>> partStats
+  1: required map<string, list<ColumnStatisticsObj>> partStats,
+  2: optional bool isStatsCompliant
 }
 
+// engine: optional here, required in Hive 4 (see SetPartitionsStatsRequest).
 struct TableStatsRequest {
  1: required string dbName,
  2: required string tblName,
  3: required list<string> colNames
+ 4: optional string catName,
+ 5: optional string validWriteIdList,
+ 6: optional string engine,
+ 7: optional i64 id=-1
 }
 
+// engine: optional here, required in Hive 4 (see SetPartitionsStatsRequest).
 struct PartitionsStatsRequest {
  1: required string dbName,
  2: required string tblName,
  3: required list<string> colNames,
- 4: required list<string> partNames
+ 4: required list<string> partNames,
+ 5: optional string catName,
+ 6: optional string validWriteIdList,
+ 7: optional string engine
 }
 
 struct AddPartitionsResult {
   1: optional list<Partition> partitions,
+  2: optional bool isStatsCompliant
 }
 
 struct AddPartitionsRequest {
@@ -453,7 +621,9 @@ struct AddPartitionsRequest {
   2: required string tblName,
   3: required list<Partition> parts,
   4: required bool ifNotExists,
-  5: optional bool needResult=true
+  5: optional bool needResult=true,
+  6: optional string catName,
+  7: optional string validWriteIdList
 }
 
 struct DropPartitionsResult {
@@ -479,7 +649,8 @@ struct DropPartitionsRequest {
   5: optional bool ifExists=true,
   6: optional bool ignoreProtection,
   7: optional EnvironmentContext environmentContext,
-  8: optional bool needResult=true
+  8: optional bool needResult=true,
+  9: optional string catName
 }
 
 // ---- User-defined functions ----
@@ -507,6 +678,7 @@ struct Function {
   6: i32              createTime,
   7: FunctionType     functionType,
   8: list<ResourceUri> resourceUris,
+  9: optional string  catName
 }
 
 // ---- Transaction, lock and compaction bodies ----
@@ -522,9 +694,13 @@ struct GetOpenTxnsInfoResponse {
     2: required list<TxnInfo> open_txns,
 }
 
+// Hive 3 layout: open_txns became a list (it was a set through Hive 2) and
+// abortedBits marks which of them are aborted.
 struct GetOpenTxnsResponse {
     1: required i64 txn_high_water_mark,
-    2: required set<i64> open_txns,
+    2: required list<i64> open_txns,
+    3: optional i64 min_open_txn,
+    4: required binary abortedBits,
 }
 
 struct OpenTxnRequest {
@@ -640,6 +816,7 @@ struct ShowCompactResponse {
 struct NotificationEventRequest {
     1: required i64 lastEvent,
     2: optional i32 maxEvents,
+    3: optional list<string> eventTypeSkipList,
 }
 
 struct NotificationEvent {
@@ -649,6 +826,8 @@ struct NotificationEvent {
     4: optional string dbName,
     5: optional string tableName,
     6: required string message,
+    7: optional string messageFormat,
+    8: optional string catName
 }
 
 struct NotificationEventResponse {
@@ -659,12 +838,18 @@ struct CurrentNotificationEventId {
     1: required i64 eventId,
 }
 
+// Files an insert added (layout since Hive 2: field 1 became replace).
 struct InsertEventRequestData {
-    1: required list<string> filesAdded
+    1: optional bool replace,
+    2: required list<string> filesAdded,
+    3: optional list<string> filesAddedChecksum,
+    4: optional list<string> subDirectoryList,
+    5: optional list<string> partitionVal
 }
 
 union FireEventRequestData {
     1: InsertEventRequestData insertData
+    2: list<InsertEventRequestData> insertDatas
 }
 
 // Client-requested event (e.g. files added by an insert).
@@ -674,9 +859,11 @@ struct FireEventRequest {
     3: optional string dbName,
     4: optional string tableName,
     5: optional list<string> partitionVals,
+    6: optional string catName,
 }
 
 struct FireEventResponse {
+    1: list<i64> eventIds
 }
 
 struct GetAllFunctionsResponse {
@@ -689,6 +876,7 @@ struct TableMeta {
   2: required string tableName;
   3: required string tableType;
   4: optional string comments;
+  5: optional string catName;
 }
 
 // ---- Exceptions; each carries a message ----

@@ -196,14 +196,35 @@ service ThriftHiveMetastore {
   hive_metastore.AggrStats get_aggr_stats_for(1: hive_metastore.PartitionsStatsRequest request)
       throws (1: hive_metastore.NoSuchObjectException o1,
               2: hive_metastore.MetaException o2)
+  // Writes several table- or partition-level statistics objects in one call
+  // (Impala's and Hive's batch path).
+  bool set_aggr_stats_for(1: hive_metastore.SetPartitionsStatsRequest request)
+      throws (1: hive_metastore.NoSuchObjectException o1,
+              2: hive_metastore.InvalidObjectException o2,
+              3: hive_metastore.MetaException o3,
+              4: hive_metastore.InvalidInputException o4)
+  // The request forms Hive 4 clients use for the two update calls above.
+  hive_metastore.SetPartitionsStatsResponse update_table_column_statistics_req(
+      1: hive_metastore.SetPartitionsStatsRequest req)
+      throws (1: hive_metastore.NoSuchObjectException o1,
+              2: hive_metastore.InvalidObjectException o2,
+              3: hive_metastore.MetaException o3,
+              4: hive_metastore.InvalidInputException o4)
+  hive_metastore.SetPartitionsStatsResponse update_partition_column_statistics_req(
+      1: hive_metastore.SetPartitionsStatsRequest req)
+      throws (1: hive_metastore.NoSuchObjectException o1,
+              2: hive_metastore.InvalidObjectException o2,
+              3: hive_metastore.MetaException o3,
+              4: hive_metastore.InvalidInputException o4)
+  // engine (Hive 4) is absent from Hive 2 clients' calls and then arrives empty.
   bool delete_partition_column_statistics(1: string db_name, 2: string tbl_name,
-      3: string part_name, 4: string col_name)
+      3: string part_name, 4: string col_name, 5: string engine)
       throws (1: hive_metastore.NoSuchObjectException o1,
               2: hive_metastore.MetaException o2,
               3: hive_metastore.InvalidObjectException o3,
               4: hive_metastore.InvalidInputException o4)
   bool delete_table_column_statistics(1: string db_name, 2: string tbl_name,
-      3: string col_name)
+      3: string col_name, 4: string engine)
       throws (1: hive_metastore.NoSuchObjectException o1,
               2: hive_metastore.MetaException o2,
               3: hive_metastore.InvalidObjectException o3,

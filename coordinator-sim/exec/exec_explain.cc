@@ -98,6 +98,8 @@ int64_t NdvOf(const LocalTable& t, const std::string& col) {
     if (d.__isset.doubleStats) return d.doubleStats.numDVs;
     if (d.__isset.stringStats) return d.stringStats.numDVs;
     if (d.__isset.decimalStats) return d.decimalStats.numDVs;
+    if (d.__isset.dateStats) return d.dateStats.numDVs;
+    if (d.__isset.timestampStats) return d.timestampStats.numDVs;
     if (d.__isset.booleanStats) return 2;
   }
   const impala::TColumn* c = FindColumn(t, col);

@@ -1,4 +1,6 @@
 // HMS endpoint over a raw client: column statistics calls and their errors.
+#include <tuple>
+
 #include "tests/hms/hms_test_util.h"
 
 namespace ics::catalog::hms::testing {
@@ -109,20 +111,20 @@ TEST_F(HmsStatsTest, TableLevelUpdateGetDelete) {
   // deletion is one DELETE_TABLE_COLUMN_STAT event.
   hms().update_partition_column_statistics(Stats("p=a", {LongStats("id", 1, 2, 0, 1)}));
   const int64_t before = CurrentEventId();
-  EXPECT_TRUE(hms().delete_table_column_statistics("db", "t", "ID"));
+  EXPECT_TRUE(hms().delete_table_column_statistics("db", "t", "ID", "impala"));
   EXPECT_EQ(EventTypesAfter(before), (std::vector<std::string>{"DELETE_TABLE_COLUMN_STAT"}));
   hms().get_partition_column_statistics(got, "db", "t", "p=a", "id");
   EXPECT_HMS_ERROR(hms().get_table_column_statistics(got, "db", "t", "id"), NoSuchObjectException,
                    "id");
   hms().get_table_column_statistics(got, "db", "t", "name");
-  EXPECT_HMS_ERROR(hms().delete_table_column_statistics("db", "t", "id"), NoSuchObjectException,
+  EXPECT_HMS_ERROR(hms().delete_table_column_statistics("db", "t", "id", "impala"), NoSuchObjectException,
                    "column 'id'");
   hms().update_table_column_statistics(Stats("", {LongStats("id", 1, 2, 0, 1)}));
-  EXPECT_TRUE(hms().delete_table_column_statistics("db", "t", ""));
+  EXPECT_TRUE(hms().delete_table_column_statistics("db", "t", "", "impala"));
   req.tblName = "t";
   hms().get_table_statistics_req(res, req);
   EXPECT_TRUE(res.tableStats.empty());
-  EXPECT_HMS_ERROR(hms().delete_table_column_statistics("db", "nope", "id"), NoSuchObjectException,
+  EXPECT_HMS_ERROR(hms().delete_table_column_statistics("db", "nope", "id", "impala"), NoSuchObjectException,
                    "nope");
 }
 
@@ -196,19 +198,88 @@ TEST_F(HmsStatsTest, PartitionLevelUpdateGetAggregateDelete) {
   EXPECT_HMS_ERROR(hms().get_aggr_stats_for(aggr, req), NoSuchObjectException, "nope");
 
   // Delete.
-  EXPECT_TRUE(hms().delete_partition_column_statistics("db", "t", "p=a", "id"));
+  EXPECT_TRUE(hms().delete_partition_column_statistics("db", "t", "p=a", "id", "impala"));
   EXPECT_HMS_ERROR(hms().get_partition_column_statistics(got, "db", "t", "p=a", "id"),
                    NoSuchObjectException, "id");
   hms().get_partition_column_statistics(got, "db", "t", "p=a", "name");
-  EXPECT_TRUE(hms().delete_partition_column_statistics("db", "t", "p=b", ""));
+  EXPECT_TRUE(hms().delete_partition_column_statistics("db", "t", "p=b", "", "impala"));
   EXPECT_HMS_ERROR(hms().get_partition_column_statistics(got, "db", "t", "p=b", "name"),
                    NoSuchObjectException, "name");
-  EXPECT_HMS_ERROR(hms().delete_partition_column_statistics("db", "t", "p=b", "id"),
+  EXPECT_HMS_ERROR(hms().delete_partition_column_statistics("db", "t", "p=b", "id", "impala"),
                    NoSuchObjectException, "p=b");
-  EXPECT_HMS_ERROR(hms().delete_partition_column_statistics("db", "t", "p=zz", "id"),
+  EXPECT_HMS_ERROR(hms().delete_partition_column_statistics("db", "t", "p=zz", "id", "impala"),
                    NoSuchObjectException, "p=zz");
-  EXPECT_HMS_ERROR(hms().delete_partition_column_statistics("db", "t", "", "id"),
+  EXPECT_HMS_ERROR(hms().delete_partition_column_statistics("db", "t", "", "id", "impala"),
                    InvalidInputException, "part_name");
+}
+
+// DATE statistics (ColumnStatisticsData member 7) written per partition in one
+// set_aggr_stats_for request without an engine (as a Hive 2 client sends it),
+// read back unchanged and aggregated: min low, max high, summed nulls.
+TEST_F(HmsStatsTest, DateStatsBatchWriteReadAndAggregate) {
+  hive::Table t = Table("db", "dated", {"p"});
+  hive::FieldSchema d;
+  d.name = "d";
+  d.type = "date";
+  t.sd.cols.push_back(d);
+  hms().create_table(t);
+  hive::Partition part;
+  for (const char* v : {"a", "b"}) hms().append_partition(part, "db", "dated", {v});
+  auto date_stats = [](int64_t lo, int64_t hi, int64_t nulls) {
+    hive::ColumnStatisticsObj obj;
+    obj.colName = "d";
+    obj.colType = "date";
+    hive::DateColumnStatsData dd;
+    hive::Date l, h;
+    l.daysSinceEpoch = lo;
+    h.daysSinceEpoch = hi;
+    dd.__set_lowValue(l);
+    dd.__set_highValue(h);
+    dd.numNulls = nulls;
+    dd.numDVs = hi - lo;
+    obj.statsData.__set_dateStats(dd);
+    return obj;
+  };
+  hive::SetPartitionsStatsRequest set;
+  for (auto [name, lo, hi] : {std::tuple{"p=a", 100, 200}, {"p=b", 50, 150}}) {
+    hive::ColumnStatistics cs = Stats(name, {date_stats(lo, hi, 2)});
+    cs.statsDesc.tableName = "dated";
+    set.colStats.push_back(cs);
+  }
+  EXPECT_TRUE(hms().set_aggr_stats_for(set));
+
+  hive::ColumnStatistics got;
+  hms().get_partition_column_statistics(got, "db", "dated", "p=b", "d");
+  ASSERT_EQ(got.statsObj.size(), 1u);
+  EXPECT_EQ(got.statsObj[0].statsData, date_stats(50, 150, 2).statsData);
+
+  hive::PartitionsStatsRequest req;
+  req.dbName = "db";
+  req.tblName = "dated";
+  req.colNames = {"d"};
+  req.partNames = {"p=a", "p=b"};
+  hive::AggrStats aggr;
+  hms().get_aggr_stats_for(aggr, req);
+  EXPECT_EQ(aggr.partsFound, 2);
+  ASSERT_EQ(aggr.colStats.size(), 1u);
+  ASSERT_TRUE(aggr.colStats[0].statsData.__isset.dateStats);
+  const hive::DateColumnStatsData& a = aggr.colStats[0].statsData.dateStats;
+  EXPECT_EQ(a.lowValue.daysSinceEpoch, 50);
+  EXPECT_EQ(a.highValue.daysSinceEpoch, 200);
+  EXPECT_EQ(a.numNulls, 4);
+  EXPECT_EQ(a.numDVs, 100);
+
+  // The Hive 4 request form of the partition update.
+  hive::SetPartitionsStatsRequest one;
+  hive::ColumnStatistics cs = Stats("p=a", {date_stats(1, 2, 0)});
+  cs.statsDesc.tableName = "dated";
+  one.colStats = {cs};
+  one.__set_engine("hive");
+  hive::SetPartitionsStatsResponse resp;
+  hms().update_partition_column_statistics_req(resp, one);
+  EXPECT_TRUE(resp.result);
+  hms().get_partition_column_statistics(got, "db", "dated", "p=a", "d");
+  EXPECT_EQ(got.statsObj[0].statsData.dateStats.highValue.daysSinceEpoch, 2);
 }
 
 }  // namespace
