@@ -2,12 +2,14 @@
 
 #include <signal.h>
 
+#include <memory>
 #include <mutex>
 
 #include <glog/logging.h>
 #include <thrift/TOutput.h>
 
 #include <openssl/err.h>
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
@@ -59,19 +61,37 @@ Status ConfigureCommon(SSL_CTX* ctx, const TlsOptions& o) {
   // handshake, and bytes arriving on an idle pooled client connection would
   // read as a broken connection to the pools that poll for that.
   SSL_CTX_set_num_tickets(ctx, 0);
+  SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
   return Status::OK();
 }
+
+int NoPassphrase(char*, int, int, void*) { return -1; }
 
 Status LoadIdentity(SSL_CTX* ctx, const TlsOptions& o) {
   if (SSL_CTX_use_certificate_chain_file(ctx, o.certificate_file.c_str()) != 1) {
     return Failed("cannot load the certificate " + o.certificate_file);
   }
-  if (SSL_CTX_use_PrivateKey_file(ctx, o.private_key_file.c_str(), SSL_FILETYPE_PEM) != 1) {
-    return Failed("cannot load the private key " + o.private_key_file);
+  // The key is read on its own, without a pass-phrase callback, so that an
+  // encrypted key fails instead of prompting on a terminal, and a mismatch
+  // is reported as one.
+  std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_file(o.private_key_file.c_str(), "r"),
+                                                &BIO_free);
+  std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(
+      bio == nullptr ? nullptr
+                     : PEM_read_bio_PrivateKey(bio.get(), nullptr, &NoPassphrase, nullptr),
+      &EVP_PKEY_free);
+  if (key == nullptr) {
+    return Failed("cannot load the private key " + o.private_key_file +
+                  " (an unencrypted PEM key is expected)");
   }
-  if (SSL_CTX_check_private_key(ctx) != 1) {
-    return Failed("the private key " + o.private_key_file + " does not match the certificate " +
-                  o.certificate_file);
+  X509* const cert = SSL_CTX_get0_certificate(ctx);
+  if (cert == nullptr || X509_check_private_key(cert, key.get()) != 1) {
+    ERR_clear_error();
+    return Status::InvalidArgument("TLS: the private key " + o.private_key_file +
+                                   " does not match the certificate " + o.certificate_file);
+  }
+  if (SSL_CTX_use_PrivateKey(ctx, key.get()) != 1) {
+    return Failed("cannot use the private key " + o.private_key_file);
   }
   return Status::OK();
 }
@@ -103,6 +123,12 @@ void InitOpenSsl() {
 }
 
 }  // namespace
+
+Status ConfigureServerSslContext(SSL_CTX* ctx, const TlsOptions& options) {
+  ERR_clear_error();
+  ICS_RETURN_IF_ERROR(ConfigureCommon(ctx, options));
+  return LoadIdentity(ctx, options);
+}
 
 TlsSocket::TlsSocket(std::shared_ptr<SSLContext> ctx, THRIFT_SOCKET fd,
                      std::shared_ptr<THRIFT_SOCKET> interrupt_listener,

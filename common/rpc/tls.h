@@ -104,6 +104,14 @@ class TlsContext {
   std::shared_ptr<apache::thrift::transport::AccessManager> name_check_;
 };
 
+// For servers that keep their own OpenSSL context (the Beast web server):
+// applies the settings every context of the project shares (minimum
+// version, cipher list, no renegotiation, no session tickets or cache) and
+// loads `options`' certificate chain and unencrypted private key, checking
+// that they match. Client verification is not set up. An error names the
+// file and OpenSSL's reason.
+[[nodiscard]] Status ConfigureServerSslContext(SSL_CTX* ctx, const TlsOptions& options);
+
 // What a process's RPC endpoints need to know about transport security:
 // the TLS context (nullptr = plaintext), whether plaintext ports may bind
 // a non-loopback address (an operator's explicit choice), and the token a

@@ -14,23 +14,13 @@
 #include <glog/logging.h>
 #include <nlohmann/json.hpp>
 
+#include "common/util/operation_log_json.h"
+
 namespace ics {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Rfc3339(std::chrono::system_clock::time_point t) {
-  const int64_t ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
-  const std::time_t secs = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[40];
-  const size_t n = std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
-  std::snprintf(buf + n, sizeof(buf) - n, ".%03dZ", static_cast<int>(ms % 1000));
-  return buf;
-}
 
 std::string FileStamp() {
   const std::time_t now = std::time(nullptr);
@@ -71,7 +61,7 @@ bool IsAuditFile(const std::string& name, const std::string& daemon) {
 
 std::string AuditLog::Line(const OperationRecord& r, const std::string& daemon) {
   nlohmann::ordered_json j;
-  j["time"] = Rfc3339(r.start_time);
+  j["time"] = FormatOperationTime(r.start_time, /*rfc3339=*/true);
   j["daemon"] = daemon;
   j["id"] = r.id;
   j["peer"] = r.origin.peer;

@@ -20,15 +20,20 @@
 
 namespace ics {
 
-inline std::string FormatOperationTime(std::chrono::system_clock::time_point t) {
+// UTC with milliseconds: "2026-12-01 16:08:44.123", or in RFC 3339 form
+// "2026-12-01T16:08:44.123Z" with rfc3339.
+inline std::string FormatOperationTime(std::chrono::system_clock::time_point t,
+                                       bool rfc3339 = false) {
   const int64_t ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
   const std::time_t secs = static_cast<std::time_t>(ms / 1000);
   std::tm tm{};
   gmtime_r(&secs, &tm);
   char buf[48];
-  const size_t n = std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
-  std::snprintf(buf + n, sizeof(buf) - n, ".%03d", static_cast<int>(ms % 1000));
+  const size_t n =
+      std::strftime(buf, sizeof(buf), rfc3339 ? "%Y-%m-%dT%H:%M:%S" : "%Y-%m-%d %H:%M:%S", &tm);
+  std::snprintf(buf + n, sizeof(buf) - n, rfc3339 ? ".%03dZ" : ".%03d",
+                static_cast<int>(ms % 1000));
   return buf;
 }
 

@@ -28,18 +28,9 @@ struct Port {
   std::string service;  // multiplexed service name, "" for plain
 };
 
-// A client that trusts `ca` and presents `cert` ("" = none); null = plaintext.
+// A client that trusts `ca` and presents `cert` ("" = none).
 std::shared_ptr<const TlsContext> Client(const std::string& ca, const std::string& cert) {
-  const TestCerts& certs = TestCerts::Get();
-  TlsOptions o;
-  o.ca_certificate_file = certs.File(ca);
-  if (!cert.empty()) {
-    o.certificate_file = certs.File(cert + ".pem");
-    o.private_key_file = certs.File(cert + ".key");
-  }
-  auto c = TlsContext::Create(o);
-  EXPECT_TRUE(c.ok()) << c.status().ToString();
-  return c.ok() ? *c : nullptr;
+  return TestCerts::Get().Context(ca, cert);
 }
 
 // Sends one call of a method no service has and reads the reply: a served

@@ -171,21 +171,10 @@ class AuditClusterTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(TestCerts::Get().ok()) << "openssl failed";
-    const TestCerts& certs = TestCerts::Get();
-    TlsOptions server;
-    server.certificate_file = certs.File("catalogd.pem");
-    server.private_key_file = certs.File("catalogd.key");
-    server.ca_certificate_file = certs.File("ca.pem");
-    server.require_client_certificate = true;
-    auto tls = TlsContext::Create(server);
+    auto tls = TlsContext::Create(TestCerts::Get().Options("ca.pem", "catalogd", /*mutual=*/true));
     ASSERT_TRUE(tls.ok()) << tls.status().ToString();
-    TlsOptions client;
-    client.ca_certificate_file = certs.File("ca.pem");
-    client.certificate_file = certs.File("client.pem");
-    client.private_key_file = certs.File("client.key");
-    auto ctls = TlsContext::Create(client);
-    ASSERT_TRUE(ctls.ok()) << ctls.status().ToString();
-    client_tls_ = *ctls;
+    client_tls_ = TestCerts::Get().Context("ca.pem", "client");
+    ASSERT_NE(client_tls_, nullptr);
 
     catalog::CatalogServerOptions o;
     o.bind_host = "127.0.0.1";

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/rpc/tls.h"
+
 namespace ics::testing {
 
 class TestCerts {
@@ -21,6 +23,28 @@ class TestCerts {
   }
   std::string File(const std::string& name) const { return dir_ + "/" + name; }
   const std::string& dir() const { return dir_; }
+
+  // TLS options of a peer that trusts `ca` (a file name, e.g. "ca.pem") and
+  // presents `cert` ("server" = server.pem/server.key; "" = no certificate),
+  // requiring client certificates when it serves with `mutual`.
+  TlsOptions Options(const std::string& ca, const std::string& cert, bool mutual = false) const {
+    TlsOptions o;
+    o.ca_certificate_file = File(ca);
+    if (!cert.empty()) {
+      o.certificate_file = File(cert + ".pem");
+      o.private_key_file = File(cert + ".key");
+    }
+    o.require_client_certificate = mutual;
+    return o;
+  }
+  // The context of Options(...); fails the test (and returns null) when it
+  // cannot be made.
+  std::shared_ptr<const TlsContext> Context(const std::string& ca, const std::string& cert,
+                                            bool mutual = false) const {
+    auto c = TlsContext::Create(Options(ca, cert, mutual));
+    EXPECT_TRUE(c.ok()) << c.status().ToString();
+    return c.ok() ? *c : nullptr;
+  }
   bool ok() const { return ok_; }
 
  private:
