@@ -1,0 +1,192 @@
+// Internal to the HMS handler's files (hms_handler*.cc): how Status
+// categories become each call's declared exceptions, the guard that turns an
+// unexpected C++ exception into one, and the wrapper that records writes in
+// the operation log and waits until catalogd has applied them.
+#pragma once
+
+#include <glog/logging.h>
+#include <thrift/TApplicationException.h>
+
+#include <exception>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "ThriftHiveMetastore.h"
+#include "catalogd/hms/hms_core.h"
+#include "common/rpc/peer.h"
+#include "common/util/operation_log.h"
+#include "common/util/status.h"
+
+namespace ics::catalog::hms::handler_internal {
+
+// The exception a failed call raises.
+enum class Ex {
+  kMeta,
+  kNoSuchObject,
+  kAlreadyExists,
+  kInvalidObject,
+  kInvalidOperation,
+  kInvalidInput,
+  kUnknownDB,
+  kConfigSecurity,
+  kApp,  // no declared exception: a Thrift application error
+};
+
+// Which exception each Status category becomes for one call.
+struct Errs {
+  Ex not_found = Ex::kMeta;
+  Ex exists = Ex::kMeta;
+  Ex invalid = Ex::kMeta;
+  Ex other = Ex::kMeta;
+};
+
+template <typename E>
+[[noreturn]] void ThrowWith(const std::string& msg) {
+  E e;
+  e.__set_message(msg);
+  throw e;
+}
+
+[[noreturn]] inline void Raise(Ex ex, const std::string& msg) {
+  switch (ex) {
+    case Ex::kNoSuchObject: ThrowWith<hive::NoSuchObjectException>(msg);
+    case Ex::kAlreadyExists: ThrowWith<hive::AlreadyExistsException>(msg);
+    case Ex::kInvalidObject: ThrowWith<hive::InvalidObjectException>(msg);
+    case Ex::kInvalidOperation: ThrowWith<hive::InvalidOperationException>(msg);
+    case Ex::kInvalidInput: ThrowWith<hive::InvalidInputException>(msg);
+    case Ex::kUnknownDB: ThrowWith<hive::UnknownDBException>(msg);
+    case Ex::kConfigSecurity: ThrowWith<hive::ConfigValSecurityException>(msg);
+    case Ex::kApp: throw apache::thrift::TApplicationException(msg);
+    case Ex::kMeta: break;
+  }
+  ThrowWith<hive::MetaException>(msg);
+}
+
+inline void Check(const Status& s, const Errs& e) {
+  if (s.ok()) return;
+  switch (s.code()) {
+    case ErrorCode::kNotFound: Raise(e.not_found, s.message());
+    case ErrorCode::kAlreadyExists: Raise(e.exists, s.message());
+    case ErrorCode::kInvalidArgument: Raise(e.invalid, s.message());
+    default: Raise(e.other, s.ToString());
+  }
+}
+
+template <typename T>
+T Get(Result<T> r, const Errs& e) {
+  Check(r.status(), e);
+  return std::move(r).value();
+}
+
+// Runs one call; an unexpected C++ exception becomes `fallback` (declared
+// exceptions and Thrift errors pass through unchanged).
+template <typename Fn>
+auto Guard(const char* call, Ex fallback, Fn&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const apache::thrift::TException&) {
+    throw;
+  } catch (const std::exception& e) {
+    LOG(WARNING) << "HMS endpoint: " << call << " failed unexpectedly: " << e.what();
+    Raise(fallback, std::string("internal error in ") + call + ": " + e.what());
+  }
+}
+
+inline std::string PartitionsTarget(const std::vector<hive::Partition>& parts) {
+  if (parts.empty()) return "(no partitions)";
+  std::string t = parts[0].dbName + "." + parts[0].tableName;
+  if (parts.size() > 1) t += " (" + std::to_string(parts.size()) + " partitions)";
+  return t;
+}
+
+inline std::string StatsTarget(const hive::ColumnStatistics& stats) {
+  std::string t = stats.statsDesc.dbName + "." + stats.statsDesc.tableName;
+  if (stats.statsDesc.__isset.partName) t += "/" + stats.statsDesc.partName;
+  return t;
+}
+
+// The status a raised HMS exception stands for (for the operation log).
+inline Status StatusOfRaised(const std::exception_ptr& raised) {
+  try {
+    std::rethrow_exception(raised);
+  } catch (const hive::NoSuchObjectException& e) {
+    return Status::NotFound(e.message);
+  } catch (const hive::AlreadyExistsException& e) {
+    return Status::AlreadyExists(e.message);
+  } catch (const hive::InvalidObjectException& e) {
+    return Status::InvalidArgument(e.message);
+  } catch (const hive::InvalidOperationException& e) {
+    return Status::InvalidArgument(e.message);
+  } catch (const hive::InvalidInputException& e) {
+    return Status::InvalidArgument(e.message);
+  } catch (const hive::MetaException& e) {
+    return Status(ErrorCode::kGeneral, e.message);
+  } catch (const std::exception& e) {
+    return Status(ErrorCode::kInternalError, e.what());
+  } catch (...) {
+    return Status(ErrorCode::kInternalError, "unknown exception");
+  }
+}
+
+// Runs a successful write's after_write hook; a failure (or exception) is a
+// warning only, never the call's outcome: the write is committed.
+template <typename Hooks>
+void AfterWrite(const Hooks& h, const char* call) {
+  if (h.after_write == nullptr || !*h.after_write) return;
+  Status s = Status::OK();
+  try {
+    s = (*h.after_write)();
+  } catch (const std::exception& e) {
+    s = Status(ErrorCode::kInternalError, e.what());
+  } catch (...) {
+    s = Status(ErrorCode::kInternalError, "unknown exception");
+  }
+  if (!s.ok()) {
+    h.sync_failures->fetch_add(1);
+    LOG(WARNING) << "HMS endpoint: " << call
+                 << " committed, but catalogd has not applied it yet: " << s.ToString();
+  }
+}
+
+// Guard() for a call that writes: recorded in the operation log (and so the
+// audit log) with the peer and the outcome, then the after_write hook. A
+// write's catalog version is not known here: the event processor applies it
+// from the notification log.
+template <typename Hooks, typename Fn>
+auto Audited(const Hooks& h, const char* call, std::string target, Fn&& fn) -> decltype(fn()) {
+  ScopedOperation op(h.log, std::string("HMS ") + call, std::move(target), "", CurrentOrigin());
+  try {
+    if constexpr (std::is_void_v<decltype(fn())>) {
+      Guard(call, Ex::kMeta, std::forward<Fn>(fn));
+      op.End(Status::OK());
+      AfterWrite(h, call);
+    } else {
+      auto r = Guard(call, Ex::kMeta, std::forward<Fn>(fn));
+      op.End(Status::OK());
+      AfterWrite(h, call);
+      return r;
+    }
+  } catch (...) {
+    op.End(StatusOfRaised(std::current_exception()));
+    throw;
+  }
+}
+
+// Per-call mappings (named after the HMS calls that use them).
+inline constexpr Errs kPlain{};                                               // MetaException only
+inline constexpr Errs kLookup{Ex::kNoSuchObject, Ex::kMeta, Ex::kMeta};       // get_*, drop_table
+inline constexpr Errs kCreate{Ex::kNoSuchObject, Ex::kAlreadyExists, Ex::kInvalidObject};
+inline constexpr Errs kAddPart{Ex::kInvalidObject, Ex::kAlreadyExists, Ex::kInvalidObject};
+inline constexpr Errs kAlter{Ex::kInvalidOperation, Ex::kInvalidOperation, Ex::kInvalidOperation};
+inline constexpr Errs kStats{Ex::kNoSuchObject, Ex::kMeta, Ex::kInvalidInput};
+inline constexpr Errs kApp{Ex::kApp, Ex::kApp, Ex::kApp, Ex::kApp};
+
+inline HmsCore::PartitionQuery Query(int16_t max_parts) {
+  HmsCore::PartitionQuery q;
+  q.max_parts = max_parts;
+  return q;
+}
+
+}  // namespace ics::catalog::hms::handler_internal
