@@ -117,6 +117,10 @@ void Coordinator::OnTopicUpdate(const impala::TTopicDelta& delta,
       topic_catalog_version_ = 0;
       topic_version_of_.clear();
     }
+    if (!catalog_ready_ && obj.catalog_version > 0) {
+      catalog_ready_ = true;
+      LOG(INFO) << opts_.id << ": catalog ready at catalog version " << obj.catalog_version;
+    }
     if (obj.catalog_version > topic_catalog_version_) {
       topic_catalog_version_ = obj.catalog_version;
       if (delta.__isset.to_version) topic_version_of_[obj.catalog_version] = delta.to_version;
@@ -132,6 +136,29 @@ int64_t Coordinator::topic_catalog_version() const {
   return topic_catalog_version_;
 }
 
+bool Coordinator::catalog_ready() const {
+  MutexLock l(&mu_);
+  return catalog_ready_;
+}
+
+Status Coordinator::WaitForCatalogReady() {
+  const auto start = Clock::now();
+  const auto deadline = start + std::chrono::milliseconds(opts_.wait_for_catalog_timeout_ms);
+  MutexLock l(&mu_);
+  while (!catalog_ready_ && !stopped_) {
+    if (!topic_cv_.WaitUntil(&mu_, deadline)) break;
+  }
+  if (catalog_ready_) return Status::OK();
+  const auto waited =
+      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+  return Status(ErrorCode::kRecoverableError,
+                "Catalog not ready: coordinator " + opts_.id +
+                    " has not received its first catalog update from the statestore yet "
+                    "(waited " + std::to_string(waited) + " ms of " +
+                    std::to_string(opts_.wait_for_catalog_timeout_ms) +
+                    "); the statement was not run, retry later");
+}
+
 CoordinatorState Coordinator::State() const {
   CoordinatorState s;
   s.id = opts_.id;
@@ -141,6 +168,7 @@ CoordinatorState Coordinator::State() const {
   {
     MutexLock l(&mu_);
     s.topic_catalog_version = topic_catalog_version_;
+    s.catalog_ready = catalog_ready_;
   }
   if (subscriber_ != nullptr) {
     s.topic_version = subscriber_->last_topic_version(kCatalogTopic);

@@ -48,6 +48,7 @@ struct CoordinatorState {
   bool on_demand = true;           // local catalog mode
   int64_t local_catalog_version = 0;
   std::string catalog_service_id;  // "" before the first update
+  bool catalog_ready = false;         // first catalog topic update applied
   int64_t topic_catalog_version = 0;  // highest catalog version seen on the topic
   int64_t topic_version = 0;          // last catalog-update topic version received
   int64_t min_subscriber_topic_version = 0;
@@ -70,6 +71,9 @@ struct CoordinatorOptions {
   bool use_local_catalog = true;  // on-demand mode (peer default); false = full replica
   int64_t local_catalog_cache_bytes = 256ll << 20;
   int sync_ddl_timeout_ms = 60000;
+  // How long a statement waits for the first catalog topic update before it is
+  // refused with "Catalog not ready" (0: refuse at once while not ready).
+  int wait_for_catalog_timeout_ms = 30000;
   int catalog_rpc_timeout_ms = 120000;
   // TLS for the CoordinatorService and subscriber ports and the connections
   // to catalogd and the statestore, and the bind policy (common/rpc/tls.h).
@@ -102,6 +106,14 @@ class Coordinator : public CoordinatorBackend {
                                                      bool sync_ddl) override;
   Result<impala::TCatalogUpdateResult> ResetMetadata(impala::TResetMetadataRequest req,
                                                      bool sync_ddl) override;
+
+  // Ready once the first catalog topic update (one carrying catalogd's CATALOG
+  // object) has been applied to the local catalog; waits up to
+  // options().wait_for_catalog_timeout_ms, then RECOVERABLE_ERROR
+  // "Catalog not ready: ...". Also fails at once after Stop().
+  [[nodiscard]] Status WaitForCatalogReady() override EXCLUDES(mu_);
+  // Whether the first catalog topic update has been applied (no waiting).
+  bool catalog_ready() const EXCLUDES(mu_);
 
   // Waits (SYNC_DDL) until catalog version `v` was seen on the topic and
   // every subscriber processed the topic version that carried it.
@@ -136,6 +148,9 @@ class Coordinator : public CoordinatorBackend {
   mutable Mutex mu_;
   CondVar topic_cv_;
   int64_t topic_catalog_version_ GUARDED_BY(mu_) = 0;
+  // Set by the first applied catalog topic update; never cleared (a new
+  // catalogd's first update replaces the catalog, it does not unready it).
+  bool catalog_ready_ GUARDED_BY(mu_) = false;
   std::string topic_service_id_ GUARDED_BY(mu_);
   // catalog version -> topic version of the delta that first carried it.
   std::map<int64_t, int64_t> topic_version_of_ GUARDED_BY(mu_);

@@ -5,6 +5,7 @@
 //   coordinator_local_catalog_{hits,misses,evictions,invalidations,fetches}_total
 //   coordinator_local_catalog_cached_bytes / _objects     gauges
 //   coordinator_catalog_version             local catalog version
+//   coordinator_catalog_ready               1 once the first catalog update is applied
 //   coordinator_topic_catalog_version       highest version seen on the topic
 //   coordinator_topic_version               last catalog-update topic version
 //   coordinator_min_subscriber_topic_version
@@ -53,6 +54,10 @@ void Coordinator::RegisterMetrics() {
   m->AddCallbackGauge("coordinator_catalog_version",
                       "Catalog version of the local catalog (topic or own DDL results).",
                       [cat] { return static_cast<double>(cat->catalog_version()); });
+  m->AddCallbackGauge("coordinator_catalog_ready",
+                      "1 once the first catalog topic update has been applied and statements "
+                      "are served, 0 before.",
+                      [this] { return catalog_ready() ? 1.0 : 0.0; });
   m->AddCallbackGauge("coordinator_topic_catalog_version",
                       "Highest catalog version seen on the catalog-update topic.",
                       [this] { return static_cast<double>(topic_catalog_version()); });

@@ -1,6 +1,7 @@
 // coordinator-sim: runs N simulated coordinators in one process. The i-th
 // uses coordinator port + i, subscriber port + i and web server port + i
 // (0 = free ports).
+#include <algorithm>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -31,6 +32,9 @@ DEFINE_bool(use_local_catalog, true,
             "On-demand local catalog (2: invalidations + partial fetches); false = full replica.");
 DEFINE_int32(local_catalog_cache_mb, 256, "Byte limit of the on-demand cache.");
 DEFINE_int32(sync_ddl_timeout_ms, 60000, "How long SYNC_DDL waits before failing.");
+DEFINE_int32(wait_for_catalog_timeout_ms, 30000,
+             "How long a statement waits for the coordinator's first catalog topic update "
+             "before it is refused with 'Catalog not ready' (0: refuse at once).");
 DEFINE_string(id_prefix, "coordinator", "Subscriber ids are <prefix>-<i>.");
 DEFINE_string(port_file, "",
               "If set, one line '<i> <port> <subscriber port> webserver=<port>' per "
@@ -69,6 +73,7 @@ int main(int argc, char** argv) {
     o.use_local_catalog = FLAGS_use_local_catalog;
     o.local_catalog_cache_bytes = int64_t{FLAGS_local_catalog_cache_mb} << 20;
     o.sync_ddl_timeout_ms = FLAGS_sync_ddl_timeout_ms;
+    o.wait_for_catalog_timeout_ms = std::max(0, FLAGS_wait_for_catalog_timeout_ms);
     auto c = std::make_unique<ics::coord::Coordinator>(o);
     ics::Status s = c->Start();
     if (!s.ok()) {

@@ -216,8 +216,9 @@ Status SetOrUnsetProperties(CatalogContext* ctx, const impala::TAlterTableParams
 Status BuildEdit(CatalogContext* ctx, const impala::TAlterTableParams& p, const TableRef& t,
                  const TableState& old, hive::Table* hms, Edit* e) {
   const A::type type = p.alter_type;
-  const bool view_ok =
-      type == A::SET_TBL_PROPERTIES || type == A::UNSET_TBL_PROPERTIES || type == A::SET_OWNER;
+  const bool view_ok = type == A::SET_TBL_PROPERTIES || type == A::UNSET_TBL_PROPERTIES ||
+                       type == A::SET_OWNER || type == A::SET_VIEW_PROPERTIES ||
+                       type == A::UNSET_VIEW_PROPERTIES;
   if (IsView(*hms) && !view_ok) return ViewNotAllowed(type, t);
   auto missing = [&](const char* field) {
     return Status::InvalidArgument("ALTER TABLE " + OpName(type) + " request without " + field);
@@ -297,6 +298,14 @@ Status BuildEdit(CatalogContext* ctx, const impala::TAlterTableParams& p, const 
     case A::UNSET_TBL_PROPERTIES:
       if (!p.__isset.unset_tbl_properties_params) return missing("unset_tbl_properties_params");
       return SetOrUnsetProperties(ctx, p, t, old, hms, e);
+    case A::SET_VIEW_PROPERTIES:
+    case A::UNSET_VIEW_PROPERTIES: {
+      // Only the parameters change: the view's text and columns are kept as they are.
+      const hive::Table original = *hms;
+      ICS_RETURN_IF_ERROR(EditViewProperties(p, t, original, &hms->parameters));
+      e->summary = "Updated view.";
+      return Status::OK();
+    }
     case A::SET_OWNER:
       if (!p.__isset.set_owner_params) return missing("set_owner_params");
       if (p.set_owner_params.owner_name.empty()) {

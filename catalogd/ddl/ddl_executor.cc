@@ -197,7 +197,7 @@ Result<DdlOutcome> DdlExecutor::RunReset(const impala::TResetMetadataRequest& re
     ReaderLock reset(&reset_mu_);
     if (req.is_refresh) return ddl::RefreshTable(ctx_, req);
     ICS_ASSIGN_OR_RETURN(ddl::TableRef t, ddl::NormalizeTableRef(req.table_name));
-    if (req.__isset.partition_spec) {
+    if (ddl::NamesPartitions(req)) {
       return Status::InvalidArgument(
           "INVALIDATE METADATA does not take a partition; use "
           "REFRESH for partition " +

@@ -286,7 +286,23 @@ Result<std::string> FunctionSignature(const std::string& name,
                                       const std::vector<impala::TColumnType>& arg_types,
                                       bool var_args);
 
+// ALTER VIEW SET/UNSET TBLPROPERTIES (alter types SET_VIEW_PROPERTIES and
+// UNSET_VIEW_PROPERTIES) on `params`, the parameters of `view`.
+// INVALID_ARGUMENT if `view` is not a view, the sub-struct is missing, the
+// list is empty, or a key is reserved (storage_handler, statistics keys).
+// UNSET without IF EXISTS: NOT_FOUND naming every absent key, `params`
+// unchanged; with IF EXISTS absent keys are skipped.
+[[nodiscard]] Status EditViewProperties(const impala::TAlterTableParams& p, const TableRef& t,
+                                        const hive::Table& view,
+                                        std::map<std::string, std::string>* params);
+
+// REFRESH of a table or of the partitions it names in partition_spec_list and/or
+// partition_spec (both are honoured; duplicates count once). Every named
+// partition must exist in the catalog or the metastore, else NOT_FOUND and
+// nothing changes; all of them are reloaded in one catalog install.
 Result<DdlOutcome> RefreshTable(CatalogContext* ctx, const impala::TResetMetadataRequest& req);
+// True if `req` names at least one partition (either field).
+bool NamesPartitions(const impala::TResetMetadataRequest& req);
 Result<DdlOutcome> InvalidateTable(CatalogContext* ctx, const TableRef& t);
 Result<DdlOutcome> InvalidateDatabase(CatalogContext* ctx, const std::string& db_name);
 // Global INVALIDATE METADATA; the caller holds reset_mu_ exclusively.

@@ -33,13 +33,35 @@ std::shared_ptr<DatabaseState> MakeDatabaseState(hive::Database hms) {
 
 }  // namespace
 
+// The partitions a REFRESH names: partition_spec_list (what current coordinators
+// send) together with the older single partition_spec. Empty: the whole table.
+static std::vector<std::vector<impala::TPartitionKeyValue>> RequestedPartitions(
+    const impala::TResetMetadataRequest& req) {
+  std::vector<std::vector<impala::TPartitionKeyValue>> specs;
+  if (req.__isset.partition_spec_list) {
+    for (const auto& spec : req.partition_spec_list) {
+      if (!spec.empty()) specs.push_back(spec);
+    }
+  }
+  if (req.__isset.partition_spec && !req.partition_spec.empty()) {
+    specs.push_back(req.partition_spec);
+  }
+  return specs;
+}
+
+bool NamesPartitions(const impala::TResetMetadataRequest& req) {
+  return (req.__isset.partition_spec && !req.partition_spec.empty()) ||
+         (req.__isset.partition_spec_list && !req.partition_spec_list.empty());
+}
+
 Result<DdlOutcome> RefreshTable(CatalogContext* ctx, const impala::TResetMetadataRequest& req) {
   ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(req.table_name));
   ScopedLocks locks(ctx->catalog, {{t.db, t.table}});
   if (ctx->catalog->GetDatabase(t.db) == nullptr) return DatabaseNotFound(t.db);
   TablePtr current = ctx->catalog->GetTable(t.db, t.table);
   if (current == nullptr) return TableNotFound(t);
-  if (!req.__isset.partition_spec || req.partition_spec.empty() || !current->loaded) {
+  const std::vector<std::vector<impala::TPartitionKeyValue>> specs = RequestedPartitions(req);
+  if (specs.empty() || !current->loaded) {
     // A whole-table refresh (an unloaded table is loaded completely anyway).
     ICS_ASSIGN_OR_RETURN(TablePtr fresh, ctx->loads->ReloadLocked(t.db, t.table));
     DdlOutcome out;
@@ -50,32 +72,51 @@ Result<DdlOutcome> RefreshTable(CatalogContext* ctx, const impala::TResetMetadat
   }
   if (current->is_view())
     return Status::InvalidArgument("Cannot refresh a partition of view " + t.full());
-  ICS_ASSIGN_OR_RETURN(std::vector<std::string> values,
-                       PartitionValues(*current, req.partition_spec));
-  ICS_ASSIGN_OR_RETURN(std::string name, MakePartitionName(PartitionKeys(*current), values));
+  // Partition names, deduplicated, in the order they were named.
+  std::vector<std::string> names;
+  for (const auto& spec : specs) {
+    ICS_ASSIGN_OR_RETURN(std::vector<std::string> values, PartitionValues(*current, spec));
+    ICS_ASSIGN_OR_RETURN(std::string name, MakePartitionName(PartitionKeys(*current), values));
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> stored,
-                       ctx->metastore->GetPartitionsByNames(t.db, t.table, {name}));
-  auto it = current->partition_ids_by_name.find(name);
-  const PartitionState* existing = it == current->partition_ids_by_name.end()
-                                       ? nullptr
-                                       : current->partitions.at(it->second).get();
-  if (stored.empty() && existing == nullptr) {
-    return Status::NotFound("Partition does not exist: " + PartitionDisplayName(t, name));
+                       ctx->metastore->GetPartitionsByNames(t.db, t.table, names));
+  std::map<std::string, const hive::Partition*> stored_by_name;
+  for (const hive::Partition& p : stored) {
+    Result<std::string> name = MakePartitionName(PartitionKeys(*current), p.values);
+    if (name.ok()) stored_by_name[*name] = &p;
   }
+
+  // Every named partition must exist in the catalog or the metastore; nothing
+  // changes unless all of them do.
   std::shared_ptr<TableState> next = CopyTable(*current);
-  if (stored.empty()) {
-    // Dropped in the metastore behind the catalog's back.
-    next->partitions.erase(existing->id);
-  } else if (existing != nullptr) {
-    ICS_RETURN_IF_ERROR(ReplacePartition(ctx, next.get(), *existing, stored[0]));
-  } else {
-    // Added in the metastore behind the catalog's back.
-    ICS_ASSIGN_OR_RETURN(std::shared_ptr<PartitionState> p,
-                         ctx->loader->LoadPartition(*next, stored[0]));
-    const int64_t id = p->id;
-    next->partitions.emplace(id, std::move(p));
+  for (const std::string& name : names) {
+    auto it = current->partition_ids_by_name.find(name);
+    const PartitionState* existing = it == current->partition_ids_by_name.end()
+                                         ? nullptr
+                                         : current->partitions.at(it->second).get();
+    auto s = stored_by_name.find(name);
+    const hive::Partition* in_metastore = s == stored_by_name.end() ? nullptr : s->second;
+    if (in_metastore == nullptr && existing == nullptr) {
+      return Status::NotFound("Partition does not exist: " + PartitionDisplayName(t, name));
+    }
+    if (in_metastore == nullptr) {
+      // Dropped in the metastore behind the catalog's back.
+      next->partitions.erase(existing->id);
+    } else if (existing != nullptr) {
+      ICS_RETURN_IF_ERROR(ReplacePartition(ctx, next.get(), *existing, *in_metastore));
+    } else {
+      // Added in the metastore behind the catalog's back.
+      ICS_ASSIGN_OR_RETURN(std::shared_ptr<PartitionState> p,
+                           ctx->loader->LoadPartition(*next, *in_metastore));
+      const int64_t id = p->id;
+      next->partitions.emplace(id, std::move(p));
+    }
   }
-  return InstallTable(ctx, std::move(next), "Partition has been refreshed.");
+  return InstallTable(ctx, std::move(next),
+                      names.size() == 1
+                          ? "Partition has been refreshed."
+                          : std::to_string(names.size()) + " partitions have been refreshed.");
 }
 
 Result<DdlOutcome> InvalidateTable(CatalogContext* ctx, const TableRef& t) {

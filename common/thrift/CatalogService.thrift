@@ -124,8 +124,10 @@ struct TUpdateCatalogResponse {
   2: optional RuntimeProfile.TRuntimeProfileNode profile
 }
 
-// REFRESH (is_refresh) or INVALIDATE METADATA of a table, a partition, a database's
-// functions, authorization data, or (no target) the whole catalog.
+// REFRESH (is_refresh) or INVALIDATE METADATA of a table, some of its partitions, a
+// database's functions, authorization data, or (no target) the whole catalog.
+// Partitions: current coordinators name them in partition_spec_list (11); older ones
+// send a single one in partition_spec (5). With neither, a REFRESH covers the table.
 struct TResetMetadataRequest {
   1: required CatalogServiceVersion protocol_version = CatalogServiceVersion.V2
   2: optional TCatalogServiceRequestHeader header
@@ -137,6 +139,8 @@ struct TResetMetadataRequest {
   8: optional bool authorization
   9: optional bool refresh_updated_hms_partitions
   10: optional string debug_action
+  // The partitions a REFRESH reloads, each a complete key/value spec.
+  11: optional list<list<CatalogObjects.TPartitionKeyValue>> partition_spec_list
 }
 
 struct TResetMetadataResponse {
@@ -181,8 +185,8 @@ struct TTableInfoSelector {
   11: optional bool want_stats_for_all_columns
   12: bool want_hms_partition
   13: bool want_iceberg_table
-  // Start offset for paging Iceberg file lists (i32 as WIRE.md lists it; unused here).
-  14: optional i32 iceberg_file_offset
+  // Start offset for paging Iceberg file lists (unused here).
+  14: optional i64 iceberg_file_offset
 }
 
 // Requested details of one partition; which fields are set follows the selector.

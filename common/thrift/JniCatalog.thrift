@@ -74,8 +74,9 @@ struct TAlterDbParams {
 
 // ---- ALTER TABLE ----
 
-// Kind of ALTER TABLE/VIEW. Later peer values (18+, Iceberg/view properties) are not
-// listed; they arrive as plain integers.
+// Kind of ALTER TABLE/VIEW. The view-property kinds (20, 21) carry their keys in
+// set_tbl_properties_params / unset_tbl_properties_params and apply to views only;
+// the Iceberg kinds (18, 19) are listed for completeness and refused.
 enum TAlterTableType {
   ADD_COLUMNS = 0
   REPLACE_COLUMNS = 1
@@ -95,6 +96,10 @@ enum TAlterTableType {
   SET_ROW_FORMAT = 15
   SET_OWNER = 16
   UNSET_TBL_PROPERTIES = 17
+  SET_PARTITION_SPEC = 18
+  EXECUTE = 19
+  SET_VIEW_PROPERTIES = 20
+  UNSET_VIEW_PROPERTIES = 21
 }
 
 // ---- CREATE DATABASE / DATA SOURCE, DROP STATS, CREATE FUNCTION ----

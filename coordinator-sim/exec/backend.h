@@ -36,6 +36,14 @@ class CoordinatorBackend {
                                                              bool sync_ddl) = 0;
   virtual Result<impala::TCatalogUpdateResult> ResetMetadata(impala::TResetMetadataRequest req,
                                                              bool sync_ddl) = 0;
+
+  // Called before a statement runs. OK once the local catalog has applied its
+  // first catalog topic update (catalogd's objects); until then it waits up to
+  // the coordinator's bound and answers RECOVERABLE_ERROR "Catalog not ready"
+  // — the statement must not run, because the first full update would replace
+  // whatever it changed locally. The default (a backend without a topic) is
+  // always ready.
+  [[nodiscard]] virtual Status WaitForCatalogReady() { return Status::OK(); }
 };
 
 }  // namespace ics::coord

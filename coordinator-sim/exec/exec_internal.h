@@ -167,6 +167,10 @@ Result<StatementResult> ExecCreateTable(const ExecContext& ctx, const sql::Creat
 Result<StatementResult> ExecCreateTableLike(const ExecContext& ctx, const sql::CreateTableLikeStmt& s);
 Result<StatementResult> ExecCreateView(const ExecContext& ctx, const sql::CreateViewStmt& s);
 Result<StatementResult> ExecAlterView(const ExecContext& ctx, const sql::AlterViewStmt& s);
+Result<StatementResult> ExecAlterViewSetTblProperties(const ExecContext& ctx,
+                                                      const sql::AlterViewSetTblPropertiesStmt& s);
+Result<StatementResult> ExecAlterViewUnsetTblProperties(
+    const ExecContext& ctx, const sql::AlterViewUnsetTblPropertiesStmt& s);
 Result<StatementResult> ExecDropTable(const ExecContext& ctx, const sql::DropTableStmt& s);
 Result<StatementResult> ExecDropView(const ExecContext& ctx, const sql::DropViewStmt& s);
 Result<StatementResult> ExecTruncate(const ExecContext& ctx, const sql::TruncateStmt& s);

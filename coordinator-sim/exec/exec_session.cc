@@ -83,7 +83,8 @@ Result<StatementResult> ExecInvalidate(const ExecContext& ctx,
 
 Result<StatementResult> ExecRefresh(const ExecContext& ctx, const sql::RefreshStmt& s) {
   // Partition keys need the table's metadata; a whole-table REFRESH loads it anyway.
-  ICS_ASSIGN_OR_RETURN(TablePtr t, ResolveTable(ctx, s.table, /*need_loaded=*/s.partition.has_value()));
+  const bool partitions = !s.partitions.empty();
+  ICS_ASSIGN_OR_RETURN(TablePtr t, ResolveTable(ctx, s.table, /*need_loaded=*/partitions));
   if (t->is_view) return AnalysisError("REFRESH not allowed on a view: " + FullName(*t));
   impala::TResetMetadataRequest req;
   req.is_refresh = true;
@@ -91,16 +92,24 @@ Result<StatementResult> ExecRefresh(const ExecContext& ctx, const sql::RefreshSt
   name.db_name = t->db;
   name.table_name = t->name;
   req.__set_table_name(name);
-  if (s.partition) {
-    ICS_ASSIGN_OR_RETURN(std::vector<impala::TPartitionKeyValue> spec,
-                         ToPartitionKeyValues(*t, *s.partition, /*require_full=*/true));
-    req.__set_partition_spec(std::move(spec));
+  if (partitions) {
+    // As Impala's coordinators do: every partition in partition_spec_list, none
+    // in the older single partition_spec.
+    std::vector<std::vector<impala::TPartitionKeyValue>> specs;
+    for (const sql::PartitionSpec& p : s.partitions) {
+      ICS_ASSIGN_OR_RETURN(std::vector<impala::TPartitionKeyValue> spec,
+                           ToPartitionKeyValues(*t, p, /*require_full=*/true));
+      specs.push_back(std::move(spec));
+    }
+    req.__set_partition_spec_list(std::move(specs));
   }
   ctx.side_effects = true;
   Result<impala::TCatalogUpdateResult> r = ctx.backend->ResetMetadata(std::move(req), ctx.sync_ddl());
   if (!r.ok()) return r.status();
   StatementResult out;
-  out.messages.push_back(s.partition ? "Partition has been refreshed." : "Table has been refreshed.");
+  out.messages.push_back(!partitions                  ? "Table has been refreshed."
+                         : s.partitions.size() == 1 ? "Partition has been refreshed."
+                                                    : "Partitions have been refreshed.");
   return out;
 }
 

@@ -30,6 +30,11 @@ Result<StatementResult> Dispatch(const exec::ExecContext& ctx, const sql::Statem
       return exec::ExecCreateTableLike(ctx, *stmt.As<sql::CreateTableLikeStmt>());
     case K::kCreateView: return exec::ExecCreateView(ctx, *stmt.As<sql::CreateViewStmt>());
     case K::kAlterView: return exec::ExecAlterView(ctx, *stmt.As<sql::AlterViewStmt>());
+    case K::kAlterViewSetTblProperties:
+      return exec::ExecAlterViewSetTblProperties(ctx, *stmt.As<sql::AlterViewSetTblPropertiesStmt>());
+    case K::kAlterViewUnsetTblProperties:
+      return exec::ExecAlterViewUnsetTblProperties(ctx,
+                                                   *stmt.As<sql::AlterViewUnsetTblPropertiesStmt>());
     case K::kDropTable: return exec::ExecDropTable(ctx, *stmt.As<sql::DropTableStmt>());
     case K::kDropView: return exec::ExecDropView(ctx, *stmt.As<sql::DropViewStmt>());
     case K::kAlterTableAddPartitions:
@@ -97,6 +102,8 @@ Result<StatementResult> StatementExecutor::Execute(std::string_view sql, Session
 Result<StatementResult> StatementExecutor::Run(std::string_view sql, SessionState* session) {
   ICS_ASSIGN_OR_RETURN(std::unique_ptr<sql::Statement> stmt, sql::ParseStatement(sql));
   ICS_RETURN_IF_ERROR(sql::AnalyzeStatement(*stmt));
+  // Like an Impala coordinator, serve nothing before the catalog has arrived.
+  ICS_RETURN_IF_ERROR(backend_->WaitForCatalogReady());
   // A RECOVERABLE_ERROR before any change (the table changed under the
   // statement, e.g. partitions it resolved were replaced) is retried with
   // fresh metadata, a bounded number of times.

@@ -50,6 +50,16 @@ Status CheckPartitionSpec(const PartitionSpec& spec) {
   return Status::OK();
 }
 
+// A view's storage handler is not a user property: changing it would break the view.
+Status CheckViewPropertyKey(const std::string& key) {
+  if (key.empty()) return Error("A view property key must not be empty");
+  if (key == "storage_handler") {
+    return Error("The 'storage_handler' view property cannot be changed: it protects the "
+                 "view's metadata");
+  }
+  return Status::OK();
+}
+
 Status CheckOptionalSpec(const std::optional<PartitionSpec>& spec) {
   return spec ? CheckPartitionSpec(*spec) : Status::OK();
 }
@@ -177,6 +187,18 @@ Status AnalyzeStatement(const Statement& stmt) {
       return CheckOptionalSpec(stmt.As<AlterTableSetTblPropertiesStmt>()->partition);
     case StatementKind::kAlterTableSetLocation:
       return CheckOptionalSpec(stmt.As<AlterTableSetLocationStmt>()->partition);
+    case StatementKind::kAlterViewSetTblProperties: {
+      for (const auto& kv : stmt.As<AlterViewSetTblPropertiesStmt>()->properties) {
+        ICS_RETURN_IF_ERROR(CheckViewPropertyKey(kv.first));
+      }
+      return Status::OK();
+    }
+    case StatementKind::kAlterViewUnsetTblProperties: {
+      for (const std::string& k : stmt.As<AlterViewUnsetTblPropertiesStmt>()->keys) {
+        ICS_RETURN_IF_ERROR(CheckViewPropertyKey(k));
+      }
+      return Status::OK();
+    }
     case StatementKind::kAlterTableSetFileFormat:
       return CheckOptionalSpec(stmt.As<AlterTableSetFileFormatStmt>()->partition);
     case StatementKind::kComputeStats: {
@@ -204,8 +226,13 @@ Status AnalyzeStatement(const Statement& stmt) {
       return AnalyzeInsert(*stmt.As<InsertStmt>());
     case StatementKind::kShow:
       return CheckOptionalSpec(stmt.As<ShowStmt>()->partition);
-    case StatementKind::kRefresh:
-      return CheckOptionalSpec(stmt.As<RefreshStmt>()->partition);
+    case StatementKind::kRefresh: {
+      // Repeating a partition is harmless (catalogd refreshes it once).
+      for (const PartitionSpec& spec : stmt.As<RefreshStmt>()->partitions) {
+        ICS_RETURN_IF_ERROR(CheckPartitionSpec(spec));
+      }
+      return Status::OK();
+    }
     case StatementKind::kSelect:
       return AnalyzeSelect(*stmt.As<SelectStmt>());
     case StatementKind::kExplain:

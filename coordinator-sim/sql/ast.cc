@@ -270,6 +270,10 @@ std::string_view StatementKindName(StatementKind kind) {
       return "CREATE VIEW";
     case StatementKind::kAlterView:
       return "ALTER VIEW";
+    case StatementKind::kAlterViewSetTblProperties:
+      return "ALTER VIEW SET TBLPROPERTIES";
+    case StatementKind::kAlterViewUnsetTblProperties:
+      return "ALTER VIEW UNSET TBLPROPERTIES";
     case StatementKind::kDropTable:
       return "DROP TABLE";
     case StatementKind::kDropView:

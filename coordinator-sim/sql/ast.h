@@ -148,6 +148,8 @@ enum class StatementKind {
   kCreateTableLike,
   kCreateView,
   kAlterView,
+  kAlterViewSetTblProperties,
+  kAlterViewUnsetTblProperties,
   kDropTable,
   kDropView,
   kAlterTableAddPartitions,
@@ -273,6 +275,18 @@ struct CreateViewStmt : StatementOf<StatementKind::kCreateView> {
 struct AlterViewStmt : StatementOf<StatementKind::kAlterView> {
   TableName view;
   std::string select_text;
+};
+// ALTER VIEW v SET TBLPROPERTIES ('k'='v', ...): the view's properties only.
+struct AlterViewSetTblPropertiesStmt : StatementOf<StatementKind::kAlterViewSetTblProperties> {
+  TableName view;
+  Properties properties;  // at least one
+};
+// ALTER VIEW v UNSET TBLPROPERTIES [IF EXISTS] ('k', ...).
+struct AlterViewUnsetTblPropertiesStmt
+    : StatementOf<StatementKind::kAlterViewUnsetTblProperties> {
+  TableName view;
+  bool if_exists = false;
+  std::vector<std::string> keys;  // at least one
 };
 struct DropTableStmt : StatementOf<StatementKind::kDropTable> {
   TableName table;
@@ -430,9 +444,10 @@ struct ExplainStmt : StatementOf<StatementKind::kExplain> {
 struct InvalidateMetadataStmt : StatementOf<StatementKind::kInvalidateMetadata> {
   std::optional<TableName> table;  // unset: the whole catalog
 };
+// REFRESH t [PARTITION (...) [PARTITION (...)] ...]; no partitions: the whole table.
 struct RefreshStmt : StatementOf<StatementKind::kRefresh> {
   TableName table;
-  std::optional<PartitionSpec> partition;
+  std::vector<PartitionSpec> partitions;
 };
 struct UseStmt : StatementOf<StatementKind::kUse> {
   std::string db;

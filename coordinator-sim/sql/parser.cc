@@ -272,6 +272,17 @@ Result<std::optional<PartitionSpec>> Parser::ParseOptionalPartition() {
   return std::optional<PartitionSpec>(std::move(spec));
 }
 
+Result<std::vector<std::string>> Parser::ParsePropertyKeys() {
+  ICS_RETURN_IF_ERROR(ExpectPunct("("));
+  std::vector<std::string> keys;
+  do {
+    ICS_ASSIGN_OR_RETURN(std::string key, ParseString("a property key string"));
+    keys.push_back(std::move(key));
+  } while (AcceptPunct(","));
+  ICS_RETURN_IF_ERROR(ExpectPunct(")"));
+  return keys;
+}
+
 Result<Properties> Parser::ParseProperties() {
   ICS_RETURN_IF_ERROR(ExpectPunct("("));
   Properties props;

@@ -34,7 +34,7 @@
 //   DESCRIBE [FORMATTED|EXTENDED] [db.]t;  DESCRIBE DATABASE [FORMATTED|EXTENDED] db
 //   [EXPLAIN] SELECT [DISTINCT] item, ... [FROM [db.]t [[AS] alias]] [WHERE e]
 //     [GROUP BY e, ...] [HAVING e] [ORDER BY e [ASC|DESC], ...] [LIMIT n [OFFSET m]]
-//   INVALIDATE METADATA [t];  REFRESH t [PARTITION (...)];  USE db
+//   INVALIDATE METADATA [t];  REFRESH t [PARTITION (...)]...;  USE db
 //   SET [ALL | name = identifier|number|'string'];  COMMENT ON DATABASE db|TABLE t|VIEW v|
 //     COLUMN [db.]t.c IS 'c'|NULL
 // Expressions, loosest first: OR (||), AND (&&), NOT, predicates (= != <> < <= > >=,

@@ -171,9 +171,26 @@ Result<StmtPtr> Parser::ParseAlter() {
     return StmtPtr(std::move(stmt));
   }
   if (AcceptKeyword("view")) {
-    auto stmt = std::make_unique<AlterViewStmt>();
-    ICS_ASSIGN_OR_RETURN(stmt->view, ParseTableName("view name"));
+    ICS_ASSIGN_OR_RETURN(TableName view, ParseTableName("view name"));
+    if (AcceptKeyword("set")) {
+      ICS_RETURN_IF_ERROR(ExpectKeyword("tblproperties"));
+      auto stmt = std::make_unique<AlterViewSetTblPropertiesStmt>();
+      stmt->view = std::move(view);
+      ICS_ASSIGN_OR_RETURN(stmt->properties, ParseProperties());
+      return StmtPtr(std::move(stmt));
+    }
+    if (AcceptKeyword("unset")) {
+      ICS_RETURN_IF_ERROR(ExpectKeyword("tblproperties"));
+      auto stmt = std::make_unique<AlterViewUnsetTblPropertiesStmt>();
+      stmt->view = std::move(view);
+      ICS_ASSIGN_OR_RETURN(stmt->if_exists, AcceptIfExists());
+      ICS_ASSIGN_OR_RETURN(stmt->keys, ParsePropertyKeys());
+      return StmtPtr(std::move(stmt));
+    }
+    if (!AtKeyword("as")) return Expected("AS, SET TBLPROPERTIES or UNSET TBLPROPERTIES");
     ICS_RETURN_IF_ERROR(ExpectKeyword("as"));
+    auto stmt = std::make_unique<AlterViewStmt>();
+    stmt->view = std::move(view);
     ICS_ASSIGN_OR_RETURN(stmt->select_text, ParseQueryText());
     return StmtPtr(std::move(stmt));
   }
@@ -266,12 +283,7 @@ Result<StmtPtr> Parser::ParseAlterTable() {
     auto stmt = std::make_unique<AlterTableUnsetTblPropertiesStmt>();
     stmt->table = std::move(table);
     ICS_ASSIGN_OR_RETURN(stmt->if_exists, AcceptIfExists());
-    ICS_RETURN_IF_ERROR(ExpectPunct("("));
-    do {
-      ICS_ASSIGN_OR_RETURN(std::string key, ParseString("a property key string"));
-      stmt->keys.push_back(std::move(key));
-    } while (AcceptPunct(","));
-    ICS_RETURN_IF_ERROR(ExpectPunct(")"));
+    ICS_ASSIGN_OR_RETURN(stmt->keys, ParsePropertyKeys());
     return StmtPtr(std::move(stmt));
   }
 

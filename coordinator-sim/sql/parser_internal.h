@@ -62,6 +62,7 @@ class Parser {
   Result<PartitionSpec> ParsePartitionSpec(bool allow_dynamic);
   Result<std::optional<PartitionSpec>> ParseOptionalPartition();
   Result<Properties> ParseProperties();
+  Result<std::vector<std::string>> ParsePropertyKeys();  // ('k', ...)
   // "(col type [COMMENT 'c'], ...)"; `allow_empty` accepts "()" for the analyzer to report.
   Result<std::vector<ColumnDef>> ParseColumnDefs(bool allow_empty);
   Result<ColumnDef> ParseColumnDef();

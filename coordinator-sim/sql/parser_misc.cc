@@ -159,7 +159,10 @@ Result<StmtPtr> Parser::ParseRefresh() {
   ICS_RETURN_IF_ERROR(ExpectKeyword("refresh"));
   auto stmt = std::make_unique<RefreshStmt>();
   ICS_ASSIGN_OR_RETURN(stmt->table, ParseTableName("table name"));
-  ICS_ASSIGN_OR_RETURN(stmt->partition, ParseOptionalPartition());
+  while (AcceptKeyword("partition")) {
+    ICS_ASSIGN_OR_RETURN(PartitionSpec spec, ParsePartitionSpec(false));
+    stmt->partitions.push_back(std::move(spec));
+  }
   return StmtPtr(std::move(stmt));
 }
 

@@ -48,6 +48,7 @@ Status CatalogPage(Coordinator* c, const web::WebRequest& req, Json* doc) {
                            : "full replica (1: entries)";
   d["local_catalog_version"] = st.local_catalog_version;
   d["catalog_service_id"] = st.catalog_service_id;
+  d["catalog_ready"] = st.catalog_ready;
   d["topic_catalog_version"] = st.topic_catalog_version;
   d["topic_version"] = st.topic_version;
   d["min_subscriber_topic_version"] = st.min_subscriber_topic_version;
@@ -114,6 +115,12 @@ Status StatementsPage(Coordinator* c, const web::WebRequest& req, Json* doc) {
 }  // namespace
 
 void RegisterCoordinatorPages(web::WebServer* server, Coordinator* coordinator) {
+  // Healthy, like an Impala coordinator, only once it holds the catalog.
+  server->SetHealthCheck([coordinator] {
+    return coordinator->catalog_ready()
+               ? Status::OK()
+               : Status::General("Catalog not ready: no catalog topic update received yet");
+  });
   web::PageOptions catalog_opts;
   catalog_opts.params = {"db", "limit"};
   catalog_opts.links = {{"database", "/catalog?db={database}"}, {"db", "/catalog?db={db}"}};

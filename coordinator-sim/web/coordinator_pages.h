@@ -14,7 +14,8 @@
 //   /statements   running and recent statements (bounded) with session
 //                 database, duration, outcome (?limit=)
 //   plus the common pages (/, /varz, /metrics with the coordinator's
-//   metrics, /healthz).
+//   metrics, /healthz: 503 "Catalog not ready" until the first catalog
+//   topic update has been applied).
 //
 // Ownership: borrows the coordinator, which must outlive the web server.
 // Thread-safety: handlers are thread-safe.

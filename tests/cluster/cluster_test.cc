@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <map>
 
 #include "mini_cluster.h"
 
@@ -37,6 +39,16 @@ class ClusterTest : public ::testing::TestWithParam<bool> {
 
   static bool Contains(const std::vector<std::string>& v, const std::string& s) {
     return std::find(v.begin(), v.end(), s) != v.end();
+  }
+
+  // catalogd's own state of db.table has parameter key=value.
+  void ExpectCatalogdParam(const std::string& db, const std::string& table, const std::string& key,
+                     const std::string& value) {
+    auto t = cluster_->catalogd()->catalog()->GetTable(db, table);
+    ASSERT_NE(t, nullptr);
+    auto it = t->hms.parameters.find(key);
+    ASSERT_NE(it, t->hms.parameters.end()) << key;
+    EXPECT_EQ(it->second, value);
   }
 
   std::unique_ptr<MiniCluster> cluster_;
@@ -171,6 +183,77 @@ TEST_P(ClusterTest, BadSqlIsAClearErrorAndChangesNothing) {
   const int64_t v = cluster_->catalogd()->catalog()->version();
   EXPECT_FALSE(cluster_->Exec(0, "CREATE TABLE default.bad (a NOTATYPE)").ok());
   EXPECT_EQ(cluster_->catalogd()->catalog()->version(), v);
+}
+
+// ALTER VIEW SET/UNSET TBLPROPERTIES from SQL to catalogd and back to every
+// coordinator: the properties change, the definition does not.
+TEST_P(ClusterTest, AlterViewProperties) {
+  Ok(0, "SET SYNC_DDL=1");
+  Ok(0, "CREATE DATABASE vp");
+  Ok(0, "CREATE TABLE vp.t (a INT)");
+  Ok(0, "CREATE VIEW vp.v AS SELECT a FROM vp.t");
+  const auto before = Ok(1, "SHOW CREATE VIEW vp.v").rows;
+  auto set = Ok(0, "ALTER VIEW vp.v SET TBLPROPERTIES ('team'='core', 'k'='1')");
+  EXPECT_EQ(set.messages, std::vector<std::string>{"Updated view."});
+  auto params = [&](int coord) {
+    std::map<std::string, std::string> out;
+    bool in = false;
+    for (const auto& row : Ok(coord, "DESCRIBE FORMATTED vp.v").rows) {
+      if (!row.empty() && row[0].rfind("Table Parameters", 0) == 0) {
+        in = true;
+      } else if (in && row.size() >= 3 && row[0].empty()) {
+        out[row[1]] = row[2];
+      } else {
+        in = false;
+      }
+    }
+    return out;
+  };
+  EXPECT_EQ(params(1)["team"], "core");
+  EXPECT_EQ(params(2)["k"], "1");
+  EXPECT_EQ(Ok(2, "SHOW CREATE VIEW vp.v").rows, before) << "the definition is unchanged";
+  ExpectCatalogdParam("vp", "v", "team", "core");
+
+  // Without IF EXISTS every key must exist, and then nothing is removed.
+  auto bad = cluster_->Exec(0, "ALTER VIEW vp.v UNSET TBLPROPERTIES ('k', 'missing')");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("missing"), std::string::npos) << bad.status().message();
+  EXPECT_EQ(params(0).count("k"), 1u);
+  Ok(0, "ALTER VIEW vp.v UNSET TBLPROPERTIES IF EXISTS ('k', 'missing')");
+  EXPECT_EQ(params(2).count("k"), 0u);
+  EXPECT_EQ(params(2)["team"], "core");
+  EXPECT_EQ(Ok(1, "SHOW CREATE VIEW vp.v").rows, before);
+
+  auto on_table = cluster_->Exec(0, "ALTER VIEW vp.t SET TBLPROPERTIES ('a'='b')");
+  ASSERT_FALSE(on_table.ok());
+  EXPECT_EQ(on_table.status().message(), "ALTER VIEW not allowed on a table: vp.t");
+  EXPECT_FALSE(cluster_->Exec(0, "ALTER VIEW vp.v SET TBLPROPERTIES ('storage_handler'='x')").ok());
+}
+
+// REFRESH t PARTITION (...) PARTITION (...) sends partition_spec_list and
+// reloads only those partitions.
+TEST_P(ClusterTest, RefreshListedPartitionsOnly) {
+  Ok(0, "SET SYNC_DDL=1");
+  Ok(0, "CREATE DATABASE rf");
+  Ok(0, "CREATE TABLE rf.t (a INT) PARTITIONED BY (p INT)");
+  for (int p = 1; p <= 3; ++p) {
+    Ok(0, "INSERT INTO rf.t PARTITION (p=" + std::to_string(p) + ") VALUES (" + std::to_string(p) + ")");
+  }
+  std::string root = cluster_->catalogd()->catalog()->GetTable("rf", "t")->hms.sd.location;
+  if (root.rfind("file:", 0) == 0) root = root.substr(5);
+  for (int p = 1; p <= 3; ++p) {
+    std::ofstream(root + "/p=" + std::to_string(p) + "/extra.txt") << "9\n";
+  }
+  auto files = [&](int coord, int p) {
+    return Ok(coord, "SHOW FILES IN rf.t PARTITION (p=" + std::to_string(p) + ")").rows.size();
+  };
+  auto r = Ok(0, "REFRESH rf.t PARTITION (p=1) PARTITION (p=3)");
+  EXPECT_EQ(r.messages, std::vector<std::string>{"Partitions have been refreshed."});
+  EXPECT_EQ(files(1, 1), 2u);
+  EXPECT_EQ(files(2, 3), 2u);
+  EXPECT_EQ(files(1, 2), 1u) << "p=2 was not listed";
+  Ok(0, "REFRESH rf.t PARTITION (p=2)");
+  EXPECT_EQ(files(2, 2), 2u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, ClusterTest, ::testing::Values(false, true),

@@ -3,7 +3,10 @@
 // Everything is stopped and the temp dir removed by the destructor.
 #pragma once
 
+#include <netinet/in.h>
 #include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -25,7 +28,30 @@ struct MiniClusterOptions {
   bool full_replica = false;  // coordinators' local catalog mode
   int heartbeat_ms = 200;
   int update_frequency_ms = 1000;
+  // Coordinators' bound on waiting for their first catalog update.
+  int wait_for_catalog_timeout_ms = 30000;
+  // Start() brings up the statestore and the coordinators only (catalogd's
+  // port is reserved): the coordinators have no catalog until StartCatalogd().
+  bool defer_catalogd = false;
 };
+
+// A loopback port that was free a moment ago (for a daemon started later).
+inline int UnusedLoopbackPort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return 0;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = 0;
+  socklen_t len = sizeof(a);
+  int port = 0;
+  if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0 &&
+      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0) {
+    port = ntohs(a.sin_port);
+  }
+  close(fd);
+  return port;
+}
 
 class MiniCluster {
  public:
@@ -49,27 +75,33 @@ class MiniCluster {
     so.statestore.update_frequency_ms = opts_.update_frequency_ms;
     statestore_ = std::make_unique<statestore::StatestoreServer>(so);
     ICS_RETURN_IF_ERROR(statestore_->Start());
-    ICS_RETURN_IF_ERROR(StartCatalogd());
+    if (opts_.defer_catalogd) {
+      catalogd_port_ = UnusedLoopbackPort();
+      if (catalogd_port_ == 0) return Status::IoError("no free port for catalogd");
+    } else {
+      ICS_RETURN_IF_ERROR(StartCatalogd());
+    }
     for (int i = 0; i < opts_.num_coordinators; ++i) {
       coord::CoordinatorOptions co;
       co.id = "coordinator-" + std::to_string(i);
       co.port = 0;
       co.subscriber_port = 0;
       co.statestore_port = statestore_->port();
-      co.catalogd_port = catalogd_->port();
+      co.catalogd_port = catalogd_port_;
       co.use_local_catalog = !opts_.full_replica;
       co.sync_ddl_timeout_ms = 20000;
+      co.wait_for_catalog_timeout_ms = opts_.wait_for_catalog_timeout_ms;
       auto c = std::make_unique<coord::Coordinator>(co);
       ICS_RETURN_IF_ERROR(c->Start());
       coords_.push_back(std::move(c));
     }
-    return WaitForInitialCatalog();
+    return opts_.defer_catalogd ? Status::OK() : WaitForInitialCatalog();
   }
 
-  // Like an Impala coordinator, which serves queries only once it holds the
-  // catalog: waits until every coordinator has received catalogd's objects on
-  // the topic. Without this, a statement issued right after Start() can race
-  // the first (full) topic update, which resets the local catalog.
+  // Waits until every coordinator has applied catalogd's first topic update.
+  // Coordinators refuse (or hold, up to wait_for_catalog_timeout_ms)
+  // statements until then, so this only makes tests that need every
+  // coordinator ready deterministic.
   Status WaitForInitialCatalog(int timeout_ms = 30000) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     for (size_t i = 0; i < coords_.size(); ++i) {

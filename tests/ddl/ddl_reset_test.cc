@@ -82,6 +82,72 @@ TEST_F(DdlResetTest, RefreshPartition) {
   EXPECT_EQ(ddl_->ResetMetadata(r).status().code(), ErrorCode::kNotFound);
 }
 
+// partition_spec_list (field 11) is what Impala's coordinators send: only the
+// listed partitions are reloaded.
+TEST_F(DdlResetTest, RefreshPartitionList) {
+  ASSERT_TRUE(AddPartitions("db", "p", {{Kv("year", "3"), Kv("month", "c")}}).ok());
+  TablePtr before = Loaded("db", "p");
+  WriteFile(TableDir("db", "p") + "/year=1/month=a/f1");
+  WriteFile(TableDir("db", "p") + "/year=2/month=b/f2");
+  WriteFile(TableDir("db", "p") + "/year=3/month=c/f3");
+  impala::TResetMetadataRequest r = ResetTable(true, "db", "p");
+  r.__set_partition_spec_list({{Kv("year", "1"), Kv("month", "a")},
+                               {Kv("year", "3"), Kv("month", "c")},
+                               {Kv("month", "a"), Kv("year", "1")}});  // a repeat
+  auto out = ddl_->ResetMetadata(r);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(out->summary, "2 partitions have been refreshed.");
+  TablePtr t = catalog_->GetTable("db", "p");
+  EXPECT_EQ(out->version, t->version);
+  EXPECT_EQ(t->FindPartition("year=1/month=a")->file_descs.size(), 1u);
+  EXPECT_EQ(t->FindPartition("year=3/month=c")->file_descs.size(), 1u);
+  EXPECT_EQ(t->FindPartition("year=2/month=b")->file_descs.size(), 0u) << "not listed";
+  EXPECT_EQ(t->FindPartition("year=2/month=b"), before->FindPartition("year=2/month=b"));
+
+  // A single-element list is a partition refresh too, not a table refresh.
+  WriteFile(TableDir("db", "p") + "/year=1/month=a/g1");
+  WriteFile(TableDir("db", "p") + "/year=3/month=c/g3");
+  r.__set_partition_spec_list({{Kv("year", "3"), Kv("month", "c")}});
+  out = ddl_->ResetMetadata(r);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(out->summary, "Partition has been refreshed.");
+  t = catalog_->GetTable("db", "p");
+  EXPECT_EQ(t->FindPartition("year=3/month=c")->file_descs.size(), 2u);
+  EXPECT_EQ(t->FindPartition("year=1/month=a")->file_descs.size(), 1u) << "not listed";
+
+  // The older field and the list together: both are refreshed.
+  r.__set_partition_spec({Kv("year", "1"), Kv("month", "a")});
+  r.__set_partition_spec_list({{Kv("year", "2"), Kv("month", "b")}});
+  out = ddl_->ResetMetadata(r);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  t = catalog_->GetTable("db", "p");
+  EXPECT_EQ(t->FindPartition("year=1/month=a")->file_descs.size(), 2u);
+  EXPECT_EQ(t->FindPartition("year=2/month=b")->file_descs.size(), 1u);
+
+  // One missing partition fails the whole request; nothing changes.
+  WriteFile(TableDir("db", "p") + "/year=2/month=b/h2");
+  const int64_t version = catalog_->GetTable("db", "p")->version;
+  impala::TResetMetadataRequest bad = ResetTable(true, "db", "p");
+  bad.__set_partition_spec_list({{Kv("year", "2"), Kv("month", "b")},
+                                 {Kv("year", "9"), Kv("month", "z")}});
+  EXPECT_EQ(ddl_->ResetMetadata(bad).status().code(), ErrorCode::kNotFound);
+  EXPECT_EQ(catalog_->GetTable("db", "p")->version, version);
+  EXPECT_EQ(catalog_->GetTable("db", "p")->FindPartition("year=2/month=b")->file_descs.size(), 1u);
+
+  // An empty list is a whole-table refresh.
+  impala::TResetMetadataRequest all = ResetTable(true, "db", "p");
+  all.__set_partition_spec_list({});
+  out = ddl_->ResetMetadata(all);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(out->summary, "Table has been refreshed.");
+  EXPECT_EQ(catalog_->GetTable("db", "p")->FindPartition("year=2/month=b")->file_descs.size(), 2u);
+
+  // INVALIDATE METADATA takes no partitions, in either field.
+  impala::TResetMetadataRequest inv = ResetTable(false, "db", "p");
+  inv.__set_partition_spec_list({{Kv("year", "1"), Kv("month", "a")}});
+  EXPECT_EQ(ddl_->ResetMetadata(inv).status().code(), ErrorCode::kInvalidArgument);
+}
+
 TEST_F(DdlResetTest, InvalidateTable) {
   Loaded("db", "t");
   auto out = ddl_->ResetMetadata(ResetTable(false, "db", "t"));

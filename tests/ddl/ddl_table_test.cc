@@ -218,6 +218,69 @@ TEST_F(DdlTableTest, ViewsCreateAlterDrop) {
   EXPECT_TRUE(Exists(TableDir("db", "base")));
 }
 
+// ALTER VIEW SET/UNSET TBLPROPERTIES: TAlterTableType 20 and 21, sent as ALTER_TABLE.
+TEST_F(DdlTableTest, ViewPropertiesSetAndUnset) {
+  using A = impala::TAlterTableType;
+  ASSERT_TRUE(CreateTable("db", "base").ok());
+  ASSERT_TRUE(Exec(ViewReq(TDdlType::CREATE_VIEW, "v", "SELECT id FROM db.base")).ok());
+  const hive::Table before = *metastore_->GetTable("db", "v");
+
+  impala::TDdlExecRequest set = AlterReq("db", "v", A::SET_VIEW_PROPERTIES);
+  auto& sp = set.alter_table_params.set_tbl_properties_params;
+  sp.target = impala::TTablePropertyType::TBL_PROPERTY;
+  sp.properties = {{"k1", "v1"}, {"k2", "v2"}};
+  set.alter_table_params.__isset.set_tbl_properties_params = true;
+  const int64_t v0 = catalog_->version();
+  ASSERT_DDL_OK(out, Exec(set));
+  EXPECT_EQ(out.summary, "Updated view.");
+  EXPECT_EQ(catalog_->version(), v0 + 1) << "one catalog change";
+  const hive::Table after = *metastore_->GetTable("db", "v");
+  EXPECT_EQ(after.parameters.at("k1"), "v1");
+  EXPECT_EQ(after.parameters.at("k2"), "v2");
+  // The definition is untouched.
+  EXPECT_EQ(after.viewOriginalText, before.viewOriginalText);
+  EXPECT_EQ(after.viewExpandedText, before.viewExpandedText);
+  EXPECT_EQ(after.sd.cols, before.sd.cols);
+  EXPECT_EQ(after.tableType, "VIRTUAL_VIEW");
+  TablePtr v = catalog_->GetTable("db", "v");
+  EXPECT_EQ(v->hms.parameters.at("k1"), "v1");
+  EXPECT_EQ(v->hms.viewExpandedText, before.viewExpandedText);
+
+  // Not on a table, not the storage handler, not without the sub-struct.
+  impala::TDdlExecRequest on_table = set;
+  on_table.alter_table_params.table_name = Name("db", "base");
+  auto t = Exec(on_table);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().message(), "ALTER VIEW not allowed on a table: db.base");
+  sp.properties = {{"storage_handler", "x"}};
+  EXPECT_DDL_FAILS(Exec(set), ErrorCode::kInvalidArgument);
+  EXPECT_DDL_FAILS(Exec(AlterReq("db", "v", A::SET_VIEW_PROPERTIES)), ErrorCode::kInvalidArgument);
+
+  // UNSET without IF EXISTS: all keys must exist, else nothing is removed.
+  impala::TDdlExecRequest unset = AlterReq("db", "v", A::UNSET_VIEW_PROPERTIES);
+  auto& up = unset.alter_table_params.unset_tbl_properties_params;
+  up.target = impala::TTablePropertyType::TBL_PROPERTY;
+  up.property_keys = {"k1", "nope"};
+  up.if_exists = false;
+  unset.alter_table_params.__isset.unset_tbl_properties_params = true;
+  auto missing = Exec(unset);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), ErrorCode::kNotFound);
+  EXPECT_NE(missing.status().message().find("nope"), std::string::npos);
+  EXPECT_EQ(metastore_->GetTable("db", "v")->parameters.count("k1"), 1u);
+  // With IF EXISTS the absent key is skipped.
+  up.if_exists = true;
+  ASSERT_DDL_OK(unset_out, Exec(unset));
+  EXPECT_EQ(unset_out.summary, "Updated view.");
+  EXPECT_EQ(metastore_->GetTable("db", "v")->parameters.count("k1"), 0u);
+  EXPECT_EQ(metastore_->GetTable("db", "v")->parameters.at("k2"), "v2");
+  EXPECT_EQ(catalog_->GetTable("db", "v")->hms.parameters.count("k1"), 0u);
+  EXPECT_EQ(metastore_->GetTable("db", "v")->viewExpandedText, before.viewExpandedText);
+  // Plain key list on a table is refused too.
+  unset.alter_table_params.table_name = Name("db", "base");
+  EXPECT_DDL_FAILS(Exec(unset), ErrorCode::kInvalidArgument);
+}
+
 TEST_F(DdlTableTest, DropManagedRemovesDataExternalKeepsIt) {
   MakePartitionedTable("db", "m");
   ASSERT_TRUE(AddPartitions("db", "m", {{Kv("year", "2020"), Kv("month", "jan")}}, false,

@@ -77,11 +77,23 @@ TEST_F(ExecSessionTest, InvalidateAndRefresh) {
   EXPECT_TRUE(rf.is_refresh);
   EXPECT_EQ(rf.table_name.table_name, "t");
   EXPECT_FALSE(rf.__isset.partition_spec);
-  MustRun("REFRESH p PARTITION (k='a b')");
+  EXPECT_FALSE(rf.__isset.partition_spec_list);
+  // Partitions travel in partition_spec_list (field 11) only, as from Impala.
+  r = MustRun("REFRESH p PARTITION (k='a b')");
+  EXPECT_EQ(r.messages, std::vector<std::string>{"Partition has been refreshed."});
   const auto& rp = backend_.reset_requests.back();
-  ASSERT_EQ(rp.partition_spec.size(), 1u);
-  EXPECT_EQ(rp.partition_spec[0].name, "k");
-  EXPECT_EQ(rp.partition_spec[0].value, "a b");
+  EXPECT_FALSE(rp.__isset.partition_spec);
+  ASSERT_EQ(rp.partition_spec_list.size(), 1u);
+  ASSERT_EQ(rp.partition_spec_list[0].size(), 1u);
+  EXPECT_EQ(rp.partition_spec_list[0][0].name, "k");
+  EXPECT_EQ(rp.partition_spec_list[0][0].value, "a b");
+  r = MustRun("REFRESH p PARTITION (k='x') PARTITION (k='y')");
+  EXPECT_EQ(r.messages, std::vector<std::string>{"Partitions have been refreshed."});
+  const auto& r2 = backend_.reset_requests.back();
+  EXPECT_FALSE(r2.__isset.partition_spec);
+  ASSERT_EQ(r2.partition_spec_list.size(), 2u);
+  EXPECT_EQ(r2.partition_spec_list[0][0].value, "x");
+  EXPECT_EQ(r2.partition_spec_list[1][0].value, "y");
   EXPECT_EQ(Error("REFRESH nope"), "Table does not exist: db1.nope");
   EXPECT_EQ(Error("REFRESH t PARTITION (k='x')"), "Table is not partitioned: db1.t");
 }

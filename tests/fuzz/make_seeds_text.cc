@@ -27,6 +27,8 @@ void TextSeeds() {
        "ALTER TABLE t PARTITION (p='a') SET TBLPROPERTIES ('x'='y');\n"
        "ALTER TABLE t UNSET TBLPROPERTIES IF EXISTS ('x');\n"
        "ALTER TABLE t RENAME TO d2.t3; ALTER TABLE t SET OWNER ROLE admins;\n"
+       "ALTER VIEW v SET TBLPROPERTIES ('a'='b', 'c'='d');\n"
+       "ALTER VIEW d.v UNSET TBLPROPERTIES IF EXISTS ('a', 'c'); ALTER VIEW v UNSET TBLPROPERTIES ('a');\n"
        "COMMENT ON COLUMN d.t.c IS 'col'; TRUNCATE TABLE IF EXISTS t"},
       {"query_script",
        "EXPLAIN SELECT DISTINCT a, count(*) AS n, sum(b * 2 + -1) FROM d.t AS x\n"
@@ -41,7 +43,7 @@ void TextSeeds() {
        "DROP INCREMENTAL STATS t PARTITION (p='x'); SHOW TABLE STATS t; SHOW COLUMN STATS t;\n"
        "SHOW DATABASES LIKE 'd*'; SHOW TABLES IN d 'x*'; SHOW FILES IN t PARTITION (p='x');\n"
        "DESCRIBE DATABASE EXTENDED d; DESCRIBE FORMATTED d.t; SHOW CREATE VIEW v;\n"
-       "INVALIDATE METADATA d.t; REFRESH t PARTITION (p='x'); USE d; SET ALL; SET SYNC_DDL = 1;\n"
+       "INVALIDATE METADATA d.t; REFRESH t PARTITION (p='x') PARTITION (p='y'); USE d; SET ALL; SET SYNC_DDL = 1;\n"
        "SET mem_limit = '1g'"},
       {"expression", "year = 2024 AND month IN (1, 2) OR NOT (a + b * c % 3 >= -d / 2)"},
   };

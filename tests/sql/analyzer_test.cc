@@ -18,6 +18,15 @@ std::string Analyze(std::string_view sql) {
   return s.message();
 }
 
+TEST(SqlAnalyzerTest, ViewPropertyKeys) {
+  EXPECT_EQ(Analyze("alter view v set tblproperties ('k'='v')"), "OK");
+  EXPECT_EQ(Analyze("alter view v unset tblproperties if exists ('k')"), "OK");
+  EXPECT_NE(Analyze("alter view v set tblproperties ('storage_handler'='x')"), "OK");
+  EXPECT_NE(Analyze("alter view v unset tblproperties ('storage_handler')"), "OK");
+  EXPECT_EQ(Analyze("refresh t partition (a=1) partition (a=2)"), "OK");
+  EXPECT_NE(Analyze("refresh t partition (a=1) partition (a=1, a=2)"), "OK");
+}
+
 TEST(SqlAnalyzerTest, CreateTable) {
   EXPECT_EQ(Analyze("create table t (a int, b string) partitioned by (p int)"), "OK");
   EXPECT_EQ(Analyze("create table t ()"), "CREATE TABLE requires at least one column");

@@ -296,6 +296,32 @@ TEST(SqlParserDdlTest, AlterView) {
   EXPECT_EQ(s->select_text, "SELECT 1");
 }
 
+TEST(SqlParserDdlTest, AlterViewSetAndUnsetTblProperties) {
+  auto s = ParseAs<AlterViewSetTblPropertiesStmt>(
+      "ALTER VIEW db.v SET TBLPROPERTIES ('k'='v', 'a b'='c')");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->view.ToString(), "db.v");
+  ASSERT_EQ(s->properties.size(), 2u);
+  EXPECT_EQ(s->properties[0], (std::pair<std::string, std::string>("k", "v")));
+  EXPECT_EQ(s->properties[1].first, "a b");
+  auto u = ParseAs<AlterViewUnsetTblPropertiesStmt>("alter view v unset tblproperties ('k')");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->view.table, "v");
+  EXPECT_FALSE(u->if_exists);
+  EXPECT_EQ(u->keys, std::vector<std::string>{"k"});
+  u = ParseAs<AlterViewUnsetTblPropertiesStmt>(
+      "ALTER VIEW v UNSET TBLPROPERTIES IF EXISTS ('k', 'j')");
+  ASSERT_TRUE(u);
+  EXPECT_TRUE(u->if_exists);
+  EXPECT_EQ(u->keys, (std::vector<std::string>{"k", "j"}));
+  EXPECT_EQ(StatementKindName(u->kind), "ALTER VIEW UNSET TBLPROPERTIES");
+  EXPECT_NE(ParseError("ALTER VIEW v SET TBLPROPERTIES ()"), "<parsed OK>");
+  EXPECT_NE(ParseError("ALTER VIEW v UNSET TBLPROPERTIES ()"), "<parsed OK>");
+  EXPECT_NE(ParseError("ALTER VIEW v SET OWNER USER x"), "<parsed OK>");
+  EXPECT_NE(ParseError("ALTER VIEW v UNSET ('k')"), "<parsed OK>");
+  EXPECT_NE(ParseError("ALTER VIEW v"), "<parsed OK>");
+}
+
 TEST(SqlParserDdlTest, DropTableAndView) {
   auto t = ParseAs<DropTableStmt>("DROP TABLE IF EXISTS db.t PURGE");
   ASSERT_TRUE(t);

@@ -197,11 +197,15 @@ TEST(SqlParserMiscTest, InvalidateRefresh) {
   EXPECT_EQ(i->table->ToString(), "db.t");
   auto r = ParseAs<RefreshStmt>("REFRESH t");
   ASSERT_TRUE(r);
-  EXPECT_FALSE(r->partition);
+  EXPECT_TRUE(r->partitions.empty());
   r = ParseAs<RefreshStmt>("refresh db.t partition (y=2024, m=1)");
   ASSERT_TRUE(r);
-  ASSERT_TRUE(r->partition);
-  EXPECT_EQ(r->partition->size(), 2u);
+  ASSERT_EQ(r->partitions.size(), 1u);
+  EXPECT_EQ(r->partitions[0].size(), 2u);
+  r = ParseAs<RefreshStmt>("REFRESH t PARTITION (y=1) PARTITION (y=2, m=3) partition (y=4)");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->partitions.size(), 3u);
+  EXPECT_EQ(r->partitions[1].size(), 2u);
 }
 
 TEST(SqlParserMiscTest, UseAndSet) {

@@ -1,0 +1,72 @@
+// ALTER VIEW SET / UNSET TBLPROPERTIES (TAlterTableType SET_VIEW_PROPERTIES and
+// UNSET_VIEW_PROPERTIES): edits a view's parameter map; its definition stays.
+#include <string>
+#include <vector>
+
+#include "catalogd/ddl/ddl_internal.h"
+#include "catalogd/loader/partition_stats_params.h"
+
+namespace ics::catalog::ddl {
+
+namespace {
+
+using A = impala::TAlterTableType;
+
+// Hive's storage handler key: changing it on a view would corrupt its metadata.
+constexpr char kStorageHandlerKey[] = "storage_handler";
+
+Status CheckKey(const std::string& key) {
+  if (key.empty()) return Status::InvalidArgument("A view property key must not be empty");
+  if (key == kStorageHandlerKey) {
+    return Status::InvalidArgument("Changing the '" + std::string(kStorageHandlerKey) +
+                                   "' view property is not supported: it protects the "
+                                   "view's metadata");
+  }
+  if (key.rfind(kStatsChunkParamPrefix, 0) == 0 || key == kStatsNumChunksParam) {
+    return Status::InvalidArgument("Property '" + key + "' is reserved for statistics");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status EditViewProperties(const impala::TAlterTableParams& p, const TableRef& t,
+                          const hive::Table& view,
+                          std::map<std::string, std::string>* params) {
+  if (!IsView(view)) return Status::InvalidArgument("ALTER VIEW not allowed on a table: " + t.full());
+  if (p.alter_type == A::SET_VIEW_PROPERTIES) {
+    if (!p.__isset.set_tbl_properties_params) {
+      return Status::InvalidArgument(
+          "ALTER VIEW SET TBLPROPERTIES request without set_tbl_properties_params");
+    }
+    const auto& props = p.set_tbl_properties_params.properties;
+    if (props.empty()) return Status::InvalidArgument("SET TBLPROPERTIES without properties");
+    for (const auto& kv : props) ICS_RETURN_IF_ERROR(CheckKey(kv.first));
+    for (const auto& [k, v] : props) (*params)[k] = v;
+    return Status::OK();
+  }
+  if (p.alter_type != A::UNSET_VIEW_PROPERTIES) {
+    return Status::Internal("not a view property change: " + impala::to_string(p.alter_type));
+  }
+  if (!p.__isset.unset_tbl_properties_params) {
+    return Status::InvalidArgument(
+        "ALTER VIEW UNSET TBLPROPERTIES request without unset_tbl_properties_params");
+  }
+  const auto& u = p.unset_tbl_properties_params;
+  if (u.property_keys.empty()) return Status::InvalidArgument("UNSET TBLPROPERTIES without keys");
+  // Without IF EXISTS every key must be there, or nothing is removed.
+  std::string missing;
+  for (const std::string& k : u.property_keys) {
+    ICS_RETURN_IF_ERROR(CheckKey(k));
+    if (params->count(k) == 0) missing += (missing.empty() ? "" : ",") + k;
+  }
+  if (!missing.empty() && !u.if_exists) {
+    return Status::NotFound("These properties do not exist for view " + t.full() + ": " +
+                            missing + ". Use ALTER VIEW " + t.full() +
+                            " UNSET TBLPROPERTIES IF EXISTS (...) when unsure.");
+  }
+  for (const std::string& k : u.property_keys) params->erase(k);
+  return Status::OK();
+}
+
+}  // namespace ics::catalog::ddl
