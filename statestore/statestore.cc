@@ -408,6 +408,13 @@ std::vector<SubscriberInfo> Statestore::Impl::Subscribers() const {
     info.heartbeat_failures = sub->heartbeat_failures;
     info.seconds_since_registration =
         std::chrono::duration<double>(now - sub->registered_at).count();
+    info.subscriber_type = impala::to_string(sub->type);
+    for (const auto& [name, st] : sub->topics) {
+      auto tr = topics_.find(name);
+      if (st.is_transient && tr != topics_.end()) {
+        info.num_transient += tr->second.topic->CountEntriesOf(sub->registration_key);
+      }
+    }
     out.push_back(std::move(info));
   }
   return out;

@@ -114,6 +114,8 @@ struct SubscriberInfo {
   int64_t update_failures = 0;
   int64_t heartbeat_failures = 0;  // total, not only consecutive
   double seconds_since_registration = 0;
+  std::string subscriber_type;  // TStatestoreSubscriberType name, e.g. "COORDINATOR"
+  int64_t num_transient = 0;    // live transient entries it wrote, all topics
 };
 
 struct StatestoreCounters {

@@ -1,7 +1,9 @@
 #include "statestore/statestore_web.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
+#include <string>
 
 namespace ics::statestore {
 
@@ -11,21 +13,64 @@ using Json = nlohmann::ordered_json;
 using metrics::MetricType;
 using metrics::Sample;
 
+// Bytes as Impala's pretty printer shows them: "0", else two decimals and
+// the largest unit that fits (B, KB, MB, GB; 1024-based).
+std::string HumanBytes(int64_t bytes) {
+  if (bytes == 0) return "0";
+  const double v = static_cast<double>(bytes);
+  const double a = v < 0 ? -v : v;
+  const char* unit = "B";
+  double out = v;
+  if (a >= 1024.0 * 1024 * 1024) {
+    unit = "GB";
+    out = v / (1024.0 * 1024 * 1024);
+  } else if (a >= 1024.0 * 1024) {
+    unit = "MB";
+    out = v / (1024.0 * 1024);
+  } else if (a >= 1024.0) {
+    unit = "KB";
+    out = v / 1024.0;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.2f %s", out, unit);
+  return buf;
+}
+
+// JSON field names follow Impala's statestore pages (topic_id, num_entries,
+// version, key_size[_bytes], value_size[_bytes], total_size[_bytes],
+// prioritized, oldest_version, oldest_id); the rest are this statestore's own.
 Status TopicsPage(const Statestore* ss, Json* doc) {
   const std::vector<TopicStats> topics = ss->Topics();
+  struct Oldest {
+    int64_t version = 0;
+    std::string id;
+    bool found = false;
+  };
   std::map<std::string, int> subscribers;
+  std::map<std::string, Oldest> oldest;  // lowest processed version over every subscriber
   for (const SubscriberInfo& s : ss->Subscribers()) {
-    for (const auto& t : s.topics) ++subscribers[t.topic];
+    for (const auto& t : s.topics) {
+      ++subscribers[t.topic];
+      Oldest& o = oldest[t.topic];
+      if (!o.found || t.last_version < o.version) o = {t.last_version, s.id, true};
+    }
   }
   Json rows = Json::array();
   for (const TopicStats& t : topics) {
-    rows.push_back({{"name", t.name},
-                    {"entries", t.num_entries},
+    const Oldest& o = oldest[t.name];
+    rows.push_back({{"topic_id", t.name},
+                    {"num_entries", t.num_entries},
+                    {"version", t.last_version},
+                    {"key_size", HumanBytes(t.key_bytes)},
+                    {"value_size", HumanBytes(t.value_bytes)},
+                    {"total_size", HumanBytes(t.key_bytes + t.value_bytes)},
+                    {"key_size_bytes", t.key_bytes},
+                    {"value_size_bytes", t.value_bytes},
+                    {"total_size_bytes", t.key_bytes + t.value_bytes},
+                    {"prioritized", false},  // no topic here has its own update pool
+                    {"oldest_version", o.version},
+                    {"oldest_id", o.id},
                     {"tombstones", t.num_tombstones},
-                    {"key_bytes", t.key_bytes},
-                    {"value_bytes", t.value_bytes},
-                    {"total_bytes", t.key_bytes + t.value_bytes},
-                    {"current_version", t.last_version},
                     {"oldest_retained_version", t.oldest_version},
                     {"history_floor", t.history_floor},
                     {"min_subscriber_version", ss->MinSubscriberTopicVersion(t.name)},
@@ -36,6 +81,8 @@ Status TopicsPage(const Statestore* ss, Json* doc) {
   return Status::OK();
 }
 
+// Impala's names: id, address, num_topics, num_priority_topics, num_transient,
+// registration_id, secs_since_heartbeat (text, 3 decimals), subscriber_type.
 Status SubscribersPage(const Statestore* ss, const web::WebRequest& req, Json* doc) {
   const bool filtered = req.Has("topic");
   const std::string topic = req.Param("topic");
@@ -57,9 +104,16 @@ Status SubscribersPage(const Statestore* ss, const web::WebRequest& req, Json* d
                         {"transient", t.is_transient}});
     }
     if (!match) continue;
+    char secs[32];
+    std::snprintf(secs, sizeof(secs), "%.3f", s.seconds_since_heartbeat);
     rows.push_back({{"id", s.id},
                     {"address", s.address},
+                    {"num_topics", s.topics.size()},
+                    {"num_priority_topics", 0},
+                    {"num_transient", s.num_transient},
                     {"registration_id", s.registration_id},
+                    {"secs_since_heartbeat", secs},
+                    {"subscriber_type", s.subscriber_type},
                     {"seconds_since_heartbeat", s.seconds_since_heartbeat},
                     {"consecutive_heartbeat_failures", s.consecutive_heartbeat_failures},
                     {"unresponsive", s.unresponsive},
@@ -91,7 +145,7 @@ void AddTopicFamily(metrics::MetricRegistry* r, const Statestore* ss, const std:
 
 void RegisterStatestorePages(web::WebServer* server, const Statestore* ss) {
   web::PageOptions topics;
-  topics.links = {{"name", "/subscribers?topic={name}"}};
+  topics.links = {{"topic_id", "/subscribers?topic={topic_id}"}};
   server->RegisterPage(
       "/topics", "Topics",
       [ss](const web::WebRequest&, Json* doc) { return TopicsPage(ss, doc); }, topics);

@@ -2,12 +2,20 @@
 //
 //   /topics       one row per topic: entries, tombstones, key/value bytes,
 //                 current version, oldest retained version, history floor,
-//                 min subscriber version, subscriber count
-//   /subscribers  one row per registration: id, address, registration id,
-//                 its topics with their last processed versions, seconds
-//                 since the last successful heartbeat, failures, updates;
+//                 min subscriber version (and which subscriber holds it),
+//                 subscriber count
+//   /subscribers  one row per registration: id, address, type,
+//                 registration id, transient entries it owns, its topics
+//                 with their last processed versions, seconds since the
+//                 last successful heartbeat, failures, updates;
 //                 ?topic=NAME keeps the subscribers of one topic (404 if no
 //                 such topic)
+//   JSON keys use Apache Impala's names for the facts its statestore pages
+//   also show (topic_id, num_entries, version, key_size_bytes,
+//   value_size_bytes, total_size_bytes, oldest_version, oldest_id; id,
+//   address, num_topics, num_transient, registration_id,
+//   secs_since_heartbeat, subscriber_type), so scripts written against
+//   Impala's /topics?json and /subscribers?json read them unchanged.
 //   /metrics      (registered by RegisterStatestoreMetrics) broker counters,
 //                 subscriber/topic gauges and per-topic families, next to
 //                 the update/heartbeat latency histograms the broker records

@@ -61,6 +61,14 @@ int Topic::RemoveEntriesOf(const std::string& writer, SteadyTime now) {
   return static_cast<int>(keys.size());
 }
 
+int64_t Topic::CountEntriesOf(const std::string& writer) const {
+  if (writer.empty()) return 0;
+  MutexLock l(&mu_);
+  int64_t n = 0;
+  for (const auto& [key, e] : entries_) n += (!e.deleted && e.writer == writer) ? 1 : 0;
+  return n;
+}
+
 impala::TTopicDelta Topic::BuildDelta(int64_t base, const std::string& prefix) const {
   MutexLock l(&mu_);
   impala::TTopicDelta delta;

@@ -77,6 +77,8 @@ class Topic {
   // Turns the transient entries still owned by `writer` into tombstones.
   // Returns how many were removed.
   int RemoveEntriesOf(const std::string& writer, SteadyTime now) EXCLUDES(mu_);
+  // How many live transient entries `writer` owns (0 for an empty writer).
+  int64_t CountEntriesOf(const std::string& writer) const EXCLUDES(mu_);
 
   // Builds the delta for a subscriber whose last processed version is
   // `base`: entries with version > base whose key starts with `prefix`, in

@@ -1,5 +1,6 @@
-// /catalog_object?type=...&name=...: one catalog object as catalogd serves
-// it (GetCatalogObject's full form), printed as Thrift text.
+// /catalog_object?type=...&name=... (or Impala's object_type= / object_name=):
+// one catalog object as catalogd serves it (GetCatalogObject's full form),
+// printed as Thrift text in "thrift_string", the key Impala uses.
 #include <cctype>
 #include <sstream>
 
@@ -70,13 +71,20 @@ Result<impala::TCatalogObject> FindObject(const Catalog& catalog, const std::str
 }
 
 Status ObjectPage(const CatalogPagesDeps& deps, const web::WebRequest& req, Json* doc) {
-  if (!req.Has("type")) {
+  // Impala's parameter names, object_type and object_name, are accepted too.
+  const char* type_param = req.Has("object_type") ? "object_type" : "type";
+  const char* name_param = req.Has("object_name") ? "object_name" : "name";
+  if ((req.Has("object_type") && req.Has("type")) || (req.Has("object_name") && req.Has("name"))) {
+    return Status::InvalidArgument("give the object as type=&name= or object_type=&object_name=, "
+                                   "not both");
+  }
+  if (!req.Has(type_param)) {
     return Status::InvalidArgument(std::string("this page needs ?type=<") + kTypes +
                                    ">&name=<name> (TABLE: db.table, FUNCTION: db.f(int))");
   }
-  std::string type = req.Param("type");
+  std::string type = req.Param(type_param);
   for (char& c : type) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  const std::string name = req.Param("name");
+  const std::string name = req.Param(name_param);
   ICS_ASSIGN_OR_RETURN(impala::TCatalogObject obj, FindObject(*deps.catalog, type, name));
   std::ostringstream text;
   obj.printTo(text);
@@ -91,19 +99,19 @@ Status ObjectPage(const CatalogPagesDeps& deps, const web::WebRequest& req, Json
     d["text_truncated_at_bytes"] = static_cast<int64_t>(kMaxTextBytes);
     s.resize(kMaxTextBytes);
   }
-  d["text"] = std::move(s);
+  d["thrift_string"] = std::move(s);
   return Status::OK();
 }
 
 std::string RenderObjectPage(const Json& doc) {
   Json summary = Json::object();
   for (const auto& [k, v] : doc.items()) {
-    if (k != "text") summary[k] = v;
+    if (k != "thrift_string") summary[k] = v;
   }
   std::string out = web::RenderJsonHtml(summary);
-  if (doc.contains("text")) {
+  if (doc.contains("thrift_string")) {
     out += "<h2>object</h2>\n<pre style=\"white-space:pre-wrap;word-break:break-all\">" +
-           web::HtmlEscape(doc["text"].get<std::string>()) + "</pre>\n";
+           web::HtmlEscape(doc["thrift_string"].get<std::string>()) + "</pre>\n";
   }
   return out;
 }
@@ -114,7 +122,7 @@ namespace web_internal {
 
 void RegisterCatalogObjectPage(web::WebServer* server, const CatalogPagesDeps& deps) {
   web::PageOptions opts;
-  opts.params = {"type", "name"};
+  opts.params = {"type", "name", "object_type", "object_name"};
   opts.renderer = RenderObjectPage;
   opts.in_menu = false;
   server->RegisterPage(

@@ -28,8 +28,13 @@ std::string KindOf(const TableState& t) { return t.is_view() ? "view" : "table";
 // Values that only a loaded table has are null otherwise.
 Json IfLoaded(const TableState& t, int64_t v) { return t.loaded ? Json(v) : Json(nullptr); }
 
+// Impala's /catalog names a table by fqtn and name, with has_metrics (whether
+// a per-table metrics page exists: not here); then this catalog's own facts.
 Json TableRow(const TableState& t) {
   Json row;
+  row["fqtn"] = t.db + "." + t.name;
+  row["name"] = t.name;
+  row["has_metrics"] = false;
   row["db"] = t.db;
   row["table"] = t.name;
   row["kind"] = KindOf(t);
@@ -106,8 +111,10 @@ Status CatalogPage(const CatalogPagesDeps& deps, const WebRequest& req, Json* do
   }
   const TableCounts counts = CountTables(catalog);
   Json& d = *doc;
+  const int64_t version = catalog.version();
+  d["version"] = version;  // Impala's name
   d["catalog_service_id"] = PrintId(catalog.service_id());
-  d["catalog_version"] = catalog.version();
+  d["catalog_version"] = version;
   d["last_reset_version"] = catalog.last_reset_version();
   d["databases_total"] = counts.databases;
   d["tables_loaded"] = counts.loaded;
@@ -117,8 +124,8 @@ Status CatalogPage(const CatalogPagesDeps& deps, const WebRequest& req, Json* do
   d["delete_log_entries"] = static_cast<int64_t>(catalog.delete_log_size());
   if (one_db) d["showing_database"] = only;
 
+  // Impala's nesting: every database row holds its tables.
   Json dbs = Json::array();
-  Json tables = Json::array();
   int64_t shown = 0;
   bool truncated = false;
   for (const std::string& name : catalog.DatabaseNames()) {
@@ -126,14 +133,7 @@ Status CatalogPage(const CatalogPagesDeps& deps, const WebRequest& req, Json* do
     DatabasePtr db = catalog.GetDatabase(name);
     if (db == nullptr) continue;  // dropped meanwhile
     const std::vector<TablePtr> ts = catalog.TablesOf(name);
-    Json row;
-    row["database"] = name;
-    row["version"] = db->version;
-    row["tables"] = static_cast<int64_t>(ts.size());
-    row["functions"] = static_cast<int64_t>(catalog.FunctionsOf(name).size());
-    row["location"] = db->hms.locationUri;
-    row["comment"] = db->hms.description;
-    dbs.push_back(std::move(row));
+    Json tables = Json::array();
     for (const TablePtr& t : ts) {
       if (shown >= limit) {
         truncated = true;
@@ -142,12 +142,22 @@ Status CatalogPage(const CatalogPagesDeps& deps, const WebRequest& req, Json* do
       tables.push_back(TableRow(*t));
       ++shown;
     }
+    Json row;
+    row["name"] = name;
+    row["num_tables"] = static_cast<int64_t>(ts.size());
+    row["has_metrics"] = false;
+    row["database"] = name;  // linked to the database's own listing
+    row["version"] = db->version;
+    row["functions"] = static_cast<int64_t>(catalog.FunctionsOf(name).size());
+    row["location"] = db->hms.locationUri;
+    row["comment"] = db->hms.description;
+    row["tables"] = std::move(tables);  // rows past ?limit are left out
+    dbs.push_back(std::move(row));
   }
   d["tables_shown"] = shown;
   if (truncated) d["tables_truncated_at_limit"] = limit;
   // Sections render in this order: the lists first, then the subsystems.
   d["databases"] = std::move(dbs);
-  d["tables"] = std::move(tables);
   if (deps.publisher != nullptr) d["topic"] = TopicStatus(*deps.publisher);
   if (deps.event_processor_status) d["hms_event_processor"] = deps.event_processor_status();
   return Status::OK();
@@ -370,6 +380,7 @@ void RegisterCatalogPages(web::WebServer* server, const CatalogPagesDeps& deps) 
 
   web_internal::RegisterCatalogObjectPage(server, deps);
   web_internal::RegisterOperationsPage(server, deps);
+  web_internal::RegisterJsonMetricsPage(server, deps);
 }
 
 }  // namespace ics::catalog

@@ -11,6 +11,7 @@ CatalogPagesDeps CatalogPagesDepsOf(CatalogServer* server) {
   deps.catalog = server->catalog();
   deps.publisher = server->publisher();
   deps.operations = server->operations();
+  deps.metrics = server->metrics();
   if (const EventProcessor* events = server->event_processor()) {
     deps.event_processor_status = [events] { return EventProcessorStatusJson(*events); };
     // Idempotent: registering again replaces the callbacks.

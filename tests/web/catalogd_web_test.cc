@@ -21,12 +21,20 @@ TEST_F(CatalogdWebTest, CatalogListsDatabasesAndTablesWithLoadStateAndVersion) {
   const int64_t version = doc["catalog_version"].get<int64_t>();
   EXPECT_GT(version, 0);
   EXPECT_FALSE(doc["catalog_service_id"].get<std::string>().empty());
-  EXPECT_NE(FindRow(doc["databases"], "database", "default"), nullptr);
-  const Json* db = FindRow(doc["databases"], "database", "web_db");
+  EXPECT_EQ(doc["version"], version);  // Impala's name for it
+  EXPECT_NE(FindRow(doc["databases"], "name", "default"), nullptr);
+  const Json* db = FindRow(doc["databases"], "name", "web_db");
   ASSERT_NE(db, nullptr) << doc.dump(1);
-  EXPECT_EQ((*db)["tables"], 2);
-  const Json* t1 = FindTable(doc["tables"], "web_db", "t1");
-  ASSERT_NE(t1, nullptr) << doc["tables"].dump(1);
+  EXPECT_EQ((*db)["num_tables"], 2);
+  EXPECT_EQ((*db)["database"], "web_db");
+  ASSERT_EQ((*db)["tables"].size(), 2u);
+  const Json tables = AllTables(doc);
+  const Json* t1 = FindTable(tables, "web_db", "t1");
+  ASSERT_NE(t1, nullptr) << tables.dump(1);
+  EXPECT_EQ((*t1)["fqtn"], "web_db.t1");
+  EXPECT_EQ((*t1)["name"], "t1");
+  EXPECT_EQ((*t1)["has_metrics"], false);
+  EXPECT_FALSE(doc.contains("tables")) << "tables are nested in their database";
   EXPECT_EQ((*t1)["kind"], "table");
   EXPECT_GT((*t1)["version"].get<int64_t>(), 0);
   EXPECT_LE((*t1)["version"].get<int64_t>(), version);
@@ -35,13 +43,13 @@ TEST_F(CatalogdWebTest, CatalogListsDatabasesAndTablesWithLoadStateAndVersion) {
   // ?db= shows one database only.
   Json one = GetJson(catalog_port(), "/catalog?db=web_db");
   EXPECT_EQ(one["databases"].size(), 1u);
-  for (const Json& row : one["tables"]) EXPECT_EQ(row["db"], "web_db");
+  for (const Json& row : AllTables(one)) EXPECT_EQ(row["db"], "web_db");
   EXPECT_EQ(one["tables_shown"], 2);
   // Names are case-insensitive, like SQL.
   EXPECT_EQ(GetJson(catalog_port(), "/catalog?db=WEB_DB")["tables_shown"], 2);
   // ?limit caps the table rows.
   Json capped = GetJson(catalog_port(), "/catalog?limit=1");
-  EXPECT_EQ(capped["tables"].size(), 1u);
+  EXPECT_EQ(AllTables(capped).size(), 1u);
   EXPECT_EQ(capped["tables_truncated_at_limit"], 1);
 }
 
@@ -54,7 +62,8 @@ TEST_F(CatalogdWebTest, TablesAreNotLoadedAfterARestartUntilUsed) {
   EXPECT_TRUE(before.contains("note"));
   EXPECT_FALSE(before.contains("files"));
   const Json all = GetJson(catalog_port(), "/catalog");
-  const Json* row = FindTable(all["tables"], "default", "r");
+  const Json tables = AllTables(all);
+  const Json* row = FindTable(tables, "default", "r");
   ASSERT_NE(row, nullptr);
   EXPECT_EQ((*row)["state"], "not loaded");
   GetJson(catalog_port(), "/catalog/partition?db=default&table=r&partition=", 404);
@@ -159,7 +168,7 @@ TEST_F(CatalogdWebTest, CatalogObjectServesEachTypeAsText) {
 
   Json cat = GetJson(catalog_port(), "/catalog_object?type=CATALOG");
   EXPECT_EQ(cat["object_type"], "CATALOG");
-  EXPECT_NE(cat["text"].get<std::string>().find("catalog_service_id"), std::string::npos);
+  EXPECT_NE(cat["thrift_string"].get<std::string>().find("catalog_service_id"), std::string::npos);
 
   Json db = GetJson(catalog_port(), "/catalog_object?type=DATABASE&name=obj");
   EXPECT_EQ(db["object_type"], "DATABASE");
@@ -169,10 +178,17 @@ TEST_F(CatalogdWebTest, CatalogObjectServesEachTypeAsText) {
   Json t = GetJson(catalog_port(), "/catalog_object?type=table&name=OBJ.T");  // any case
   EXPECT_EQ(t["object_type"], "TABLE");
   EXPECT_EQ(t["topic_key"], "TABLE:obj.t");
-  EXPECT_NE(t["text"].get<std::string>().find("tbl_name=t,"), std::string::npos) << t["text"];
+  EXPECT_NE(t["thrift_string"].get<std::string>().find("tbl_name=t,"), std::string::npos) << t["thrift_string"];
 
   Json v = GetJson(catalog_port(), "/catalog_object?type=VIEW&name=obj.v");
   EXPECT_EQ(v["topic_key"], "TABLE:obj.v");
+
+  // Impala's parameter names select the same object.
+  Json imp = GetJson(catalog_port(), "/catalog_object?object_type=TABLE&object_name=obj.t");
+  EXPECT_EQ(imp["topic_key"], "TABLE:obj.t");
+  EXPECT_EQ(imp["thrift_string"], t["thrift_string"]);
+  EXPECT_FALSE(imp.contains("text"));
+  GetJson(catalog_port(), "/catalog_object?object_type=TABLE&type=TABLE&name=obj.t", 400);
 
   // HTML: the text in a <pre>, escaped (names may hold markup).
   Sql(0, "CREATE TABLE obj.`<u>x` (a INT)");
@@ -181,6 +197,35 @@ TEST_F(CatalogdWebTest, CatalogObjectServesEachTypeAsText) {
   EXPECT_NE(html.find("<pre"), std::string::npos);
   EXPECT_NE(html.find("tbl_name=&lt;u&gt;x,"), std::string::npos);
   EXPECT_EQ(html.find("<u>"), std::string::npos);
+}
+
+// /jsonmetrics: Impala's flat key -> value document.
+TEST_F(CatalogdWebTest, JsonMetricsIsFlatWithImpalaCatalogKeys) {
+  Sql(0, "CREATE DATABASE jm");
+  Sql(0, "CREATE TABLE jm.t (a INT)");
+  Json doc = GetJson(catalog_port(), "/jsonmetrics");
+  ASSERT_TRUE(doc.is_object()) << doc.dump(1);
+  const Json cat = GetJson(catalog_port(), "/catalog");
+  EXPECT_EQ(doc["catalog.num-databases"], static_cast<int64_t>(cat["databases"].size()));
+  EXPECT_EQ(doc["catalog.num-tables"], static_cast<int64_t>(AllTables(cat).size()));
+  EXPECT_GE(doc["catalog.num-loaded-tables"].get<int64_t>(), 1);
+  EXPECT_TRUE(doc.contains("catalog.num-functions"));
+  // Registry series are flat too: numbers, histograms as objects.
+  bool saw_number = false;
+  bool saw_histogram = false;
+  for (const auto& [k, v] : doc.items()) {
+    EXPECT_FALSE(v.is_array()) << k;
+    saw_number = saw_number || v.is_number();
+    saw_histogram = saw_histogram || (v.is_object() && v.contains("count") && v.contains("p99"));
+  }
+  EXPECT_TRUE(saw_number);
+  EXPECT_TRUE(saw_histogram) << doc.dump(1);
+  // ?metric= picks one key; an unknown one gives {}.
+  Json one = GetJson(catalog_port(), "/jsonmetrics?metric=catalog.num-databases");
+  ASSERT_EQ(one.size(), 1u) << one.dump();
+  EXPECT_EQ(one["catalog.num-databases"], doc["catalog.num-databases"]);
+  EXPECT_TRUE(GetJson(catalog_port(), "/jsonmetrics?metric=nope").empty());
+  GetJson(catalog_port(), "/jsonmetrics?bogus=1", 400);
 }
 
 TEST_F(CatalogdWebTest, OperationsShowRecentDdlWithDurationOutcomeAndVersion) {
@@ -248,7 +293,7 @@ TEST_F(CatalogdWebTest, HostileNamesAreEscapedInHtmlAndLinks) {
   Sql(0, "CREATE DATABASE `d<i>&`");
   Sql(0, "CREATE TABLE `d<i>&`.`" + name + "` (a INT)");
   Json doc = GetJson(catalog_port(), "/catalog");
-  ASSERT_NE(FindTable(doc["tables"], "d<i>&", name), nullptr) << doc["tables"].dump(1);
+  ASSERT_NE(FindTable(AllTables(doc), "d<i>&", name), nullptr) << doc.dump(1);
 
   const std::string html = GetHtml(catalog_port(), "/catalog");
   EXPECT_EQ(html.find("<b>"), std::string::npos);

@@ -125,22 +125,36 @@ TEST_F(StatestoreWebTest, TopicsJson) {
   ASSERT_EVENTUALLY(kWait, {
     Json doc = GetJson("/topics?json");
     ASSERT_EQ(doc["num_topics"], 2);
-    const Json* t = Row(doc["topics"], "name", kTopic);
+    // Impala's field names for the facts its /topics page has.
+    const Json* t = Row(doc["topics"], "topic_id", kTopic);
     ASSERT_NE(t, nullptr) << doc.dump(1);
-    EXPECT_EQ((*t)["entries"], 3);
+    EXPECT_EQ((*t)["num_entries"], 3);
     EXPECT_EQ((*t)["tombstones"], 0);
-    EXPECT_EQ((*t)["key_bytes"], 11);
-    EXPECT_EQ((*t)["value_bytes"], 111);
-    EXPECT_EQ((*t)["total_bytes"], 122);
-    EXPECT_EQ((*t)["current_version"], 3);
+    EXPECT_EQ((*t)["key_size_bytes"], 11);
+    EXPECT_EQ((*t)["value_size_bytes"], 111);
+    EXPECT_EQ((*t)["total_size_bytes"], 122);
+    EXPECT_EQ((*t)["key_size"], "11.00 B");
+    EXPECT_EQ((*t)["value_size"], "111.00 B");
+    EXPECT_EQ((*t)["total_size"], "122.00 B");
+    EXPECT_EQ((*t)["version"], 3);
+    EXPECT_EQ((*t)["prioritized"], false);
+    EXPECT_EQ((*t)["oldest_version"], 3);
+    EXPECT_TRUE((*t)["oldest_id"] == kNastyId || (*t)["oldest_id"] == "reader" ||
+                (*t)["oldest_id"] == "dead")
+        << (*t)["oldest_id"];
+    for (const char* old : {"name", "entries", "key_bytes", "value_bytes", "total_bytes",
+                            "current_version"}) {
+      EXPECT_FALSE(t->contains(old)) << old << " is named as Impala names it now";
+    }
     EXPECT_EQ((*t)["oldest_retained_version"], 1);
     EXPECT_EQ((*t)["history_floor"], 0);
     EXPECT_EQ((*t)["subscribers"], 3);
     // The dead subscriber never processes version 3 again... it already had it.
     EXPECT_EQ((*t)["min_subscriber_version"], 3);
-    const Json* n = Row(doc["topics"], "name", kNastyTopic);
+    const Json* n = Row(doc["topics"], "topic_id", kNastyTopic);
     ASSERT_NE(n, nullptr) << doc.dump(1);
-    EXPECT_EQ((*n)["entries"], 1);
+    EXPECT_EQ((*n)["num_entries"], 1);
+    EXPECT_EQ((*n)["oldest_id"], kNastyId);
     EXPECT_EQ((*n)["subscribers"], 1);
   });
 }
@@ -165,9 +179,21 @@ TEST_F(StatestoreWebTest, SubscribersJson) {
     EXPECT_EQ((*p)["consecutive_heartbeat_failures"], 0);
     const double since = (*p)["seconds_since_heartbeat"].get<double>();
     EXPECT_TRUE(std::isfinite(since) && since >= 0) << since;
+    // Impala's names: a 3-decimal text, counts, the subscriber type.
+    const std::string secs = (*p)["secs_since_heartbeat"].get<std::string>();
+    ASSERT_GE(secs.size(), 5u);
+    EXPECT_EQ(secs[secs.size() - 4], '.') << secs;
+    EXPECT_GE(std::stod(secs), 0.0);
+    EXPECT_EQ((*p)["num_topics"], 2);
+    EXPECT_EQ((*p)["num_priority_topics"], 0);
+    EXPECT_EQ((*p)["num_transient"], 1);  // its one entry of the transient topic
+    EXPECT_EQ((*p)["subscriber_type"], "CATALOGD");
 
     const Json* d = Row(doc["subscribers"], "id", "dead");
     ASSERT_NE(d, nullptr);
+    EXPECT_EQ((*d)["num_topics"], 1);
+    EXPECT_EQ((*d)["num_transient"], 0);
+    EXPECT_EQ((*d)["subscriber_type"], "COORDINATOR");
     EXPECT_GE((*d)["consecutive_heartbeat_failures"].get<int>(), 1);
     EXPECT_GE((*d)["heartbeat_failures"].get<int>(), 1);
     EXPECT_GE((*d)["update_failures"].get<int>(), 1);  // fallback cadence keeps trying

@@ -111,6 +111,16 @@ class WebClusterTest : public ::testing::Test {
     }
     return nullptr;
   }
+  // Every table row of a /catalog document (nested in its database, as Impala nests them).
+  static Json AllTables(const Json& doc) {
+    Json out = Json::array();
+    if (!doc.contains("databases") || !doc["databases"].is_array()) return out;
+    for (const Json& db : doc["databases"]) {
+      if (!db.contains("tables") || !db["tables"].is_array()) continue;
+      for (const Json& t : db["tables"]) out.push_back(t);
+    }
+    return out;
+  }
   static const Json* FindTable(const Json& rows, const std::string& db, const std::string& t) {
     if (!rows.is_array()) return nullptr;
     for (const Json& row : rows) {
