@@ -10,6 +10,7 @@
 //   column stats               hive::ColumnStatisticsObj (kSetTableColumnStats)
 #include <glog/logging.h>
 
+#include <algorithm>
 #include <map>
 
 #include "catalogd/catalog/names.h"
@@ -25,18 +26,19 @@ namespace {
 using Kind = MetastoreOp::Kind;
 using P = impala::TPrimitiveType;
 
+// Dates from 0001-01-01 to 9999-12-31 inclusive.
+constexpr int64_t kMaxDistinctDates = 3652059;
+
 int64_t LongOf(const impala::TColumnValue& v) {
   if (v.__isset.long_val) return v.long_val;
   if (v.__isset.int_val) return v.int_val;
   if (v.__isset.short_val) return v.short_val;
   if (v.__isset.byte_val) return v.byte_val;
-  if (v.__isset.date_val) return v.date_val;
   return 0;
 }
 
 bool HasLong(const impala::TColumnValue& v) {
-  return v.__isset.long_val || v.__isset.int_val || v.__isset.short_val || v.__isset.byte_val ||
-         v.__isset.date_val;
+  return v.__isset.long_val || v.__isset.int_val || v.__isset.short_val || v.__isset.byte_val;
 }
 
 // Hive's form of Impala's column statistics; false for types Hive keeps
@@ -57,14 +59,39 @@ bool ToHiveStats(const std::string& name, const impala::TColumnType& type,
     case P::TINYINT:
     case P::SMALLINT:
     case P::INT:
-    case P::BIGINT:
-    case P::DATE:
-    case P::TIMESTAMP: {
+    case P::BIGINT: {
       hive::LongColumnStatsData d;
       d.numNulls = s.num_nulls;
       d.numDVs = s.num_distinct_values;
       if (s.__isset.low_value && HasLong(s.low_value)) d.__set_lowValue(LongOf(s.low_value));
       if (s.__isset.high_value && HasLong(s.high_value)) d.__set_highValue(LongOf(s.high_value));
+      out->statsData.__set_longStats(d);
+      return true;
+    }
+    case P::DATE: {
+      // dateStats (days since the epoch), as Impala writes them; the NDV is
+      // capped at the number of dates in 0001-01-01..9999-12-31.
+      hive::DateColumnStatsData d;
+      d.numNulls = s.num_nulls;
+      d.numDVs = std::min<int64_t>(s.num_distinct_values, kMaxDistinctDates);
+      if (s.__isset.low_value && s.low_value.__isset.date_val) {
+        hive::Date low;
+        low.daysSinceEpoch = s.low_value.date_val;
+        d.__set_lowValue(low);
+      }
+      if (s.__isset.high_value && s.high_value.__isset.date_val) {
+        hive::Date high;
+        high.daysSinceEpoch = s.high_value.date_val;
+        d.__set_highValue(high);
+      }
+      out->statsData.__set_dateStats(d);
+      return true;
+    }
+    case P::TIMESTAMP: {
+      // Hive and Impala keep TIMESTAMP statistics as longStats without bounds.
+      hive::LongColumnStatsData d;
+      d.numNulls = s.num_nulls;
+      d.numDVs = s.num_distinct_values;
       out->statsData.__set_longStats(d);
       return true;
     }

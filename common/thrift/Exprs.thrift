@@ -60,7 +60,7 @@ struct TTimestampLiteral {
 }
 
 struct TStringLiteral {
-  1: required string value;
+  1: required binary value;
 }
 
 // One node of an expression tree (pre-order). Only literal payloads are kept here;

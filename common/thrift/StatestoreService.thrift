@@ -17,7 +17,7 @@ enum StatestoreServiceVersion {
 // One key/value entry of a topic; deleted marks a tombstone.
 struct TTopicItem {
   1: required string key;
-  2: required binary value;
+  2: required string value;  // bytes (Impala declares a string; same encoding)
   3: required bool deleted = false;
 }
 

@@ -118,6 +118,46 @@ TEST_F(DdlStatsTest, UpdateTablePartitionAndColumnStats) {
   EXPECT_EQ(reloaded->table_stats.num_rows, 300);
 }
 
+// DATE columns get Hive's dateStats (as Impala writes them), TIMESTAMP ones
+// longStats without bounds.
+TEST_F(DdlStatsTest, DateAndTimestampColumnsUseHivesStatsKinds) {
+  TableOptions o;
+  o.columns = {Col("d", "date"), Col("ts", "timestamp")};
+  ASSERT_TRUE(CreateTable("db", "dated", o).ok());
+  impala::TDdlExecRequest r = UpdateReq("dated");
+  impala::TColumnStats d;
+  d.num_distinct_values = 5000000;  // more than there are dates
+  d.num_nulls = 2;
+  d.avg_size = 4;
+  d.max_size = 4;
+  d.__isset.low_value = d.__isset.high_value = true;
+  d.low_value.__set_date_val(18000);
+  d.high_value.__set_date_val(19000);
+  impala::TColumnStats ts;
+  ts.num_distinct_values = 42;
+  ts.num_nulls = 3;
+  ts.avg_size = 16;
+  ts.max_size = 16;
+  r.alter_table_params.update_stats_params.__set_column_stats({{"d", d}, {"ts", ts}});
+  ASSERT_DDL_OK(out, Exec(r));
+  auto stats = metastore_->GetTableColumnStats("db", "dated");
+  ASSERT_TRUE(stats.ok()) << stats.status().ToString();
+  ASSERT_EQ(stats->size(), 2u);
+  for (const hive::ColumnStatisticsObj& c : *stats) {
+    if (c.colName == "d") {
+      ASSERT_TRUE(c.statsData.__isset.dateStats);
+      EXPECT_EQ(c.statsData.dateStats.numDVs, 3652059);
+      EXPECT_EQ(c.statsData.dateStats.numNulls, 2);
+      EXPECT_EQ(c.statsData.dateStats.lowValue.daysSinceEpoch, 18000);
+      EXPECT_EQ(c.statsData.dateStats.highValue.daysSinceEpoch, 19000);
+    } else {
+      ASSERT_TRUE(c.statsData.__isset.longStats);
+      EXPECT_EQ(c.statsData.longStats.numDVs, 42);
+      EXPECT_FALSE(c.statsData.longStats.__isset.lowValue);
+    }
+  }
+}
+
 TEST_F(DdlStatsTest, UnpartitionedTableStatsLiveInTheTable) {
   ASSERT_TRUE(CreateTable("db", "flat").ok());
   impala::TDdlExecRequest r = UpdateReq("flat");
