@@ -2,8 +2,6 @@
 #include <gflags/gflags.h>
 #include <glog/logging.h>
 
-#include <fstream>
-
 #include "common/rpc/security_flags.h"
 #include "common/util/daemon.h"
 #include "common/web/web_flags.h"
@@ -79,16 +77,8 @@ int main(int argc, char** argv) {
   }
   ss.writers.writers = std::move(*writers);
   if (!FLAGS_statestore_subscriber_tokens_file.empty()) {
-    std::ifstream in(FLAGS_statestore_subscriber_tokens_file, std::ios::binary);
-    if (!in) {
-      LOG(ERROR) << "cannot read --statestore_subscriber_tokens_file="
-                 << FLAGS_statestore_subscriber_tokens_file;
-      return 2;
-    }
-    std::string text((std::size_t{1} << 20) + 1, '\0');  // one byte past the parser's cap
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<std::size_t>(in.gcount()));
-    auto tokens = ics::statestore::ParseSubscriberTokens(text);
+    auto tokens =
+        ics::statestore::ReadSubscriberTokensFile(FLAGS_statestore_subscriber_tokens_file);
     if (!tokens.ok() || tokens->entries.empty()) {
       LOG(ERROR) << "--statestore_subscriber_tokens_file: "
                  << (tokens.ok() ? "no tokens in the file" : tokens.status().message());

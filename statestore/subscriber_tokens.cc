@@ -2,6 +2,7 @@
 
 #include <openssl/crypto.h>
 
+#include <fstream>
 #include <set>
 
 #include "common/rpc/auth_token.h"
@@ -97,6 +98,17 @@ Result<SubscriberTokens> ParseSubscriberTokens(std::string_view text) {
     if (end == text.size()) break;
   }
   return out;
+}
+
+Result<SubscriberTokens> ReadSubscriberTokensFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::IoError("cannot read the token table " + path);
+  std::string text(kMaxTableBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  Result<SubscriberTokens> tokens = ParseSubscriberTokens(text);
+  if (!tokens.ok()) return tokens.status().WithContext(path);
+  return tokens;
 }
 
 }  // namespace ics::statestore

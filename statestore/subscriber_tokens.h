@@ -53,4 +53,8 @@ struct SubscriberTokens {
 // names and secrets must be unique; at most 1 MiB.
 [[nodiscard]] Result<SubscriberTokens> ParseSubscriberTokens(std::string_view text);
 
+// Reads and parses the table file `path` (at most 1 MiB + 1 byte is read, so
+// a larger file fails the size check); an error names the file.
+[[nodiscard]] Result<SubscriberTokens> ReadSubscriberTokensFile(const std::string& path);
+
 }  // namespace ics::statestore

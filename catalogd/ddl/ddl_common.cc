@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <charconv>
 #include <ctime>
-#include <filesystem>
 #include <map>
 #include <set>
 #include <tuple>
@@ -176,9 +175,7 @@ Result<std::string> NormalizeLocation(const std::string& location) {
                                      "': control characters are not allowed");
     }
   }
-  std::string norm = std::filesystem::path(path).lexically_normal().string();
-  while (norm.size() > 1 && norm.back() == '/') norm.pop_back();
-  return norm;
+  return ComparableLocation(path);  // the one normalization (metastore/data_ownership.h)
 }
 
 std::string DefaultDatabaseLocation(const CatalogContext& ctx, const std::string& db) {

@@ -88,6 +88,12 @@ Result<DataRemovalPlan> PlanPartitionDataRemoval(
     Metastore* metastore, const std::string& db, const std::string& table,
     const std::string& table_location, const std::vector<std::string>& dropped,
     const std::vector<std::string>& remaining_partitions) {
+  // The table's own partitions decide most drops (a partition at the table
+  // directory, a shared directory); only when something could be deleted
+  // are the other tables read. Fewer constraints keep no more, so an empty
+  // `deletable` here is the final answer.
+  DataRemovalPlan own = PlanDataRemoval(dropped, {table_location}, remaining_partitions);
+  if (own.deletable.empty()) return own;
   ICS_ASSIGN_OR_RETURN(std::vector<std::string> remaining, TableLocations(metastore, db, table));
   remaining.insert(remaining.end(), remaining_partitions.begin(), remaining_partitions.end());
   return PlanDataRemoval(dropped, {table_location}, remaining);

@@ -21,7 +21,7 @@
 // system layer's concern (loader/confined_file_system.h).
 //
 // Cost: TableLocations reads every table of the metastore (one GetTable per
-// table); callers ask for it only when a drop deletes data.
+// table); the plans ask for it only when a drop could delete something.
 //
 // Thread-safety: stateless functions.
 #pragma once
