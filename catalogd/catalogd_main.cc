@@ -6,9 +6,9 @@
 #include <cstdint>
 
 #include "catalogd/service/catalog_server.h"
-#include "catalogd/web/catalog_pages.h"
-#include "common/rpc/security_flags.h"
-#include "common/util/daemon.h"
+#include "catalogd/service/catalog_server_pages.h"
+#include "common/daemon/daemon.h"
+#include "common/daemon/security_flags.h"
 #include "common/util/split.h"
 #include "common/web/web_flags.h"
 

@@ -6,11 +6,11 @@
 
 #include "CatalogService.h"
 #include "CatalogService_constants.h"
-#include "common/codec/topic_value.h"
 #include "common/rpc/status_convert.h"
 #include "common/rpc/thrift_client.h"
 #include "common/rpc/thrift_server.h"
 #include "common/util/unique_id.h"
+#include "coordinator-sim/catalog/catalogd_client.h"
 #include "coordinator-sim/coordinator_service.h"
 #include "coordinator-sim/exec/statement_executor.h"
 #include "statestore/subscriber.h"
@@ -18,24 +18,28 @@
 namespace ics::coord {
 
 namespace {
-constexpr const char* kCatalogTopic = "catalog-update";
 using Clock = std::chrono::steady_clock;
 }  // namespace
 
 Coordinator::Coordinator(CoordinatorOptions options)
     : opts_(std::move(options)),
       metrics_(std::make_unique<metrics::MetricRegistry>()),
-      statements_(std::make_unique<OperationLog>()) {
+      statements_(std::make_unique<OperationLog>()),
+      catalogd_(std::make_shared<CatalogdClient>(
+          opts_.catalogd_host, opts_.catalogd_port,
+          CatalogdClientOptions(opts_.catalog_rpc_timeout_ms, opts_.security.tls), 8)) {
   if (opts_.use_local_catalog) {
     OnDemandOptions o;
+    o.catalogd = catalogd_;
     o.catalogd_host = opts_.catalogd_host;
     o.catalogd_port = opts_.catalogd_port;
     o.cache_bytes = opts_.local_catalog_cache_bytes;
     o.rpc_timeout_ms = opts_.catalog_rpc_timeout_ms;
     o.tls = opts_.security.tls;
+    o.topic_format = opts_.topic_format;
     catalog_ = MakeOnDemandCatalog(o);
   } else {
-    catalog_ = MakeFullReplicaCatalog();
+    catalog_ = MakeFullReplicaCatalog(opts_.topic_format);
   }
   executor_ = std::make_unique<StatementExecutor>(this, statements_.get());
   RegisterMetrics();
@@ -93,37 +97,24 @@ void Coordinator::Stop() {
 
 void Coordinator::OnTopicUpdate(const impala::TTopicDelta& delta,
                                 std::vector<impala::TTopicDelta>* publications) {
-  catalog_->OnTopicUpdate(delta, publications);
-  // Find the CATALOG object: it carries the delta's max catalog version.
-  for (const impala::TTopicItem& item : delta.topic_entries) {
-    if (item.deleted || item.key.size() < 18 ||
-        item.key.compare(item.key.size() - 18, 18, "CATALOG_SERVICE_ID") != 0) {
-      continue;
-    }
-    impala::TCatalogObject obj;
-    Status s = DecodeTopicValue(item.value, /*compact=*/true, &obj);
-    if (!s.ok()) {
-      impala::TCatalogObject plain;
-      if (!DecodeTopicValue(item.value, false, &plain).ok()) {
-        LOG(WARNING) << opts_.id << ": undecodable CATALOG entry: " << s.ToString();
-        continue;
-      }
-      obj = std::move(plain);
-    }
+  // The local catalog decodes the entries; it reports the CATALOG object's
+  // service id and version, which SYNC_DDL waits on.
+  const TopicProgress progress = catalog_->OnTopicUpdate(delta, publications);
+  if (progress.has_catalog) {
     MutexLock l(&mu_);
-    const std::string sid = PrintId(obj.catalog.catalog_service_id);
+    const std::string sid = PrintId(progress.service_id);
     if (sid != topic_service_id_) {
       topic_service_id_ = sid;
       topic_catalog_version_ = 0;
       topic_version_of_.clear();
     }
-    if (!catalog_ready_ && obj.catalog_version > 0) {
+    if (!catalog_ready_ && progress.catalog_version > 0) {
       catalog_ready_ = true;
-      LOG(INFO) << opts_.id << ": catalog ready at catalog version " << obj.catalog_version;
+      LOG(INFO) << opts_.id << ": catalog ready at catalog version " << progress.catalog_version;
     }
-    if (obj.catalog_version > topic_catalog_version_) {
-      topic_catalog_version_ = obj.catalog_version;
-      if (delta.__isset.to_version) topic_version_of_[obj.catalog_version] = delta.to_version;
+    if (progress.catalog_version > topic_catalog_version_) {
+      topic_catalog_version_ = progress.catalog_version;
+      if (delta.__isset.to_version) topic_version_of_[progress.catalog_version] = delta.to_version;
       // Keep the map small: SYNC_DDL only asks about recent versions.
       while (topic_version_of_.size() > 4096) topic_version_of_.erase(topic_version_of_.begin());
     }
@@ -212,29 +203,6 @@ Status Coordinator::WaitForSyncDdl(int64_t v) {
   return s;
 }
 
-template <typename Fn>
-Status Coordinator::CallCatalogd(const char* name, Fn&& fn) {
-  std::unique_ptr<ThriftClient<impala::CatalogServiceClient>> client;
-  {
-    MutexLock l(&clients_mu_);
-    if (!idle_clients_.empty()) {
-      client = std::move(idle_clients_.back());
-      idle_clients_.pop_back();
-    }
-  }
-  if (client == nullptr) {
-    ThriftClientOptions o;
-    o.recv_timeout_ms = o.send_timeout_ms = opts_.catalog_rpc_timeout_ms;
-    o.tls = opts_.security.tls;
-    client = std::make_unique<ThriftClient<impala::CatalogServiceClient>>(opts_.catalogd_host,
-                                                                          opts_.catalogd_port, o);
-  }
-  Status s = client->Call(name, std::forward<Fn>(fn));
-  MutexLock l(&clients_mu_);
-  if (idle_clients_.size() < 8) idle_clients_.push_back(std::move(client));
-  return s;
-}
-
 Result<impala::TCatalogUpdateResult> Coordinator::Finish(impala::TCatalogUpdateResult result,
                                                          bool sync_ddl) {
   Status st = FromTStatus(result.status);
@@ -262,8 +230,9 @@ Result<impala::TDdlExecResponse> Coordinator::ExecDdl(impala::TDdlExecRequest re
   if (opts_.use_local_catalog) req.header.__set_want_minimal_response(true);
   req.query_options.sync_ddl = sync_ddl;
   impala::TDdlExecResponse resp;
-  ICS_RETURN_IF_ERROR(CallCatalogd(
-      "ExecDdl", [&](impala::CatalogServiceClient& c) { c.ExecDdl(resp, req); }));
+  ICS_RETURN_IF_ERROR(
+      catalogd_->Call("ExecDdl", CatalogdRetry::kNoRetry,
+                      [&](impala::CatalogServiceClient& c) { c.ExecDdl(resp, req); }));
   ICS_ASSIGN_OR_RETURN(resp.result, Finish(std::move(resp.result), sync_ddl));
   return resp;
 }
@@ -274,8 +243,9 @@ Result<impala::TCatalogUpdateResult> Coordinator::UpdateCatalog(impala::TUpdateC
   req.__set_header(Header(opts_.id));
   req.sync_ddl = sync_ddl;
   impala::TUpdateCatalogResponse resp;
-  ICS_RETURN_IF_ERROR(CallCatalogd(
-      "UpdateCatalog", [&](impala::CatalogServiceClient& c) { c.UpdateCatalog(resp, req); }));
+  ICS_RETURN_IF_ERROR(
+      catalogd_->Call("UpdateCatalog", CatalogdRetry::kNoRetry,
+                      [&](impala::CatalogServiceClient& c) { c.UpdateCatalog(resp, req); }));
   return Finish(std::move(resp.result), sync_ddl);
 }
 
@@ -285,8 +255,9 @@ Result<impala::TCatalogUpdateResult> Coordinator::ResetMetadata(impala::TResetMe
   req.__set_header(Header(opts_.id));
   req.sync_ddl = sync_ddl;
   impala::TResetMetadataResponse resp;
-  ICS_RETURN_IF_ERROR(CallCatalogd(
-      "ResetMetadata", [&](impala::CatalogServiceClient& c) { c.ResetMetadata(resp, req); }));
+  ICS_RETURN_IF_ERROR(
+      catalogd_->Call("ResetMetadata", CatalogdRetry::kNoRetry,
+                      [&](impala::CatalogServiceClient& c) { c.ResetMetadata(resp, req); }));
   return Finish(std::move(resp.result), sync_ddl);
 }
 

@@ -20,6 +20,7 @@
 #include <memory>
 #include <string>
 
+#include "common/codec/catalog_topic.h"
 #include "common/metrics/metrics.h"
 #include "common/rpc/tls.h"
 #include "common/util/mutex.h"
@@ -75,6 +76,7 @@ struct CoordinatorOptions {
   // refused with "Catalog not ready" (0: refuse at once while not ready).
   int wait_for_catalog_timeout_ms = 30000;
   int catalog_rpc_timeout_ms = 120000;
+  CatalogTopicFormat topic_format;  // --compact_catalog_topic (must match catalogd's)
   // TLS for the CoordinatorService and subscriber ports and the connections
   // to catalogd and the statestore, and the bind policy (common/rpc/tls.h).
   RpcSecurity security;
@@ -125,9 +127,6 @@ class Coordinator : public CoordinatorBackend {
  private:
   void OnTopicUpdate(const impala::TTopicDelta& delta,
                      std::vector<impala::TTopicDelta>* publications) EXCLUDES(mu_);
-  // Runs one catalogd RPC on a pooled connection.
-  template <typename Fn>
-  Status CallCatalogd(const char* name, Fn&& fn) EXCLUDES(clients_mu_);
   Result<impala::TCatalogUpdateResult> Finish(impala::TCatalogUpdateResult result, bool sync_ddl);
   // Registers the metrics (coordinator_metrics.cc); from the constructor.
   void RegisterMetrics();
@@ -141,9 +140,8 @@ class Coordinator : public CoordinatorBackend {
   std::unique_ptr<StatementExecutor> executor_;
   std::unique_ptr<ThriftServer> rpc_;
 
-  Mutex clients_mu_;
-  std::vector<std::unique_ptr<ThriftClient<impala::CatalogServiceClient>>> idle_clients_
-      GUARDED_BY(clients_mu_);
+  // Shared with the on-demand catalog: one pool of connections to catalogd.
+  std::shared_ptr<CatalogdClient> catalogd_;
 
   mutable Mutex mu_;
   CondVar topic_cv_;

@@ -9,8 +9,8 @@
 #include <gflags/gflags.h>
 #include <glog/logging.h>
 
-#include "common/rpc/security_flags.h"
-#include "common/util/daemon.h"
+#include "common/daemon/daemon.h"
+#include "common/daemon/security_flags.h"
 #include "common/web/web_flags.h"
 #include "coordinator-sim/coordinator.h"
 #include "coordinator-sim/web/coordinator_pages.h"
@@ -31,6 +31,8 @@ DEFINE_int32(catalog_service_port, 26000, "catalogd CatalogService port.");
 DEFINE_bool(use_local_catalog, true,
             "On-demand local catalog (2: invalidations + partial fetches); false = full replica.");
 DEFINE_int32(local_catalog_cache_mb, 256, "Byte limit of the on-demand cache.");
+DEFINE_bool(compact_catalog_topic, true,
+            "Catalog topic values are LZ4-compacted; must match catalogd's setting.");
 DEFINE_int32(sync_ddl_timeout_ms, 60000, "How long SYNC_DDL waits before failing.");
 DEFINE_int32(wait_for_catalog_timeout_ms, 30000,
              "How long a statement waits for the coordinator's first catalog topic update "
@@ -74,6 +76,7 @@ int main(int argc, char** argv) {
     o.local_catalog_cache_bytes = int64_t{FLAGS_local_catalog_cache_mb} << 20;
     o.sync_ddl_timeout_ms = FLAGS_sync_ddl_timeout_ms;
     o.wait_for_catalog_timeout_ms = std::max(0, FLAGS_wait_for_catalog_timeout_ms);
+    o.topic_format.compact = FLAGS_compact_catalog_topic;
     auto c = std::make_unique<ics::coord::Coordinator>(o);
     ics::Status s = c->Start();
     if (!s.ok()) {

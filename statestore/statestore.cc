@@ -169,10 +169,10 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
       if (tr.topic == nullptr) tr.topic = std::make_unique<Topic>(name);
       tr.versions.insert(0);
     }
-    sub->last_heartbeat_ok = sub->registered_at = Clock::now();
+    sub->last_heartbeat_ok = sub->registered_at = Now();
     ++counters_.registrations;
     ScheduleUpdateLocked(sub);
-    sub->heartbeat.next_due = Clock::now() + milliseconds(opts_.heartbeat_interval_ms);
+    sub->heartbeat.next_due = Now() + milliseconds(opts_.heartbeat_interval_ms);
   }
   LOG(INFO) << "registered subscriber '" << sub->id << "' at " << loc.hostname << ":" << loc.port
             << " with " << sub->topics.size() << " topic(s), registration "
@@ -218,7 +218,7 @@ void Statestore::Impl::Unregister(const SubPtr& sub, const std::string& reason) 
         auto tr = topics_.find(name);
         if (tr != topics_.end()) topic = tr->second.topic.get();
       }
-      if (topic != nullptr && topic->RemoveEntriesOf(sub->registration_key, Clock::now()) > 0) {
+      if (topic != nullptr && topic->RemoveEntriesOf(sub->registration_key, Now()) > 0) {
         changed.push_back(name);
       }
     }
@@ -321,7 +321,7 @@ void Statestore::Impl::UpdateWorker() {
     MutexLock l(&mu_);
     update_queue_.Done(lane);
     sub->update.in_flight = false;
-    sub->update.next_due = Clock::now() + milliseconds(opts_.update_frequency_ms);
+    sub->update.next_due = Now() + milliseconds(opts_.update_frequency_ms);
     if (sub->update.again) {
       sub->update.again = false;
       ScheduleUpdateLocked(sub);
@@ -360,11 +360,11 @@ void Statestore::Impl::CutOverdueRpcsLocked(SteadyTime now) {
 void Statestore::Impl::TimerLoop() {
   const int shortest = std::min(opts_.heartbeat_interval_ms, opts_.update_frequency_ms);
   const milliseconds tick(std::clamp(shortest / 5, 5, 100));
-  auto next_gc = Clock::now();
+  auto next_gc = Now();
   MutexLock l(&mu_);
   while (!stopping_) {
-    const auto now = Clock::now();
-    CutOverdueRpcsLocked(now);
+    const auto now = Now();
+    CutOverdueRpcsLocked(Clock::now());  // RPC deadlines are real time
     for (auto& [id, sub] : subscribers_) {
       if (!sub->update.queued && !sub->update.in_flight && now >= sub->update.next_due) {
         ScheduleUpdateLocked(sub);
@@ -390,7 +390,7 @@ void Statestore::Impl::TimerLoop() {
 std::vector<SubscriberInfo> Statestore::Impl::Subscribers() const {
   MutexLock l(&mu_);
   std::vector<SubscriberInfo> out;
-  const auto now = Clock::now();
+  const auto now = Now();
   for (const auto& [id, sub] : subscribers_) {
     SubscriberInfo info;
     info.id = id;

@@ -59,6 +59,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -92,6 +93,12 @@ struct StatestoreOptions {
   // Token identities for subscribers without client certificates
   // (statestore/subscriber_tokens.h); empty: not required.
   SubscriberTokens tokens;
+  // The time the scheduler and the failure detector go by: when heartbeats
+  // and updates are due, tombstone retention, the ages reported for
+  // subscribers. Empty: std::chrono::steady_clock::now. A test seam; the
+  // deadlines of RPCs in flight stay on the real clock (they bound socket
+  // waits).
+  std::function<std::chrono::steady_clock::time_point()> clock;
 };
 
 // A registration's view for tests, metrics and web pages.

@@ -53,6 +53,8 @@ class Statestore::Impl {
   Status RequestUpdate(const impala::TUniqueId& registration_id);
 
   const impala::TUniqueId& statestore_id() const { return statestore_id_; }
+  // StatestoreOptions::clock, or the steady clock.
+  SteadyTime Now() const { return opts_.clock ? opts_.clock() : Clock::now(); }
   std::vector<SubscriberInfo> Subscribers() const;
   std::vector<TopicStats> Topics() const;
   StatestoreCounters Counters() const {

@@ -112,7 +112,7 @@ void Statestore::Impl::RunUpdate(const SubPtr& sub) {
       for (const impala::TTopicItem& item : pub.topic_entries) {
         writes.push_back(TopicWrite{item.key, item.value, item.deleted});
       }
-      topic->Apply(writes, sub->registration_key, transient, Clock::now());
+      topic->Apply(writes, sub->registration_key, transient, Now());
       changed.insert(pub.topic_name);
     }
   }
@@ -153,11 +153,11 @@ void Statestore::Impl::RunHeartbeat(const SubPtr& sub) {
     MutexLock l(&mu_);
     ++counters_.heartbeats_sent;
     sub->heartbeat.in_flight = false;
-    sub->heartbeat.next_due = Clock::now() + milliseconds(opts_.heartbeat_interval_ms);
+    sub->heartbeat.next_due = Now() + milliseconds(opts_.heartbeat_interval_ms);
     NoteRpcOutcome(&sub->heartbeat, s);
     if (ok) {
       sub->consecutive_heartbeat_failures = 0;
-      sub->last_heartbeat_ok = Clock::now();
+      sub->last_heartbeat_ok = Now();
     } else {
       ++counters_.heartbeat_failures;
       ++sub->heartbeat_failures;

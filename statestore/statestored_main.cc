@@ -2,8 +2,8 @@
 #include <gflags/gflags.h>
 #include <glog/logging.h>
 
-#include "common/rpc/security_flags.h"
-#include "common/util/daemon.h"
+#include "common/daemon/daemon.h"
+#include "common/daemon/security_flags.h"
 #include "common/web/web_flags.h"
 #include "statestore/statestore_server.h"
 #include "statestore/statestore_web.h"

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include "catalogd/catalog/column_stats.h"
-#include "catalogd/catalog/file_format.h"
+#include "common/hive/column_stats.h"
+#include "common/hive/file_format.h"
 
 namespace ics::catalog {
 
@@ -45,30 +45,6 @@ impala::TTable BaseTable(const TableState& t) {
 }
 
 }  // namespace
-
-std::string TopicKeyOf(const TCatalogObject& obj) {
-  switch (obj.type) {
-    case TCatalogObjectType::CATALOG:
-      return "CATALOG_SERVICE_ID";
-    case TCatalogObjectType::DATABASE:
-      return "DATABASE:" + obj.db.db_name;
-    case TCatalogObjectType::TABLE:
-    case TCatalogObjectType::VIEW:
-      return std::string(obj.type == TCatalogObjectType::VIEW ? "VIEW:" : "TABLE:") +
-             obj.table.db_name + "." + obj.table.tbl_name;
-    case TCatalogObjectType::HDFS_PARTITION:
-      return "HDFS_PARTITION:" + obj.hdfs_partition.db_name + "." + obj.hdfs_partition.tbl_name +
-             ":" + obj.hdfs_partition.partition_name;
-    case TCatalogObjectType::FUNCTION:
-      return "FUNCTION:" + obj.fn.name.db_name + "." + obj.fn.signature;
-    case TCatalogObjectType::DATA_SOURCE:
-      return "DATA_SOURCE:" + obj.data_source.name;
-    case TCatalogObjectType::HDFS_CACHE_POOL:
-      return "HDFS_CACHE_POOL:" + obj.cache_pool.pool_name;
-    default:
-      return "UNKNOWN:";
-  }
-}
 
 impala::THdfsStorageDescriptor StorageDescriptorOf(const hive::StorageDescriptor& sd) {
   const auto& p = sd.serdeInfo.parameters;

@@ -23,10 +23,6 @@ inline constexpr const char* kNullPartitionKeyValue = "__HIVE_DEFAULT_PARTITION_
 // How text tables write NULL column values.
 inline constexpr const char* kNullColumnValue = "\\N";
 
-// "DATABASE:db", "TABLE:db.t", "HDFS_PARTITION:db.t:k=v", "FUNCTION:db.sig",
-// "CATALOG_SERVICE_ID" (without the "1:"/"2:" topic prefix).
-std::string TopicKeyOf(const impala::TCatalogObject& obj);
-
 impala::TCatalogObject DatabaseObject(const DatabaseState& db);
 impala::TCatalogObject DatabaseInvalidation(const std::string& db, int64_t version);
 

@@ -6,18 +6,17 @@
 #include <algorithm>
 
 #include "catalogd/catalog/catalog_objects.h"
-#include "catalogd/catalog/file_format.h"
-#include "catalogd/catalog/names.h"
 #include "catalogd/ddl/ddl_internal.h"
 #include "catalogd/loader/partition_stats_params.h"
-#include "catalogd/metastore/partition_name.h"
+#include "common/hive/file_format.h"
+#include "common/hive/names.h"
+#include "common/hive/partition_name.h"
 
 namespace ics::catalog::ddl {
 
 namespace {
 
 using A = impala::TAlterTableType;
-using Kind = MetastoreOp::Kind;
 
 // What a simple ALTER changes; applied by ApplyEdit.
 struct Edit {
@@ -276,7 +275,8 @@ Status BuildEdit(CatalogContext* ctx, const impala::TAlterTableParams& p, const 
       if (f.__isset.partition_spec) {
         ICS_ASSIGN_OR_RETURN(std::vector<std::string> values,
                              PartitionValues(old, f.partition_spec));
-        ICS_ASSIGN_OR_RETURN(std::string name, MakePartitionName(PartitionKeys(old), values));
+        ICS_ASSIGN_OR_RETURN(std::string name,
+                             MakePartitionName(PartitionKeyNames(old.clustering_columns), values));
         auto it = old.partition_ids_by_name.find(name);
         if (it == old.partition_ids_by_name.end()) {
           return Status::NotFound("Partition does not exist: " + PartitionDisplayName(t, name));
@@ -331,7 +331,7 @@ Result<DdlOutcome> SimpleAlter(CatalogContext* ctx, const impala::TAlterTablePar
 
   MetastoreTxn txn;
   if (e.table_changed) {
-    hms.parameters[kLastDdlTime] = std::to_string(NowSeconds());
+    hms.parameters[kLastDdlTimeParam] = std::to_string(NowSeconds());
     txn.ops.push_back(AlterTableOp(t, hms));
   }
   for (const hive::Partition& part : e.partitions) txn.ops.push_back(AlterPartitionOp(part));
@@ -347,7 +347,7 @@ Result<DdlOutcome> SimpleAlter(CatalogContext* ctx, const impala::TAlterTablePar
     }
   }
   if (e.reload) {
-    return InstallTable(ctx, LoadOrUnloaded(ctx, t, hms), e.summary);
+    return InstallTable(ctx, LoadOrUnloaded(ctx, t.db, t.table, hms), e.summary);
   }
   auto build = [&]() -> Result<std::shared_ptr<TableState>> {
     ICS_ASSIGN_OR_RETURN(std::shared_ptr<TableState> next, DeriveTable(ctx, *old, hms));
@@ -433,7 +433,7 @@ Result<DdlOutcome> RenameTable(CatalogContext* ctx, const impala::TAlterTablePar
   hive::Table renamed = hms;
   renamed.dbName = to.db;
   renamed.tableName = to.table;
-  renamed.parameters[kLastDdlTime] = std::to_string(NowSeconds());
+  renamed.parameters[kLastDdlTimeParam] = std::to_string(NowSeconds());
   MetastoreTxn txn;
   std::string old_loc;
   std::string new_loc;
@@ -487,14 +487,14 @@ Result<DdlOutcome> RenameTable(CatalogContext* ctx, const impala::TAlterTablePar
       return moved_ok.WithContext("moving the data of " + from.full() + " to " + new_loc);
     }
   }
-  std::shared_ptr<TableState> next = LoadOrUnloaded(ctx, to, renamed);
+  std::shared_ptr<TableState> next = LoadOrUnloaded(ctx, to.db, to.table, renamed);
   ChangeSet cs;
   cs.drop_tables.emplace_back(from.db, from.table);
   cs.put_tables.push_back(next);
   DdlOutcome out;
   out.version = ctx->catalog->Install(std::move(cs));
-  out.removed.push_back(TableInvalidation(*current, out.version));
-  out.updated.push_back(TableObjectFull(*next));
+  out.removed_tables.push_back(current);
+  out.tables.push_back(next);
   out.summary = "Renaming was successful.";
   return out;
 }

@@ -9,38 +9,17 @@
 #include <tuple>
 
 #include "catalogd/catalog/catalog_objects.h"
-#include "catalogd/catalog/names.h"
 #include "catalogd/ddl/ddl_internal.h"
 #include "catalogd/loader/partition_stats_params.h"
 #include "catalogd/metastore/data_ownership.h"
-#include "catalogd/metastore/partition_name.h"
+#include "common/hive/names.h"
+#include "common/hive/partition_name.h"
+#include "common/hive/table_params.h"
 #include "common/types/column_type.h"
 
 namespace ics::catalog::ddl {
 
 namespace {
-
-int64_t NumRowsOf(const std::map<std::string, std::string>& params) {
-  auto it = params.find(kNumRows);
-  if (it == params.end()) return -1;
-  int64_t v = -1;
-  const std::string& s = it->second;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size() || v < -1) return -1;
-  return v;
-}
-
-// The single partition of an unpartitioned table, built from the table.
-hive::Partition SynthesizePartition(const hive::Table& table) {
-  hive::Partition p;
-  p.dbName = table.dbName;
-  p.tableName = table.tableName;
-  p.createTime = table.createTime;
-  p.lastAccessTime = table.lastAccessTime;
-  p.sd = table.sd;
-  p.parameters = table.parameters;
-  return p;
-}
 
 }  // namespace
 
@@ -61,29 +40,6 @@ Status TableNotFound(const TableRef& t) {
 }
 
 std::string ObjectWord(bool is_view) { return is_view ? "View" : "Table"; }
-
-// ---- locks ----
-
-ScopedLocks::ScopedLocks(Catalog* catalog, std::vector<std::pair<std::string, std::string>> keys)
-    NO_THREAD_SAFETY_ANALYSIS {
-  // Database locks (table "") first, then table locks; each by name.
-  std::sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) {
-    const bool ta = !a.second.empty();
-    const bool tb = !b.second.empty();
-    return std::tie(ta, a.first, a.second) < std::tie(tb, b.first, b.second);
-  });
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-  held_.reserve(keys.size());
-  for (const auto& [db, table] : keys) {
-    Mutex* m = catalog->TableLock(db, table);
-    m->Lock();
-    held_.push_back(m);
-  }
-}
-
-ScopedLocks::~ScopedLocks() NO_THREAD_SAFETY_ANALYSIS {
-  for (auto it = held_.rbegin(); it != held_.rend(); ++it) (*it)->Unlock();
-}
 
 // ---- catalog reads ----
 
@@ -120,40 +76,18 @@ void Compensate(CatalogContext* ctx, const MetastoreTxn& undo, const std::string
 }
 
 MetastoreOp AlterTableOp(const TableRef& old_name, hive::Table table) {
-  MetastoreOp op;
-  op.kind = MetastoreOp::Kind::kAlterTable;
-  op.db_name = old_name.db;
-  op.table_name = old_name.table;
-  op.table = std::move(table);
-  return op;
+  return MetastoreOp::AlterTable(old_name.db, old_name.table, std::move(table));
 }
 
 MetastoreOp AlterPartitionOp(hive::Partition partition) {
-  MetastoreOp op;
-  op.kind = MetastoreOp::Kind::kAlterPartition;
-  op.db_name = partition.dbName;
-  op.table_name = partition.tableName;
-  op.partition = std::move(partition);
-  return op;
+  std::string db = partition.dbName;
+  std::string table = partition.tableName;
+  return MetastoreOp::AlterPartition(std::move(db), std::move(table), std::move(partition));
 }
 
 int32_t NowSeconds() { return static_cast<int32_t>(std::time(nullptr)); }
 
 // ---- tables ----
-
-bool IsView(const hive::Table& t) { return t.tableType == kVirtualView; }
-
-bool IsExternal(const hive::Table& t) {
-  if (t.tableType == kExternalTable) return true;
-  auto it = t.parameters.find("EXTERNAL");
-  return it != t.parameters.end() && AsciiLower(it->second) == "true";
-}
-
-std::shared_ptr<TableState> CopyTable(const TableState& old) {
-  auto t = std::make_shared<TableState>(old);
-  t->version = 0;
-  return t;
-}
 
 // ---- locations ----
 
@@ -295,13 +229,6 @@ Result<std::vector<hive::FieldSchema>> ToFieldSchemas(const std::vector<impala::
 
 // ---- partitions ----
 
-std::vector<std::string> PartitionKeys(const TableState& t) {
-  std::vector<std::string> keys;
-  keys.reserve(t.clustering_columns.size());
-  for (const impala::TColumn& c : t.clustering_columns) keys.push_back(c.columnName);
-  return keys;
-}
-
 std::string PartitionDisplayName(const TableRef& t, const std::string& part_name) {
   return t.full() + " partition (" + part_name + ")";
 }
@@ -411,65 +338,10 @@ Result<std::vector<hive::Partition>> MetastorePartitions(CatalogContext* ctx, co
 
 // ---- new states ----
 
-Result<std::shared_ptr<TableState>> DeriveTable(CatalogContext* ctx, const TableState& old,
-                                                const hive::Table& hms) {
-  auto t = std::make_shared<TableState>(old);
-  t->version = 0;
-  t->db = hms.dbName;
-  t->name = hms.tableName;
-  t->hms = hms;
-  RemoveStatsParams(&t->hms.parameters);
-  ICS_RETURN_IF_ERROR(BuildColumns(t->hms, &t->clustering_columns, &t->columns));
-  t->table_type = IsView(hms) ? impala::TTableType::VIEW : impala::TTableType::HDFS_TABLE;
-  t->table_stats.num_rows = NumRowsOf(hms.parameters);
-  std::set<std::string> names;
-  for (const auto& c : t->clustering_columns) names.insert(c.columnName);
-  for (const auto& c : t->columns) names.insert(c.columnName);
-  for (auto it = t->column_stats.begin(); it != t->column_stats.end();) {
-    it = names.count(it->first) ? std::next(it) : t->column_stats.erase(it);
-  }
-  if (!t->is_view() && !t->is_partitioned()) {
-    int64_t prev_id = -1;
-    if (!t->partitions.empty()) prev_id = t->partitions.begin()->first;
-    t->partitions.clear();
-    ICS_ASSIGN_OR_RETURN(std::shared_ptr<PartitionState> p,
-                         ctx->loader->LoadPartition(*t, SynthesizePartition(hms), prev_id));
-    const int64_t id = p->id;
-    t->partitions.emplace(id, std::move(p));
-  }
-  return t;
-}
-
-Status ReplacePartition(CatalogContext* ctx, TableState* t, const PartitionState& old,
-                        const hive::Partition& hms) {
-  const int64_t old_id = old.id;  // `old` may die with its map entry
-  ICS_ASSIGN_OR_RETURN(std::shared_ptr<PartitionState> p,
-                       ctx->loader->LoadPartition(*t, hms, old_id));
-  t->partitions.erase(old_id);
-  const int64_t id = p->id;
-  t->partitions.emplace(id, std::move(p));
-  return Status::OK();
-}
-
-std::shared_ptr<TableState> LoadOrUnloaded(CatalogContext* ctx, const TableRef& t,
-                                           const hive::Table& hms) {
-  Result<std::shared_ptr<TableState>> loaded = ctx->loader->Load(t.db, t.table);
-  if (loaded.ok()) return std::move(loaded).value();
-  LOG(WARNING) << "loading " << t.full() << " after DDL failed: " << loaded.status().ToString();
-  auto state = MakeUnloadedTable(t.db, t.table);
-  state->hms = hms;
-  RemoveStatsParams(&state->hms.parameters);
-  state->load_status = loaded.status().WithContext("loading " + t.full());
-  return state;
-}
-
 DdlOutcome InstallTable(CatalogContext* ctx, std::shared_ptr<TableState> t, std::string summary) {
-  if (t->loaded) ctx->loader->FinishTableState(t.get());
-  ChangeSet cs;
-  cs.put_tables.push_back(t);
   DdlOutcome out;
-  out.version = ctx->catalog->Install(std::move(cs));
-  out.updated.push_back(TableObjectFull(*t));
+  out.version = InstallTableState(ctx, t);
+  out.tables.push_back(t);
   out.summary = std::move(summary);
   return out;
 }

@@ -6,14 +6,12 @@
 #include <set>
 
 #include "catalogd/catalog/catalog_objects.h"
-#include "catalogd/catalog/names.h"
 #include "catalogd/ddl/ddl_internal.h"
+#include "common/hive/names.h"
 
 namespace ics::catalog::ddl {
 
 namespace {
-
-using Kind = MetastoreOp::Kind;
 
 DdlOutcome InstallDatabase(CatalogContext* ctx, hive::Database hms, std::string summary) {
   auto state = std::make_shared<DatabaseState>();
@@ -23,7 +21,7 @@ DdlOutcome InstallDatabase(CatalogContext* ctx, hive::Database hms, std::string 
   cs.put_databases.push_back(state);
   DdlOutcome out;
   out.version = ctx->catalog->Install(std::move(cs));
-  out.updated.push_back(DatabaseObject(*state));
+  out.databases.push_back(state);
   out.summary = std::move(summary);
   return out;
 }
@@ -60,11 +58,7 @@ Result<DdlOutcome> CreateDatabase(CatalogContext* ctx, const impala::TCreateDbPa
   hms.__set_ownerType(hive::PrincipalType::USER);
 
   MetastoreTxn txn;
-  MetastoreOp op;
-  op.kind = Kind::kCreateDatabase;
-  op.db_name = db;
-  op.database = hms;
-  txn.ops.push_back(std::move(op));
+  txn.ops.push_back(MetastoreOp::CreateDatabase(db, hms));
   Status committed = Commit(ctx, txn);
   if (!committed.ok()) {
     if (committed.Is(ErrorCode::kAlreadyExists) && p.__isset.if_not_exists && p.if_not_exists) {
@@ -75,10 +69,7 @@ Result<DdlOutcome> CreateDatabase(CatalogContext* ctx, const impala::TCreateDbPa
   Status dir = ctx->fs->CreateDirectories(location);
   if (!dir.ok()) {
     MetastoreTxn undo;
-    MetastoreOp drop;
-    drop.kind = Kind::kDropDatabase;
-    drop.db_name = db;
-    undo.ops.push_back(std::move(drop));
+    undo.ops.push_back(MetastoreOp::DropDatabase(db));
     Compensate(ctx, undo, "CREATE DATABASE " + db);
     return dir.WithContext("creating the directory of database " + db);
   }
@@ -183,26 +174,15 @@ Result<DdlOutcome> DropDatabase(CatalogContext* ctx, const impala::TDropDbParams
       d.table = std::move(hms);
       managed.push_back(std::move(d));
     }
-    MetastoreOp op;
-    op.kind = Kind::kDropTable;
-    op.db_name = db;
-    op.table_name = t;
-    txn.ops.push_back(std::move(op));
+    txn.ops.push_back(MetastoreOp::DropTable(db, t));
   }
   for (const std::string& sig : signatures) {
     if (contents.stored_functions.count(sig) == 0) continue;
-    MetastoreOp op;
-    op.kind = Kind::kDropFunction;
-    op.db_name = db;
-    op.function_signature = sig;
-    txn.ops.push_back(std::move(op));
+    txn.ops.push_back(MetastoreOp::DropFunction(db, sig));
   }
   Result<hive::Database> ms_db = ctx->metastore->GetDatabase(db);
   if (ms_db.ok()) {
-    MetastoreOp op;
-    op.kind = Kind::kDropDatabase;
-    op.db_name = db;
-    txn.ops.push_back(std::move(op));
+    txn.ops.push_back(MetastoreOp::DropDatabase(db));
   } else if (!ms_db.status().Is(ErrorCode::kNotFound)) {
     return ms_db.status();
   }
@@ -228,7 +208,7 @@ Result<DdlOutcome> DropDatabase(CatalogContext* ctx, const impala::TDropDbParams
   cs.drop_databases.push_back(db);
   DdlOutcome out;
   out.version = ctx->catalog->Install(std::move(cs));
-  out.removed.push_back(DatabaseInvalidation(db, out.version));
+  out.removed_databases.push_back(db);
   out.summary = "Database has been dropped.";
   if (!fs_status.ok()) {
     return fs_status.WithContext("database " + db + " was dropped but removing its data failed");
@@ -267,11 +247,7 @@ Result<DdlOutcome> AlterDatabase(CatalogContext* ctx, const impala::TAlterDbPara
                                     " is not supported");
   }
   MetastoreTxn txn;
-  MetastoreOp op;
-  op.kind = Kind::kAlterDatabase;
-  op.db_name = db;
-  op.database = hms;
-  txn.ops.push_back(std::move(op));
+  txn.ops.push_back(MetastoreOp::AlterDatabase(db, hms));
   ICS_RETURN_IF_ERROR(Commit(ctx, txn));
   return InstallDatabase(ctx, std::move(hms), "Updated database.");
 }
@@ -286,11 +262,7 @@ Result<DdlOutcome> CommentOnDatabase(CatalogContext* ctx, const impala::TComment
   hive::Database hms = state->hms;
   hms.description = p.__isset.comment ? p.comment : "";
   MetastoreTxn txn;
-  MetastoreOp op;
-  op.kind = Kind::kAlterDatabase;
-  op.db_name = db;
-  op.database = hms;
-  txn.ops.push_back(std::move(op));
+  txn.ops.push_back(MetastoreOp::AlterDatabase(db, hms));
   ICS_RETURN_IF_ERROR(Commit(ctx, txn));
   return InstallDatabase(ctx, std::move(hms), "Updated database.");
 }
@@ -328,7 +300,7 @@ Result<DdlOutcome> CommentOnTable(CatalogContext* ctx, const impala::TTableName&
     field->comment = p.__isset.comment ? p.comment : "";
     summary = "Column has been altered.";
   }
-  hms.parameters[kLastDdlTime] = std::to_string(NowSeconds());
+  hms.parameters[kLastDdlTimeParam] = std::to_string(NowSeconds());
   MetastoreTxn txn;
   txn.ops.push_back(AlterTableOp(t, hms));
   ICS_RETURN_IF_ERROR(Commit(ctx, txn));

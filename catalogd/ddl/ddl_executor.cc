@@ -12,15 +12,6 @@ namespace {
 
 using impala::TDdlType;
 
-Status CheckProtocol(impala::CatalogServiceVersion::type v) {
-  if (v < impala::CatalogServiceVersion::V2) {
-    return Status(ErrorCode::kCatalogIncompatibleProtocol,
-                  "catalogd supports protocol V2; the request uses protocol version " +
-                      std::to_string(static_cast<int>(v)));
-  }
-  return Status::OK();
-}
-
 Status MissingParams(TDdlType::type type, const char* field) {
   return Status::InvalidArgument(impala::to_string(type) + " request without " + field);
 }
@@ -95,7 +86,6 @@ Result<DdlOutcome> DdlExecutor::ExecDdl(const impala::TDdlExecRequest& req) {
 }
 
 Result<DdlOutcome> DdlExecutor::RunDdl(const impala::TDdlExecRequest& req) {
-  ICS_RETURN_IF_ERROR(CheckProtocol(req.protocol_version));
   ReaderLock reset(&reset_mu_);
   const TDdlType::type type = req.ddl_type;
 #define ICS_REQUIRE_PARAMS(field) \
@@ -162,8 +152,6 @@ Result<DdlOutcome> DdlExecutor::RunDdl(const impala::TDdlExecRequest& req) {
 Result<DdlOutcome> DdlExecutor::UpdateCatalog(const impala::TUpdateCatalogRequest& req) {
   ScopedOperation op(ctx_->operations, "UPDATE_CATALOG", req.db_name + "." + req.target_table,
                      Requester(req.__isset.header, req.header), CurrentOrigin());
-  Status proto = CheckProtocol(req.protocol_version);
-  if (!proto.ok()) return Logged(&op, proto);
   ReaderLock reset(&reset_mu_);
   return Logged(&op, ddl::UpdateCatalog(ctx_, req));
 }
@@ -187,7 +175,6 @@ Result<DdlOutcome> DdlExecutor::ResetMetadata(const impala::TResetMetadataReques
 }
 
 Result<DdlOutcome> DdlExecutor::RunReset(const impala::TResetMetadataRequest& req) {
-  ICS_RETURN_IF_ERROR(CheckProtocol(req.protocol_version));
   if (req.__isset.authorization && req.authorization) {
     return Status::NotImplemented(
         "REFRESH AUTHORIZATION is not supported: this catalog "

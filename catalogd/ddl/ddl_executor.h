@@ -26,16 +26,26 @@
 #include <vector>
 
 #include "CatalogService_types.h"
-#include "catalogd/service/catalog_context.h"
+#include "catalogd/core/catalog_context.h"
 #include "common/util/mutex.h"
 #include "common/util/result.h"
 
 namespace ics::catalog {
 
+// What a change did, as the immutable states it installed and the keys of
+// what it removed. The RPC adapter renders them as the wire objects a caller
+// asked for (full, or minimal for on-demand coordinators), so the executor
+// never builds a wire object nobody reads.
 struct DdlOutcome {
   int64_t version = 0;  // the change's catalog version; current version for no-ops
-  std::vector<impala::TCatalogObject> updated;  // full objects created/altered
-  std::vector<impala::TCatalogObject> removed;  // minimal objects dropped
+  // Created or altered, in this order on the wire: databases, tables, functions.
+  std::vector<DatabasePtr> databases;
+  std::vector<TablePtr> tables;
+  std::vector<FunctionPtr> functions;
+  // Dropped (or renamed away), removed at `version`.
+  std::vector<std::string> removed_databases;  // names
+  std::vector<TablePtr> removed_tables;        // their last states
+  std::vector<FunctionPtr> removed_functions;
   std::string summary;                          // one line, e.g. "Table has been created."
   bool new_table_created = false;
   std::string table_location;

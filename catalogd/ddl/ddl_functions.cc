@@ -4,15 +4,13 @@
 #include <chrono>
 
 #include "catalogd/catalog/catalog_objects.h"
-#include "catalogd/catalog/names.h"
 #include "catalogd/ddl/ddl_internal.h"
+#include "common/hive/names.h"
 #include "common/types/column_type.h"
 
 namespace ics::catalog::ddl {
 
 namespace {
-
-using Kind = MetastoreOp::Kind;
 
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -85,12 +83,7 @@ Result<DdlOutcome> CreateFunction(CatalogContext* ctx, const impala::TCreateFunc
     return Status::AlreadyExists("Function already exists: " + db + "." + sig);
   }
   MetastoreTxn txn;
-  MetastoreOp op;
-  op.kind = Kind::kCreateFunction;
-  op.db_name = db;
-  op.function_signature = sig;
-  op.function = fn;
-  txn.ops.push_back(std::move(op));
+  txn.ops.push_back(MetastoreOp::CreateFunction(db, sig, fn));
   Status committed = Commit(ctx, txn);
   if (!committed.ok()) {
     if (committed.Is(ErrorCode::kAlreadyExists) && if_not_exists) {
@@ -106,7 +99,7 @@ Result<DdlOutcome> CreateFunction(CatalogContext* ctx, const impala::TCreateFunc
   cs.put_functions.push_back(state);
   DdlOutcome out;
   out.version = ctx->catalog->Install(std::move(cs));
-  out.updated.push_back(FunctionObject(*state));
+  out.functions.push_back(state);
   out.summary = "Function has been created.";
   return out;
 }
@@ -140,11 +133,7 @@ Result<DdlOutcome> DropFunction(CatalogContext* ctx, const impala::TDropFunction
     return Status::NotFound("Function does not exist: " + db + "." + exact);
   }
   MetastoreTxn txn;
-  MetastoreOp op;
-  op.kind = Kind::kDropFunction;
-  op.db_name = db;
-  op.function_signature = found->signature;
-  txn.ops.push_back(std::move(op));
+  txn.ops.push_back(MetastoreOp::DropFunction(db, found->signature));
   Status committed = Commit(ctx, txn);
   // NOT_FOUND: dropped behind the catalog's back; just forget it.
   if (!committed.ok() && !committed.Is(ErrorCode::kNotFound)) return committed;
@@ -152,7 +141,7 @@ Result<DdlOutcome> DropFunction(CatalogContext* ctx, const impala::TDropFunction
   cs.drop_functions.emplace_back(db, found->signature);
   DdlOutcome out;
   out.version = ctx->catalog->Install(std::move(cs));
-  out.removed.push_back(FunctionInvalidation(*found, out.version));
+  out.removed_functions.push_back(found);
   out.summary = "Function has been dropped.";
   return out;
 }

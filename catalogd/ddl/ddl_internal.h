@@ -4,7 +4,6 @@
 // Layout of the implementation:
 //   ddl_executor.cc     dispatch (ExecDdl / UpdateCatalog / ResetMetadata)
 //   ddl_common.cc       these helpers
-//   partition_values.cc partition key value validation (CanonicalPartitionValue)
 //   ddl_database.cc     CREATE/DROP/ALTER DATABASE, COMMENT ON
 //   ddl_table.cc        CREATE TABLE [LIKE], CREATE/ALTER VIEW, DROP, TRUNCATE
 //   ddl_alter_table.cc  ALTER TABLE (columns, rename, formats, properties, ...)
@@ -21,11 +20,9 @@
 // new states in one ChangeSet. Nothing is changed before all checks pass.
 //
 // Lock order: DdlExecutor::reset_mu_ (shared for every operation, exclusive
-// for a global INVALIDATE) -> database locks (Catalog::TableLock(db, ""))
-// -> table locks -> catalog internals. ScopedLocks takes a set of them in
-// that order (databases first, then tables, each sorted by name). The load
-// manager's GetLoaded/Invalidate take a table lock themselves, so they are
-// only called while holding no table lock.
+// for a global INVALIDATE), then the catalog writer's order
+// (catalogd/core/catalog_writer.h): database locks, table locks, catalog
+// internals.
 //
 // Who takes what: ALTER / TRUNCATE / stats / partitions / UpdateCatalog /
 // REFRESH lock the table only (so different tables proceed in parallel);
@@ -46,8 +43,12 @@
 #include <vector>
 
 #include "JniCatalog_types.h"
+#include "catalogd/core/catalog_context.h"
+#include "catalogd/core/catalog_writer.h"
 #include "catalogd/ddl/ddl_executor.h"
-#include "catalogd/service/catalog_context.h"
+#include "common/hive/scalar_text.h"
+#include "common/hive/table_params.h"
+#include "common/hive/table_type.h"
 
 namespace ics::catalog::ddl {
 
@@ -66,20 +67,6 @@ Status TableNotFound(const TableRef& t);         // "Table does not exist: db.t"
 std::string ObjectWord(bool is_view);            // "Table" / "View"
 
 // ---- locks ----
-
-// Holds Catalog::TableLock for a set of (db, table) keys; table "" is the
-// database's lock. Acquired in the canonical order (see above), released
-// in reverse.
-class ScopedLocks {
- public:
-  ScopedLocks(Catalog* catalog, std::vector<std::pair<std::string, std::string>> keys);
-  ~ScopedLocks();
-  ScopedLocks(const ScopedLocks&) = delete;
-  ScopedLocks& operator=(const ScopedLocks&) = delete;
-
- private:
-  std::vector<Mutex*> held_;
-};
 
 // ---- catalog reads (caller holds the table's lock) ----
 
@@ -105,24 +92,10 @@ int32_t NowSeconds();
 
 // ---- tables ----
 
-bool IsView(const hive::Table& t);
-bool IsExternal(const hive::Table& t);
-inline bool IsManaged(const hive::Table& t) { return !IsView(t) && !IsExternal(t); }
-
-inline constexpr char kManagedTable[] = "MANAGED_TABLE";
-inline constexpr char kExternalTable[] = "EXTERNAL_TABLE";
-inline constexpr char kVirtualView[] = "VIRTUAL_VIEW";
-inline constexpr char kNumRows[] = "numRows";
-inline constexpr char kTotalSize[] = "totalSize";
-inline constexpr char kLastDdlTime[] = "transient_lastDdlTime";
-
 // NOT_IMPLEMENTED for formats this service cannot store (Kudu, Iceberg, ...).
 [[nodiscard]] Status CheckSupportedFormat(impala::THdfsFileFormat::type format);
 // Sets the input/output format and SerDe of `sd` for `format`.
 void SetFileFormat(impala::THdfsFileFormat::type format, hive::StorageDescriptor* sd);
-
-// A fresh (unversioned) copy of a table state, sharing its partitions.
-std::shared_ptr<TableState> CopyTable(const TableState& old);
 
 // ---- locations ----
 
@@ -168,18 +141,9 @@ Result<hive::FieldSchema> ToFieldSchema(const impala::TColumn& col, bool scalar_
 
 // ---- partitions ----
 
-// Canonical form of a partition key value of `type` ("007" -> "7" for
-// integers); the NULL partition name is accepted for every type.
-// INVALID_ARGUMENT naming the key if the value does not fit the type.
-Result<std::string> CanonicalPartitionValue(const impala::TColumnType& type, const std::string& key,
-                                            const std::string& value);
-
 // The canonical values (in key order) of a full partition spec of `t`.
 Result<std::vector<std::string>> PartitionValues(
     const TableState& t, const std::vector<impala::TPartitionKeyValue>& spec);
-
-// Partition keys of a table, in order.
-std::vector<std::string> PartitionKeys(const TableState& t);
 
 // Partitions of `t` matched by each spec of `set` (a spec may give only
 // some keys; it then matches every partition with those values). A spec
@@ -197,24 +161,6 @@ Result<std::vector<hive::Partition>> MetastorePartitions(CatalogContext* ctx, co
                                                          const std::vector<PartitionPtr>& parts);
 
 // ---- new states ----
-
-// A copy of `old` with `hms` (as committed; stats chunk parameters are
-// dropped from the copy) as its metastore object: columns rebuilt, row
-// count re-read, column stats of vanished columns dropped, and the single
-// partition of an unpartitioned table rebuilt from the new table.
-// Partitions of a partitioned table are shared with `old`.
-Result<std::shared_ptr<TableState>> DeriveTable(CatalogContext* ctx, const TableState& old,
-                                                const hive::Table& hms);
-
-// Replaces partition `old` of `t` by one built from `hms` (new id,
-// prev_id = old id, directory re-listed).
-[[nodiscard]] Status ReplacePartition(CatalogContext* ctx, TableState* t, const PartitionState& old,
-                                      const hive::Partition& hms);
-
-// Loads a table that was just created or renamed; if loading fails the
-// table is installed names-only with the load error (the DDL succeeded).
-std::shared_ptr<TableState> LoadOrUnloaded(CatalogContext* ctx, const TableRef& t,
-                                           const hive::Table& hms);
 
 // Installs `t` (after FinishTableState) and returns the outcome.
 DdlOutcome InstallTable(CatalogContext* ctx, std::shared_ptr<TableState> t, std::string summary);

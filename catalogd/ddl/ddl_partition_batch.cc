@@ -7,7 +7,7 @@
 #include <set>
 
 #include "catalogd/ddl/ddl_internal.h"
-#include "catalogd/metastore/partition_name.h"
+#include "common/hive/partition_name.h"
 
 namespace ics::catalog::ddl {
 
@@ -60,7 +60,7 @@ Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const Part
   ICS_ASSIGN_OR_RETURN(TablePtr old, PartitionedTable(ctx, t));
   ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, t));
   ICS_ASSIGN_OR_RETURN(std::string table_loc, TableLocation(hms, t));
-  const std::vector<std::string> keys = PartitionKeys(*old);
+  const std::vector<std::string> keys = PartitionKeyNames(old->clustering_columns);
   std::set<std::string> seen;
 
   // ---- validate and build every object before writing anything ----

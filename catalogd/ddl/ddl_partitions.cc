@@ -6,13 +6,11 @@
 #include <set>
 
 #include "catalogd/catalog/catalog_objects.h"
-#include "catalogd/catalog/names.h"
 #include "catalogd/ddl/ddl_internal.h"
-#include "catalogd/metastore/partition_name.h"
+#include "common/hive/names.h"
+#include "common/hive/partition_name.h"
 
 namespace ics::catalog::ddl {
-
-using Kind = MetastoreOp::Kind;
 
 // The loaded, partitioned, non-view table an ALTER ... PARTITION works on.
 Result<TablePtr> PartitionedTable(CatalogContext* ctx, const TableRef& t) {
@@ -35,28 +33,18 @@ hive::Partition NewPartition(const hive::Table& hms, std::vector<std::string> va
   part.createTime = NowSeconds();
   part.sd = hms.sd;
   part.sd.location = location;
-  part.parameters[kLastDdlTime] = std::to_string(part.createTime);
+  part.parameters[kLastDdlTimeParam] = std::to_string(part.createTime);
   return part;
 }
 
 MetastoreOp AddPartitionOp(const hive::Partition& part) {
-  MetastoreOp op;
-  op.kind = Kind::kAddPartition;
-  op.db_name = part.dbName;
-  op.table_name = part.tableName;
-  op.partition = part;
-  return op;
+  return MetastoreOp::AddPartition(part.dbName, part.tableName, part);
 }
 
 MetastoreTxn DropPartitionsTxn(const TableRef& t, const std::vector<std::string>& names) {
   MetastoreTxn txn;
   for (const std::string& name : names) {
-    MetastoreOp op;
-    op.kind = Kind::kDropPartition;
-    op.db_name = t.db;
-    op.table_name = t.table;
-    op.partition_name = name;
-    txn.ops.push_back(std::move(op));
+    txn.ops.push_back(MetastoreOp::DropPartition(t.db, t.table, name));
   }
   return txn;
 }
@@ -111,7 +99,7 @@ Result<DdlOutcome> AddPartitions(CatalogContext* ctx, const TableRef& t,
   ICS_ASSIGN_OR_RETURN(TablePtr old, PartitionedTable(ctx, t));
   ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, t));
   ICS_ASSIGN_OR_RETURN(std::string table_loc, TableLocation(hms, t));
-  const std::vector<std::string> keys = PartitionKeys(*old);
+  const std::vector<std::string> keys = PartitionKeyNames(old->clustering_columns);
   std::vector<hive::Partition> adds;
   std::vector<std::string> names;
   std::set<std::string> in_request;
@@ -179,7 +167,7 @@ Result<DdlOutcome> RecoverPartitions(CatalogContext* ctx, const TableRef& t) {
   ICS_ASSIGN_OR_RETURN(TablePtr old, PartitionedTable(ctx, t));
   ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, t));
   ICS_ASSIGN_OR_RETURN(std::string table_loc, TableLocation(hms, t));
-  const std::vector<std::string> keys = PartitionKeys(*old);
+  const std::vector<std::string> keys = PartitionKeyNames(old->clustering_columns);
 
   // Walk k=v directories one partition key per level; names that do not
   // match the key or whose value does not fit its type are skipped.
@@ -246,7 +234,7 @@ Result<DdlOutcome> UpdateCatalog(CatalogContext* ctx, const impala::TUpdateCatal
   if (old->is_view()) return Status::InvalidArgument("Cannot insert into a view: " + t.full());
   ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, t));
   ICS_ASSIGN_OR_RETURN(std::string table_loc, TableLocation(hms, t));
-  const std::vector<std::string> keys = PartitionKeys(*old);
+  const std::vector<std::string> keys = PartitionKeyNames(old->clustering_columns);
 
   struct Touched {
     PartitionPtr existing;  // null: new partition (see `part`)

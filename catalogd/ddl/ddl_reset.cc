@@ -8,9 +8,9 @@
 #include <set>
 
 #include "catalogd/catalog/catalog_objects.h"
-#include "catalogd/catalog/names.h"
 #include "catalogd/ddl/ddl_internal.h"
-#include "catalogd/metastore/partition_name.h"
+#include "common/hive/names.h"
+#include "common/hive/partition_name.h"
 
 namespace ics::catalog::ddl {
 
@@ -66,7 +66,7 @@ Result<DdlOutcome> RefreshTable(CatalogContext* ctx, const impala::TResetMetadat
     ICS_ASSIGN_OR_RETURN(TablePtr fresh, ctx->loads->ReloadLocked(t.db, t.table));
     DdlOutcome out;
     out.version = fresh->version;
-    out.updated.push_back(TableObjectFull(*fresh));
+    out.tables.push_back(fresh);
     out.summary = "Table has been refreshed.";
     return out;
   }
@@ -76,14 +76,16 @@ Result<DdlOutcome> RefreshTable(CatalogContext* ctx, const impala::TResetMetadat
   std::vector<std::string> names;
   for (const auto& spec : specs) {
     ICS_ASSIGN_OR_RETURN(std::vector<std::string> values, PartitionValues(*current, spec));
-    ICS_ASSIGN_OR_RETURN(std::string name, MakePartitionName(PartitionKeys(*current), values));
+    ICS_ASSIGN_OR_RETURN(std::string name,
+                         MakePartitionName(PartitionKeyNames(current->clustering_columns), values));
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
   }
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> stored,
                        ctx->metastore->GetPartitionsByNames(t.db, t.table, names));
   std::map<std::string, const hive::Partition*> stored_by_name;
   for (const hive::Partition& p : stored) {
-    Result<std::string> name = MakePartitionName(PartitionKeys(*current), p.values);
+    Result<std::string> name =
+        MakePartitionName(PartitionKeyNames(current->clustering_columns), p.values);
     if (name.ok()) stored_by_name[*name] = &p;
   }
 
@@ -129,7 +131,7 @@ Result<DdlOutcome> InvalidateTable(CatalogContext* ctx, const TableRef& t) {
       DdlOutcome out;
       out.version = *v;
       if (TablePtr now = ctx->catalog->GetTable(t.db, t.table)) {
-        out.updated.push_back(TableObjectFull(*now));
+        out.tables.push_back(now);
       }
       out.summary = "Table has been invalidated.";
       return out;
@@ -152,7 +154,7 @@ Result<DdlOutcome> InvalidateTable(CatalogContext* ctx, const TableRef& t) {
     // Gone from the metastore: drop it from the catalog too.
     cs.drop_tables.emplace_back(t.db, t.table);
     out.version = ctx->catalog->Install(std::move(cs));
-    out.removed.push_back(TableInvalidation(*current, out.version));
+    out.removed_tables.push_back(current);
     out.summary = "Table does not exist in the metastore; it has been removed from the catalog.";
     return out;
   }
@@ -168,8 +170,8 @@ Result<DdlOutcome> InvalidateTable(CatalogContext* ctx, const TableRef& t) {
   std::shared_ptr<TableState> table = MakeUnloadedTable(t.db, t.table);
   cs.put_tables.push_back(table);
   out.version = ctx->catalog->Install(std::move(cs));
-  if (new_db != nullptr) out.updated.push_back(DatabaseObject(*new_db));
-  out.updated.push_back(TableObjectFull(*table));
+  if (new_db != nullptr) out.databases.push_back(new_db);
+  out.tables.push_back(table);
   out.summary = "Table has been invalidated.";
   return out;
 }
@@ -201,7 +203,7 @@ Result<DdlOutcome> InvalidateDatabase(CatalogContext* ctx, const std::string& db
     if (current == nullptr) return DatabaseNotFound(db);
     cs.drop_databases.push_back(db);
     out.version = ctx->catalog->Install(std::move(cs));
-    out.removed.push_back(DatabaseInvalidation(db, out.version));
+    out.removed_databases.push_back(db);
     out.summary = "Database does not exist in the metastore; it has been removed from the catalog.";
     return out;
   }
@@ -246,11 +248,11 @@ Result<DdlOutcome> InvalidateDatabase(CatalogContext* ctx, const std::string& db
   }
   if (cs.empty()) return NoOp(ctx, "Database metadata is up to date.");
   out.version = ctx->catalog->Install(std::move(cs));
-  if (db_state != nullptr) out.updated.push_back(DatabaseObject(*db_state));
-  for (const auto& t : added_tables) out.updated.push_back(TableObjectFull(*t));
-  for (const auto& f : put_fns) out.updated.push_back(FunctionObject(*f));
-  for (const auto& t : dropped_tables) out.removed.push_back(TableInvalidation(*t, out.version));
-  for (const auto& f : dropped_fns) out.removed.push_back(FunctionInvalidation(*f, out.version));
+  if (db_state != nullptr) out.databases.push_back(db_state);
+  for (const auto& t : added_tables) out.tables.push_back(t);
+  for (const auto& f : put_fns) out.functions.push_back(f);
+  for (const auto& t : dropped_tables) out.removed_tables.push_back(t);
+  for (const auto& f : dropped_fns) out.removed_functions.push_back(f);
   out.summary = "Database metadata has been invalidated.";
   return out;
 }

@@ -13,17 +13,16 @@
 #include <algorithm>
 #include <map>
 
-#include "catalogd/catalog/names.h"
 #include "catalogd/ddl/ddl_internal.h"
 #include "catalogd/loader/partition_stats_params.h"
-#include "catalogd/metastore/partition_name.h"
+#include "common/hive/names.h"
+#include "common/hive/partition_name.h"
 #include "common/types/column_type.h"
 
 namespace ics::catalog::ddl {
 
 namespace {
 
-using Kind = MetastoreOp::Kind;
 using P = impala::TPrimitiveType;
 
 // Dates from 0001-01-01 to 9999-12-31 inclusive.
@@ -154,7 +153,7 @@ const impala::TColumn* FindColumn(const TableState& t, const std::string& name) 
 Status PutPartitionStats(const impala::TPartitionStats& stats,
                          std::map<std::string, std::string>* params) {
   ICS_RETURN_IF_ERROR(SetStatsParams(stats, params));
-  (*params)[kNumRows] = std::to_string(stats.stats.num_rows);
+  (*params)[kNumRowsParam] = std::to_string(stats.stats.num_rows);
   return Status::OK();
 }
 
@@ -175,8 +174,8 @@ Status ReplaceChanged(CatalogContext* ctx, TableState* next,
 
 bool StripStatsParams(std::map<std::string, std::string>* params) {
   const size_t before = params->size();
-  params->erase(kNumRows);
-  params->erase(kTotalSize);
+  params->erase(kNumRowsParam);
+  params->erase(kTotalSizeParam);
   RemoveStatsParams(params);
   return params->size() != before;
 }
@@ -190,9 +189,9 @@ Result<DdlOutcome> UpdateStats(CatalogContext* ctx, const TableRef& t,
   ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, t));
   bool table_changed = false;
   if (p.__isset.table_stats) {
-    hms.parameters[kNumRows] = std::to_string(p.table_stats.num_rows);
+    hms.parameters[kNumRowsParam] = std::to_string(p.table_stats.num_rows);
     if (p.table_stats.__isset.total_file_bytes) {
-      hms.parameters[kTotalSize] = std::to_string(p.table_stats.total_file_bytes);
+      hms.parameters[kTotalSizeParam] = std::to_string(p.table_stats.total_file_bytes);
     }
     table_changed = true;
   }
@@ -201,7 +200,7 @@ Result<DdlOutcome> UpdateStats(CatalogContext* ctx, const TableRef& t,
   std::vector<hive::Partition> changed;
   size_t num_partitions = 0;
   if (p.__isset.partition_stats) {
-    const std::vector<std::string> keys = PartitionKeys(*old);
+    const std::vector<std::string> keys = PartitionKeyNames(old->clustering_columns);
     std::vector<PartitionPtr> targets;
     std::vector<const impala::TPartitionStats*> stats;
     for (const auto& [values, s] : p.partition_stats) {
@@ -252,17 +251,12 @@ Result<DdlOutcome> UpdateStats(CatalogContext* ctx, const TableRef& t,
 
   MetastoreTxn txn;
   if (table_changed) {
-    hms.parameters[kLastDdlTime] = std::to_string(NowSeconds());
+    hms.parameters[kLastDdlTimeParam] = std::to_string(NowSeconds());
     txn.ops.push_back(AlterTableOp(t, hms));
   }
   for (const hive::Partition& part : changed) txn.ops.push_back(AlterPartitionOp(part));
   if (!col_stats.empty()) {
-    MetastoreOp op;
-    op.kind = Kind::kSetTableColumnStats;
-    op.db_name = t.db;
-    op.table_name = t.table;
-    op.column_stats = col_stats;
-    txn.ops.push_back(std::move(op));
+    txn.ops.push_back(MetastoreOp::SetTableColumnStats(t.db, t.table, col_stats));
   }
   ICS_RETURN_IF_ERROR(Commit(ctx, txn));
 
@@ -302,13 +296,9 @@ Result<DdlOutcome> DropStats(CatalogContext* ctx, const impala::TDropStatsParams
     StripStatsParams(&hms.parameters);
     hms.parameters.erase("COLUMN_STATS_ACCURATE");
     hms.parameters.erase("impala.lastComputeStatsTime");
-    hms.parameters[kLastDdlTime] = std::to_string(NowSeconds());
+    hms.parameters[kLastDdlTimeParam] = std::to_string(NowSeconds());
     txn.ops.push_back(AlterTableOp(t, hms));
-    MetastoreOp del;
-    del.kind = Kind::kDeleteColumnStats;
-    del.db_name = t.db;
-    del.table_name = t.table;
-    txn.ops.push_back(std::move(del));
+    txn.ops.push_back(MetastoreOp::DeleteColumnStats(t.db, t.table));
     if (old->is_partitioned()) {
       ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> stored,
                            ctx->metastore->GetPartitions(t.db, t.table));

@@ -2,17 +2,16 @@
 #include <glog/logging.h>
 
 #include "catalogd/catalog/catalog_objects.h"
-#include "catalogd/catalog/file_format.h"
-#include "catalogd/catalog/names.h"
 #include "catalogd/ddl/ddl_internal.h"
 #include "catalogd/loader/partition_stats_params.h"
-#include "catalogd/metastore/partition_name.h"
+#include "common/hive/file_format.h"
+#include "common/hive/names.h"
+#include "common/hive/partition_name.h"
 
 namespace ics::catalog::ddl {
 
 namespace {
 
-using Kind = MetastoreOp::Kind;
 using FF = impala::THdfsFileFormat;
 
 // SORT BY columns as Impala keeps them in table properties.
@@ -56,16 +55,11 @@ Result<DdlOutcome> CreateCommon(CatalogContext* ctx, const TableRef& t, hive::Ta
   hms.dbName = t.db;
   hms.tableName = t.table;
   hms.createTime = NowSeconds();
-  hms.parameters[kLastDdlTime] = std::to_string(hms.createTime);
+  hms.parameters[kLastDdlTimeParam] = std::to_string(hms.createTime);
   if (hms.owner.empty()) hms.owner = ctx->default_owner;
 
   MetastoreTxn txn;
-  MetastoreOp op;
-  op.kind = Kind::kCreateTable;
-  op.db_name = t.db;
-  op.table_name = t.table;
-  op.table = hms;
-  txn.ops.push_back(std::move(op));
+  txn.ops.push_back(MetastoreOp::CreateTable(t.db, t.table, hms));
   Status committed = Commit(ctx, txn);
   if (!committed.ok()) {
     if (committed.Is(ErrorCode::kAlreadyExists) && if_not_exists) {
@@ -77,16 +71,12 @@ Result<DdlOutcome> CreateCommon(CatalogContext* ctx, const TableRef& t, hive::Ta
     Status dir = ctx->fs->CreateDirectories(hms.sd.location);
     if (!dir.ok()) {
       MetastoreTxn undo;
-      MetastoreOp drop;
-      drop.kind = Kind::kDropTable;
-      drop.db_name = t.db;
-      drop.table_name = t.table;
-      undo.ops.push_back(std::move(drop));
+      undo.ops.push_back(MetastoreOp::DropTable(t.db, t.table));
       Compensate(ctx, undo, "CREATE TABLE " + t.full());
       return dir.WithContext("creating the directory of " + t.full());
     }
   }
-  std::shared_ptr<TableState> state = LoadOrUnloaded(ctx, t, hms);
+  std::shared_ptr<TableState> state = LoadOrUnloaded(ctx, t.db, t.table, hms);
   DdlOutcome out = InstallTable(ctx, std::move(state), word + " has been created.");
   out.new_table_created = true;
   out.table_location = hms.sd.location;
@@ -98,7 +88,7 @@ void DropCopiedStats(std::map<std::string, std::string>* params) {
   StripStatsParams(params);
   for (const char* key :
        {"rawDataSize", "numFiles", "numFilesErasureCoded", "COLUMN_STATS_ACCURATE",
-        "impala.lastComputeStatsTime", "EXTERNAL", kLastDdlTime}) {
+        "impala.lastComputeStatsTime", "EXTERNAL", kLastDdlTimeParam}) {
     params->erase(key);
   }
 }
@@ -264,7 +254,7 @@ Result<DdlOutcome> AlterView(CatalogContext* ctx, const impala::TCreateOrAlterVi
   if (p.__isset.tblproperties) {
     for (const auto& [k, v] : p.tblproperties) hms.parameters[k] = v;
   }
-  hms.parameters[kLastDdlTime] = std::to_string(NowSeconds());
+  hms.parameters[kLastDdlTimeParam] = std::to_string(NowSeconds());
   MetastoreTxn txn;
   txn.ops.push_back(AlterTableOp(t, hms));
   ICS_RETURN_IF_ERROR(Commit(ctx, txn));
@@ -302,11 +292,7 @@ Result<DdlOutcome> DropTableOrView(CatalogContext* ctx, const impala::TDropTable
       ICS_ASSIGN_OR_RETURN(partitions, ctx->metastore->GetPartitions(t.db, t.table));
     }
     MetastoreTxn txn;
-    MetastoreOp op;
-    op.kind = Kind::kDropTable;
-    op.db_name = t.db;
-    op.table_name = t.table;
-    txn.ops.push_back(std::move(op));
+    txn.ops.push_back(MetastoreOp::DropTable(t.db, t.table));
     ICS_RETURN_IF_ERROR(Commit(ctx, txn));
     if (managed) fs_status = RemoveTableData(ctx, *hms, partitions);
   }
@@ -316,7 +302,7 @@ Result<DdlOutcome> DropTableOrView(CatalogContext* ctx, const impala::TDropTable
   cs.drop_tables.emplace_back(t.db, t.table);
   DdlOutcome out;
   out.version = ctx->catalog->Install(std::move(cs));
-  out.removed.push_back(TableInvalidation(*current, out.version));
+  out.removed_tables.push_back(current);
   out.summary = word + " has been dropped.";
   if (!fs_status.ok()) {
     return fs_status.WithContext(t.full() + " was dropped but removing its data failed");
@@ -345,17 +331,13 @@ Result<DdlOutcome> TruncateTable(CatalogContext* ctx, const impala::TTruncatePar
   if (delete_stats) {
     StripStatsParams(&hms.parameters);
     hms.parameters.erase("COLUMN_STATS_ACCURATE");
-    hms.parameters[kLastDdlTime] = std::to_string(NowSeconds());
+    hms.parameters[kLastDdlTimeParam] = std::to_string(NowSeconds());
     txn.ops.push_back(AlterTableOp(t, hms));
-    MetastoreOp del;
-    del.kind = Kind::kDeleteColumnStats;
-    del.db_name = t.db;
-    del.table_name = t.table;
-    txn.ops.push_back(std::move(del));
+    txn.ops.push_back(MetastoreOp::DeleteColumnStats(t.db, t.table));
     if (old->is_partitioned()) {
       ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> parts,
                            ctx->metastore->GetPartitions(t.db, t.table));
-      const std::vector<std::string> keys = PartitionKeys(*old);
+      const std::vector<std::string> keys = PartitionKeyNames(old->clustering_columns);
       for (hive::Partition& part : parts) {
         if (!StripStatsParams(&part.parameters)) continue;
         Result<std::string> name = MakePartitionName(keys, part.values);

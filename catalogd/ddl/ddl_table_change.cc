@@ -56,7 +56,7 @@ Result<DdlOutcome> ChangeTable(CatalogContext* ctx, const TableChange& change) {
   ICS_RETURN_IF_ERROR(Commit(ctx, txn));
 
   if (NeedsReload(hms, next_hms)) {
-    return InstallTable(ctx, LoadOrUnloaded(ctx, t, next_hms), change.summary);
+    return InstallTable(ctx, LoadOrUnloaded(ctx, t.db, t.table, next_hms), change.summary);
   }
   auto build = [&]() -> Result<std::shared_ptr<TableState>> {
     ICS_ASSIGN_OR_RETURN(std::shared_ptr<TableState> next, DeriveTable(ctx, *old, next_hms));

@@ -7,15 +7,13 @@
 #include <utility>
 #include <vector>
 
-#include "catalogd/ddl/ddl_internal.h"
 #include "catalogd/loader/partition_stats_params.h"
-#include "catalogd/metastore/partition_name.h"
+#include "common/hive/partition_name.h"
 
 namespace ics::catalog::events {
 
 namespace {
 
-using ddl::ScopedLocks;
 using LockKeys = std::vector<std::pair<std::string, std::string>>;
 
 std::string Full(const std::string& db, const std::string& table) { return db + "." + table; }
@@ -101,7 +99,7 @@ Status SyncPartitions(CatalogContext* ctx, const std::set<std::string>& names, T
   const std::vector<std::string> wanted(names.begin(), names.end());
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> stored,
                        ctx->metastore->GetPartitionsByNames(next->db, next->name, wanted));
-  const std::vector<std::string> keys = ddl::PartitionKeys(*next);
+  const std::vector<std::string> keys = PartitionKeyNames(next->clustering_columns);
   std::map<std::string, const hive::Partition*> by_name;
   for (const hive::Partition& p : stored) {
     ICS_ASSIGN_OR_RETURN(std::string name, MakePartitionName(keys, p.values));
@@ -139,15 +137,15 @@ Result<std::shared_ptr<TableState>> NextLoadedState(CatalogContext* ctx, const T
                                                     const TableWork& work) {
   std::shared_ptr<TableState> next;
   if (!(cur.hms == Stripped(stored))) {
-    ICS_ASSIGN_OR_RETURN(next, ddl::DeriveTable(ctx, cur, stored));
+    ICS_ASSIGN_OR_RETURN(next, DeriveTable(ctx, cur, stored));
   }
   if (work.column_stats_changed && !cur.is_view()) {
-    std::shared_ptr<TableState> candidate = next ? next : ddl::CopyTable(cur);
+    std::shared_ptr<TableState> candidate = next ? next : CopyTable(cur);
     ICS_RETURN_IF_ERROR(ReadColumnStats(ctx, candidate.get()));
     if (next != nullptr || candidate->column_stats != cur.column_stats) next = candidate;
   }
   if (!work.partitions.empty() && cur.is_partitioned()) {
-    if (next == nullptr) next = ddl::CopyTable(cur);
+    if (next == nullptr) next = CopyTable(cur);
     ICS_RETURN_IF_ERROR(SyncPartitions(ctx, work.partitions, next.get()));
   }
   if (next != nullptr) ctx->loader->FinishTableState(next.get());

@@ -29,7 +29,8 @@
 #include <set>
 #include <string>
 
-#include "catalogd/service/catalog_context.h"
+#include "catalogd/core/catalog_context.h"
+#include "catalogd/core/catalog_writer.h"
 #include "common/util/status.h"
 
 namespace ics::catalog::events {

@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "catalogd/core/catalog_context.h"
 #include "catalogd/metastore/metastore.h"
-#include "catalogd/service/catalog_context.h"
 
 namespace ics::catalog {
 

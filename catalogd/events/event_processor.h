@@ -52,9 +52,9 @@
 #include <string>
 #include <thread>
 
+#include "catalogd/core/catalog_context.h"
 #include "catalogd/events/event_applier.h"
 #include "catalogd/events/self_event_log.h"
-#include "catalogd/service/catalog_context.h"
 #include "common/util/mutex.h"
 
 namespace ics::catalog {

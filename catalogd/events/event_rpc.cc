@@ -5,8 +5,8 @@
 
 #include "catalogd/catalog/catalog.h"
 #include "catalogd/catalog/catalog_objects.h"
-#include "catalogd/catalog/names.h"
 #include "catalogd/events/event_processor.h"
+#include "common/hive/names.h"
 #include "common/rpc/status_convert.h"
 
 namespace ics::catalog {

@@ -8,7 +8,9 @@
 
 #include "catalogd/catalog/catalog_objects.h"
 #include "catalogd/fetch/table_fetch.h"
+#include "common/hive/table_type.h"
 #include "common/rpc/status_convert.h"
+#include "common/util/ascii.h"
 
 namespace ics::catalog {
 
@@ -22,11 +24,6 @@ using impala::TCatalogObjectType;
 using impala::TGetPartialCatalogObjectRequest;
 using impala::TGetPartialCatalogObjectResponse;
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // Thrift does not validate enums on the wire, so a request may carry any
 // i32 in an enum field. Such fields are read as integers: loading an
 // out-of-range value through the enum type is undefined behaviour.
@@ -39,12 +36,6 @@ int32_t RawEnum(const E& e) {
 }
 
 constexpr int32_t Raw(TCatalogObjectType::type t) { return static_cast<int32_t>(t); }
-
-std::string ProtocolName(int32_t version) {
-  auto it = impala::_CatalogServiceVersion_VALUES_TO_NAMES.find(version);
-  if (it != impala::_CatalogServiceVersion_VALUES_TO_NAMES.end()) return it->second;
-  return std::to_string(version);
-}
 
 std::string TypeName(int32_t type) {
   auto it = impala::_TCatalogObjectType_VALUES_TO_NAMES.find(type);
@@ -78,9 +69,9 @@ impala::TBriefTableMeta BriefMeta(const TableState& t) {
   if (!type.empty()) m.__set_msType(type);
   auto comment = t.hms.parameters.find("comment");
   if (comment != t.hms.parameters.end()) m.__set_comment(comment->second);
-  if (t.is_view() || type == "VIRTUAL_VIEW") {
+  if (t.is_view() || type == kVirtualView) {
     m.__set_tblType(impala::TImpalaTableType::VIEW);
-  } else if (type == "MATERIALIZED_VIEW") {
+  } else if (type == kMaterializedView) {
     m.__set_tblType(impala::TImpalaTableType::MATERIALIZED_VIEW);
   } else {
     m.__set_tblType(impala::TImpalaTableType::TABLE);
@@ -219,12 +210,6 @@ TGetPartialCatalogObjectResponse PartialFetcher::NewResponse() const {
 
 TGetPartialCatalogObjectResponse PartialFetcher::GetPartialCatalogObject(
     const TGetPartialCatalogObjectRequest& req) {
-  const int32_t protocol = RawEnum(req.protocol_version);
-  if (protocol < static_cast<int32_t>(impala::CatalogServiceVersion::V2)) {
-    return WithStatus(NewResponse(), Status(ErrorCode::kCatalogIncompatibleProtocol,
-                                            "incompatible CatalogService protocol version " +
-                                                ProtocolName(protocol) + "; catalogd requires V2"));
-  }
   Slot slot(this);
   return FetchAdmitted(req);
 }
@@ -270,7 +255,7 @@ TGetPartialCatalogObjectResponse PartialFetcher::FetchDatabase(
     return Malformed(std::move(resp), "DATABASE request without db_info_selector");
   }
   const impala::TDbInfoSelector& sel = req.db_info_selector;
-  const std::string name = Lower(req.object_desc.db.db_name);
+  const std::string name = AsciiLower(req.object_desc.db.db_name);
   DatabasePtr db = ctx_->catalog->GetDatabase(name);
   if (db == nullptr) return WithLookup(std::move(resp), CatalogLookupStatus::DB_NOT_FOUND);
 
@@ -303,8 +288,8 @@ TGetPartialCatalogObjectResponse PartialFetcher::FetchTable(
   if (!req.__isset.table_info_selector) {
     return Malformed(std::move(resp), "TABLE request without table_info_selector");
   }
-  const std::string db = Lower(req.object_desc.table.db_name);
-  const std::string name = Lower(req.object_desc.table.tbl_name);
+  const std::string db = AsciiLower(req.object_desc.table.db_name);
+  const std::string name = AsciiLower(req.object_desc.table.tbl_name);
   TableLookup lookup = LookupLoadedTable(db, name);
   if (lookup.lookup != CatalogLookupStatus::OK) {
     resp = WithLookup(std::move(resp), lookup.lookup);
@@ -328,15 +313,15 @@ TGetPartialCatalogObjectResponse PartialFetcher::FetchTable(
 TGetPartialCatalogObjectResponse PartialFetcher::FetchFunction(
     const TGetPartialCatalogObjectRequest& req) {
   TGetPartialCatalogObjectResponse resp = NewResponse();
-  const std::string db = Lower(req.object_desc.fn.name.db_name);
-  const std::string name = Lower(req.object_desc.fn.name.function_name);
+  const std::string db = AsciiLower(req.object_desc.fn.name.db_name);
+  const std::string name = AsciiLower(req.object_desc.fn.name.function_name);
   if (ctx_->catalog->GetDatabase(db) == nullptr) {
     return WithLookup(std::move(resp), CatalogLookupStatus::DB_NOT_FOUND);
   }
   std::vector<impala::TFunction> fns;
   int64_t version = 0;
   for (const FunctionPtr& f : ctx_->catalog->FunctionsOf(db)) {
-    if (f == nullptr || Lower(f->fn.name.function_name) != name) continue;
+    if (f == nullptr || AsciiLower(f->fn.name.function_name) != name) continue;
     fns.push_back(f->fn);
     version = std::max(version, f->version);
   }
@@ -360,20 +345,21 @@ Result<impala::TCatalogObject> PartialFetcher::GetCatalogObject(
       return CatalogServiceObject(catalog->service_id(), catalog->version(),
                                   catalog->last_reset_version());
     case Raw(TCatalogObjectType::DATABASE): {
-      const std::string name = Lower(desc.db.db_name);
+      const std::string name = AsciiLower(desc.db.db_name);
       DatabasePtr db = catalog->GetDatabase(name);
       if (db == nullptr) return Status::NotFound("database " + name + " does not exist");
       return DatabaseObject(*db);
     }
     case Raw(TCatalogObjectType::TABLE):
     case Raw(TCatalogObjectType::VIEW): {
-      ICS_ASSIGN_OR_RETURN(
-          TablePtr t, LoadedTableOrStatus(Lower(desc.table.db_name), Lower(desc.table.tbl_name)));
+      ICS_ASSIGN_OR_RETURN(TablePtr t, LoadedTableOrStatus(AsciiLower(desc.table.db_name),
+                                                           AsciiLower(desc.table.tbl_name)));
       return TableObjectFull(*t);
     }
     case Raw(TCatalogObjectType::HDFS_PARTITION): {
       const auto& hp = desc.hdfs_partition;
-      ICS_ASSIGN_OR_RETURN(TablePtr t, LoadedTableOrStatus(Lower(hp.db_name), Lower(hp.tbl_name)));
+      ICS_ASSIGN_OR_RETURN(TablePtr t,
+                           LoadedTableOrStatus(AsciiLower(hp.db_name), AsciiLower(hp.tbl_name)));
       auto id = t->partition_ids_by_name.find(hp.partition_name);
       auto p = id == t->partition_ids_by_name.end() ? t->partitions.end()
                                                     : t->partitions.find(id->second);
@@ -384,7 +370,7 @@ Result<impala::TCatalogObject> PartialFetcher::GetCatalogObject(
       return PartitionObject(*t, *p->second);
     }
     case Raw(TCatalogObjectType::FUNCTION): {
-      const std::string db = Lower(desc.fn.name.db_name);
+      const std::string db = AsciiLower(desc.fn.name.db_name);
       if (catalog->GetDatabase(db) == nullptr) {
         return Status::NotFound("database " + db + " does not exist");
       }
@@ -395,11 +381,11 @@ Result<impala::TCatalogObject> PartialFetcher::GetCatalogObject(
         }
         return FunctionObject(*f);
       }
-      const std::string name = Lower(desc.fn.name.function_name);
+      const std::string name = AsciiLower(desc.fn.name.function_name);
       FunctionPtr match;
       int matches = 0;
       for (const FunctionPtr& f : catalog->FunctionsOf(db)) {
-        if (f != nullptr && Lower(f->fn.name.function_name) == name) {
+        if (f != nullptr && AsciiLower(f->fn.name.function_name) == name) {
           match = f;
           ++matches;
         }
@@ -420,8 +406,8 @@ Result<impala::TCatalogObject> PartialFetcher::GetCatalogObject(
 Result<std::map<std::string, std::string>> PartialFetcher::GetPartitionStats(
     const impala::TTableName& table) {
   Slot slot(this);
-  ICS_ASSIGN_OR_RETURN(TablePtr t,
-                       LoadedTableOrStatus(Lower(table.db_name), Lower(table.table_name)));
+  ICS_ASSIGN_OR_RETURN(
+      TablePtr t, LoadedTableOrStatus(AsciiLower(table.db_name), AsciiLower(table.table_name)));
   std::map<std::string, std::string> out;
   for (const auto& [id, p] : t->partitions) {
     if (p != nullptr && !p->partition_stats.empty()) out.emplace(p->name, p->partition_stats);
@@ -432,7 +418,7 @@ Result<std::map<std::string, std::string>> PartialFetcher::GetPartitionStats(
 Result<std::vector<impala::TFunction>> PartialFetcher::GetFunctions(const std::string& db_name) {
   Slot slot(this);
   if (db_name.empty()) return Status::InvalidArgument("GetFunctions needs a database name");
-  const std::string db = Lower(db_name);
+  const std::string db = AsciiLower(db_name);
   if (ctx_->catalog->GetDatabase(db) == nullptr) {
     return Status::NotFound("database " + db + " does not exist");
   }

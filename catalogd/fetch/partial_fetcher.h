@@ -67,7 +67,7 @@
 #include <vector>
 
 #include "CatalogService_types.h"
-#include "catalogd/service/catalog_context.h"
+#include "catalogd/core/catalog_context.h"
 #include "common/util/mutex.h"
 #include "common/util/result.h"
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "catalogd/catalog/catalog_objects.h"
+#include "common/util/ascii.h"
 
 namespace ics::catalog {
 
@@ -18,14 +19,9 @@ using impala::CatalogLookupStatus;
 using impala::TPartialPartitionInfo;
 using impala::TTableInfoSelector;
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 const hive::ColumnStatisticsObj* FindColumnStats(const TableState& t, const std::string& name) {
   auto it = t.column_stats.find(name);
-  if (it == t.column_stats.end()) it = t.column_stats.find(Lower(name));
+  if (it == t.column_stats.end()) it = t.column_stats.find(AsciiLower(name));
   return it == t.column_stats.end() ? nullptr : &it->second;
 }
 

@@ -6,8 +6,8 @@
 // Nothing here touches the catalog itself.
 //
 // Names: database, table, column and function names are validated with the
-// catalog's rules (catalogd/catalog/names.h) and lower-cased, as Hive does.
-// Partitions are named "k1=v1/k2=v2" (catalogd/metastore/partition_name.h).
+// catalog's rules (common/hive/names.h) and lower-cased, as Hive does.
+// Partitions are named "k1=v1/k2=v2" (common/hive/partition_name.h).
 //
 // Errors are Status codes; the Thrift handler (hms_handler.h) turns them into
 // each call's declared exceptions:
@@ -185,7 +185,7 @@ class HmsCore {
                                          const std::string& partition_name,
                                          const std::string& column);
 
-  // ---- functions (mapping: hms_function_map.h) ----
+  // ---- functions (mapping: common/hive/function_map.h) ----
   [[nodiscard]] Status CreateFunction(const hive::Function& fn);
   [[nodiscard]] Status DropFunction(const std::string& db, const std::string& name);
   Result<std::vector<std::string>> GetFunctionNames(const std::string& db,

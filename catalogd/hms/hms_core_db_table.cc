@@ -18,12 +18,11 @@ Status PrepareTable(Metastore* ms, hive::Table* t) {
   ICS_RETURN_IF_ERROR(NormalizeColumns(&t->partitionKeys, "partition key", &seen));
   if (t->tableType.empty()) t->tableType = IsManaged(*t) ? kManagedTable : kExternalTable;
   const std::string& type = t->tableType;
-  if (type != kManagedTable && type != kExternalTable && type != kVirtualView &&
-      type != kMaterializedView) {
+  if (!IsKnownTableType(type)) {
     return Status::InvalidArgument("Unsupported tableType '" + type + "' of table " + t->dbName +
                                    "." + t->tableName);
   }
-  const bool view = type == kVirtualView || type == kMaterializedView;
+  const bool view = IsAnyView(*t);
   if (!view) {
     if (t->sd.inputFormat.empty()) t->sd.inputFormat = "org.apache.hadoop.mapred.TextInputFormat";
     if (t->sd.outputFormat.empty()) {
@@ -66,20 +65,13 @@ Status HmsCore::CreateDatabase(hive::Database db) {
   ICS_ASSIGN_OR_RETURN(db.name, NormalizeDatabaseName(db.name));
   if (db.locationUri.empty()) db.locationUri = JoinPath(opts_.warehouse_dir, db.name + ".db");
   MetastoreTxn txn;
-  MetastoreOp op;
-  op.kind = Kind::kCreateDatabase;
-  op.db_name = db.name;
-  op.database = db;
-  txn.ops.push_back(std::move(op));
+  txn.ops.push_back(MetastoreOp::CreateDatabase(db.name, db));
   ICS_RETURN_IF_ERROR(CommitTxn(ms_, txn));
   if (fs_ != nullptr) {
     Status dir = fs_->CreateDirectories(db.locationUri);
     if (!dir.ok()) {
       MetastoreTxn undo;
-      MetastoreOp drop;
-      drop.kind = Kind::kDropDatabase;
-      drop.db_name = db.name;
-      undo.ops.push_back(std::move(drop));
+      undo.ops.push_back(MetastoreOp::DropDatabase(db.name));
       Status u = CommitTxn(ms_, undo);
       return dir.WithContext("creating the directory of database " + db.name +
                              (u.ok() ? "" : " (and undoing it failed: " + u.message() + ")"));
@@ -104,27 +96,16 @@ Status HmsCore::DropDatabase(const std::string& name, bool delete_data, bool cas
   MetastoreTxn txn;
   std::vector<std::string> data_dirs;
   for (const impala::TFunction& f : fns) {
-    MetastoreOp op;
-    op.kind = Kind::kDropFunction;
-    op.db_name = db;
-    op.function_signature = f.signature;
-    txn.ops.push_back(std::move(op));
+    txn.ops.push_back(MetastoreOp::DropFunction(db, f.signature));
   }
   for (const std::string& t : tables) {
     if (delete_data) {
       Result<hive::Table> table = ms_->GetTable(db, t);
       if (table.ok() && IsManaged(*table)) data_dirs.push_back(table->sd.location);
     }
-    MetastoreOp op;
-    op.kind = Kind::kDropTable;
-    op.db_name = db;
-    op.table_name = t;
-    txn.ops.push_back(std::move(op));
+    txn.ops.push_back(MetastoreOp::DropTable(db, t));
   }
-  MetastoreOp op;
-  op.kind = Kind::kDropDatabase;
-  op.db_name = db;
-  txn.ops.push_back(std::move(op));
+  txn.ops.push_back(MetastoreOp::DropDatabase(db));
   ICS_RETURN_IF_ERROR(CommitTxn(ms_, txn));
   if (delete_data) {
     data_dirs.push_back(current.locationUri);
@@ -144,11 +125,7 @@ Status HmsCore::AlterDatabase(const std::string& name, hive::Database db) {
   db.name = target;
   if (db.locationUri.empty()) db.locationUri = current.locationUri;
   MetastoreTxn txn;
-  MetastoreOp op;
-  op.kind = Kind::kAlterDatabase;
-  op.db_name = target;
-  op.database = std::move(db);
-  txn.ops.push_back(std::move(op));
+  txn.ops.push_back(MetastoreOp::AlterDatabase(target, std::move(db)));
   return CommitTxn(ms_, txn);
 }
 
@@ -230,23 +207,14 @@ Result<std::vector<hive::Table>> HmsCore::GetTablesByName(const std::string& db,
 Status HmsCore::CreateTable(hive::Table table) {
   ICS_RETURN_IF_ERROR(PrepareTable(ms_, &table));
   MetastoreTxn txn;
-  MetastoreOp op;
-  op.kind = Kind::kCreateTable;
-  op.db_name = table.dbName;
-  op.table_name = table.tableName;
-  op.table = table;
-  txn.ops.push_back(std::move(op));
+  txn.ops.push_back(MetastoreOp::CreateTable(table.dbName, table.tableName, table));
   ICS_RETURN_IF_ERROR(CommitTxn(ms_, txn));
-  const bool view = table.tableType == kVirtualView || table.tableType == kMaterializedView;
+  const bool view = IsAnyView(table);
   if (fs_ != nullptr && !view && !table.sd.location.empty()) {
     Status dir = fs_->CreateDirectories(table.sd.location);
     if (!dir.ok()) {
       MetastoreTxn undo;
-      MetastoreOp drop;
-      drop.kind = Kind::kDropTable;
-      drop.db_name = table.dbName;
-      drop.table_name = table.tableName;
-      undo.ops.push_back(std::move(drop));
+      undo.ops.push_back(MetastoreOp::DropTable(table.dbName, table.tableName));
       Status u = CommitTxn(ms_, undo);
       return dir.WithContext("creating the directory of table " + table.dbName + "." +
                              table.tableName +
@@ -269,11 +237,7 @@ Status HmsCore::DropTable(const std::string& db, const std::string& table, bool 
     dirs.push_back(current.sd.location);
   }
   MetastoreTxn txn;
-  MetastoreOp op;
-  op.kind = Kind::kDropTable;
-  op.db_name = current.dbName;
-  op.table_name = current.tableName;
-  txn.ops.push_back(std::move(op));
+  txn.ops.push_back(MetastoreOp::DropTable(current.dbName, current.tableName));
   ICS_RETURN_IF_ERROR(CommitTxn(ms_, txn));
   if (!dirs.empty()) {
     RemovePlannedData(fs_, opts_.warehouse_dir, PlanTableDataRemoval(ms_, dirs),
@@ -291,17 +255,13 @@ Status HmsCore::AlterTable(const std::string& db, const std::string& table,
   if (new_table.sd.location.empty()) new_table.sd.location = current.sd.location;
   if (new_table.createTime == 0) new_table.createTime = current.createTime;
   ICS_RETURN_IF_ERROR(PrepareTable(ms_, &new_table));
-  if (KeyNames(new_table) != KeyNames(current)) {
+  if (PartitionKeyNames(new_table) != PartitionKeyNames(current)) {
     return Status::InvalidArgument("The partition keys of " + current.dbName + "." +
                                    current.tableName + " cannot be changed");
   }
   MetastoreTxn txn;
-  MetastoreOp op;
-  op.kind = Kind::kAlterTable;
-  op.db_name = current.dbName;
-  op.table_name = current.tableName;
-  op.table = std::move(new_table);
-  txn.ops.push_back(std::move(op));
+  txn.ops.push_back(
+      MetastoreOp::AlterTable(current.dbName, current.tableName, std::move(new_table)));
   return CommitTxn(ms_, txn);
 }
 

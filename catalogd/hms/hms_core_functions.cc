@@ -1,9 +1,9 @@
-// HmsCore: user-defined functions (mapping in hms_function_map.h).
+// HmsCore: user-defined functions (mapping in common/hive/function_map.h).
 #include <algorithm>
 
 #include "catalogd/hms/hms_core.h"
 #include "catalogd/hms/hms_core_internal.h"
-#include "catalogd/hms/hms_function_map.h"
+#include "common/hive/function_map.h"
 
 namespace ics::catalog::hms {
 
@@ -15,23 +15,14 @@ Status HmsCore::CreateFunction(const hive::Function& fn) {
     tf.__set_last_modified_time(static_cast<int64_t>(NowSeconds()) * 1000);
   }
   MetastoreTxn txn;
-  MetastoreOp op;
-  op.kind = Kind::kCreateFunction;
-  op.db_name = tf.name.db_name;
-  op.function_signature = tf.signature;
-  op.function = std::move(tf);
-  txn.ops.push_back(std::move(op));
+  txn.ops.push_back(MetastoreOp::CreateFunction(tf.name.db_name, tf.signature, tf));
   return CommitTxn(ms_, txn);
 }
 
 Status HmsCore::DropFunction(const std::string& db, const std::string& name) {
   ICS_ASSIGN_OR_RETURN(hive::Function existing, GetFunction(db, name));
   MetastoreTxn txn;
-  MetastoreOp op;
-  op.kind = Kind::kDropFunction;
-  op.db_name = existing.dbName;
-  op.function_signature = existing.functionName;
-  txn.ops.push_back(std::move(op));
+  txn.ops.push_back(MetastoreOp::DropFunction(existing.dbName, existing.functionName));
   return CommitTxn(ms_, txn);
 }
 

@@ -5,22 +5,16 @@
 #include <string>
 #include <vector>
 
-#include "catalogd/catalog/names.h"
 #include "catalogd/loader/file_system.h"
 #include "catalogd/metastore/data_ownership.h"
 #include "catalogd/metastore/metastore.h"
-#include "catalogd/metastore/partition_name.h"
-#include "hive_metastore_types.h"
+#include "common/hive/names.h"
+#include "common/hive/partition_name.h"
+#include "common/hive/table_type.h"
 #include "common/util/result.h"
+#include "hive_metastore_types.h"
 
 namespace ics::catalog::hms {
-
-using Kind = MetastoreOp::Kind;
-
-inline constexpr char kManagedTable[] = "MANAGED_TABLE";
-inline constexpr char kExternalTable[] = "EXTERNAL_TABLE";
-inline constexpr char kVirtualView[] = "VIRTUAL_VIEW";
-inline constexpr char kMaterializedView[] = "MATERIALIZED_VIEW";
 
 int32_t NowSeconds();
 
@@ -33,16 +27,12 @@ int32_t NowSeconds();
 // The table or NOT_FOUND "Table db.t does not exist" (names normalized first).
 Result<hive::Table> LoadTable(Metastore* ms, const std::string& db, const std::string& table);
 
-// Names of the partition keys of `t`.
-std::vector<std::string> KeyNames(const hive::Table& t);
-
 // Validates a column list (names normalized in place, Hive type strings
 // parsed); `seen` collects names to detect duplicates across lists.
 [[nodiscard]] Status NormalizeColumns(std::vector<hive::FieldSchema>* cols, const char* what,
                                       std::vector<std::string>* seen);
 
 // True for managed (not external, not a view) tables.
-bool IsManaged(const hive::Table& t);
 
 // Removes `path` if it lies strictly inside `warehouse`; logs failures.
 void RemoveDataUnderWarehouse(FileSystem* fs, const std::string& warehouse,

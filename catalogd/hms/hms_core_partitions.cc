@@ -30,7 +30,7 @@ Status PreparePartition(const hive::Table& t, hive::Partition* p) {
                                    std::to_string(p->values.size()) + " value(s); the table has " +
                                    std::to_string(t.partitionKeys.size()) + " partition key(s)");
   }
-  ICS_ASSIGN_OR_RETURN(std::string name, MakePartitionName(KeyNames(t), p->values));
+  ICS_ASSIGN_OR_RETURN(std::string name, MakePartitionName(PartitionKeyNames(t), p->values));
   p->dbName = t.dbName;
   p->tableName = t.tableName;
   if (p->sd.cols.empty() && p->sd.inputFormat.empty() && p->sd.location.empty()) {
@@ -53,7 +53,7 @@ struct Selector {
   std::unique_ptr<HmsPartitionFilter> filter;
 
   Status Init() {
-    keys = KeyNames(table);
+    keys = PartitionKeyNames(table);
     if (q.by_values && q.values.size() > keys.size()) {
       return Status::InvalidArgument("Got " + std::to_string(q.values.size()) +
                                      " partition values; table " + table.dbName + "." +
@@ -109,7 +109,7 @@ Result<std::string> HmsCore::PartitionNameOf(const std::string& db, const std::s
                                    " has " + std::to_string(t.partitionKeys.size()) +
                                    " partition key(s)");
   }
-  return MakePartitionName(KeyNames(t), values);
+  return MakePartitionName(PartitionKeyNames(t), values);
 }
 
 Result<std::vector<hive::Partition>> HmsCore::AddPartitions(const std::string& db,
@@ -121,7 +121,7 @@ Result<std::vector<hive::Partition>> HmsCore::AddPartitions(const std::string& d
   std::vector<std::string> names;
   for (hive::Partition& p : parts) {
     ICS_RETURN_IF_ERROR(PreparePartition(t, &p));
-    ICS_ASSIGN_OR_RETURN(std::string name, MakePartitionName(KeyNames(t), p.values));
+    ICS_ASSIGN_OR_RETURN(std::string name, MakePartitionName(PartitionKeyNames(t), p.values));
     if (std::find(names.begin(), names.end(), name) != names.end()) {
       return Status::InvalidArgument("Partition " + name + " appears twice in the request");
     }
@@ -132,7 +132,7 @@ Result<std::vector<hive::Partition>> HmsCore::AddPartitions(const std::string& d
     ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> found,
                          ms_->GetPartitionsByNames(t.dbName, t.tableName, names));
     for (const hive::Partition& p : found) {
-      ICS_ASSIGN_OR_RETURN(std::string n, MakePartitionName(KeyNames(t), p.values));
+      ICS_ASSIGN_OR_RETURN(std::string n, MakePartitionName(PartitionKeyNames(t), p.values));
       existing.insert(n);
     }
   }
@@ -140,12 +140,7 @@ Result<std::vector<hive::Partition>> HmsCore::AddPartitions(const std::string& d
   std::vector<hive::Partition> added;
   for (size_t i = 0; i < parts.size(); ++i) {
     if (existing.count(names[i]) > 0) continue;
-    MetastoreOp op;
-    op.kind = Kind::kAddPartition;
-    op.db_name = t.dbName;
-    op.table_name = t.tableName;
-    op.partition = parts[i];
-    txn.ops.push_back(std::move(op));
+    txn.ops.push_back(MetastoreOp::AddPartition(t.dbName, t.tableName, parts[i]));
     added.push_back(parts[i]);
   }
   if (txn.ops.empty()) return added;
@@ -156,11 +151,8 @@ Result<std::vector<hive::Partition>> HmsCore::AddPartitions(const std::string& d
       if (dir.ok()) continue;
       MetastoreTxn undo;
       for (const hive::Partition& p : added) {
-        MetastoreOp drop;
-        drop.kind = Kind::kDropPartition;
-        drop.db_name = t.dbName;
-        drop.table_name = t.tableName;
-        Result<std::string> n = MakePartitionName(KeyNames(t), p.values);
+        MetastoreOp drop = MetastoreOp::DropPartition(t.dbName, t.tableName, "");
+        Result<std::string> n = MakePartitionName(PartitionKeyNames(t), p.values);
         drop.partition_name = n.ok() ? *n : "";
         undo.ops.push_back(std::move(drop));
       }
@@ -200,7 +192,7 @@ Result<hive::Partition> HmsCore::AppendPartitionByName(const std::string& db,
                                                        const std::string& name) {
   ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
   ICS_ASSIGN_OR_RETURN(PartitionSpec spec, ParsePartitionName(name));
-  const std::vector<std::string> keys = KeyNames(t);
+  const std::vector<std::string> keys = PartitionKeyNames(t);
   if (spec.size() != keys.size()) {
     return Status::InvalidArgument("Partition name '" + name + "' has " +
                                    std::to_string(spec.size()) + " component(s); table " +
@@ -228,7 +220,7 @@ Result<std::vector<hive::Partition>> HmsCore::DropPartitions(const std::string& 
                        ms_->GetPartitionsByNames(t.dbName, t.tableName, names));
   std::set<std::string> present;
   for (const hive::Partition& p : found) {
-    ICS_ASSIGN_OR_RETURN(std::string n, MakePartitionName(KeyNames(t), p.values));
+    ICS_ASSIGN_OR_RETURN(std::string n, MakePartitionName(PartitionKeyNames(t), p.values));
     present.insert(n);
   }
   if (!if_exists) {
@@ -241,12 +233,7 @@ Result<std::vector<hive::Partition>> HmsCore::DropPartitions(const std::string& 
   }
   MetastoreTxn txn;
   for (const std::string& n : present) {
-    MetastoreOp op;
-    op.kind = Kind::kDropPartition;
-    op.db_name = t.dbName;
-    op.table_name = t.tableName;
-    op.partition_name = n;
-    txn.ops.push_back(std::move(op));
+    txn.ops.push_back(MetastoreOp::DropPartition(t.dbName, t.tableName, n));
   }
   if (!txn.ops.empty()) ICS_RETURN_IF_ERROR(CommitTxn(ms_, txn));
   if (delete_data && IsManaged(t) && !found.empty()) {
@@ -276,17 +263,12 @@ Status HmsCore::AlterPartitions(const std::string& db, const std::string& table,
     ICS_RETURN_IF_ERROR(PreparePartition(t, &p));
     if (keep_location) {
       // An alter without a location keeps the partition where it is.
-      ICS_ASSIGN_OR_RETURN(std::string n, MakePartitionName(KeyNames(t), p.values));
+      ICS_ASSIGN_OR_RETURN(std::string n, MakePartitionName(PartitionKeyNames(t), p.values));
       ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> cur,
                            ms_->GetPartitionsByNames(t.dbName, t.tableName, {n}));
       if (!cur.empty()) p.sd.location = cur[0].sd.location;
     }
-    MetastoreOp op;
-    op.kind = Kind::kAlterPartition;
-    op.db_name = t.dbName;
-    op.table_name = t.tableName;
-    op.partition = std::move(p);
-    txn.ops.push_back(std::move(op));
+    txn.ops.push_back(MetastoreOp::AlterPartition(t.dbName, t.tableName, std::move(p)));
   }
   if (txn.ops.empty()) return Status::OK();
   return CommitTxn(ms_, txn);
@@ -305,33 +287,19 @@ Status HmsCore::RenamePartition(const std::string& db, const std::string& table,
   }
   if (new_part.sd.location.empty()) new_part.sd = cur[0].sd;  // renames move no data
   ICS_RETURN_IF_ERROR(PreparePartition(t, &new_part));
-  ICS_ASSIGN_OR_RETURN(std::string new_name, MakePartitionName(KeyNames(t), new_part.values));
+  ICS_ASSIGN_OR_RETURN(std::string new_name,
+                       MakePartitionName(PartitionKeyNames(t), new_part.values));
   if (new_name == old_name) {
     return Status::InvalidArgument("Partition " + old_name + " is renamed to itself");
   }
   ICS_ASSIGN_OR_RETURN(std::vector<hive::ColumnStatisticsObj> stats,
                        ms_->GetPartitionColumnStats(t.dbName, t.tableName, old_name));
   MetastoreTxn txn;
-  MetastoreOp drop;
-  drop.kind = Kind::kDropPartition;
-  drop.db_name = t.dbName;
-  drop.table_name = t.tableName;
-  drop.partition_name = old_name;
-  txn.ops.push_back(std::move(drop));
-  MetastoreOp add;
-  add.kind = Kind::kAddPartition;
-  add.db_name = t.dbName;
-  add.table_name = t.tableName;
-  add.partition = std::move(new_part);
-  txn.ops.push_back(std::move(add));
+  txn.ops.push_back(MetastoreOp::DropPartition(t.dbName, t.tableName, old_name));
+  txn.ops.push_back(MetastoreOp::AddPartition(t.dbName, t.tableName, std::move(new_part)));
   if (!stats.empty()) {
-    MetastoreOp st;
-    st.kind = Kind::kSetPartitionColumnStats;
-    st.db_name = t.dbName;
-    st.table_name = t.tableName;
-    st.partition_name = new_name;
-    st.column_stats = std::move(stats);
-    txn.ops.push_back(std::move(st));
+    txn.ops.push_back(
+        MetastoreOp::SetPartitionColumnStats(t.dbName, t.tableName, new_name, std::move(stats)));
   }
   return CommitTxn(ms_, txn);
 }
@@ -366,7 +334,7 @@ Result<std::vector<std::string>> HmsCore::ListPartitionNames(const std::string& 
   std::vector<std::string> names;
   names.reserve(parts.size());
   for (const hive::Partition& p : parts) {
-    ICS_ASSIGN_OR_RETURN(std::string n, MakePartitionName(KeyNames(t), p.values));
+    ICS_ASSIGN_OR_RETURN(std::string n, MakePartitionName(PartitionKeyNames(t), p.values));
     names.push_back(std::move(n));
   }
   return names;

@@ -163,18 +163,12 @@ Result<MetastoreOp> HmsCore::StatsOp(const hive::ColumnStatistics& stats,
     }
     o.colType = AsciiLower(o.colType.empty() ? it->type : o.colType);
   }
-  MetastoreOp op;
-  op.db_name = t.dbName;
-  op.table_name = t.tableName;
-  op.column_stats = std::move(objs);
-  if (partition_level) {
-    ICS_RETURN_IF_ERROR(ParsePartitionName(desc.partName).status());
-    op.kind = Kind::kSetPartitionColumnStats;
-    op.partition_name = desc.partName;
-  } else {
-    op.kind = Kind::kSetTableColumnStats;
+  if (!partition_level) {
+    return MetastoreOp::SetTableColumnStats(t.dbName, t.tableName, std::move(objs));
   }
-  return op;
+  ICS_RETURN_IF_ERROR(ParsePartitionName(desc.partName).status());
+  return MetastoreOp::SetPartitionColumnStats(t.dbName, t.tableName, desc.partName,
+                                              std::move(objs));
 }
 
 Status HmsCore::UpdateColumnStatistics(const hive::ColumnStatistics& stats,
@@ -289,13 +283,8 @@ Status HmsCore::DeleteColumnStats(const std::string& db, const std::string& tabl
   MetastoreTxn txn;
   for (const hive::ColumnStatisticsObj& o : existing) {
     if (!deleted(o)) continue;
-    MetastoreOp op;
-    op.kind = Kind::kDeleteColumnStat;
-    op.db_name = t.dbName;
-    op.table_name = t.tableName;
-    op.partition_name = partition_name;
-    op.column_name = o.colName;
-    txn.ops.push_back(std::move(op));
+    txn.ops.push_back(
+        MetastoreOp::DeleteColumnStat(t.dbName, t.tableName, partition_name, o.colName));
   }
   return CommitTxn(ms_, txn);
 }

@@ -33,13 +33,6 @@ Result<hive::Table> LoadTable(Metastore* ms, const std::string& db, const std::s
   return ms->GetTable(d, t);
 }
 
-std::vector<std::string> KeyNames(const hive::Table& t) {
-  std::vector<std::string> keys;
-  keys.reserve(t.partitionKeys.size());
-  for (const auto& k : t.partitionKeys) keys.push_back(k.name);
-  return keys;
-}
-
 Status NormalizeColumns(std::vector<hive::FieldSchema>* cols, const char* what,
                         std::vector<std::string>* seen) {
   for (hive::FieldSchema& c : *cols) {
@@ -56,13 +49,6 @@ Status NormalizeColumns(std::vector<hive::FieldSchema>* cols, const char* what,
     }
   }
   return Status::OK();
-}
-
-bool IsManaged(const hive::Table& t) {
-  if (t.tableType == kVirtualView || t.tableType == kMaterializedView) return false;
-  if (t.tableType == kExternalTable) return false;
-  auto it = t.parameters.find("EXTERNAL");
-  return !(it != t.parameters.end() && AsciiLower(it->second) == "true");
 }
 
 std::string JoinPath(const std::string& dir, const std::string& name) {

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <utility>
 
-#include "catalogd/catalog/names.h"
+#include "common/hive/names.h"
 
 namespace ics::catalog::hms {
 

@@ -3,7 +3,7 @@
 #include "catalogd/hms/hms_handler.h"
 
 #include "catalogd/hms/hms_handler_internal.h"
-#include "catalogd/metastore/partition_name.h"
+#include "common/hive/partition_name.h"
 
 namespace ics::catalog::hms {
 

@@ -8,9 +8,11 @@
 #include <utility>
 
 #include "catalogd/loader/partition_stats_params.h"
-#include "catalogd/metastore/partition_name.h"
 #include "common/codec/file_desc.h"
 #include "common/codec/partition_stats.h"
+#include "common/hive/partition_name.h"
+#include "common/hive/table_params.h"
+#include "common/hive/table_type.h"
 #include "common/types/column_type.h"
 #include "common/util/checked_math.h"
 #include "common/util/exception_barrier.h"
@@ -19,24 +21,10 @@ namespace ics::catalog {
 
 namespace {
 
-constexpr char kViewTableType[] = "VIRTUAL_VIEW";
-constexpr char kNumRowsParam[] = "numRows";
-
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-// The "numRows" parameter, or -1 if absent or not an integer.
-int64_t NumRowsOf(const std::map<std::string, std::string>& params) {
-  auto it = params.find(kNumRowsParam);
-  if (it == params.end()) return -1;
-  int64_t v = -1;
-  const std::string& s = it->second;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size() || v < -1) return -1;
-  return v;
 }
 
 Result<impala::TColumn> MakeColumn(const hive::FieldSchema& field, int position) {
@@ -177,7 +165,7 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
   ICS_RETURN_IF_ERROR(BuildColumns(hms, &t->clustering_columns, &t->columns));
   t->table_stats.num_rows = NumRowsOf(hms.parameters);
 
-  if (hms.tableType == kViewTableType) {
+  if (hms.tableType == kVirtualView) {
     t->table_type = impala::TTableType::VIEW;
     t->hms = std::move(hms);
     t->loaded = true;

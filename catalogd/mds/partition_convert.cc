@@ -1,8 +1,9 @@
 #include "catalogd/mds/partition_convert.h"
+#include "common/hive/table_params.h"
 
 #include <set>
 
-#include "catalogd/catalog/names.h"
+#include "common/hive/names.h"
 #include "common/types/column_type.h"
 
 namespace ics::catalog::mds {
@@ -172,12 +173,11 @@ Result<PartitionPatch> UpdatePatch(const thrift::TPartitionUpdate& u) {
       ApplySerDe(sd.serde_info, &part->sd.serdeInfo);
     }
     if (has("parameters")) {
-      const std::string ddl_time = part->parameters.count("transient_lastDdlTime")
-                                       ? part->parameters["transient_lastDdlTime"]
-                                       : "";
+      const std::string ddl_time =
+          part->parameters.count(kLastDdlTimeParam) ? part->parameters[kLastDdlTimeParam] : "";
       part->parameters = p.parameters;
-      if (!ddl_time.empty() && p.parameters.count("transient_lastDdlTime") == 0) {
-        part->parameters["transient_lastDdlTime"] = ddl_time;
+      if (!ddl_time.empty() && p.parameters.count(kLastDdlTimeParam) == 0) {
+        part->parameters[kLastDdlTimeParam] = ddl_time;
       }
     }
     if (has("fields")) {

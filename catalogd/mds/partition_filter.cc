@@ -1,4 +1,5 @@
 #include "catalogd/mds/partition_filter.h"
+#include "common/util/ascii.h"
 
 #include <cctype>
 #include <charconv>
@@ -20,12 +21,6 @@ struct Token {
 std::string Upper(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
 
@@ -299,7 +294,7 @@ class Parser {
     op.pos = t.pos;
     if (t.type == Token::Type::kQuotedIdent) {
       op.is_column = true;
-      op.column = Lower(t.text);
+      op.column = AsciiLower(t.text);
       ++k_;
       return op;
     }
@@ -319,7 +314,7 @@ class Parser {
                               "literals and CAST can be used");
       }
       op.is_column = true;
-      op.column = Lower(t.text);
+      op.column = AsciiLower(t.text);
       ++k_;
       return op;
     }
@@ -327,28 +322,20 @@ class Parser {
     return op;
   }
 
-  Result<Value> Number(bool negative) {
+  Result<HiveValue> Number(bool negative) {
     const Token& t = Peek();
     if (t.type != Token::Type::kNumber) {
       return ErrorAt(t.pos, "expected a number after the sign, found " + Describe(t));
     }
     ++k_;
     const std::string text = (negative ? "-" : "") + t.text;
-    if (t.text.find_first_of(".eE") == std::string::npos) {
-      int64_t v = 0;
-      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-      if (ec == std::errc() && end == text.data() + text.size()) return Value::Int(v);
-    }
-    char* end = nullptr;
-    const double d = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || !std::isfinite(d)) {
-      return ErrorAt(t.pos, "malformed number '" + t.text + "'");
-    }
-    return Value::Float(d);
+    std::optional<HiveValue> v = ParseNumericLiteral(text);
+    if (!v) return ErrorAt(t.pos, "malformed number '" + t.text + "'");
+    return *v;
   }
 
   // `cast_depth`: how many CASTs this literal is inside of.
-  Result<Value> Literal(int cast_depth = 0) {
+  Result<HiveValue> Literal(int cast_depth = 0) {
     if (cast_depth > kMaxFilterDepth) return TooDeep();
     const Token t = Peek();
     if (t.type == Token::Type::kOp && (t.text == "-" || t.text == "+")) {
@@ -358,27 +345,27 @@ class Parser {
     if (t.type == Token::Type::kNumber) return Number(false);
     if (t.type == Token::Type::kString) {
       ++k_;
-      return Value::String(t.text);
+      return HiveValue::String(t.text);
     }
     if (t.type != Token::Type::kIdent) {
       return ErrorAt(t.pos, "expected a partition key or a literal, found " + Describe(t));
     }
     const std::string kw = Upper(t.text);
     ++k_;
-    if (kw == "TRUE" || kw == "FALSE") return Value::Bool(kw == "TRUE");
-    if (kw == "NULL") return Value::Null();
+    if (kw == "TRUE" || kw == "FALSE") return HiveValue::Bool(kw == "TRUE");
+    if (kw == "NULL") return HiveValue::Null();
     if (kw == "DATE" || kw == "TIMESTAMP") {
       const Token& s = Peek();
       if (s.type != Token::Type::kString) {
         return ErrorAt(s.pos, "expected a quoted value after " + kw + ", found " + Describe(s));
       }
       ++k_;
-      return Cast(Value::String(s.text), kw, s.pos);
+      return Cast(HiveValue::String(s.text), kw, s.pos);
     }
     if (kw == "CAST") {
       ICS_RETURN_IF_ERROR(Expect(Token::Type::kLParen, "'(' after CAST"));
       const size_t vpos = Peek().pos;
-      ICS_ASSIGN_OR_RETURN(Value v, Literal(cast_depth + 1));
+      ICS_ASSIGN_OR_RETURN(HiveValue v, Literal(cast_depth + 1));
       ICS_RETURN_IF_ERROR(ExpectKeyword("AS"));
       const Token& ty = Peek();
       if (ty.type != Token::Type::kIdent) {
@@ -397,8 +384,8 @@ class Parser {
   }
 
   // CAST(v AS type) of a literal, computed here.
-  Result<Value> Cast(const Value& v, const std::string& type, size_t pos) {
-    using K = Value::Kind;
+  Result<HiveValue> Cast(const HiveValue& v, const std::string& type, size_t pos) {
+    using K = HiveValue::Kind;
     if (v.is_null()) return v;
     auto fail = [&] { return ErrorAt(pos, "cannot cast " + v.ToString() + " to " + type); };
     auto text = [&]() -> std::string {
@@ -414,20 +401,20 @@ class Parser {
       if (v.kind != K::kString) return fail();
       std::optional<int64_t> d = ParseDateDays(v.s);
       if (!d) return ErrorAt(pos, "invalid date '" + v.s + "' (expected yyyy-mm-dd)");
-      return Value::Date(*d);
+      return HiveValue::Date(*d);
     }
     if (type == "TIMESTAMP") {
-      if (v.kind == K::kDate) return Value::String(FormatDate(v.i) + " 00:00:00");
+      if (v.kind == K::kDate) return HiveValue::String(FormatDate(v.i) + " 00:00:00");
       if (v.kind != K::kString) return fail();
       if (!ParseDateDays(v.s.substr(0, 10))) return ErrorAt(pos, "invalid timestamp '" + v.s + "'");
       return v;
     }
-    if (type == "STRING" || type == "VARCHAR" || type == "CHAR") return Value::String(text());
+    if (type == "STRING" || type == "VARCHAR" || type == "CHAR") return HiveValue::String(text());
     if (type == "BOOL" || type == "BOOLEAN") {
       if (v.kind == K::kBool) return v;
-      const std::string s = Lower(text());
-      if (s == "true" || s == "1") return Value::Bool(true);
-      if (s == "false" || s == "0") return Value::Bool(false);
+      const std::string s = AsciiLower(text());
+      if (s == "true" || s == "1") return HiveValue::Bool(true);
+      if (s == "false" || s == "0") return HiveValue::Bool(false);
       return fail();
     }
     const bool is_int = type == "TINYINT" || type == "SMALLINT" || type == "INT" ||
@@ -435,30 +422,19 @@ class Parser {
     const bool is_float = type == "FLOAT" || type == "DOUBLE" || type == "FLOAT64" ||
                           type == "DECIMAL" || type == "NUMERIC" || type == "REAL";
     if (!is_int && !is_float) return ErrorAt(pos, "unsupported CAST type " + type);
-    double d = 0;
-    if (v.kind == K::kInt) {
-      d = static_cast<double>(v.i);
-      if (is_int) return v;
-    } else if (v.kind == K::kFloat) {
-      d = v.f;
+    std::optional<HiveValue> n;
+    if (v.is_numeric()) {
+      n = v;
     } else if (v.kind == K::kString) {
-      const std::string s = v.s;
-      if (is_int) {
-        int64_t n = 0;
-        auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-        if (ec == std::errc() && end == s.data() + s.size() && !s.empty()) return Value::Int(n);
-      }
-      char* end = nullptr;
-      d = std::strtod(s.c_str(), &end);
-      if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(d)) return fail();
-    } else {
-      return fail();
+      n = ParseNumericLiteral(v.s);
     }
-    if (is_int) {
-      if (d != std::trunc(d) || std::fabs(d) > 9.2e18) return fail();
-      return Value::Int(static_cast<int64_t>(d));
-    }
-    return Value::Float(d);
+    if (!n) return fail();
+    if (!is_int || n->kind == K::kInt) return *n;
+    // To an integer type: a whole number within int64.
+    if (!n->num.frac_digits.empty()) return fail();
+    std::optional<HiveValue> whole = ParseNumericLiteral(n->num.ToString());
+    if (!whole || whole->kind != K::kInt) return fail();
+    return *whole;
   }
 
   std::vector<Token> t_;

@@ -42,7 +42,7 @@
 #include <string_view>
 #include <vector>
 
-#include "catalogd/mds/partition_value.h"
+#include "common/hive/typed_value.h"
 #include "common/util/result.h"
 
 namespace ics::catalog::mds {
@@ -59,7 +59,7 @@ CmpOp FlipCmp(CmpOp op);
 struct FilterOperand {
   bool is_column = false;
   std::string column;  // lower-cased
-  Value literal;
+  HiveValue literal;
   size_t pos = 0;      // where it starts in the text
 };
 

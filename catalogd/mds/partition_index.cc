@@ -10,7 +10,7 @@ namespace {
 // shorter prefix.
 constexpr size_t kMaxProbes = 4096;
 
-int ComparePrefix(const std::vector<Value>& key, const std::vector<Value>& prefix) {
+int ComparePrefix(const std::vector<HiveValue>& key, const std::vector<HiveValue>& prefix) {
   for (size_t j = 0; j < prefix.size(); ++j) {
     if (ValueLess(key[j], prefix[j])) return -1;
     if (ValueLess(prefix[j], key[j])) return 1;
@@ -18,7 +18,7 @@ int ComparePrefix(const std::vector<Value>& key, const std::vector<Value>& prefi
   return 0;
 }
 
-bool BelowLo(const Value& v, const KeyConstraint& c) {
+bool BelowLo(const HiveValue& v, const KeyConstraint& c) {
   if (v.is_null()) return true;
   if (!c.lo) return false;
   std::optional<int> cmp = CompareValues(v, *c.lo);
@@ -26,7 +26,7 @@ bool BelowLo(const Value& v, const KeyConstraint& c) {
   return *cmp < 0 || (*cmp == 0 && !c.lo_inclusive);
 }
 
-bool AboveHi(const Value& v, const KeyConstraint& c) {
+bool AboveHi(const HiveValue& v, const KeyConstraint& c) {
   if (v.is_null() || !c.hi) return false;
   std::optional<int> cmp = CompareValues(v, *c.hi);
   if (!cmp) return ValueLess(*c.hi, v);
@@ -52,7 +52,7 @@ bool PartitionIndex::MakeEntry(const PartitionState& p, Entry* out) const {
   out->key.reserve(positions_.size());
   for (size_t pos : positions_) {
     if (pos >= p.values.size()) return false;
-    Result<Value> v = ParseStoredValue(keys_[pos].kind, p.values[pos]);
+    Result<HiveValue> v = ParseStoredValue(keys_[pos].kind, p.values[pos]);
     if (!v.ok()) return false;
     out->key.push_back(std::move(v).value());
   }
@@ -133,7 +133,7 @@ void PartitionIndex::SyncLocked(const TableState& t) {
   version_ = t.version;
 }
 
-void PartitionIndex::Scan(const std::vector<Value>& prefix, const KeyConstraint* range,
+void PartitionIndex::Scan(const std::vector<HiveValue>& prefix, const KeyConstraint* range,
                           std::vector<int64_t>* out) const {
   const size_t m = prefix.size();
   auto before = [&](const Entry& e) {
@@ -151,7 +151,7 @@ void PartitionIndex::Scan(const std::vector<Value>& prefix, const KeyConstraint*
 
 std::optional<std::vector<int64_t>> PartitionIndex::Lookup(
     const TableState& t, const std::map<size_t, KeyConstraint>& constraints) {
-  std::vector<std::vector<Value>> prefixes = {{}};
+  std::vector<std::vector<HiveValue>> prefixes = {{}};
   const KeyConstraint* range = nullptr;
   bool used = false;
   for (size_t pos : positions_) {
@@ -161,10 +161,10 @@ std::optional<std::vector<int64_t>> PartitionIndex::Lookup(
     if (c.impossible) return std::vector<int64_t>();
     if (c.points) {
       if (prefixes.size() * c.points->size() > kMaxProbes) break;
-      std::vector<std::vector<Value>> next;
+      std::vector<std::vector<HiveValue>> next;
       next.reserve(prefixes.size() * c.points->size());
       for (const auto& prefix : prefixes) {
-        for (const Value& v : *c.points) {
+        for (const HiveValue& v : *c.points) {
           next.push_back(prefix);
           next.back().push_back(v);
         }

@@ -57,7 +57,7 @@ class PartitionIndex {
 
  private:
   struct Entry {
-    std::vector<Value> key;
+    std::vector<HiveValue> key;
     int64_t id = 0;
   };
   static bool EntryLess(const Entry& a, const Entry& b);
@@ -65,7 +65,7 @@ class PartitionIndex {
   // The entry of a partition; false if a value does not parse.
   bool MakeEntry(const PartitionState& p, Entry* out) const;
   void SyncLocked(const TableState& t) REQUIRES(mu_);
-  void Scan(const std::vector<Value>& prefix, const KeyConstraint* range,
+  void Scan(const std::vector<HiveValue>& prefix, const KeyConstraint* range,
             std::vector<int64_t>* out) const REQUIRES(mu_);
 
   const std::vector<size_t> positions_;

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "catalogd/catalog/table_state.h"
+#include "catalogd/core/catalog_context.h"
 #include "catalogd/mds/partition_index_manager.h"
-#include "catalogd/service/catalog_context.h"
 #include "common/util/result.h"
 
 namespace ics::catalog::mds {

@@ -12,7 +12,7 @@ struct PartitionPredicate::Node {
   std::vector<std::unique_ptr<Node>> children;
   struct Operand {
     int key = -1;  // >= 0: a key position; -1: the literal
-    Value literal;
+    HiveValue literal;
   };
   std::vector<Operand> operands;
 };
@@ -58,8 +58,9 @@ class Binder {
         break;
       case Kind::kBare: {
         const Node::Operand& o = n->operands[0];
-        const bool is_bool = o.key >= 0 ? keys_[o.key].kind == KeyKind::kBool
-                                        : (o.literal.kind == Value::Kind::kBool || o.literal.is_null());
+        const bool is_bool =
+            o.key >= 0 ? keys_[o.key].kind == KeyKind::kBool
+                       : (o.literal.kind == HiveValue::Kind::kBool || o.literal.is_null());
         if (!is_bool) {
           return ErrorAt(f.pos, "expected a condition (a comparison, IN, BETWEEN or IS NULL)");
         }
@@ -98,8 +99,7 @@ class Binder {
     if (b->key >= 0 && a->key < 0) return Coerce(keys_[b->key].kind, a, fa);
     if (a->key >= 0 && b->key >= 0) {
       const KeyKind x = keys_[a->key].kind, y = keys_[b->key].kind;
-      const bool numeric = (x == KeyKind::kInt || x == KeyKind::kFloat) &&
-                           (y == KeyKind::kInt || y == KeyKind::kFloat);
+      const bool numeric = IsNumericKind(x) && IsNumericKind(y);
       if (x != y && !numeric) {
         return ErrorAt(fb.pos, "cannot compare " + std::string(KeyKindName(x)) + " key '" +
                                    keys_[a->key].name + "' with " + std::string(KeyKindName(y)) +
@@ -116,7 +116,7 @@ class Binder {
   }
 
   Status Coerce(KeyKind kind, Node::Operand* lit, const FilterOperand& f) {
-    Result<Value> v = CoerceLiteral(lit->literal, kind);
+    Result<HiveValue> v = CoerceLiteral(lit->literal, kind);
     if (!v.ok()) return ErrorAt(f.pos, v.status().message());
     lit->literal = std::move(v).value();
     return Status::OK();
@@ -126,11 +126,11 @@ class Binder {
   std::set<size_t> used_;
 };
 
-const Value& Get(const Node::Operand& o, const std::vector<Value>& values) {
+const HiveValue& Get(const Node::Operand& o, const std::vector<HiveValue>& values) {
   return o.key >= 0 ? values[o.key] : o.literal;
 }
 
-Tri Compare(const Value& a, CmpOp op, const Value& b) {
+Tri Compare(const HiveValue& a, CmpOp op, const HiveValue& b) {
   std::optional<int> c = CompareValues(a, b);
   if (!c) return Tri::kUnknown;
   bool r = false;
@@ -145,7 +145,7 @@ Tri Compare(const Value& a, CmpOp op, const Value& b) {
   return r ? Tri::kTrue : Tri::kFalse;
 }
 
-Tri Eval(const Node& n, const std::vector<Value>& values) {
+Tri Eval(const Node& n, const std::vector<HiveValue>& values) {
   switch (n.kind) {
     case Kind::kAnd: {
       Tri out = Tri::kTrue;
@@ -169,7 +169,7 @@ Tri Eval(const Node& n, const std::vector<Value>& values) {
     case Kind::kCompare:
       return Compare(Get(n.operands[0], values), n.op, Get(n.operands[1], values));
     case Kind::kIn: {
-      const Value& x = Get(n.operands[0], values);
+      const HiveValue& x = Get(n.operands[0], values);
       Tri out = Tri::kFalse;
       for (size_t i = 1; i < n.operands.size(); ++i) {
         const Tri t = Compare(x, CmpOp::kEq, Get(n.operands[i], values));
@@ -182,7 +182,7 @@ Tri Eval(const Node& n, const std::vector<Value>& values) {
       return n.negated ? Not(out) : out;
     }
     case Kind::kBetween: {
-      const Value& x = Get(n.operands[0], values);
+      const HiveValue& x = Get(n.operands[0], values);
       const Tri lo = Compare(x, CmpOp::kGe, Get(n.operands[1], values));
       const Tri hi = Compare(x, CmpOp::kLe, Get(n.operands[2], values));
       Tri out = Tri::kTrue;
@@ -198,7 +198,7 @@ Tri Eval(const Node& n, const std::vector<Value>& values) {
       return (is_null != n.negated) ? Tri::kTrue : Tri::kFalse;
     }
     case Kind::kBare: {
-      const Value& v = Get(n.operands[0], values);
+      const HiveValue& v = Get(n.operands[0], values);
       if (v.is_null()) return Tri::kUnknown;
       return v.i != 0 ? Tri::kTrue : Tri::kFalse;
     }
@@ -207,8 +207,8 @@ Tri Eval(const Node& n, const std::vector<Value>& values) {
 }
 
 // Narrows `c` with a lower (is_lo) or upper bound.
-void Tighten(KeyConstraint* c, const Value& v, bool inclusive, bool is_lo) {
-  std::optional<Value>& bound = is_lo ? c->lo : c->hi;
+void Tighten(KeyConstraint* c, const HiveValue& v, bool inclusive, bool is_lo) {
+  std::optional<HiveValue>& bound = is_lo ? c->lo : c->hi;
   bool& incl = is_lo ? c->lo_inclusive : c->hi_inclusive;
   if (!bound) {
     bound = v;
@@ -225,10 +225,10 @@ void Tighten(KeyConstraint* c, const Value& v, bool inclusive, bool is_lo) {
   }
 }
 
-void AddPoints(KeyConstraint* c, std::vector<Value> points) {
+void AddPoints(KeyConstraint* c, std::vector<HiveValue> points) {
   std::sort(points.begin(), points.end(), ValueLess);
   points.erase(std::unique(points.begin(), points.end(),
-                           [](const Value& a, const Value& b) {
+                           [](const HiveValue& a, const HiveValue& b) {
                              return !ValueLess(a, b) && !ValueLess(b, a);
                            }),
                points.end());
@@ -236,13 +236,13 @@ void AddPoints(KeyConstraint* c, std::vector<Value> points) {
     c->points = std::move(points);
     return;
   }
-  std::vector<Value> both;
+  std::vector<HiveValue> both;
   std::set_intersection(c->points->begin(), c->points->end(), points.begin(), points.end(),
                         std::back_inserter(both), ValueLess);
   c->points = std::move(both);
 }
 
-bool InRange(const KeyConstraint& c, const Value& v) {
+bool InRange(const KeyConstraint& c, const HiveValue& v) {
   if (c.lo) {
     std::optional<int> cmp = CompareValues(v, *c.lo);
     if (!cmp || *cmp < 0 || (*cmp == 0 && !c.lo_inclusive)) return false;
@@ -288,7 +288,7 @@ void Collect(const Node& n, std::map<size_t, KeyConstraint>* out) {
     }
     KeyConstraint& c = (*out)[n.operands[0].key];
     if (n.kind == Kind::kIn) {
-      std::vector<Value> points;
+      std::vector<HiveValue> points;
       for (size_t i = 1; i < n.operands.size(); ++i) {
         if (!n.operands[i].literal.is_null()) points.push_back(n.operands[i].literal);
       }
@@ -321,7 +321,7 @@ Result<PartitionPredicate> PartitionPredicate::Compile(std::string_view filter,
   return Bind(tree.get(), keys);
 }
 
-bool PartitionPredicate::Matches(const std::vector<Value>& values) const {
+bool PartitionPredicate::Matches(const std::vector<HiveValue>& values) const {
   return root_ == nullptr || Eval(*root_, values) == Tri::kTrue;
 }
 
@@ -331,8 +331,8 @@ std::map<size_t, KeyConstraint> PartitionPredicate::Constraints() const {
   Collect(*root_, &out);
   for (auto& [key, c] : out) {
     if (c.points) {
-      std::vector<Value> kept;
-      for (Value& v : *c.points) {
+      std::vector<HiveValue> kept;
+      for (HiveValue& v : *c.points) {
         if (InRange(c, v)) kept.push_back(std::move(v));
       }
       c.points = std::move(kept);
@@ -348,10 +348,10 @@ std::map<size_t, KeyConstraint> PartitionPredicate::Constraints() const {
   return out;
 }
 
-Result<std::vector<Value>> TypedValues(const std::vector<PartitionKeyInfo>& keys,
-                                       const std::vector<std::string>& stored,
-                                       const std::vector<size_t>& which) {
-  std::vector<Value> out(keys.size());
+Result<std::vector<HiveValue>> TypedValues(const std::vector<PartitionKeyInfo>& keys,
+                                           const std::vector<std::string>& stored,
+                                           const std::vector<size_t>& which) {
+  std::vector<HiveValue> out(keys.size());
   for (size_t k : which) {
     if (k >= stored.size()) return Status::InvalidArgument("partition has too few values");
     ICS_ASSIGN_OR_RETURN(out[k], ParseStoredValue(keys[k].kind, stored[k]));

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "catalogd/mds/partition_filter.h"
-#include "catalogd/mds/partition_value.h"
+#include "common/hive/typed_value.h"
 #include "common/util/result.h"
 
 namespace ics::catalog::mds {
@@ -36,10 +36,10 @@ struct PartitionKeyInfo {
 // hold (the filter is still evaluated on every candidate).
 struct KeyConstraint {
   bool impossible = false;            // no value can match (e.g. key = NULL)
-  std::optional<std::vector<Value>> points;  // one of these values (sorted, unique)
-  std::optional<Value> lo;            // range bounds (non-NULL values)
+  std::optional<std::vector<HiveValue>> points;  // one of these values (sorted, unique)
+  std::optional<HiveValue> lo;                   // range bounds (non-NULL values)
   bool lo_inclusive = true;
-  std::optional<Value> hi;
+  std::optional<HiveValue> hi;
   bool hi_inclusive = true;
 };
 
@@ -61,7 +61,7 @@ class PartitionPredicate {
 
   // Evaluates against typed values (one per key; only referenced positions
   // are read).
-  bool Matches(const std::vector<Value>& values) const;
+  bool Matches(const std::vector<HiveValue>& values) const;
 
   // Constraints by key position (keys without one are absent).
   std::map<size_t, KeyConstraint> Constraints() const;
@@ -75,8 +75,8 @@ class PartitionPredicate {
 
 // Typed values of stored partition values for `keys` (the positions in
 // `which`; the others are left NULL). INVALID_ARGUMENT if one does not fit.
-Result<std::vector<Value>> TypedValues(const std::vector<PartitionKeyInfo>& keys,
-                                       const std::vector<std::string>& stored,
-                                       const std::vector<size_t>& which);
+Result<std::vector<HiveValue>> TypedValues(const std::vector<PartitionKeyInfo>& keys,
+                                           const std::vector<std::string>& stored,
+                                           const std::vector<size_t>& which);
 
 }  // namespace ics::catalog::mds

@@ -2,8 +2,8 @@
 
 #include <set>
 
-#include "catalogd/catalog/names.h"
 #include "catalogd/mds/partition_convert.h"
+#include "common/hive/names.h"
 #include "common/util/base64.h"
 
 namespace ics::catalog::mds {

@@ -26,11 +26,11 @@
 #include <memory>
 
 #include "PartitionService_types.h"
+#include "catalogd/core/catalog_context.h"
 #include "catalogd/ddl/ddl_executor.h"
 #include "catalogd/mds/partition_index_manager.h"
 #include "catalogd/mds/partition_lister.h"
 #include "catalogd/mds/write_stream.h"
-#include "catalogd/service/catalog_context.h"
 
 namespace ics::catalog::mds {
 

@@ -9,7 +9,7 @@ namespace ics::catalog::mds {
 
 namespace {
 
-using thrift::TPartitionServiceErrorCode;
+using thrift::TMetastoreServiceErrorCode;
 
 class Handler : public thrift::PartitionServiceIf {
  public:
@@ -103,17 +103,13 @@ class Handler : public thrift::PartitionServiceIf {
     }();
     if (r.ok()) {
       *out = std::move(r).value();
-      out->status.code = TPartitionServiceErrorCode::OK;
+      out->status.code = TMetastoreServiceErrorCode::OK;
       return Status::OK();
     }
     *out = Resp();
-    out->status = ToServiceStatus(r.status());
-    if (r.status().Is(ErrorCode::kLimitExceeded) && batch_items > kMaxPartitionsPerBatch) {
-      thrift::TBatchSizeTooLargeError e;
-      e.max_batch_size = static_cast<int64_t>(kMaxPartitionsPerBatch);
-      e.__set_error_message(r.status().message());
-      out->status.__set_batch_size_too_large(std::move(e));
-    }
+    out->status = batch_items > kMaxPartitionsPerBatch
+                      ? ToServiceStatusWithBatchLimit(r.status(), kMaxPartitionsPerBatch)
+                      : ToServiceStatus(r.status());
     return r.status();
   }
 
@@ -121,26 +117,6 @@ class Handler : public thrift::PartitionServiceIf {
 };
 
 }  // namespace
-
-thrift::TPartitionServiceStatus ToServiceStatus(const Status& s) {
-  thrift::TPartitionServiceStatus out;
-  switch (s.code()) {
-    case ErrorCode::kOk: out.code = TPartitionServiceErrorCode::OK; return out;
-    case ErrorCode::kInvalidArgument: out.code = TPartitionServiceErrorCode::INVALID_ARGUMENT; break;
-    case ErrorCode::kNotFound: out.code = TPartitionServiceErrorCode::NOT_FOUND; break;
-    case ErrorCode::kAlreadyExists: out.code = TPartitionServiceErrorCode::ALREADY_EXISTS; break;
-    case ErrorCode::kLimitExceeded: out.code = TPartitionServiceErrorCode::RESOURCE_EXHAUSTED; break;
-    case ErrorCode::kRecoverableError:
-      out.code = TPartitionServiceErrorCode::FAILED_PRECONDITION;
-      break;
-    case ErrorCode::kCancelled: out.code = TPartitionServiceErrorCode::ABORTED; break;
-    case ErrorCode::kNotImplemented: out.code = TPartitionServiceErrorCode::NOT_IMPLEMENTED; break;
-    case ErrorCode::kShutdown: out.code = TPartitionServiceErrorCode::UNAVAILABLE; break;
-    default: out.code = TPartitionServiceErrorCode::INTERNAL; break;
-  }
-  out.__set_message(s.message());
-  return out;
-}
 
 std::shared_ptr<apache::thrift::TProcessor> MakePartitionServiceProcessor(
     std::shared_ptr<PartitionService> core) {

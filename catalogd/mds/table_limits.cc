@@ -1,6 +1,6 @@
 #include "catalogd/mds/table_limits.h"
 
-#include "catalogd/catalog/names.h"
+#include "common/hive/names.h"
 #include "common/types/column_type.h"
 
 namespace ics::catalog::mds {

@@ -3,8 +3,10 @@
 #include <optional>
 #include <set>
 
+#include "catalogd/mds/service_status.h"
 #include "catalogd/mds/table_limits.h"
 #include "catalogd/mds/table_service.h"
+#include "common/hive/table_type.h"
 
 namespace ics::catalog::mds {
 
@@ -76,7 +78,7 @@ Result<std::vector<thrift::TTableError>> TableService::BatchDeleteTable(
   auto fail = [&](const std::string& name, const Status& s) {
     thrift::TTableError e;
     e.table_name = name;
-    e.error = ToTableServiceStatus(s);
+    e.error = ToServiceStatus(s);
     errors.push_back(std::move(e));
   };
   std::set<std::string> done;
@@ -95,7 +97,7 @@ Result<std::vector<thrift::TTableError>> TableService::BatchDeleteTable(
                       : hms.status());
       continue;
     }
-    const bool view = hms->tableType == "VIRTUAL_VIEW";
+    const bool view = IsView(*hms);
     impala::TDdlExecRequest drop;
     drop.protocol_version = impala::CatalogServiceVersion::V2;
     drop.ddl_type = view ? impala::TDdlType::DROP_VIEW : impala::TDdlType::DROP_TABLE;

@@ -5,6 +5,7 @@
 
 #include "catalogd/mds/table_limits.h"
 #include "catalogd/mds/table_service.h"
+#include "common/util/ascii.h"
 
 namespace ics::catalog::mds {
 
@@ -13,14 +14,6 @@ namespace {
 using thrift::TPropertyComparator;
 
 char LowerChar(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 // Splits at ASCII punctuation and whitespace (bytes >= 0x80 stay in tokens).
 bool HasToken(std::string_view field, const std::string& want_lower) {
@@ -31,7 +24,7 @@ bool HasToken(std::string_view field, const std::string& want_lower) {
                                 std::isalnum(static_cast<unsigned char>(field[j])))) {
       ++j;
     }
-    if (j > i && Lower(field.substr(i, j - i)) == want_lower) return true;
+    if (j > i && AsciiLower(field.substr(i, j - i)) == want_lower) return true;
     i = j + 1;
   }
   return false;
@@ -92,7 +85,7 @@ Result<Filter> ParseFilter(const thrift::TPropertyPredicate& p) {
   if (p.key == "Name" || p.key == "DatabaseName" || p.key == "Description" ||
       p.key == "Owner" || p.key == "TableType") {
     f.kind = FieldKind::kString;
-    f.value = Lower(p.value);
+    f.value = AsciiLower(p.value);
   } else {
     f.value = p.value;
   }
@@ -128,7 +121,7 @@ class TextQuery {
  public:
   explicit TextQuery(const std::string& text) {
     exact_ = text.size() >= 2 && text.front() == '"' && text.back() == '"';
-    needle_ = Lower(exact_ ? text.substr(1, text.size() - 2) : text);
+    needle_ = AsciiLower(exact_ ? text.substr(1, text.size() - 2) : text);
   }
   bool Matches(const thrift::TTableInfo& t) const {
     if (needle_.empty()) return true;

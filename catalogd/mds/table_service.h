@@ -16,7 +16,7 @@
 // failed Result carries NOT_FOUND / INVALID_ARGUMENT / LIMIT_EXCEEDED /
 // NOT_IMPLEMENTED, or RECOVERABLE_ERROR when UpdateTable's expected version
 // is no longer current (FAILED_PRECONDITION on the wire); see
-// ToTableServiceStatus.
+// service_status.h.
 //
 // Ownership: borrows the context and the DDL executor (both outlive it).
 // Thread-safety: thread-safe.
@@ -27,9 +27,9 @@
 #include <vector>
 
 #include "TableService_types.h"
+#include "catalogd/core/catalog_context.h"
 #include "catalogd/ddl/ddl_executor.h"
 #include "catalogd/mds/table_directory.h"
-#include "catalogd/service/catalog_context.h"
 
 namespace ics::catalog::mds {
 
@@ -69,8 +69,5 @@ class TableService {
   DdlExecutor* const ddl_;
   TableDirectory directory_;
 };
-
-// The wire status of a Status (also used for per-item errors).
-thrift::TTableServiceStatus ToTableServiceStatus(const Status& s);
 
 }  // namespace ics::catalog::mds

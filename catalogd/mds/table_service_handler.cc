@@ -8,7 +8,7 @@ namespace ics::catalog::mds {
 
 namespace {
 
-using thrift::TTableServiceErrorCode;
+using thrift::TMetastoreServiceErrorCode;
 
 Status CheckProtocol(thrift::TTableServiceVersion::type v) {
   if (v == thrift::TTableServiceVersion::V1) return Status::OK();
@@ -22,7 +22,7 @@ template <typename Resp, typename Req, typename Call>
 void Serve(Resp& out, const Req& req, Call&& call) {
   Status p = CheckProtocol(req.protocol_version);
   if (!p.ok()) {
-    out.status = ToTableServiceStatus(p);
+    out.status = ToServiceStatus(p);
     return;
   }
   call();
@@ -38,24 +38,13 @@ void ServeWrite(OperationLog* log, const char* rpc, std::string target, Resp& ou
                      CurrentOrigin());
   Status p = CheckProtocol(req.protocol_version);
   if (!p.ok()) {
-    out.status = ToTableServiceStatus(p);
+    out.status = ToServiceStatus(p);
     op.End(p);
     return;
   }
   int64_t version = 0;
   const Status s = call(&version);
   op.End(s, "", version);
-}
-
-thrift::TTableServiceStatus StatusWithLimit(const Status& s, size_t max_batch) {
-  thrift::TTableServiceStatus st = ToTableServiceStatus(s);
-  if (s.Is(ErrorCode::kLimitExceeded)) {
-    thrift::TTableBatchLimitError e;
-    e.max_batch_size = static_cast<int64_t>(max_batch);
-    e.__set_error_message(s.message());
-    st.__set_batch_size_too_large(e);
-  }
-  return st;
 }
 
 class Handler : public thrift::TableServiceIf {
@@ -65,7 +54,7 @@ class Handler : public thrift::TableServiceIf {
   void GetTable(thrift::TGetTableResponse& out, const thrift::TGetTableRequest& req) override {
     Serve(out, req, [&] {
       auto r = core_->GetTable(req);
-      out.status = ToTableServiceStatus(r.status());
+      out.status = ToServiceStatus(r.status());
       if (r.ok()) out.__set_table(std::move(r).value());
     });
   }
@@ -76,7 +65,7 @@ class Handler : public thrift::TableServiceIf {
                req, [&](int64_t* version) {
                  auto r = core_->UpdateTable(req);
                  if (r.ok()) out = std::move(r).value();
-                 out.status = ToTableServiceStatus(r.status());
+                 out.status = ToServiceStatus(r.status());
                  if (out.__isset.catalog_version) *version = out.catalog_version;
                  return r.status();
                });
@@ -86,7 +75,7 @@ class Handler : public thrift::TableServiceIf {
                        const thrift::TGetTableVersionRequest& req) override {
     Serve(out, req, [&] {
       auto r = core_->GetTableVersion(req);
-      out.status = ToTableServiceStatus(r.status());
+      out.status = ToServiceStatus(r.status());
       if (r.ok()) out.__set_table_version(std::move(r).value());
     });
   }
@@ -96,7 +85,7 @@ class Handler : public thrift::TableServiceIf {
     Serve(out, req, [&] {
       auto r = core_->GetTableVersions(req);
       if (r.ok()) out = std::move(r).value();
-      out.status = ToTableServiceStatus(r.status());
+      out.status = ToServiceStatus(r.status());
     });
   }
 
@@ -106,7 +95,7 @@ class Handler : public thrift::TableServiceIf {
                req.db_name + "." + req.table_name + " version " + req.version_id, out, req,
                [&](int64_t*) {
                  Status s = core_->DeleteTableVersion(req);
-                 out.status = ToTableServiceStatus(s);
+                 out.status = ToServiceStatus(s);
                  return s;
                });
   }
@@ -118,7 +107,7 @@ class Handler : public thrift::TableServiceIf {
                    " version(s))",
                out, req, [&](int64_t*) {
                  auto r = core_->BatchDeleteTableVersion(req);
-                 out.status = StatusWithLimit(r.status(), kMaxBatchDeleteVersions);
+                 out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxBatchDeleteVersions);
                  if (r.ok()) out.__set_errors(std::move(r).value());
                  return r.status();
                });
@@ -128,7 +117,7 @@ class Handler : public thrift::TableServiceIf {
     Serve(out, req, [&] {
       auto r = core_->GetTables(req);
       if (r.ok()) out = std::move(r).value();
-      out.status = ToTableServiceStatus(r.status());
+      out.status = ToServiceStatus(r.status());
     });
   }
 
@@ -138,7 +127,7 @@ class Handler : public thrift::TableServiceIf {
                req.db_name + " (" + std::to_string(req.tables_to_delete.size()) + " table(s))",
                out, req, [&](int64_t*) {
                  auto r = core_->BatchDeleteTable(req);
-                 out.status = StatusWithLimit(r.status(), kMaxBatchDeleteTables);
+                 out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxBatchDeleteTables);
                  if (r.ok()) out.__set_errors(std::move(r).value());
                  return r.status();
                });
@@ -149,7 +138,7 @@ class Handler : public thrift::TableServiceIf {
     Serve(out, req, [&] {
       auto r = core_->SearchTables(req);
       if (r.ok()) out = std::move(r).value();
-      out.status = StatusWithLimit(r.status(), kMaxSortCriteria);
+      out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxSortCriteria);
     });
   }
 
@@ -158,7 +147,7 @@ class Handler : public thrift::TableServiceIf {
     Serve(out, req, [&] {
       auto r = core_->GetColumnStatistics(req);
       if (r.ok()) out = std::move(r).value();
-      out.status = StatusWithLimit(r.status(), kMaxStatsColumnsGet);
+      out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxStatsColumnsGet);
     });
   }
 
@@ -167,7 +156,7 @@ class Handler : public thrift::TableServiceIf {
     ServeWrite(core_->operations(), "UpdateColumnStatistics", req.db_name + "." + req.table_name,
                out, req, [&](int64_t*) {
                  auto r = core_->UpdateColumnStatistics(req);
-                 out.status = StatusWithLimit(r.status(), kMaxStatsColumnsUpdate);
+                 out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxStatsColumnsUpdate);
                  if (r.ok()) out.__set_errors(std::move(r).value());
                  return r.status();
                });
@@ -179,7 +168,7 @@ class Handler : public thrift::TableServiceIf {
                req.db_name + "." + req.table_name + " column " + req.column_name, out, req,
                [&](int64_t*) {
                  Status s = core_->DeleteColumnStatistics(req);
-                 out.status = ToTableServiceStatus(s);
+                 out.status = ToServiceStatus(s);
                  return s;
                });
   }
@@ -189,26 +178,6 @@ class Handler : public thrift::TableServiceIf {
 };
 
 }  // namespace
-
-thrift::TTableServiceStatus ToTableServiceStatus(const Status& s) {
-  thrift::TTableServiceStatus st;
-  switch (s.code()) {
-    case ErrorCode::kOk: st.code = TTableServiceErrorCode::OK; break;
-    case ErrorCode::kInvalidArgument: st.code = TTableServiceErrorCode::INVALID_ARGUMENT; break;
-    case ErrorCode::kNotFound: st.code = TTableServiceErrorCode::NOT_FOUND; break;
-    case ErrorCode::kAlreadyExists: st.code = TTableServiceErrorCode::ALREADY_EXISTS; break;
-    case ErrorCode::kRecoverableError:
-      st.code = TTableServiceErrorCode::FAILED_PRECONDITION;
-      break;
-    case ErrorCode::kLimitExceeded: st.code = TTableServiceErrorCode::RESOURCE_EXHAUSTED; break;
-    case ErrorCode::kCancelled: st.code = TTableServiceErrorCode::ABORTED; break;
-    case ErrorCode::kNotImplemented: st.code = TTableServiceErrorCode::NOT_IMPLEMENTED; break;
-    case ErrorCode::kShutdown: st.code = TTableServiceErrorCode::UNAVAILABLE; break;
-    default: st.code = TTableServiceErrorCode::INTERNAL; break;
-  }
-  if (!s.ok()) st.__set_message(s.message());
-  return st;
-}
 
 std::shared_ptr<apache::thrift::TProcessor> MakeTableServiceProcessor(
     std::shared_ptr<TableService> core) {

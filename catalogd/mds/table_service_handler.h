@@ -1,6 +1,6 @@
 // The TableService Thrift handler: each RPC delegates to the core
 // (table_service.h) and maps its Status into the response's
-// TTableServiceStatus (ToTableServiceStatus; LIMIT_EXCEEDED also carries
+// status (service_status.h; LIMIT_EXCEEDED also carries
 // the RPC's list limit in batch_size_too_large). Nothing is thrown to Thrift.
 //
 // Thread-safety: thread-safe (the core is).
@@ -8,6 +8,7 @@
 
 #include <memory>
 
+#include "catalogd/mds/service_status.h"
 #include "catalogd/mds/table_service.h"
 
 namespace apache::thrift {

@@ -2,10 +2,11 @@
 #include <map>
 #include <set>
 
-#include "catalogd/catalog/names.h"
+#include "catalogd/mds/service_status.h"
 #include "catalogd/mds/table_limits.h"
 #include "catalogd/mds/table_service.h"
-#include "catalogd/metastore/partition_name.h"
+#include "common/hive/names.h"
+#include "common/hive/partition_name.h"
 
 namespace ics::catalog::mds {
 
@@ -55,7 +56,7 @@ bool HasData(const hive::ColumnStatisticsData& d) {
 thrift::TColumnError ColumnError(const std::string& name, const Status& s) {
   thrift::TColumnError e;
   e.column_name = name;
-  e.error = ToTableServiceStatus(s);
+  e.error = ToServiceStatus(s);
   return e;
 }
 
@@ -157,13 +158,11 @@ Result<std::vector<thrift::TColumnError>> TableService::UpdateColumnStatistics(
     }
     MetastoreTxn txn;
     if (valid.empty()) return txn;
-    MetastoreOp op;
-    op.kind = part.empty() ? Kind::kSetTableColumnStats : Kind::kSetPartitionColumnStats;
-    op.db_name = t.db;
-    op.table_name = t.table;
-    op.partition_name = part;
-    for (auto& [name, obj] : valid) op.column_stats.push_back(std::move(obj));
-    txn.ops.push_back(std::move(op));
+    std::vector<hive::ColumnStatisticsObj> stats;
+    for (auto& [name, obj] : valid) stats.push_back(std::move(obj));
+    txn.ops.push_back(
+        part.empty() ? MetastoreOp::SetTableColumnStats(t.db, t.table, std::move(stats))
+                     : MetastoreOp::SetPartitionColumnStats(t.db, t.table, part, std::move(stats)));
     return txn;
   };
   ICS_ASSIGN_OR_RETURN(DdlOutcome out, ddl_->ChangeTable(change));
@@ -185,13 +184,7 @@ Status TableService::DeleteColumnStatistics(const thrift::TDeleteColumnStatistic
       return Status::NotFound("Column does not exist: " + column + " in " + t.db + "." + t.table);
     }
     MetastoreTxn txn;
-    MetastoreOp op;
-    op.kind = Kind::kDeleteColumnStat;
-    op.db_name = t.db;
-    op.table_name = t.table;
-    op.partition_name = part;
-    op.column_name = column;
-    txn.ops.push_back(std::move(op));
+    txn.ops.push_back(MetastoreOp::DeleteColumnStat(t.db, t.table, part, column));
     return txn;
   };
   ICS_ASSIGN_OR_RETURN(DdlOutcome out, ddl_->ChangeTable(change));

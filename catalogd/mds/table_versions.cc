@@ -3,8 +3,11 @@
 #include <set>
 
 #include "catalogd/loader/partition_stats_params.h"
+#include "catalogd/mds/service_status.h"
 #include "catalogd/mds/table_limits.h"
 #include "catalogd/mds/table_service.h"
+#include "common/hive/table_params.h"
+#include "common/hive/table_type.h"
 
 namespace ics::catalog::mds {
 
@@ -12,12 +15,12 @@ namespace {
 
 using Kind = MetastoreOp::Kind;
 
-bool IsViewType(const std::string& type) { return type == "VIRTUAL_VIEW"; }
+bool IsViewType(const std::string& type) { return type == kVirtualView; }
 
 // Statistics kept by the catalog in table parameters; UpdateTable carries
 // them over unless the input sets them.
 bool IsStatsParam(const std::string& key) {
-  return key == "numRows" || key == "totalSize" || key == kStatsNumChunksParam ||
+  return key == kNumRowsParam || key == kTotalSizeParam || key == kStatsNumChunksParam ||
          key.rfind(kStatsChunkParamPrefix, 0) == 0;
 }
 
@@ -96,7 +99,7 @@ Result<hive::Table> ApplyInput(const thrift::TTableInput& in, const hive::Table&
       }
     }
   }
-  next.parameters["transient_lastDdlTime"] = std::to_string(std::time(nullptr));
+  next.parameters[kLastDdlTimeParam] = std::to_string(std::time(nullptr));
   return next;
 }
 
@@ -173,18 +176,8 @@ Result<thrift::TUpdateTableResponse> TableService::UpdateTable(
     }
     ICS_ASSIGN_OR_RETURN(hive::Table next, ApplyInput(in, hms));
     MetastoreTxn txn;
-    MetastoreOp version;
-    version.kind = Kind::kNewTableVersion;
-    version.db_name = n.db;
-    version.table_name = n.table;
-    version.archive = archive;
-    txn.ops.push_back(std::move(version));
-    MetastoreOp alter;
-    alter.kind = Kind::kAlterTable;
-    alter.db_name = n.db;
-    alter.table_name = n.table;
-    alter.table = std::move(next);
-    txn.ops.push_back(std::move(alter));
+    txn.ops.push_back(MetastoreOp::NewTableVersion(n.db, n.table, archive));
+    txn.ops.push_back(MetastoreOp::AlterTable(n.db, n.table, std::move(next)));
     new_version = cur.version_id + 1;
     return txn;
   };
@@ -252,10 +245,10 @@ Status TableService::DeleteTableVersion(const thrift::TDeleteTableVersionRequest
   ICS_ASSIGN_OR_RETURN(std::vector<thrift::TTableVersionError> errors,
                        BatchDeleteTableVersion(batch));
   if (errors.empty()) return Status::OK();
-  const thrift::TTableServiceStatus& e = errors[0].error;
+  const thrift::TMetastoreServiceStatus& e = errors[0].error;
   const std::string msg = e.__isset.message ? e.message : "cannot delete the version";
-  return e.code == thrift::TTableServiceErrorCode::NOT_FOUND ? Status::NotFound(msg)
-                                                             : Status::InvalidArgument(msg);
+  return e.code == thrift::TMetastoreServiceErrorCode::NOT_FOUND ? Status::NotFound(msg)
+                                                                 : Status::InvalidArgument(msg);
 }
 
 Result<std::vector<thrift::TTableVersionError>> TableService::BatchDeleteTableVersion(
@@ -268,7 +261,7 @@ Result<std::vector<thrift::TTableVersionError>> TableService::BatchDeleteTableVe
     thrift::TTableVersionError e;
     e.table_name = n.table;
     e.version_id = id;
-    e.error = ToTableServiceStatus(s);
+    e.error = ToServiceStatus(s);
     errors.push_back(std::move(e));
   };
   std::vector<std::pair<std::string, int64_t>> ids;
@@ -302,12 +295,7 @@ Result<std::vector<thrift::TTableVersionError>> TableService::BatchDeleteTableVe
         fail(text, r.status());
         continue;
       }
-      MetastoreOp op;
-      op.kind = Kind::kDeleteTableVersion;
-      op.db_name = n.db;
-      op.table_name = n.table;
-      op.version_id = id;
-      txn.ops.push_back(std::move(op));
+      txn.ops.push_back(MetastoreOp::DeleteTableVersion(n.db, n.table, id));
     }
     return txn;
   };

@@ -6,11 +6,11 @@
 
 #include <glog/logging.h>
 
-#include "catalogd/hms/hms_function_map.h"
 #include "catalogd/metastore/hms_remote_metastore.h"
 #include "catalogd/metastore/notification_message.h"
-#include "catalogd/metastore/partition_name.h"
 #include "catalogd/metastore/txn_applier.h"
+#include "common/hive/function_map.h"
+#include "common/hive/partition_name.h"
 
 namespace ics::catalog {
 namespace {
@@ -347,7 +347,7 @@ Status RemoteTxnRunner::DropPartition(const MetastoreOp& op, bool capture) {
 }
 
 Status RemoteTxnRunner::CreateFunction(const MetastoreOp& op, bool capture) {
-  ICS_ASSIGN_OR_RETURN(hive::Function fn, hms::ToHmsFunction(op.function));
+  ICS_ASSIGN_OR_RETURN(hive::Function fn, ics::ToHmsFunction(op.function));
   ICS_RETURN_IF_ERROR(Write(w_.CreateFunction(fn)));
   if (capture) {
     PushUndo("drop function " + fn.dbName + "." + fn.functionName,
@@ -368,7 +368,7 @@ Status RemoteTxnRunner::DropFunction(const MetastoreOp& op, bool capture) {
     return Status::NotFound("function " + op.function_signature + " does not exist in database " +
                             op.db_name);
   }
-  ICS_ASSIGN_OR_RETURN(hive::Function old, hms::ToHmsFunction(*it));
+  ICS_ASSIGN_OR_RETURN(hive::Function old, ics::ToHmsFunction(*it));
   ICS_RETURN_IF_ERROR(Write(w_.DropFunction(op.db_name, name)));
   PushUndo("re-create function " + op.function_signature,
            [this, old] { return w_.CreateFunction(old); });

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "catalogd/hms/hms_function_map.h"
+#include "common/hive/function_map.h"
 
 namespace ics::catalog {
 
@@ -20,7 +20,7 @@ Result<std::vector<impala::TFunction>> ReadFunctions(const HmsCaller& caller,
       caller.Read("get_all_functions", [&](HmsStub& c) { c.get_all_functions(all); }));
   for (const hive::Function& f : all.functions) {
     if (f.dbName != db) continue;
-    Result<impala::TFunction> fn = hms::FromHmsFunction(f);
+    Result<impala::TFunction> fn = ics::FromHmsFunction(f);
     if (!fn.ok()) {
       return Status::Corruption("metastore " + caller.pool()->options().Address() +
                                 " returned function " + db + "." + f.functionName +

@@ -2,7 +2,7 @@
 // remote backend. The catalog keys functions by (database, signature) and
 // stores impala::TFunction; the HMS endpoint keys hive::Function by
 // (database, name) with name = signature, and the mapping between the two
-// (catalogd/hms/hms_function_map.h) is shared with it, so functions
+// (common/hive/function_map.h) is shared with it, so functions
 // round-trip losslessly. Private to the remote backend.
 //
 // Thread-safety: stateless functions.

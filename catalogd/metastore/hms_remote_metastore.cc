@@ -8,7 +8,7 @@
 #include "catalogd/metastore/hms_remote_commit.h"
 #include "catalogd/metastore/hms_remote_function.h"
 #include "catalogd/metastore/hms_remote_writes.h"
-#include "catalogd/metastore/partition_name.h"
+#include "common/hive/partition_name.h"
 
 namespace ics::catalog {
 namespace {

@@ -1,5 +1,6 @@
-// Defaults of the optional Metastore capabilities (metastore.h): a backend
-// that does not keep table versions or prune its log answers NOT_IMPLEMENTED.
+// MetastoreOp's named constructors, and the defaults of the optional Metastore
+// capabilities (metastore.h): a backend that does not keep table versions or
+// prune its log answers NOT_IMPLEMENTED.
 #include "catalogd/metastore/metastore.h"
 
 namespace ics::catalog {
@@ -48,6 +49,129 @@ Result<int64_t> Metastore::PruneNotifications(const NotificationRetention& /*r*/
 
 Result<int64_t> Metastore::PruneTableVersions(int64_t /*keep_per_table*/, int /*batch_limit*/) {
   return Status::NotImplemented("this metastore backend does not keep table versions");
+}
+
+// ---- MetastoreOp ----
+
+namespace {
+
+MetastoreOp Op(MetastoreOp::Kind kind, std::string db, std::string table = "") {
+  MetastoreOp op;
+  op.kind = kind;
+  op.db_name = std::move(db);
+  op.table_name = std::move(table);
+  return op;
+}
+
+}  // namespace
+
+using Kind = MetastoreOp::Kind;
+
+MetastoreOp MetastoreOp::CreateDatabase(std::string db, hive::Database database) {
+  MetastoreOp op = Op(Kind::kCreateDatabase, std::move(db));
+  op.database = std::move(database);
+  return op;
+}
+
+MetastoreOp MetastoreOp::AlterDatabase(std::string db, hive::Database database) {
+  MetastoreOp op = Op(Kind::kAlterDatabase, std::move(db));
+  op.database = std::move(database);
+  return op;
+}
+
+MetastoreOp MetastoreOp::DropDatabase(std::string db) {
+  return Op(Kind::kDropDatabase, std::move(db));
+}
+
+MetastoreOp MetastoreOp::CreateTable(std::string db, std::string table, hive::Table object) {
+  MetastoreOp op = Op(Kind::kCreateTable, std::move(db), std::move(table));
+  op.table = std::move(object);
+  return op;
+}
+
+MetastoreOp MetastoreOp::AlterTable(std::string db, std::string table, hive::Table object) {
+  MetastoreOp op = Op(Kind::kAlterTable, std::move(db), std::move(table));
+  op.table = std::move(object);
+  return op;
+}
+
+MetastoreOp MetastoreOp::DropTable(std::string db, std::string table) {
+  return Op(Kind::kDropTable, std::move(db), std::move(table));
+}
+
+MetastoreOp MetastoreOp::AddPartition(std::string db, std::string table,
+                                      hive::Partition partition) {
+  MetastoreOp op = Op(Kind::kAddPartition, std::move(db), std::move(table));
+  op.partition = std::move(partition);
+  return op;
+}
+
+MetastoreOp MetastoreOp::AlterPartition(std::string db, std::string table,
+                                        hive::Partition partition) {
+  MetastoreOp op = Op(Kind::kAlterPartition, std::move(db), std::move(table));
+  op.partition = std::move(partition);
+  return op;
+}
+
+MetastoreOp MetastoreOp::DropPartition(std::string db, std::string table,
+                                       std::string partition_name) {
+  MetastoreOp op = Op(Kind::kDropPartition, std::move(db), std::move(table));
+  op.partition_name = std::move(partition_name);
+  return op;
+}
+
+MetastoreOp MetastoreOp::CreateFunction(std::string db, std::string signature,
+                                        impala::TFunction function) {
+  MetastoreOp op = Op(Kind::kCreateFunction, std::move(db));
+  op.function_signature = std::move(signature);
+  op.function = std::move(function);
+  return op;
+}
+
+MetastoreOp MetastoreOp::DropFunction(std::string db, std::string signature) {
+  MetastoreOp op = Op(Kind::kDropFunction, std::move(db));
+  op.function_signature = std::move(signature);
+  return op;
+}
+
+MetastoreOp MetastoreOp::SetTableColumnStats(std::string db, std::string table,
+                                             std::vector<hive::ColumnStatisticsObj> stats) {
+  MetastoreOp op = Op(Kind::kSetTableColumnStats, std::move(db), std::move(table));
+  op.column_stats = std::move(stats);
+  return op;
+}
+
+MetastoreOp MetastoreOp::SetPartitionColumnStats(std::string db, std::string table,
+                                                 std::string partition_name,
+                                                 std::vector<hive::ColumnStatisticsObj> stats) {
+  MetastoreOp op = Op(Kind::kSetPartitionColumnStats, std::move(db), std::move(table));
+  op.partition_name = std::move(partition_name);
+  op.column_stats = std::move(stats);
+  return op;
+}
+
+MetastoreOp MetastoreOp::DeleteColumnStats(std::string db, std::string table) {
+  return Op(Kind::kDeleteColumnStats, std::move(db), std::move(table));
+}
+
+MetastoreOp MetastoreOp::DeleteColumnStat(std::string db, std::string table,
+                                          std::string partition_name, std::string column) {
+  MetastoreOp op = Op(Kind::kDeleteColumnStat, std::move(db), std::move(table));
+  op.partition_name = std::move(partition_name);
+  op.column_name = std::move(column);
+  return op;
+}
+
+MetastoreOp MetastoreOp::NewTableVersion(std::string db, std::string table, bool archive) {
+  MetastoreOp op = Op(Kind::kNewTableVersion, std::move(db), std::move(table));
+  op.archive = archive;
+  return op;
+}
+
+MetastoreOp MetastoreOp::DeleteTableVersion(std::string db, std::string table, int64_t version_id) {
+  MetastoreOp op = Op(Kind::kDeleteTableVersion, std::move(db), std::move(table));
+  op.version_id = version_id;
+  return op;
 }
 
 }  // namespace ics::catalog

@@ -112,6 +112,32 @@ struct MetastoreOp {
     // for the current version id (it is not archived).           [no event]
     kDeleteTableVersion,
   };
+  // Named constructors, one per kind, with the fields that kind reads.
+  static MetastoreOp CreateDatabase(std::string db, hive::Database database);
+  static MetastoreOp AlterDatabase(std::string db, hive::Database database);
+  static MetastoreOp DropDatabase(std::string db);
+  static MetastoreOp CreateTable(std::string db, std::string table, hive::Table object);
+  // `db`, `table`: the current names; `object` may carry new ones (a rename).
+  static MetastoreOp AlterTable(std::string db, std::string table, hive::Table object);
+  static MetastoreOp DropTable(std::string db, std::string table);
+  static MetastoreOp AddPartition(std::string db, std::string table, hive::Partition partition);
+  static MetastoreOp AlterPartition(std::string db, std::string table, hive::Partition partition);
+  static MetastoreOp DropPartition(std::string db, std::string table, std::string partition_name);
+  static MetastoreOp CreateFunction(std::string db, std::string signature,
+                                    impala::TFunction function);
+  static MetastoreOp DropFunction(std::string db, std::string signature);
+  static MetastoreOp SetTableColumnStats(std::string db, std::string table,
+                                         std::vector<hive::ColumnStatisticsObj> stats);
+  static MetastoreOp SetPartitionColumnStats(std::string db, std::string table,
+                                             std::string partition_name,
+                                             std::vector<hive::ColumnStatisticsObj> stats);
+  static MetastoreOp DeleteColumnStats(std::string db, std::string table);
+  // `partition_name` "" deletes the table-level statistics of `column`.
+  static MetastoreOp DeleteColumnStat(std::string db, std::string table, std::string partition_name,
+                                      std::string column);
+  static MetastoreOp NewTableVersion(std::string db, std::string table, bool archive);
+  static MetastoreOp DeleteTableVersion(std::string db, std::string table, int64_t version_id);
+
   Kind kind;
   std::string db_name;
   std::string table_name;

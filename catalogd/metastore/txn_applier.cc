@@ -1,7 +1,7 @@
 #include "catalogd/metastore/txn_applier.h"
 
 #include "catalogd/metastore/metastore_blob.h"
-#include "catalogd/metastore/partition_name.h"
+#include "common/hive/partition_name.h"
 
 namespace ics::catalog {
 namespace {
@@ -524,9 +524,7 @@ Result<std::vector<std::string>> TxnApplier::PartitionKeys(const std::string& db
   auto it = part_keys_.find({db, table});
   if (it != part_keys_.end()) return it->second;
   ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(db, table));
-  std::vector<std::string> keys;
-  keys.reserve(t.partitionKeys.size());
-  for (const hive::FieldSchema& f : t.partitionKeys) keys.push_back(f.name);
+  std::vector<std::string> keys = PartitionKeyNames(t);
   part_keys_.emplace(Key{db, table}, keys);
   return keys;
 }

@@ -7,18 +7,18 @@
 #include <glog/logging.h>
 
 #include "CatalogService.h"
-#include "catalogd/catalog/table_load_manager.h"
+#include "catalogd/core/catalog_context.h"
 #include "catalogd/ddl/ddl_executor.h"
 #include "catalogd/events/event_processor.h"
 #include "catalogd/events/self_event_log.h"
 #include "catalogd/hms/hms_server.h"
 #include "catalogd/loader/confined_file_system.h"
 #include "catalogd/loader/file_system.h"
+#include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/mds/metastore_service_server.h"
 #include "catalogd/metastore/hms_remote_metastore.h"
 #include "catalogd/metastore/metastore.h"
-#include "catalogd/service/catalog_context.h"
 #include "catalogd/service/catalog_service_handler.h"
 #include "catalogd/web/catalog_metrics.h"
 #include "catalogd/web/timed_metastore.h"
@@ -49,8 +49,7 @@ Status CatalogServer::EnsureDefaultDatabase() {
   if (std::find(dbs.begin(), dbs.end(), "default") != dbs.end()) return Status::OK();
   // Like a Hive Metastore, a new metastore starts with the `default`
   // database, whose tables live directly under the warehouse root.
-  MetastoreOp op;
-  op.kind = MetastoreOp::Kind::kCreateDatabase;
+  MetastoreOp op = MetastoreOp::CreateDatabase("", hive::Database());
   op.database.name = "default";
   op.database.description = "Default Hive database";
   op.database.locationUri = opts_.warehouse_dir;

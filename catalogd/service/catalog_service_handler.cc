@@ -3,10 +3,11 @@
 #include <chrono>
 
 #include "catalogd/catalog/catalog_objects.h"
+#include "catalogd/core/catalog_context.h"
 #include "catalogd/ddl/ddl_executor.h"
 #include "catalogd/events/event_rpc.h"
 #include "catalogd/fetch/partial_fetcher.h"
-#include "catalogd/service/catalog_context.h"
+#include "catalogd/service/outcome_objects.h"
 #include "common/rpc/status_convert.h"
 
 namespace ics::catalog {
@@ -15,42 +16,19 @@ namespace {
 
 using impala::CatalogServiceVersion;
 
+// The one protocol check of every CatalogService call: V2 and newer are
+// served (Thrift does not validate enums, so any i32 may arrive).
 Status CheckProtocol(CatalogServiceVersion::type v) {
-  if (v < CatalogServiceVersion::V2) {
-    return Status(ErrorCode::kCatalogIncompatibleProtocol,
-                  "catalog protocol V" + std::to_string(static_cast<int>(v) + 1) +
-                      " is not supported; this catalogd speaks V2");
+  if (static_cast<int32_t>(v) < static_cast<int32_t>(CatalogServiceVersion::V2)) {
+    auto it = impala::_CatalogServiceVersion_VALUES_TO_NAMES.find(static_cast<int>(v));
+    const std::string name = it != impala::_CatalogServiceVersion_VALUES_TO_NAMES.end()
+                                 ? std::string(it->second)
+                                 : std::to_string(static_cast<int32_t>(v));
+    return Status(
+        ErrorCode::kCatalogIncompatibleProtocol,
+        "incompatible CatalogService protocol version " + name + "; catalogd requires V2");
   }
   return Status::OK();
-}
-
-// Drops everything but type, names and version (want_minimal_response).
-impala::TCatalogObject Minimal(const impala::TCatalogObject& o) {
-  impala::TCatalogObject m;
-  m.type = o.type;
-  m.catalog_version = o.catalog_version;
-  if (o.__isset.db) {
-    m.__isset.db = true;
-    m.db.db_name = o.db.db_name;
-  }
-  if (o.__isset.table) {
-    m.__isset.table = true;
-    m.table.db_name = o.table.db_name;
-    m.table.tbl_name = o.table.tbl_name;
-  }
-  if (o.__isset.fn) {
-    impala::TFunction fn;
-    fn.name = o.fn.name;
-    if (o.fn.__isset.signature) fn.__set_signature(o.fn.signature);
-    // Fields 2-5 are required in older peers' IDL: always send them.
-    fn.__set_binary_type(o.fn.binary_type);
-    fn.__set_arg_types(o.fn.arg_types);
-    fn.__set_ret_type(o.fn.ret_type);
-    fn.__set_has_var_args(o.fn.__isset.has_var_args && o.fn.has_var_args);
-    m.__set_fn(fn);
-  }
-  if (o.__isset.catalog) m.__set_catalog(o.catalog);
-  return m;
 }
 
 class Handler : public impala::CatalogServiceIf {
@@ -83,11 +61,9 @@ class Handler : public impala::CatalogServiceIf {
       }
     }
     res.status = ToTStatus(st);
-    std::vector<impala::TCatalogObject> updated, removed;
-    for (const auto& obj : o.updated) updated.push_back(minimal ? Minimal(obj) : obj);
-    for (const auto& obj : o.removed) removed.push_back(Minimal(obj));
-    res.__set_updated_catalog_objects(std::move(updated));
-    res.__set_removed_catalog_objects(std::move(removed));
+    OutcomeObjects objects = RenderOutcome(o, minimal);
+    res.__set_updated_catalog_objects(std::move(objects.updated));
+    res.__set_removed_catalog_objects(std::move(objects.removed));
     return res;
   }
 
@@ -193,6 +169,13 @@ class Handler : public impala::CatalogServiceIf {
 
   void GetPartialCatalogObject(impala::TGetPartialCatalogObjectResponse& resp,
                                const impala::TGetPartialCatalogObjectRequest& req) override {
+    Status proto = CheckProtocol(req.protocol_version);
+    if (!proto.ok()) {
+      resp.__set_status(ToTStatus(proto));
+      resp.__set_lookup_status(impala::CatalogLookupStatus::OK);
+      resp.__set_catalog_service_id(d_.ctx->catalog->service_id());
+      return;
+    }
     resp = d_.fetcher->GetPartialCatalogObject(req);
   }
 

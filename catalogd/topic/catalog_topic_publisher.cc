@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include "catalogd/catalog/catalog_objects.h"
+#include "common/codec/catalog_topic.h"
 #include "common/codec/topic_value.h"
 
 namespace ics::catalog {
@@ -22,7 +23,7 @@ void CatalogTopicPublisher::AddEntry(impala::TTopicDelta* out, const std::string
                                      const impala::TCatalogObject& obj, bool deleted,
                                      bool cacheable) {
   impala::TTopicItem item;
-  item.key = prefix + TopicKeyOf(obj);
+  item.key = prefix + CatalogTopicKey(obj);
   item.deleted = deleted;
   if (cacheable && !deleted) {
     auto it = cache_.find(item.key);
@@ -32,7 +33,7 @@ void CatalogTopicPublisher::AddEntry(impala::TTopicDelta* out, const std::string
       return;
     }
   }
-  auto value = EncodeTopicValue(obj, opts_.compact);
+  auto value = EncodeCatalogTopicValue(obj, CatalogTopicFormat{opts_.compact});
   if (!value.ok()) {
     // Only an object over LZ4's 2 GB limit gets here; skip it loudly rather
     // than fail the whole publication.
@@ -63,41 +64,44 @@ impala::TTopicDelta CatalogTopicPublisher::BuildLocked(int64_t from, bool full) 
   // again) must end up as the new object, not as the tombstone.
   if (!full) {
     for (const Deletion& d : cd.deletions) {
-      if (want_v1()) AddEntry(&out, "1:", d.object, true, true);
-      if (want_v2()) AddEntry(&out, "2:", d.object, true, true);
+      if (want_v1()) AddEntry(&out, kFullObjectPrefix, d.object, true, true);
+      if (want_v2()) AddEntry(&out, kInvalidationPrefix, d.object, true, true);
     }
   }
   for (const DatabasePtr& db : cd.databases) {
-    if (want_v1()) AddEntry(&out, "1:", DatabaseObject(*db), false, true);
-    if (want_v2()) AddEntry(&out, "2:", DatabaseInvalidation(db->name, db->version), false, true);
+    if (want_v1()) AddEntry(&out, kFullObjectPrefix, DatabaseObject(*db), false, true);
+    if (want_v2())
+      AddEntry(&out, kInvalidationPrefix, DatabaseInvalidation(db->name, db->version), false, true);
   }
   for (const TablePtr& t : cd.tables) {
     if (want_v1()) {
-      AddEntry(&out, "1:", TableObjectV1(*t), false, true);
+      AddEntry(&out, kFullObjectPrefix, TableObjectV1(*t), false, true);
       for (const auto& [id, p] : t->partitions) {
         if (full || p->added_version > from) {
-          AddEntry(&out, "1:", PartitionObject(*t, *p), false, false);
+          AddEntry(&out, kFullObjectPrefix, PartitionObject(*t, *p), false, false);
         }
       }
     }
     if (want_v2()) {
-      AddEntry(&out, "2:", TableInvalidation(*t, t->version), false, true);
+      AddEntry(&out, kInvalidationPrefix, TableInvalidation(*t, t->version), false, true);
       if (!full) {
         for (const auto& [id, p] : t->partitions) {
           if (p->added_version > from && p->prev_id >= 0) {
-            AddEntry(&out, "2:", PartitionInvalidation(*t, *p, t->version), false, false);
+            AddEntry(&out, kInvalidationPrefix, PartitionInvalidation(*t, *p, t->version), false,
+                     false);
           }
         }
       }
     }
   }
   for (const FunctionPtr& f : cd.functions) {
-    if (want_v1()) AddEntry(&out, "1:", FunctionObject(*f), false, true);
-    if (want_v2()) AddEntry(&out, "2:", FunctionInvalidation(*f, f->version), false, true);
+    if (want_v1()) AddEntry(&out, kFullObjectPrefix, FunctionObject(*f), false, true);
+    if (want_v2())
+      AddEntry(&out, kInvalidationPrefix, FunctionInvalidation(*f, f->version), false, true);
   }
   const auto cat = CatalogServiceObject(catalog_->service_id(), cd.to, catalog_->last_reset_version());
-  if (want_v1()) AddEntry(&out, "1:", cat, false, false);
-  if (want_v2()) AddEntry(&out, "2:", cat, false, false);
+  if (want_v1()) AddEntry(&out, kFullObjectPrefix, cat, false, false);
+  if (want_v2()) AddEntry(&out, kInvalidationPrefix, cat, false, false);
   out.__set_to_version(cd.to);  // read back by OnTopicUpdate; cleared before sending
   return out;
 }

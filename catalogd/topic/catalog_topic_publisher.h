@@ -37,12 +37,11 @@
 
 #include "StatestoreService_types.h"
 #include "catalogd/catalog/catalog.h"
+#include "common/codec/catalog_topic.h"
 #include "common/util/mutex.h"
 #include "common/util/result.h"
 
 namespace ics::catalog {
-
-inline constexpr const char* kCatalogTopic = "catalog-update";
 
 enum class TopicMode { kFull, kMixed, kMinimal };
 Result<TopicMode> ParseTopicMode(const std::string& mode);

@@ -5,8 +5,9 @@
 #include <sstream>
 
 #include "catalogd/catalog/catalog_objects.h"
-#include "catalogd/catalog/names.h"
 #include "catalogd/web/catalog_pages.h"
+#include "common/codec/catalog_topic.h"
+#include "common/hive/names.h"
 
 namespace ics::catalog {
 
@@ -94,7 +95,7 @@ Status ObjectPage(const CatalogPagesDeps& deps, const web::WebRequest& req, Json
   d["name"] = name;
   d["object_type"] = impala::to_string(obj.type);
   d["catalog_version"] = obj.catalog_version;
-  d["topic_key"] = TopicKeyOf(obj);
+  d["topic_key"] = CatalogTopicKey(obj);
   if (s.size() > kMaxTextBytes) {
     d["text_truncated_at_bytes"] = static_cast<int64_t>(kMaxTextBytes);
     s.resize(kMaxTextBytes);

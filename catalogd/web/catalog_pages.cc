@@ -5,9 +5,9 @@
 #include <ctime>
 #include <map>
 
-#include "catalogd/catalog/names.h"
 #include "catalogd/web/catalog_metrics.h"
 #include "common/codec/file_desc.h"
+#include "common/hive/names.h"
 #include "common/util/unique_id.h"
 
 namespace ics::catalog {

@@ -48,8 +48,6 @@
 
 namespace ics::catalog {
 
-class CatalogServer;
-
 struct CatalogPagesDeps {
   const Catalog* catalog = nullptr;                   // required
   const CatalogTopicPublisher* publisher = nullptr;   // optional
@@ -58,11 +56,6 @@ struct CatalogPagesDeps {
   // Optional: the HMS event processor's status as a JSON object.
   std::function<nlohmann::ordered_json()> event_processor_status;
 };
-
-// The dependencies of a started CatalogServer. With an HMS event processor
-// it also registers the processor's gauges on the server's registry
-// (event_status.h; idempotent).
-CatalogPagesDeps CatalogPagesDepsOf(CatalogServer* server);
 
 void RegisterCatalogPages(web::WebServer* server, const CatalogPagesDeps& deps);
 

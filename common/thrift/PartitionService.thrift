@@ -6,7 +6,7 @@
 // write stream) = one metastore transaction = one new catalog version,
 // published on the catalog topic like any DDL.
 //
-// Errors: every response starts with `status` (TPartitionServiceStatus); no
+// Errors: every response starts with `status` (TMetastoreServiceStatus); no
 // RPC declares exceptions. A non-OK status means nothing was written. Only
 // transport failures surface as Thrift exceptions.
 //
@@ -26,43 +26,10 @@
 
 namespace cpp ics.thrift
 
+include "MetastoreServiceStatus.thrift"
+
 enum TPartitionServiceVersion {
   V1 = 1
-}
-
-enum TPartitionServiceErrorCode {
-  OK = 0
-  // Malformed request, a limit exceeded, a filter that does not parse.
-  INVALID_ARGUMENT = 1
-  // The database, table, partition, stream or index does not exist.
-  NOT_FOUND = 2
-  // A partition or index that is being created exists already.
-  ALREADY_EXISTS = 3
-  // The request is valid but the object is not in a state for it (an index
-  // still being created or already being deleted); retry later.
-  FAILED_PRECONDITION = 4
-  // A batch is over its size limit (see batch_size_too_large), or a write
-  // stream's staging limit or the table's index limit is reached.
-  RESOURCE_EXHAUSTED = 5
-  // The write stream expired or was aborted.
-  ABORTED = 6
-  NOT_IMPLEMENTED = 7
-  // The service is shutting down.
-  UNAVAILABLE = 8
-  INTERNAL = 9
-}
-
-// Attached to a RESOURCE_EXHAUSTED status when a batch holds more items than
-// one call accepts: resend in batches of at most max_batch_size.
-struct TBatchSizeTooLargeError {
-  1: required i64 max_batch_size
-  2: optional string error_message
-}
-
-struct TPartitionServiceStatus {
-  1: required TPartitionServiceErrorCode code
-  2: optional string message
-  3: optional TBatchSizeTooLargeError batch_size_too_large
 }
 
 struct TPartitionTableName {
@@ -115,7 +82,7 @@ struct TBatchCreatePartitionsRequest {
 }
 
 struct TBatchCreatePartitionsResponse {
-  1: required TPartitionServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   // The partitions created (skipped ones are not listed).
   2: optional list<TMetastorePartition> partitions
   // The catalog version of the change (the current version if nothing changed).
@@ -138,7 +105,7 @@ struct TBatchUpdatePartitionsRequest {
 }
 
 struct TBatchUpdatePartitionsResponse {
-  1: required TPartitionServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   // The partitions as updated.
   2: optional list<TMetastorePartition> partitions
   3: optional i64 catalog_version
@@ -151,7 +118,7 @@ struct TBatchDeletePartitionsRequest {
 }
 
 struct TBatchDeletePartitionsResponse {
-  1: required TPartitionServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   2: optional i64 catalog_version
 }
 
@@ -174,7 +141,7 @@ struct TListPartitionsRequest {
 }
 
 struct TListPartitionsResponse {
-  1: required TPartitionServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   2: optional list<TMetastorePartition> partitions
   // Set when more partitions match.
   3: optional string next_page_token
@@ -197,7 +164,7 @@ struct TOpenWriteStreamRequest {
 }
 
 struct TOpenWriteStreamResponse {
-  1: required TPartitionServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   2: optional string stream_id
   3: optional i64 idle_timeout_ms
 }
@@ -210,7 +177,7 @@ struct TAppendWriteStreamRequest {
 }
 
 struct TAppendWriteStreamResponse {
-  1: required TPartitionServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   // Partitions staged so far.
   2: optional i64 total_partitions_streamed_count
 }
@@ -223,7 +190,7 @@ struct TCommitWriteStreamRequest {
 }
 
 struct TCommitWriteStreamResponse {
-  1: required TPartitionServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   2: optional i64 total_partitions_streamed_count
   3: optional i64 total_partitions_inserted_count
   4: optional i64 catalog_version
@@ -235,7 +202,7 @@ struct TAbortWriteStreamRequest {
 }
 
 struct TAbortWriteStreamResponse {
-  1: required TPartitionServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
 }
 
 // ---- partition indexes ----
@@ -279,7 +246,7 @@ struct TCreatePartitionIndexRequest {
 }
 
 struct TCreatePartitionIndexResponse {
-  1: required TPartitionServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   2: optional i64 catalog_version
 }
 
@@ -290,7 +257,7 @@ struct TGetPartitionIndexesRequest {
 }
 
 struct TGetPartitionIndexesResponse {
-  1: required TPartitionServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   2: optional list<TPartitionIndexDescriptor> indexes
   3: optional string next_page_token
 }
@@ -302,7 +269,7 @@ struct TDeletePartitionIndexRequest {
 }
 
 struct TDeletePartitionIndexResponse {
-  1: required TPartitionServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   2: optional i64 catalog_version
 }
 

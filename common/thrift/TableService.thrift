@@ -8,8 +8,8 @@
 // of a batch delete) = one metastore transaction = one new catalog version,
 // published on the catalog topic like any DDL.
 //
-// Errors: every response starts with `status` (TTableServiceStatus, the same
-// codes as PartitionService); no RPC declares exceptions. A protocol_version
+// Errors: every response starts with `status` (TMetastoreServiceStatus, shared
+// with PartitionService); no RPC declares exceptions. A protocol_version
 // other than V1 is INVALID_ARGUMENT. A non-OK status
 // means nothing was written. Batch calls report per-item failures in their
 // `errors` list with an OK status.
@@ -39,41 +39,10 @@
 namespace cpp ics.thrift
 
 include "hive_metastore.thrift"
+include "MetastoreServiceStatus.thrift"
 
 enum TTableServiceVersion {
   V1 = 1
-}
-
-enum TTableServiceErrorCode {
-  OK = 0
-  // Malformed request, a limit exceeded, a bad token or pattern.
-  INVALID_ARGUMENT = 1
-  // The database, table, version, partition or statistics do not exist.
-  NOT_FOUND = 2
-  ALREADY_EXISTS = 3
-  // The table changed since the version the request named (UpdateTable's
-  // expected_version_id); re-read and retry.
-  FAILED_PRECONDITION = 4
-  // A list is over its size limit (see batch_size_too_large).
-  RESOURCE_EXHAUSTED = 5
-  ABORTED = 6
-  // The metastore backend cannot do this (e.g. keeps no versions).
-  NOT_IMPLEMENTED = 7
-  UNAVAILABLE = 8
-  INTERNAL = 9
-}
-
-// Attached to RESOURCE_EXHAUSTED when a list holds more items than one call
-// accepts: resend in batches of at most max_batch_size.
-struct TTableBatchLimitError {
-  1: required i64 max_batch_size
-  2: optional string error_message
-}
-
-struct TTableServiceStatus {
-  1: required TTableServiceErrorCode code
-  2: optional string message
-  3: optional TTableBatchLimitError batch_size_too_large
 }
 
 // A table as this service returns it.
@@ -118,7 +87,7 @@ struct TGetTableRequest {
 }
 
 struct TGetTableResponse {
-  1: required TTableServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   2: optional TTableInfo table
 }
 
@@ -134,7 +103,7 @@ struct TUpdateTableRequest {
 }
 
 struct TUpdateTableResponse {
-  1: required TTableServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   2: optional string version_id        // the new current version id
   3: optional i64 catalog_version      // the catalog version of the change
 }
@@ -155,7 +124,7 @@ struct TGetTableVersionRequest {
 }
 
 struct TGetTableVersionResponse {
-  1: required TTableServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   2: optional TTableVersion table_version
 }
 
@@ -169,7 +138,7 @@ struct TGetTableVersionsRequest {
 }
 
 struct TGetTableVersionsResponse {
-  1: required TTableServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   2: optional list<TTableVersion> table_versions
   3: optional string next_token   // absent on the last page
 }
@@ -182,7 +151,7 @@ struct TDeleteTableVersionRequest {
 }
 
 struct TDeleteTableVersionResponse {
-  1: required TTableServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
 }
 
 struct TBatchDeleteTableVersionRequest {
@@ -195,11 +164,11 @@ struct TBatchDeleteTableVersionRequest {
 struct TTableVersionError {
   1: required string table_name
   2: required string version_id
-  3: required TTableServiceStatus error
+  3: required MetastoreServiceStatus.TMetastoreServiceStatus error
 }
 
 struct TBatchDeleteTableVersionResponse {
-  1: required TTableServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   2: optional list<TTableVersionError> errors
 }
 
@@ -219,7 +188,7 @@ struct TGetTablesRequest {
 }
 
 struct TGetTablesResponse {
-  1: required TTableServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   2: optional list<TTableInfo> tables
   3: optional string next_token
 }
@@ -232,11 +201,11 @@ struct TBatchDeleteTableRequest {
 
 struct TTableError {
   1: required string table_name
-  2: required TTableServiceStatus error
+  2: required MetastoreServiceStatus.TMetastoreServiceStatus error
 }
 
 struct TBatchDeleteTableResponse {
-  1: required TTableServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   2: optional list<TTableError> errors
 }
 
@@ -290,7 +259,7 @@ struct TSearchTablesRequest {
 }
 
 struct TSearchTablesResponse {
-  1: required TTableServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   2: optional list<TTableInfo> tables
   // The position of the next page in the sorted matches; tables created or
   // dropped between calls may shift pages.
@@ -309,11 +278,11 @@ struct TGetColumnStatisticsRequest {
 
 struct TColumnError {
   1: required string column_name
-  2: required TTableServiceStatus error
+  2: required MetastoreServiceStatus.TMetastoreServiceStatus error
 }
 
 struct TGetColumnStatisticsResponse {
-  1: required TTableServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   2: optional list<hive_metastore.ColumnStatisticsObj> column_statistics
   // Columns without statistics or not in the table.
   3: optional list<TColumnError> errors
@@ -331,7 +300,7 @@ struct TUpdateColumnStatisticsRequest {
 }
 
 struct TUpdateColumnStatisticsResponse {
-  1: required TTableServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
   2: optional list<TColumnError> errors
 }
 
@@ -344,7 +313,7 @@ struct TDeleteColumnStatisticsRequest {
 }
 
 struct TDeleteColumnStatisticsResponse {
-  1: required TTableServiceStatus status
+  1: required MetastoreServiceStatus.TMetastoreServiceStatus status
 }
 
 service TableService {

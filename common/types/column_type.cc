@@ -1,4 +1,5 @@
 #include "common/types/column_type.h"
+#include "common/util/ascii.h"
 
 #include <cctype>
 #include <set>
@@ -20,12 +21,6 @@ constexpr size_t kMaxEchoChars = 200;
 
 bool IsWordChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 TTypeNode ScalarNode(TPrimitiveType::type t, int len, int precision, int scale) {
@@ -93,7 +88,7 @@ class Parser {
     SkipSpace();
     const size_t start = pos_;
     while (pos_ < text_.size() && IsWordChar(text_[pos_])) ++pos_;
-    return Lower(text_.substr(start, pos_ - start));
+    return AsciiLower(text_.substr(start, pos_ - start));
   }
 
   // Consumes `c` (after whitespace) if present.
@@ -243,7 +238,7 @@ class Parser {
         name += text_[pos_++];
       }
       if (name.empty()) return Fail(start, "empty struct field name");
-      return Lower(name);
+      return AsciiLower(name);
     }
     std::string name = ReadWord();
     if (name.empty()) return Fail(start, "expected a struct field name");

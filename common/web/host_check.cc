@@ -1,4 +1,5 @@
 #include "common/web/host_check.h"
+#include "common/util/ascii.h"
 
 #include <arpa/inet.h>
 
@@ -8,13 +9,6 @@
 namespace ics::web {
 
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 bool IsLoopbackName(const std::string& host) {
   if (host == "localhost" || host == "::1") return true;
@@ -28,7 +22,7 @@ std::string HostPart(std::string_view h) {
   if (!h.empty() && h.front() == '[') {
     const size_t close = h.find(']');
     if (close == std::string_view::npos) return "";  // malformed: never allowed
-    return Lower(h.substr(1, close - 1));
+    return AsciiLower(h.substr(1, close - 1));
   }
   const size_t colon = h.find(':');
   // More than one ':' without brackets is a bare IPv6 address.
@@ -36,7 +30,7 @@ std::string HostPart(std::string_view h) {
     h = h.substr(0, colon);
   }
   if (!h.empty() && h.back() == '.') h.remove_suffix(1);  // "localhost."
-  return Lower(h);
+  return AsciiLower(h);
 }
 
 bool HostAllowed(std::string_view host_header, const std::string& bind_address,
@@ -45,10 +39,10 @@ bool HostAllowed(std::string_view host_header, const std::string& bind_address,
   const std::string host = HostPart(host_header);
   if (host.empty()) return false;
   if (IsLoopbackName(host)) return true;
-  const std::string bind = Lower(bind_address);
+  const std::string bind = AsciiLower(bind_address);
   if (!bind.empty() && bind != "0.0.0.0" && bind != "::" && host == bind) return true;
   for (const std::string& a : allowed_hosts) {
-    if (host == Lower(a)) return true;
+    if (host == AsciiLower(a)) return true;
   }
   return false;
 }

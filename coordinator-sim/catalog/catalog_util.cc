@@ -5,7 +5,11 @@
 #include <charconv>
 
 #include "common/codec/topic_value.h"
+#include "common/hive/partition_name.h"
+#include "common/hive/table_params.h"
+#include "common/hive/table_type.h"
 #include "common/types/column_type.h"
+#include "common/util/ascii.h"
 
 namespace ics::coord {
 
@@ -60,30 +64,7 @@ int64_t Bytes(const std::vector<impala::TColumn>& cols) {
   return b;
 }
 
-bool IsHex(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return c - 'A' + 10;
-}
-
 }  // namespace
-
-Status DecodeCatalogObject(std::string_view value, impala::TCatalogObject* out) {
-  const bool looks_plain =
-      value.size() >= 3 && value[0] == '\x08' && value[1] == '\0' && value[2] == '\x01';
-  Status first = DecodeTopicValue(value, /*compact=*/!looks_plain, out);
-  if (first.ok()) return first;
-  *out = impala::TCatalogObject();
-  Status second = DecodeTopicValue(value, /*compact=*/looks_plain, out);
-  if (second.ok()) return second;
-  *out = impala::TCatalogObject();
-  return first.WithContext("undecodable catalog topic value (" + std::to_string(value.size()) +
-                           " bytes)");
-}
 
 std::string ObjectName(const impala::TCatalogObject& obj) {
   using impala::TCatalogObjectType;
@@ -105,51 +86,6 @@ std::string ObjectName(const impala::TCatalogObject& obj) {
   }
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
-std::string UnescapePathName(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && IsHex(s[i + 1]) && IsHex(s[i + 2])) {
-      out.push_back(static_cast<char>(HexValue(s[i + 1]) * 16 + HexValue(s[i + 2])));
-      i += 2;
-    } else {
-      out.push_back(s[i]);
-    }
-  }
-  return out;
-}
-
-std::vector<std::string> PartitionValuesFromName(std::string_view name) {
-  std::vector<std::string> values;
-  while (!name.empty()) {
-    const size_t slash = name.find('/');
-    const std::string_view comp = name.substr(0, slash);
-    const size_t eq = comp.find('=');
-    values.push_back(UnescapePathName(eq == std::string_view::npos ? comp : comp.substr(eq + 1)));
-    if (slash == std::string_view::npos) break;
-    name.remove_prefix(slash + 1);
-  }
-  return values;
-}
-
-int64_t NumRowsParam(const std::map<std::string, std::string>& params) {
-  auto it = params.find("numRows");
-  if (it == params.end()) return -1;
-  int64_t v = -1;
-  const std::string& s = it->second;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size() || v < -1) return -1;
-  return v;
-}
-
 LocalPartition PartitionFromThrift(const impala::THdfsPartition& p,
                                    const std::vector<std::string>& prefixes) {
   LocalPartition out;
@@ -168,7 +104,7 @@ LocalPartition PartitionFromThrift(const impala::THdfsPartition& p,
     out.files_loaded = true;
   }
   if (p.__isset.stats) out.num_rows = p.stats.num_rows;
-  if (out.num_rows < 0 && p.__isset.hms_parameters) out.num_rows = NumRowsParam(p.hms_parameters);
+  if (out.num_rows < 0 && p.__isset.hms_parameters) out.num_rows = NumRowsOf(p.hms_parameters);
   if (p.__isset.total_file_size_bytes) out.total_file_bytes = p.total_file_size_bytes;
   if (p.__isset.partition_stats) out.partition_stats = p.partition_stats;
   if (p.__isset.has_incremental_stats) out.has_incremental_stats = p.has_incremental_stats;
@@ -184,7 +120,7 @@ std::shared_ptr<LocalTable> TableFromThrift(const impala::TTable& t, int64_t ver
   out->loaded = t.__isset.table_type;
   out->hms = t.metastore_table;
   out->is_view = (t.__isset.table_type && t.table_type == impala::TTableType::VIEW) ||
-                 t.metastore_table.tableType == "VIRTUAL_VIEW";
+                 IsView(t.metastore_table);
   out->clustering_columns = t.clustering_columns;
   out->columns = t.columns;
   if (t.__isset.hdfs_table) {
@@ -194,7 +130,7 @@ std::shared_ptr<LocalTable> TableFromThrift(const impala::TTable& t, int64_t ver
   if (t.__isset.table_stats) {
     out->num_rows = t.table_stats.num_rows;
   } else {
-    out->num_rows = NumRowsParam(t.metastore_table.parameters);
+    out->num_rows = NumRowsOf(t.metastore_table.parameters);
   }
   return out;
 }

@@ -13,38 +13,17 @@
 #include <vector>
 
 #include "CatalogService_types.h"
+#include "common/util/ascii.h"
 #include "common/util/mutex.h"
 #include "common/util/result.h"
 #include "coordinator-sim/catalog/local_catalog.h"
 
 namespace ics::coord {
 
-// Decodes a catalog-update topic value into `*out` (freshly constructed).
-// Both forms catalogd can publish are accepted: LZ4-compacted (the default)
-// and plain TBinaryProtocol. The plain form starts with the header of
-// TCatalogObject field 1 (i32 type: bytes 08 00 01), which as a compacted
-// length prefix would claim >= 128 MB, so that form is tried first for such
-// values; the other form is the fallback either way.
-[[nodiscard]] Status DecodeCatalogObject(std::string_view value, impala::TCatalogObject* out);
-
 // A stable name for an object, used to remember drops and in logs:
 // "DATABASE:db", "TABLE:db.t" (views too), "FUNCTION:db.signature",
 // "HDFS_PARTITION:db.t:<id>", "CATALOG", "OTHER:<type>".
 std::string ObjectName(const impala::TCatalogObject& obj);
-
-// ASCII lower-case copy (catalog names are lower-case).
-std::string Lower(std::string_view s);
-
-// Hive's unescaping of one partition key or value: "%XX" -> byte 0xXX.
-// Malformed escapes are kept literally (a catalog name is never rejected).
-std::string UnescapePathName(std::string_view s);
-
-// The values of a partition name "k1=v1/k2=v2", unescaped, in key order.
-// "" (an unpartitioned table's partition) has no values.
-std::vector<std::string> PartitionValuesFromName(std::string_view name);
-
-// numRows from HMS parameters; -1 when absent or malformed.
-int64_t NumRowsParam(const std::map<std::string, std::string>& params);
 
 // A full THdfsPartition (topic v1 entry or a full table in a DDL result) as
 // a LocalPartition. `prefixes` resolves location.prefix_index >= 0.

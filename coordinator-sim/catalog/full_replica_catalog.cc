@@ -35,9 +35,6 @@ namespace {
 using impala::TCatalogObject;
 using impala::TCatalogObjectType;
 
-constexpr const char* kTopicPrefix = "1:";
-constexpr const char* kCatalogTopic = "catalog-update";
-
 struct PartRec {
   std::shared_ptr<const LocalPartition> part;
   int64_t version = 0;
@@ -69,9 +66,12 @@ bool Accepts(int64_t local_version, bool placeholder, int64_t incoming) {
 
 class FullReplicaCatalog final : public LocalCatalog {
  public:
-  void OnTopicUpdate(const impala::TTopicDelta& delta,
-                     std::vector<impala::TTopicDelta>* publications) override EXCLUDES(mu_);
-  std::string topic_prefix() const override { return kTopicPrefix; }
+  explicit FullReplicaCatalog(CatalogTopicFormat topic_format) : topic_format_(topic_format) {}
+
+  TopicProgress OnTopicUpdate(const impala::TTopicDelta& delta,
+                              std::vector<impala::TTopicDelta>* publications) override
+      EXCLUDES(mu_);
+  std::string topic_prefix() const override { return kFullObjectPrefix; }
   void ApplyUpdateResult(const impala::TCatalogUpdateResult& result) override EXCLUDES(mu_);
 
   Result<std::vector<std::string>> DatabaseNames() override EXCLUDES(mu_);
@@ -108,6 +108,7 @@ class FullReplicaCatalog final : public LocalCatalog {
     return Status::NotFound("database " + db + " does not exist");
   }
 
+  const CatalogTopicFormat topic_format_;
   mutable Mutex mu_;  // terminal
   CondVar version_cv_;
   std::optional<impala::TUniqueId> service_id_ GUARDED_BY(mu_);
@@ -126,8 +127,8 @@ class FullReplicaCatalog final : public LocalCatalog {
 // ---------------------------------------------------------------------------
 // Topic and DDL results
 
-void FullReplicaCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
-                                       std::vector<impala::TTopicDelta>* publications) {
+TopicProgress FullReplicaCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
+                                                std::vector<impala::TTopicDelta>* publications) {
   // Decode outside the lock: it is the expensive part.
   struct Entry {
     bool deleted;
@@ -137,9 +138,9 @@ void FullReplicaCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
   entries.reserve(delta.topic_entries.size());
   const TCatalogObject* catalog = nullptr;
   for (const impala::TTopicItem& item : delta.topic_entries) {
-    if (item.key.compare(0, 2, kTopicPrefix) != 0) continue;
+    if (item.key.compare(0, 2, kFullObjectPrefix) != 0) continue;
     Entry e{item.deleted, TCatalogObject()};
-    Status s = DecodeCatalogObject(item.value, &e.obj);
+    Status s = DecodeCatalogTopicValue(item.value, topic_format_, &e.obj);
     if (!s.ok()) {
       LOG(WARNING) << "skipping catalog topic entry " << item.key << ": " << s.ToString();
       continue;
@@ -150,6 +151,12 @@ void FullReplicaCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
     if (!e.deleted && e.obj.type == TCatalogObjectType::CATALOG && e.obj.__isset.catalog) {
       catalog = &e.obj;
     }
+  }
+  TopicProgress progress;
+  if (catalog != nullptr) {
+    progress.has_catalog = true;
+    progress.service_id = catalog->catalog.catalog_service_id;
+    progress.catalog_version = catalog->catalog_version;
   }
 
   MutexLock l(&mu_);
@@ -170,7 +177,7 @@ void FullReplicaCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
         req.is_delta = false;
         req.__set_from_version(0);
         publications->push_back(std::move(req));
-        return;
+        return progress;
       }
     }
     service_id_ = id;
@@ -194,6 +201,7 @@ void FullReplicaCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
     }
   }
   version_cv_.Broadcast();
+  return progress;
 }
 
 void FullReplicaCatalog::ApplyUpdateResult(const impala::TCatalogUpdateResult& result) {
@@ -407,7 +415,7 @@ Result<std::vector<std::string>> FullReplicaCatalog::DatabaseNames() {
 }
 
 Result<hive::Database> FullReplicaCatalog::GetDatabase(const std::string& db_in) {
-  const std::string db = Lower(db_in);
+  const std::string db = AsciiLower(db_in);
   MutexLock l(&mu_);
   auto it = dbs_.find(db);
   if (it == dbs_.end()) {
@@ -419,7 +427,7 @@ Result<hive::Database> FullReplicaCatalog::GetDatabase(const std::string& db_in)
 }
 
 Result<std::vector<std::string>> FullReplicaCatalog::TableNames(const std::string& db_in) {
-  const std::string db = Lower(db_in);
+  const std::string db = AsciiLower(db_in);
   MutexLock l(&mu_);
   if (dbs_.count(db) == 0) {
     ++misses_;
@@ -436,8 +444,8 @@ Result<std::vector<std::string>> FullReplicaCatalog::TableNames(const std::strin
 
 Result<std::shared_ptr<const LocalTable>> FullReplicaCatalog::GetTable(const std::string& db_in,
                                                                        const std::string& tbl_in) {
-  const std::string db = Lower(db_in);
-  const std::string tbl = Lower(tbl_in);
+  const std::string db = AsciiLower(db_in);
+  const std::string tbl = AsciiLower(tbl_in);
   MutexLock l(&mu_);
   auto it = tables_.find(NameKey(db, tbl));
   if (it == tables_.end()) {
@@ -456,7 +464,7 @@ Result<std::vector<std::shared_ptr<const LocalPartition>>> FullReplicaCatalog::G
   (void)want_stats;
   const std::string name = table.db + "." + table.name;
   MutexLock l(&mu_);
-  auto it = tables_.find(NameKey(Lower(table.db), Lower(table.name)));
+  auto it = tables_.find(NameKey(AsciiLower(table.db), AsciiLower(table.name)));
   if (it == tables_.end()) {
     ++misses_;
     return Status::NotFound("table " + name + " does not exist");
@@ -495,7 +503,7 @@ Result<std::vector<std::shared_ptr<const LocalPartition>>> FullReplicaCatalog::G
 }
 
 Result<std::vector<impala::TFunction>> FullReplicaCatalog::Functions(const std::string& db_in) {
-  const std::string db = Lower(db_in);
+  const std::string db = AsciiLower(db_in);
   MutexLock l(&mu_);
   if (dbs_.count(db) == 0) {
     ++misses_;
@@ -580,8 +588,8 @@ LocalCatalogStats FullReplicaCatalog::Stats() const {
 
 }  // namespace
 
-std::unique_ptr<LocalCatalog> MakeFullReplicaCatalog() {
-  return std::make_unique<FullReplicaCatalog>();
+std::unique_ptr<LocalCatalog> MakeFullReplicaCatalog(CatalogTopicFormat topic_format) {
+  return std::make_unique<FullReplicaCatalog>(topic_format);
 }
 
 }  // namespace ics::coord

@@ -34,20 +34,18 @@
 
 #include "CatalogService_types.h"
 #include "StatestoreService_types.h"
+#include "common/codec/catalog_topic.h"
+#include "common/hive/partition_name.h"
 #include "common/rpc/tls.h"
 #include "common/util/result.h"
 
 namespace ics::coord {
 
-// The value of a NULL partition key (Hive's default partition name), as it
-// appears in LocalPartition::values.
-inline constexpr const char* kNullPartitionValue = "__HIVE_DEFAULT_PARTITION__";
-
 // One partition as a statement sees it.
 struct LocalPartition {
   int64_t id = 0;
   std::string name;                 // "k1=v1/k2=v2"; "" for unpartitioned tables
-  std::vector<std::string> values;  // in partition-key order; kNullPartitionValue for NULL
+  std::vector<std::string> values;  // in partition-key order; kDefaultPartitionName for NULL
   std::string location;
   std::vector<std::string> file_descs;  // FbFileDesc buffers (when fetched)
   bool files_loaded = false;
@@ -107,13 +105,22 @@ struct LocalCatalogContents {
   bool complete = true;
 };
 
+// What one catalog topic update said about the catalog: the CATALOG
+// object's service id and version, when the update carried one.
+struct TopicProgress {
+  bool has_catalog = false;
+  impala::TUniqueId service_id;
+  int64_t catalog_version = 0;
+};
+
 class LocalCatalog {
  public:
   virtual ~LocalCatalog() = default;
 
   // The catalog-update topic callback and the prefix to register with.
-  virtual void OnTopicUpdate(const impala::TTopicDelta& delta,
-                             std::vector<impala::TTopicDelta>* publications) = 0;
+  // Entries that do not decode are skipped (and logged).
+  virtual TopicProgress OnTopicUpdate(const impala::TTopicDelta& delta,
+                                      std::vector<impala::TTopicDelta>* publications) = 0;
   virtual std::string topic_prefix() const = 0;  // "1:" or "2:"
 
   // Applies the result of this coordinator's own DDL/UpdateCatalog/Reset
@@ -150,7 +157,12 @@ class LocalCatalog {
   virtual LocalCatalogContents Contents() const { return LocalCatalogContents{{}, {}, false}; }
 };
 
+class CatalogdClient;
+
 struct OnDemandOptions {
+  // The coordinator's connections to catalogd; null: the catalog opens its
+  // own to catalogd_host:catalogd_port with the settings below.
+  std::shared_ptr<CatalogdClient> catalogd;
   std::string catalogd_host = "127.0.0.1";
   int catalogd_port = 26000;
   int64_t cache_bytes = 256ll << 20;  // --local_catalog_cache_mb
@@ -162,11 +174,12 @@ struct OnDemandOptions {
   int retry_backoff_max_ms = 1000;
   int max_idle_connections = 4;  // pooled connections to catalogd
   std::shared_ptr<const TlsContext> tls;  // non-null: connections to catalogd speak TLS
+  CatalogTopicFormat topic_format;        // --compact_catalog_topic
   // Test seam for cache expiry; empty = std::chrono::steady_clock::now.
   std::function<std::chrono::steady_clock::time_point()> clock;
 };
 
-std::unique_ptr<LocalCatalog> MakeFullReplicaCatalog();
+std::unique_ptr<LocalCatalog> MakeFullReplicaCatalog(CatalogTopicFormat topic_format = {});
 std::unique_ptr<LocalCatalog> MakeOnDemandCatalog(OnDemandOptions options);
 
 }  // namespace ics::coord

@@ -32,15 +32,6 @@ std::string PartitionKey(const std::string& db, const std::string& tbl, int64_t 
 
 namespace {
 
-ThriftClientOptions ClientOptions(const OnDemandOptions& o) {
-  ThriftClientOptions c;
-  c.send_timeout_ms = o.rpc_timeout_ms;
-  c.recv_timeout_ms = o.rpc_timeout_ms;
-  c.max_message_bytes = 1ll << 30;  // capped responses of 1M file descriptors are ~400 MB
-  c.tls = o.tls;
-  return c;
-}
-
 bool ListContains(const CacheValue* v, const std::string& name) {
   const auto* names = v == nullptr ? nullptr : std::get_if<std::vector<std::string>>(v);
   return names != nullptr && std::find(names->begin(), names->end(), name) != names->end();
@@ -54,8 +45,12 @@ std::unique_ptr<LocalCatalog> MakeOnDemandCatalog(OnDemandOptions options) {
 
 OnDemandCatalog::OnDemandCatalog(OnDemandOptions options)
     : opts_(std::move(options)),
-      pool_(opts_.catalogd_host, opts_.catalogd_port, ClientOptions(opts_),
-            opts_.max_idle_connections),
+      catalogd_(opts_.catalogd != nullptr
+                    ? opts_.catalogd
+                    : std::make_shared<CatalogdClient>(
+                          opts_.catalogd_host, opts_.catalogd_port,
+                          CatalogdClientOptions(opts_.rpc_timeout_ms, opts_.tls),
+                          opts_.max_idle_connections)),
       cache_(opts_.cache_bytes, std::chrono::seconds(opts_.cache_expiry_s)) {}
 
 OnDemandCatalog::Clock::time_point OnDemandCatalog::Now() const {
@@ -65,8 +60,8 @@ OnDemandCatalog::Clock::time_point OnDemandCatalog::Now() const {
 // ---------------------------------------------------------------------------
 // Topic and DDL results
 
-void OnDemandCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
-                                    std::vector<impala::TTopicDelta>* publications) {
+TopicProgress OnDemandCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
+                                             std::vector<impala::TTopicDelta>* publications) {
   (void)publications;  // on-demand coordinators never publish
   struct Entry {
     bool deleted;
@@ -75,9 +70,9 @@ void OnDemandCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
   std::vector<Entry> entries;
   entries.reserve(delta.topic_entries.size());
   for (const impala::TTopicItem& item : delta.topic_entries) {
-    if (item.key.compare(0, 2, "2:") != 0) continue;
+    if (item.key.compare(0, 2, kInvalidationPrefix) != 0) continue;
     Entry e{item.deleted, TCatalogObject()};
-    Status s = DecodeCatalogObject(item.value, &e.obj);
+    Status s = DecodeCatalogTopicValue(item.value, opts_.topic_format, &e.obj);
     if (!s.ok()) {
       LOG(WARNING) << "skipping catalog topic entry " << item.key << ": " << s.ToString();
       continue;
@@ -106,8 +101,15 @@ void OnDemandCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
   for (const Entry& e : entries) {
     if (e.obj.type != TCatalogObjectType::CATALOG) InvalidateObjectLocked(e.obj, e.deleted);
   }
-  if (catalog != nullptr) catalog_version_ = std::max(catalog_version_, catalog->catalog_version);
+  TopicProgress progress;
+  if (catalog != nullptr) {
+    catalog_version_ = std::max(catalog_version_, catalog->catalog_version);
+    progress.has_catalog = true;
+    progress.service_id = catalog->catalog.catalog_service_id;
+    progress.catalog_version = catalog->catalog_version;
+  }
   version_cv_.Broadcast();
+  return progress;
 }
 
 void OnDemandCatalog::ApplyUpdateResult(const impala::TCatalogUpdateResult& result) {

@@ -46,7 +46,7 @@
 #include <vector>
 
 #include "common/util/mutex.h"
-#include "coordinator-sim/catalog/catalogd_client_pool.h"
+#include "coordinator-sim/catalog/catalogd_client.h"
 #include "coordinator-sim/catalog/local_catalog.h"
 #include "coordinator-sim/catalog/lru_cache.h"
 
@@ -56,9 +56,10 @@ class OnDemandCatalog final : public LocalCatalog {
  public:
   explicit OnDemandCatalog(OnDemandOptions options);
 
-  void OnTopicUpdate(const impala::TTopicDelta& delta,
-                     std::vector<impala::TTopicDelta>* publications) override EXCLUDES(mu_);
-  std::string topic_prefix() const override { return "2:"; }
+  TopicProgress OnTopicUpdate(const impala::TTopicDelta& delta,
+                              std::vector<impala::TTopicDelta>* publications) override
+      EXCLUDES(mu_);
+  std::string topic_prefix() const override { return kInvalidationPrefix; }
   void ApplyUpdateResult(const impala::TCatalogUpdateResult& result) override EXCLUDES(mu_);
 
   Result<std::vector<std::string>> DatabaseNames() override EXCLUDES(mu_);
@@ -128,7 +129,7 @@ class OnDemandCatalog final : public LocalCatalog {
 
   // Constant after construction.
   const OnDemandOptions opts_;
-  CatalogdClientPool pool_;
+  const std::shared_ptr<CatalogdClient> catalogd_;
 
   mutable Mutex mu_;  // terminal
   CondVar version_cv_;

@@ -8,6 +8,8 @@
 #include <thread>
 
 #include "common/codec/file_desc.h"
+#include "common/hive/table_params.h"
+#include "common/hive/table_type.h"
 #include "common/rpc/status_convert.h"
 #include "coordinator-sim/catalog/catalog_util.h"
 #include "coordinator-sim/catalog/on_demand_catalog.h"
@@ -66,7 +68,7 @@ LocalPartition PartitionFromPartial(const impala::TPartialPartitionInfo& pp,
                        : pp.location.suffix;
   }
   if (pp.__isset.hms_parameters) out.hms_parameters = pp.hms_parameters;
-  out.num_rows = NumRowsParam(out.hms_parameters);
+  out.num_rows = NumRowsOf(out.hms_parameters);
   if (files) {
     out.files_loaded = true;
     out.file_descs.reserve(pp.file_descriptors.size());
@@ -76,7 +78,7 @@ LocalPartition PartitionFromPartial(const impala::TPartialPartitionInfo& pp,
       out.file_descs.push_back(fd.file_desc_data);
     }
   } else {
-    auto it = out.hms_parameters.find("totalSize");
+    auto it = out.hms_parameters.find(kTotalSizeParam);
     if (it != out.hms_parameters.end()) out.total_file_bytes = std::atoll(it->second.c_str());
   }
   if (stats && pp.__isset.partition_stats) out.partition_stats = pp.partition_stats;
@@ -127,7 +129,7 @@ Result<OnDemandCatalog::Response> OnDemandCatalog::Call(const Request& req, Stat
     MutexLock l(&mu_);
     ++fetches_;
   }
-  Result<Response> r = pool_.GetPartialCatalogObject(req);
+  Result<Response> r = catalogd_->GetPartialCatalogObject(req);
   if (!r.ok()) {
     if (r.status().Is(ErrorCode::kNetworkError)) *retry = r.status();
     return r.status();
@@ -190,7 +192,7 @@ Result<std::vector<std::string>> OnDemandCatalog::DatabaseNames() {
 }
 
 Result<hive::Database> OnDemandCatalog::GetDatabase(const std::string& db_in) {
-  const std::string db = Lower(db_in);
+  const std::string db = AsciiLower(db_in);
   int64_t gen = 0;
   if (auto hit = Lookup<hive::Database>(DbKey(db))) return *hit;
   int64_t version = 0;
@@ -211,7 +213,7 @@ Result<hive::Database> OnDemandCatalog::GetDatabase(const std::string& db_in) {
 }
 
 Result<std::vector<std::string>> OnDemandCatalog::TableNames(const std::string& db_in) {
-  const std::string db = Lower(db_in);
+  const std::string db = AsciiLower(db_in);
   int64_t gen = 0;
   if (auto hit = Lookup<std::vector<std::string>>(TableListKey(db))) return *hit;
   auto r = Retrying<std::vector<std::string>>(
@@ -235,7 +237,7 @@ Result<std::vector<std::string>> OnDemandCatalog::TableNames(const std::string& 
 
 Result<std::vector<impala::TFunction>> OnDemandCatalog::Functions(const std::string& db_in) {
   using Fns = std::vector<impala::TFunction>;
-  const std::string db = Lower(db_in);
+  const std::string db = AsciiLower(db_in);
   int64_t gen = 0;
   if (auto hit = Lookup<Fns>(FunctionsKey(db))) return *hit;
   auto r = Retrying<Fns>("functions of " + db, [&](Status* retry) -> Result<Fns> {
@@ -275,8 +277,8 @@ Result<std::vector<impala::TFunction>> OnDemandCatalog::Functions(const std::str
 
 Result<std::shared_ptr<const LocalTable>> OnDemandCatalog::GetTable(const std::string& db_in,
                                                                     const std::string& tbl_in) {
-  const std::string db = Lower(db_in);
-  const std::string tbl = Lower(tbl_in);
+  const std::string db = AsciiLower(db_in);
+  const std::string tbl = AsciiLower(tbl_in);
   int64_t gen = 0;
   if (auto hit = Lookup<std::shared_ptr<const LocalTable>>(TableKey(db, tbl))) return *hit;
   auto r = FetchTable(db, tbl, &gen);
@@ -316,20 +318,20 @@ Result<std::shared_ptr<const LocalTable>> OnDemandCatalog::FetchTable(const std:
     t->name = tbl;
     t->version = resp.object_version_number;
     t->hms = info.hms_table;
-    t->is_view = info.hms_table.tableType == "VIRTUAL_VIEW";
+    t->is_view = IsView(info.hms_table);
     ICS_RETURN_IF_ERROR(
         ColumnsFromHms(info.hms_table, t.get()).WithContext("table " + db + "." + tbl));
     for (const auto& p : info.partitions) t->partition_names.emplace(p.id, p.name);
     for (const auto& cs : info.column_stats) t->column_stats.emplace(cs.colName, cs);
-    t->num_rows = NumRowsParam(info.hms_table.parameters);
+    t->num_rows = NumRowsOf(info.hms_table.parameters);
     return TablePtr(std::move(t));
   });
 }
 
 Result<std::vector<std::shared_ptr<const LocalPartition>>> OnDemandCatalog::GetPartitions(
     const LocalTable& table, const std::vector<int64_t>& ids, bool want_files, bool want_stats) {
-  const std::string db = Lower(table.db);
-  const std::string tbl = Lower(table.name);
+  const std::string db = AsciiLower(table.db);
+  const std::string tbl = AsciiLower(table.name);
   std::vector<int64_t> wanted = ids;
   if (wanted.empty()) {
     for (const auto& [id, name] : table.partition_names) wanted.push_back(id);
@@ -376,8 +378,8 @@ Result<std::vector<std::shared_ptr<const LocalPartition>>> OnDemandCatalog::GetP
 Status OnDemandCatalog::FetchPartitions(
     const LocalTable& table, std::vector<int64_t> ids, bool files, bool stats,
     std::map<int64_t, std::shared_ptr<const LocalPartition>>* out) {
-  const std::string db = Lower(table.db);
-  const std::string tbl = Lower(table.name);
+  const std::string db = AsciiLower(table.db);
+  const std::string tbl = AsciiLower(table.name);
   const std::string what = "partitions of " + db + "." + tbl;
   int64_t expected_version = table.version;
   std::map<int64_t, std::string> names = table.partition_names;

@@ -8,12 +8,17 @@
 #include <map>
 #include <set>
 
-#include "catalogd/catalog/file_format.h"
-#include "catalogd/metastore/partition_name.h"
 #include "common/codec/file_desc.h"
+#include "common/hive/file_format.h"
+#include "common/hive/partition_name.h"
+#include "common/hive/scalar_text.h"
 #include "common/types/column_type.h"
 #include "coordinator-sim/catalog/catalog_util.h"
-#include "coordinator-sim/exec/exec_internal.h"
+#include "coordinator-sim/exec/exec_context.h"
+#include "coordinator-sim/exec/exec_format.h"
+#include "coordinator-sim/exec/exec_statements.h"
+#include "coordinator-sim/exec/exec_tables.h"
+#include "coordinator-sim/exec/exec_values.h"
 #include "coordinator-sim/sql/lexer.h"
 
 namespace ics::coord::exec {
@@ -134,12 +139,6 @@ Result<std::vector<impala::TColumn>> ToTColumns(const std::vector<sql::ColumnDef
 
 // ---- partitions ----
 
-std::vector<std::string> PartitionKeys(const LocalTable& t) {
-  std::vector<std::string> keys;
-  for (const auto& c : t.clustering_columns) keys.push_back(c.columnName);
-  return keys;
-}
-
 Result<std::vector<impala::TPartitionKeyValue>> ToPartitionKeyValues(
     const LocalTable& t, const sql::PartitionSpec& spec, bool require_full) {
   if (t.clustering_columns.empty()) return AnalysisError("Table is not partitioned: " + FullName(t));
@@ -207,7 +206,7 @@ std::string SpecToString(const std::vector<impala::TPartitionKeyValue>& spec) {
 }
 
 Result<std::string> PartitionNameOf(const LocalTable& t, const std::vector<std::string>& values) {
-  return catalog::MakePartitionName(PartitionKeys(t), values);
+  return ics::MakePartitionName(PartitionKeyNames(t.clustering_columns), values);
 }
 
 Result<std::vector<DataFile>> FilesOf(const LocalPartition& p) {
@@ -236,14 +235,15 @@ std::string LocalPath(const std::string& location) {
 }
 
 impala::THdfsFileFormat::type TableFileFormat(const LocalTable& t) {
-  return catalog::FileFormatOf(t.hms.sd);
+  return ics::FileFormatOf(t.hms.sd);
 }
 
 std::string FileFormatSqlName(impala::THdfsFileFormat::type f) {
   switch (f) {
     case impala::THdfsFileFormat::KUDU: return "KUDU";
     case impala::THdfsFileFormat::ICEBERG: return "ICEBERG";
-    default: return catalog::FileFormatName(f);
+    default:
+      return ics::FileFormatName(f);
   }
 }
 
@@ -352,8 +352,8 @@ std::string Trim(const std::string& s) {
 }  // namespace
 
 bool MatchesPattern(const std::string& name, const std::string& pattern) {
-  const std::string lname = Lower(name);
-  const std::string lpat = Lower(pattern);
+  const std::string lname = AsciiLower(name);
+  const std::string lpat = AsciiLower(pattern);
   size_t start = 0;
   while (true) {
     const size_t bar = lpat.find('|', start);

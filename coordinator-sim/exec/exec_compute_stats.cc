@@ -14,7 +14,9 @@
 #include <set>
 
 #include "common/codec/partition_stats.h"
-#include "coordinator-sim/exec/exec_internal.h"
+#include "coordinator-sim/exec/exec_context.h"
+#include "coordinator-sim/exec/exec_statements.h"
+#include "coordinator-sim/exec/exec_tables.h"
 #include "coordinator-sim/exec/stats_scanner.h"
 
 namespace ics::coord::exec {

@@ -1,7 +1,9 @@
 // DDL on databases and tables (CREATE/DROP/ALTER DATABASE, CREATE TABLE
 // [LIKE], DROP TABLE/VIEW, TRUNCATE, DROP STATS, COMMENT ON): analysis
 // against the local catalog, then one TDdlExecRequest to catalogd.
-#include "coordinator-sim/exec/exec_internal.h"
+#include "coordinator-sim/exec/exec_context.h"
+#include "coordinator-sim/exec/exec_statements.h"
+#include "coordinator-sim/exec/exec_tables.h"
 
 namespace ics::coord::exec {
 

@@ -14,7 +14,11 @@
 #include <ctime>
 #include <set>
 
-#include "coordinator-sim/exec/exec_internal.h"
+#include "common/hive/table_type.h"
+#include "coordinator-sim/exec/exec_context.h"
+#include "coordinator-sim/exec/exec_format.h"
+#include "coordinator-sim/exec/exec_statements.h"
+#include "coordinator-sim/exec/exec_tables.h"
 
 namespace ics::coord::exec {
 
@@ -127,8 +131,7 @@ std::string CreateViewSql(const LocalTable& v) {
 
 std::string CreateTableSql(const LocalTable& t) {
   const hive::Table& h = t.hms;
-  const bool external = h.tableType == "EXTERNAL_TABLE" ||
-                        (h.parameters.count("EXTERNAL") > 0 && h.parameters.at("EXTERNAL") == "TRUE");
+  const bool external = IsExternal(h);
   std::string out = std::string("CREATE ") + (external ? "EXTERNAL " : "") + "TABLE " +
                     QuoteIdent(t.db) + "." + QuoteIdent(t.name) + " (\n" +
                     ColumnListSql(t.columns) + ")";

@@ -14,7 +14,10 @@
 #include <map>
 #include <set>
 
-#include "coordinator-sim/exec/exec_internal.h"
+#include "coordinator-sim/exec/exec_context.h"
+#include "coordinator-sim/exec/exec_statements.h"
+#include "coordinator-sim/exec/exec_tables.h"
+#include "coordinator-sim/exec/exec_values.h"
 #include "coordinator-sim/exec/text_data.h"
 
 namespace ics::coord::exec {
@@ -167,7 +170,7 @@ Result<StatementResult> ExecInsert(const ExecContext& ctx, const sql::InsertStmt
       ICS_ASSIGN_OR_RETURN(std::optional<std::string> v,
                            CoerceValue(*values[i], col.columnType, target));
       if (slot.partition) {
-        keys[slot.index] = CanonicalPartitionValue(v);
+        keys[slot.index] = PartitionValueOrNull(v);
       } else {
         row[slot.index] = std::move(v);
       }

@@ -2,7 +2,9 @@
 #include <algorithm>
 #include <cctype>
 
-#include "coordinator-sim/exec/exec_internal.h"
+#include "coordinator-sim/exec/exec_context.h"
+#include "coordinator-sim/exec/exec_statements.h"
+#include "coordinator-sim/exec/exec_tables.h"
 
 namespace ics::coord::exec {
 

@@ -13,10 +13,14 @@
 #include <cstdlib>
 #include <set>
 
-#include "catalogd/catalog/column_stats.h"
+#include "common/hive/column_stats.h"
+#include "common/hive/scalar_text.h"
 #include "common/types/column_type.h"
 #include "coordinator-sim/catalog/catalog_util.h"
-#include "coordinator-sim/exec/exec_internal.h"
+#include "coordinator-sim/exec/exec_context.h"
+#include "coordinator-sim/exec/exec_format.h"
+#include "coordinator-sim/exec/exec_statements.h"
+#include "coordinator-sim/exec/exec_tables.h"
 
 namespace ics::coord::exec {
 
@@ -37,11 +41,14 @@ void SortByValues(const LocalTable& t, std::vector<PartitionPtr>* parts) {
       const std::string& x = i < a->values.size() ? a->values[i] : "";
       const std::string& y = i < b->values.size() ? b->values[i] : "";
       if (x == y) continue;
-      if (x == kNullPartitionValue) return false;
-      if (y == kNullPartitionValue) return true;
+      if (x == kDefaultPartitionName) return false;
+      if (y == kDefaultPartitionName) return true;
       if (IsNumericKey(t.clustering_columns[i].columnType)) {
-        const double dx = std::strtod(x.c_str(), nullptr), dy = std::strtod(y.c_str(), nullptr);
-        if (dx != dy) return dx < dy;
+        const std::optional<ExactNumber> nx = ParseExactNumber(x), ny = ParseExactNumber(y);
+        if (nx && ny) {
+          const int c = CompareExactNumbers(*nx, *ny);
+          if (c != 0) return c < 0;
+        }
       }
       return x < y;
     }
@@ -65,7 +72,7 @@ StatementResult PartitionStatsRows(const LocalTable& t, const std::vector<Partit
     std::vector<std::string> row;
     for (size_t k = 0; k < t.clustering_columns.size(); ++k) {
       const std::string v = k < p.values.size() ? p.values[k] : "";
-      row.push_back(v == kNullPartitionValue ? "NULL" : v);
+      row.push_back(v == kDefaultPartitionName ? "NULL" : v);
     }
     int64_t bytes = 0;
     for (const DataFile& f : files[i]) bytes += f.length;
@@ -156,14 +163,14 @@ struct ColStats {
 // demand) or the TColumn's col_stats (full replica). Fixed-width types show
 // their slot size as Impala does.
 ColStats StatsOf(const LocalTable& t, const impala::TColumn& c) {
-  const int64_t fixed = catalog::SlotSize(c.columnType);
+  const int64_t fixed = ics::SlotSize(c.columnType);
   ColStats s;
   s.max_size = fixed;
   s.avg_size = static_cast<double>(fixed);
   impala::TColumnStats cs;
   auto it = t.column_stats.find(c.columnName);
   if (it != t.column_stats.end()) {
-    cs = catalog::ToTColumnStats(it->second, c.columnType);
+    cs = ics::ToTColumnStats(it->second, c.columnType);
   } else if (c.__isset.col_stats) {
     cs = c.col_stats;
   } else {
@@ -202,7 +209,7 @@ Result<StatementResult> ShowColumnStats(const ExecContext& ctx, const sql::ShowS
     for (const auto& [id, name] : t->partition_names) {
       const std::vector<std::string> values = PartitionValuesFromName(name);
       if (k >= values.size()) continue;
-      if (values[k] == kNullPartitionValue) {
+      if (values[k] == kDefaultPartitionName) {
         null_ids.push_back(id);
       } else {
         distinct.insert(values[k]);
@@ -219,7 +226,7 @@ Result<StatementResult> ShowColumnStats(const ExecContext& ctx, const sql::ShowS
         st.nulls = (p->num_rows < 0 || st.nulls < 0) ? -1 : st.nulls + p->num_rows;
       }
     }
-    st.max_size = catalog::SlotSize(c.columnType);
+    st.max_size = ics::SlotSize(c.columnType);
     st.avg_size = static_cast<double>(st.max_size);
     add(c, st);
   }

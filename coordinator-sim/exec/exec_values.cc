@@ -16,10 +16,13 @@
 #include <cstdlib>
 #include <limits>
 
+#include "common/hive/scalar_text.h"
 #include "common/types/column_type.h"
 #include "common/util/base64.h"
 #include "coordinator-sim/catalog/catalog_util.h"
-#include "coordinator-sim/exec/exec_internal.h"
+#include "coordinator-sim/exec/exec_context.h"
+#include "coordinator-sim/exec/exec_format.h"
+#include "coordinator-sim/exec/exec_values.h"
 
 namespace ics::coord::exec {
 
@@ -190,37 +193,6 @@ std::string TypeNameOf(const Constant& c) {
   return "UNKNOWN";
 }
 
-bool ValidDate(const std::string& s) {
-  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
-  if (!AllDigits(s.substr(0, 4)) || !AllDigits(s.substr(5, 2)) || !AllDigits(s.substr(8, 2))) {
-    return false;
-  }
-  const int y = std::atoi(s.substr(0, 4).c_str());
-  const int m = std::atoi(s.substr(5, 2).c_str());
-  const int d = std::atoi(s.substr(8, 2).c_str());
-  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (y < 1 || m < 1 || m > 12 || d < 1) return false;
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return d <= kDays[m - 1] + (m == 2 && leap ? 1 : 0);
-}
-
-bool ValidTimestamp(const std::string& s) {
-  if (s.size() < 10 || !ValidDate(s.substr(0, 10))) return false;
-  if (s.size() == 10) return true;
-  if (s[10] != ' ' && s[10] != 'T') return false;
-  const std::string t = s.substr(11);
-  if (t.size() < 5 || t[2] != ':' || !AllDigits(t.substr(0, 2)) || !AllDigits(t.substr(3, 2))) {
-    return false;
-  }
-  if (std::atoi(t.substr(0, 2).c_str()) > 23 || std::atoi(t.substr(3, 2).c_str()) > 59) return false;
-  if (t.size() == 5) return true;
-  if (t.size() < 8 || t[5] != ':' || !AllDigits(t.substr(6, 2)) ||
-      std::atoi(t.substr(6, 2).c_str()) > 59) {
-    return false;
-  }
-  return t.size() == 8 || (t[8] == '.' && t.size() <= 18 && AllDigits(t.substr(9)));
-}
-
 // CHAR/VARCHAR: at most `len` characters (UTF-8), CHAR padded with spaces.
 std::string FitChars(const std::string& s, const impala::TScalarType& st) {
   if (!st.__isset.len || st.len <= 0) return s;
@@ -313,7 +285,7 @@ Result<Constant> CastTo(Constant c, const impala::TColumnType& type) {
         std::optional<Digits> d = ParseDigits(c.text);
         out.text = (d && IsZero(*d)) ? "false" : "true";
       } else {
-        const std::string l = Lower(c.text);
+        const std::string l = AsciiLower(c.text);
         if (l != "true" && l != "false") return null_result();
         out.text = l;
       }
@@ -368,15 +340,15 @@ Result<Constant> CastTo(Constant c, const impala::TColumnType& type) {
     case P::TIMESTAMP:
       if (c.kind == Constant::kDate || from == P::DATE) {
         out.text = c.text + " 00:00:00";
-      } else if (ValidTimestamp(c.text)) {
+      } else if (IsStrictTimestamp(c.text)) {
         out.text = c.text;
       } else {
         return null_result();
       }
       return out;
     case P::DATE:
-      if (c.text.size() >= 10 && ValidDate(c.text.substr(0, 10)) &&
-          (c.text.size() == 10 || ValidTimestamp(c.text))) {
+      if (c.text.size() >= 10 && IsStrictDate(c.text.substr(0, 10)) &&
+          (c.text.size() == 10 || IsStrictTimestamp(c.text))) {
         out.text = c.text.substr(0, 10);
         return out;
       }
@@ -474,13 +446,13 @@ Result<std::optional<std::string>> Coerce(const Constant& c, const impala::TColu
         case P::BINARY:
           return R(Base64Encode(c.text));
         case P::TIMESTAMP:
-          if (!ValidTimestamp(c.text)) {
+          if (!IsStrictTimestamp(c.text)) {
             return AnalysisError("Invalid TIMESTAMP value " + c.sql + " for column '" + t.column +
                                  "' (expected 'yyyy-mm-dd[ hh:mm:ss[.fffffffff]]')");
           }
           return R(c.text);
         case P::DATE:
-          if (!ValidDate(c.text)) {
+          if (!IsStrictDate(c.text)) {
             return AnalysisError("Invalid DATE value " + c.sql + " for column '" + t.column +
                                  "' (expected 'yyyy-mm-dd')");
           }
@@ -550,31 +522,15 @@ Result<std::optional<std::string>> CoerceLiteral(const sql::Literal& lit,
   return Coerce(c, type, target);
 }
 
-std::string CanonicalPartitionValue(const std::optional<std::string>& v) {
-  if (!v || v->empty()) return kNullPartitionValue;
+std::string PartitionValueOrNull(const std::optional<std::string>& v) {
+  if (!v || v->empty()) return kDefaultPartitionName;
   return *v;
 }
 
 Result<std::string> PartitionValue(const sql::Literal& lit, const impala::TColumnType& type,
                                    const CoercionTarget& target) {
   ICS_ASSIGN_OR_RETURN(std::optional<std::string> v, CoerceLiteral(lit, type, target));
-  return CanonicalPartitionValue(v);
-}
-
-bool PartitionValuesEqual(const impala::TColumnType& type, const std::string& stored,
-                          const std::string& wanted) {
-  if (stored == wanted) return true;
-  if (stored == kNullPartitionValue || wanted == kNullPartitionValue) return false;
-  const P::type p = PrimitiveOf(type);
-  if (IntRank(p) > 0 || p == P::FLOAT || p == P::DOUBLE || p == P::DECIMAL) {
-    char* e1 = nullptr;
-    char* e2 = nullptr;
-    const double a = std::strtod(stored.c_str(), &e1);
-    const double b = std::strtod(wanted.c_str(), &e2);
-    return !stored.empty() && !wanted.empty() && *e1 == '\0' && *e2 == '\0' && a == b;
-  }
-  if (p == P::BOOLEAN) return Lower(stored) == Lower(wanted);
-  return false;
+  return PartitionValueOrNull(v);
 }
 
 }  // namespace ics::coord::exec

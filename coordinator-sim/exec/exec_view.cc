@@ -11,7 +11,11 @@
 #include <set>
 
 #include "common/types/column_type.h"
-#include "coordinator-sim/exec/exec_internal.h"
+#include "coordinator-sim/exec/exec_context.h"
+#include "coordinator-sim/exec/exec_format.h"
+#include "coordinator-sim/exec/exec_select.h"
+#include "coordinator-sim/exec/exec_statements.h"
+#include "coordinator-sim/exec/exec_tables.h"
 #include "coordinator-sim/sql/analyzer.h"
 #include "coordinator-sim/sql/parser.h"
 

@@ -3,7 +3,9 @@
 // checks that the keys to unset exist (unless IF EXISTS).
 #include <map>
 
-#include "coordinator-sim/exec/exec_internal.h"
+#include "coordinator-sim/exec/exec_context.h"
+#include "coordinator-sim/exec/exec_statements.h"
+#include "coordinator-sim/exec/exec_tables.h"
 
 namespace ics::coord::exec {
 

@@ -3,6 +3,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/hive/scalar_text.h"
 #include "common/types/column_type.h"
 #include "coordinator-sim/catalog/local_catalog.h"
 #include "coordinator-sim/exec/partition_prune_internal.h"
@@ -182,7 +183,7 @@ Value Eval(const Node& n, const std::vector<Value>& keys) {
 // A partition key's text as a value of its column's type.
 std::optional<Value> ParseKeyValue(const std::string& text, const impala::TColumnType& type,
                                    Cat cat) {
-  if (text == kNullPartitionValue) return NullValue();
+  if (text == kDefaultPartitionName) return NullValue();
   Value v;
   v.null = false;
   switch (cat) {
@@ -212,7 +213,7 @@ std::optional<Value> ParseKeyValue(const std::string& text, const impala::TColum
       return v;
     }
     case Cat::kBool: {
-      const std::string lower = Lower(text);
+      const std::string lower = AsciiLower(text);
       if (lower != "true" && lower != "false") return std::nullopt;
       v.b = lower == "true";
       return v;

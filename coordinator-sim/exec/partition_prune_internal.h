@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "CatalogObjects_types.h"
+#include "common/hive/scalar_text.h"
+#include "common/util/ascii.h"
 #include "coordinator-sim/exec/text_data.h"
 #include "coordinator-sim/sql/ast.h"
 
@@ -40,13 +42,6 @@ inline Value Not3(Value v) {
   if (!v.null) v.b = !v.b;
   return v;
 }
-
-
-inline std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 
 enum class NodeKind {
   kConst, kKey, kConvert, kNegate, kCompare, kIn, kBetween, kIsNull, kLike, kNot, kAnd, kOr

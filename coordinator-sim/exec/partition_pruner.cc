@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "common/hive/scalar_text.h"
 #include "common/types/column_type.h"
 #include "coordinator-sim/exec/partition_prune_internal.h"
 #include "coordinator-sim/exec/text_data.h"
@@ -82,21 +83,21 @@ class Resolver {
   explicit Resolver(const LocalTable& table) {
     for (size_t i = 0; i < table.clustering_columns.size(); ++i) {
       const impala::TColumn& c = table.clustering_columns[i];
-      by_name_.emplace(Lower(c.columnName), ColumnInfo{true, i, &c.columnType, c.columnName});
+      by_name_.emplace(AsciiLower(c.columnName), ColumnInfo{true, i, &c.columnType, c.columnName});
     }
     for (size_t i = 0; i < table.columns.size(); ++i) {
       const impala::TColumn& c = table.columns[i];
-      by_name_.emplace(Lower(c.columnName), ColumnInfo{false, i, &c.columnType, c.columnName});
+      by_name_.emplace(AsciiLower(c.columnName), ColumnInfo{false, i, &c.columnType, c.columnName});
     }
   }
 
   Result<ColumnInfo> Resolve(const Expr& ref) const {
     if (ref.path.empty()) return Status::Internal("column reference without a name");
-    auto it = by_name_.find(Lower(ref.path.back()));
+    auto it = by_name_.find(AsciiLower(ref.path.back()));
     if (it != by_name_.end()) return it->second;
     // s.field of a struct column s (possibly qualified): a data column ref.
     for (size_t i = 0; i + 1 < ref.path.size(); ++i) {
-      auto prefix = by_name_.find(Lower(ref.path[i]));
+      auto prefix = by_name_.find(AsciiLower(ref.path[i]));
       if (prefix != by_name_.end() && !prefix->second.partition) return prefix->second;
     }
     return AnalysisError("Column '" + JoinPath(ref.path) + "' not found");

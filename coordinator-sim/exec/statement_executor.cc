@@ -1,10 +1,11 @@
 // StatementExecutor: parse, catalog-free analysis, then dispatch to the
-// per-area executors (see exec_internal.h).
+// per-area executors (see exec_context.h and exec_statements.h).
 #include "coordinator-sim/exec/statement_executor.h"
 
 #include <cctype>
 
-#include "coordinator-sim/exec/exec_internal.h"
+#include "coordinator-sim/exec/exec_context.h"
+#include "coordinator-sim/exec/exec_statements.h"
 #include "coordinator-sim/sql/analyzer.h"
 #include "coordinator-sim/sql/parser.h"
 

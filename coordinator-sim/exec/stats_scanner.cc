@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/hive/scalar_text.h"
 #include "common/types/column_type.h"
 #include "coordinator-sim/exec/hll.h"
 #include "coordinator-sim/exec/text_data.h"

@@ -30,6 +30,7 @@
 
 #include "CatalogObjects_types.h"
 #include "Types_types.h"
+#include "common/hive/scalar_text.h"
 #include "common/util/result.h"
 
 namespace ics::coord {

@@ -1,6 +1,5 @@
-// Hive text data files: writing them (INSERT), reading them back (COMPUTE
-// STATS), and the typed reading of a field's text that both the stats scanner
-// and the partition pruner use.
+// Hive text data files: writing them (INSERT) and reading them back (COMPUTE
+// STATS). A field's text is read as a typed value by common/hive/scalar_text.h.
 //
 // File format (Hive LazySimpleSerDe with 'escape.delim'='\\'):
 //   * one row per line, lines end with '\n' (a '\r' right before the '\n' of
@@ -72,54 +71,5 @@ Result<std::string> ReadWholeFile(const std::string& path);
 
 // Encodes one row as a line (with its '\n'); exposed for tests and tools.
 std::string EncodeTextRow(const TextRow& row, char field_delim = kDefaultFieldDelim);
-
-// ---- Typed reading of field text ----
-
-// An exact decimal number: digits without leading (integer part) or trailing
-// (fraction part) zeros; zero is {false, "", ""}.
-struct ExactNumber {
-  bool negative = false;
-  std::string int_digits;
-  std::string frac_digits;
-
-  bool is_zero() const { return int_digits.empty() && frac_digits.empty(); }
-  // "-12.5", "0", "0.25".
-  std::string ToString() const;
-};
-
-// Parses [+-]digits[.digits][(e|E)[+-]digits] (at least one digit before or
-// after the point; surrounding ASCII whitespace allowed). nullopt for anything
-// else, and for numbers needing more than kMaxExactDigits digits.
-inline constexpr size_t kMaxExactDigits = 4096;
-std::optional<ExactNumber> ParseExactNumber(std::string_view text);
-
-// <0, 0, >0 as a is less than, equal to, greater than b.
-int CompareExactNumbers(const ExactNumber& a, const ExactNumber& b);
-
-// "yyyy-mm-dd" (month and day may have one digit; year 0001..9999, a real
-// calendar day; surrounding whitespace allowed) -> canonical "yyyy-mm-dd".
-std::optional<std::string> ParseDateText(std::string_view text);
-
-// "yyyy-mm-dd[( |T)hh:mm[:ss[.fffffffff]]]" -> canonical
-// "yyyy-mm-dd hh:mm:ss.fffffffff" (always nine fraction digits, so canonical
-// texts compare in time order as strings).
-std::optional<std::string> ParseTimestampText(std::string_view text);
-
-// The value of a text field as a scalar column of `type` reads it, in a
-// canonical text form: the same value always gives the same text (used as
-// the NDV hash input). nullopt when the text is not a valid value of the
-// type, which Hive and Impala read as NULL:
-//   BOOLEAN    "true"/"false" in any case        -> "true" / "false"
-//   TINYINT..BIGINT  [+-]digits within range      -> decimal digits ("-12")
-//   FLOAT, DOUBLE    a number, inf or nan         -> "%.9g" / "%.17g" of it
-//   DECIMAL(p,s)     a number; rounded half away from zero to s digits;
-//                    NULL if more than p-s integer digits -> "-1.50"
-//   DATE, TIMESTAMP  see ParseDateText / ParseTimestampText
-//   STRING, BINARY   the text itself
-//   VARCHAR(n)       the first n bytes;  CHAR(n) truncated or space-padded to n
-// Integers, floats and decimals allow surrounding whitespace, as Impala's
-// text scanner does. Complex and unknown types give nullopt.
-std::optional<std::string> CanonicalTextValue(std::string_view text,
-                                              const impala::TColumnType& type);
 
 }  // namespace ics::coord

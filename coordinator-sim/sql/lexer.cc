@@ -1,4 +1,5 @@
 #include "coordinator-sim/sql/lexer.h"
+#include "common/util/ascii.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,12 +12,6 @@ namespace {
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool IsWordChar(char c) { return IsDigit(c) || IsAlpha(c); }
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 class Lexer {
  public:
@@ -96,7 +91,7 @@ class Lexer {
     if (IsAlpha(c)) {
       while (pos_ < sql_.size() && IsWordChar(sql_[pos_])) Advance();
       tok->kind = TokenKind::kIdentifier;
-      tok->value = Lower(sql_.substr(tok->offset, pos_ - tok->offset));
+      tok->value = AsciiLower(sql_.substr(tok->offset, pos_ - tok->offset));
       return Status::OK();
     }
     return LexPunct(tok);
@@ -177,7 +172,7 @@ class Lexer {
     }
     if (value.empty()) return ErrorHere(*tok, "empty quoted identifier");
     tok->kind = TokenKind::kQuotedIdentifier;
-    tok->value = Lower(value);
+    tok->value = AsciiLower(value);
     return Status::OK();
   }
 
@@ -188,7 +183,7 @@ class Lexer {
     if (pos_ < sql_.size() && IsAlpha(sql_[pos_]) && !IsExponentAhead()) {
       while (pos_ < sql_.size() && IsWordChar(sql_[pos_])) Advance();
       tok->kind = TokenKind::kIdentifier;
-      tok->value = Lower(sql_.substr(tok->offset, pos_ - tok->offset));
+      tok->value = AsciiLower(sql_.substr(tok->offset, pos_ - tok->offset));
       return Status::OK();
     }
     if (At(pos_) == '.' && IsFractionStart(pos_ + 1)) {

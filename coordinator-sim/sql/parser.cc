@@ -1,10 +1,12 @@
 #include "coordinator-sim/sql/parser.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <limits>
 #include <utility>
 
+#include "common/hive/scalar_text.h"
 #include "coordinator-sim/sql/parser_internal.h"
 
 namespace ics::sql {
@@ -180,34 +182,15 @@ Result<Literal> Parser::ParseNumber(bool negative) {
 
 namespace {
 
-bool IsLeap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
-
-// Validates 'yyyy-m[m]-d[d]' and returns it zero-padded; empty if invalid.
+// Validates 'yyyy-m[m]-d[d]' (no surrounding space) and returns it
+// zero-padded; empty if invalid.
 std::string NormalizeDate(const std::string& s) {
-  int parts[3] = {0, 0, 0};
-  int digits[3] = {0, 0, 0};
-  int part = 0;
-  for (char c : s) {
-    if (c == '-') {
-      if (++part > 2) return "";
-    } else if (c >= '0' && c <= '9') {
-      if (++digits[part] > 4) return "";
-      parts[part] = parts[part] * 10 + (c - '0');
-    } else {
-      return "";
-    }
-  }
-  if (part != 2 || digits[0] != 4 || digits[1] == 0 || digits[1] > 2 || digits[2] == 0 ||
-      digits[2] > 2) {
+  if (s.empty() || std::isspace(static_cast<unsigned char>(s.front())) ||
+      std::isspace(static_cast<unsigned char>(s.back()))) {
     return "";
   }
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const int y = parts[0], m = parts[1], d = parts[2];
-  if (y < 1 || m < 1 || m > 12 || d < 1) return "";
-  if (d > kDays[m - 1] + (m == 2 && IsLeap(y) ? 1 : 0)) return "";
-  char buf[16];
-  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02d", y, m, d);
-  return buf;
+  const std::optional<std::string> d = ParseDateText(s);
+  return d ? *d : "";
 }
 
 }  // namespace

@@ -33,6 +33,7 @@
 #include "common/util/mutex.h"
 #include "statestore/subscriber.h"
 #include "tests/bench/fanout_stats.h"
+#include "tests/util/temp_dir.h"
 
 DEFINE_string(statestored, "build/bin/statestored", "Path of the statestored binary.");
 DEFINE_string(sizes, "10,100,500", "Subscriber counts for the fan-out figures.");
@@ -53,13 +54,14 @@ constexpr const char* kTopic = "bench";
 struct Statestored {
   pid_t pid = -1;
   int port = 0;
+  std::shared_ptr<::ics::testing::TempDir> dir;  // its port file and log
 };
 
 Statestored StartStatestored() {
-  char tmpl[] = "/tmp/ssbenchXXXXXX";
-  const std::string dir = mkdtemp(tmpl);
-  const std::string port_file = dir + "/port";
   Statestored s;
+  s.dir = std::make_shared<::ics::testing::TempDir>("ssbench");
+  const std::string dir = s.dir->path();
+  const std::string port_file = dir + "/port";
   s.pid = fork();
   if (s.pid == 0) {
     const std::string log = dir + "/statestored.log";

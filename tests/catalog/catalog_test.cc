@@ -4,6 +4,7 @@
 
 #include "catalog_test_util.h"
 #include "catalogd/catalog/catalog_objects.h"
+#include "common/codec/catalog_topic.h"
 
 namespace ics::catalog {
 namespace {
@@ -138,11 +139,11 @@ TEST(CatalogTest, ChangeListenerSeesEveryVersion) {
 TEST(CatalogObjectsTest, TopicKeys) {
   auto t = Table("d", "t", 1, 0);
   t->version = 5;
-  EXPECT_EQ(TopicKeyOf(TableObjectV1(*t)), "TABLE:d.t");
-  EXPECT_EQ(TopicKeyOf(PartitionObject(*t, *t->partitions.begin()->second)),
+  EXPECT_EQ(CatalogTopicKey(TableObjectV1(*t)), "TABLE:d.t");
+  EXPECT_EQ(CatalogTopicKey(PartitionObject(*t, *t->partitions.begin()->second)),
             "HDFS_PARTITION:d.t:p=0");
-  EXPECT_EQ(TopicKeyOf(DatabaseInvalidation("d", 1)), "DATABASE:d");
-  EXPECT_EQ(TopicKeyOf(CatalogServiceObject({}, 1, 0)), "CATALOG_SERVICE_ID");
+  EXPECT_EQ(CatalogTopicKey(DatabaseInvalidation("d", 1)), "DATABASE:d");
+  EXPECT_EQ(CatalogTopicKey(CatalogServiceObject({}, 1, 0)), "CATALOG_SERVICE_ID");
   auto v1 = TableObjectV1(*t);
   ASSERT_TRUE(v1.table.__isset.hdfs_table);
   EXPECT_FALSE(v1.table.hdfs_table.has_full_partitions);

@@ -20,6 +20,8 @@
 #include "coordinator-sim/coordinator.h"
 #include "coordinator-sim/exec/statement_executor.h"
 #include "statestore/statestore_server.h"
+#include "tests/util/eventually.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::testing {
 
@@ -55,16 +57,11 @@ inline int UnusedLoopbackPort() {
 
 class MiniCluster {
  public:
-  explicit MiniCluster(MiniClusterOptions o = {}) : opts_(o) {
-    char tmpl[] = "/tmp/ics-miniclusterXXXXXX";
-    dir_ = mkdtemp(tmpl);
-  }
+  explicit MiniCluster(MiniClusterOptions o = {}) : opts_(o), dir_(tmp_.path()) {}
   ~MiniCluster() {
     for (auto& c : coords_) c->Stop();
     if (catalogd_) catalogd_->Stop();
     if (statestore_) statestore_->Stop();
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
   }
 
   Status Start() {
@@ -152,6 +149,7 @@ class MiniCluster {
 
  private:
   const MiniClusterOptions opts_;
+  TempDir tmp_{"ics-minicluster"};  // removed after every server member is gone
   std::string dir_;
   int catalogd_port_ = 0;
   std::unique_ptr<statestore::StatestoreServer> statestore_;
@@ -159,16 +157,5 @@ class MiniCluster {
   std::vector<std::unique_ptr<coord::Coordinator>> coords_;
   std::vector<coord::SessionState> sessions_;
 };
-
-// Polls `cond` until true or `timeout`; returns whether it became true.
-inline bool Eventually(const std::function<bool()>& cond,
-                       std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (cond()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return cond();
-}
 
 }  // namespace ics::testing

@@ -1,6 +1,6 @@
 // ALTER TABLE: columns, rename, formats, location, properties, owner,
 // COMMENT ON TABLE / COLUMN.
-#include "catalogd/catalog/file_format.h"
+#include "common/hive/file_format.h"
 #include "tests/ddl/ddl_test_util.h"
 
 namespace ics::catalog::testing {
@@ -46,8 +46,8 @@ TEST_F(DdlAlterTest, AddColumns) {
   ASSERT_DDL_OK(out, Exec(AddCols({Col("Extra", "bigint"), Col("s", "struct<x:int>")}, false)));
   EXPECT_EQ(out.summary, "New column(s) have been added to the table.");
   EXPECT_GT(out.version, before);
-  ASSERT_EQ(out.updated.size(), 1u);
-  EXPECT_EQ(out.updated[0].catalog_version, out.version);
+  ASSERT_EQ(Updated(out).size(), 1u);
+  EXPECT_EQ(Updated(out)[0].catalog_version, out.version);
   EXPECT_EQ(ColumnNames("t"), (std::vector<std::string>{"id", "name", "extra", "s"}));
   EXPECT_EQ(metastore_->GetTable("db", "t")->sd.cols.size(), 4u);
 
@@ -110,10 +110,10 @@ TEST_F(DdlAlterTest, RenameWithinAndAcrossDatabases) {
   TablePtr old = Loaded("db", "t");
   ASSERT_DDL_OK(out, Exec(Rename("db", "t", "db", "t2")));
   EXPECT_EQ(out.summary, "Renaming was successful.");
-  ASSERT_EQ(out.removed.size(), 1u);
-  EXPECT_EQ(out.removed[0].table.tbl_name, "t");
-  ASSERT_EQ(out.updated.size(), 1u);
-  EXPECT_EQ(out.updated[0].table.tbl_name, "t2");
+  ASSERT_EQ(Removed(out).size(), 1u);
+  EXPECT_EQ(Removed(out)[0].table.tbl_name, "t");
+  ASSERT_EQ(Updated(out).size(), 1u);
+  EXPECT_EQ(Updated(out)[0].table.tbl_name, "t2");
   EXPECT_EQ(catalog_->GetTable("db", "t"), nullptr);
   TablePtr t2 = catalog_->GetTable("db", "t2");
   ASSERT_NE(t2, nullptr);

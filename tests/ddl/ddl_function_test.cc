@@ -28,11 +28,11 @@ class DdlFunctionTest : public DdlTest {
 TEST_F(DdlFunctionTest, CreateAndDrop) {
   ASSERT_DDL_OK(out, Exec(CreateFnReq("DB", "MyFn", {"int", "decimal(10,2)", "array<string>"})));
   EXPECT_EQ(out.summary, "Function has been created.");
-  ASSERT_EQ(out.updated.size(), 1u);
-  EXPECT_EQ(out.updated[0].type, impala::TCatalogObjectType::FUNCTION);
-  EXPECT_EQ(out.updated[0].catalog_version, out.version);
+  ASSERT_EQ(Updated(out).size(), 1u);
+  EXPECT_EQ(Updated(out)[0].type, impala::TCatalogObjectType::FUNCTION);
+  EXPECT_EQ(Updated(out)[0].catalog_version, out.version);
   const std::string sig = "myfn(int,decimal(10,2),array<string>)";
-  EXPECT_EQ(out.updated[0].fn.signature, sig);
+  EXPECT_EQ(Updated(out)[0].fn.signature, sig);
   FunctionPtr f = catalog_->GetFunction("db", sig);
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->fn.name.db_name, "db");
@@ -56,8 +56,8 @@ TEST_F(DdlFunctionTest, CreateAndDrop) {
 
   ASSERT_DDL_OK(dropped, Exec(DropFnReq("db", "MYFN", {"string"})));
   EXPECT_EQ(dropped.summary, "Function has been dropped.");
-  ASSERT_EQ(dropped.removed.size(), 1u);
-  EXPECT_EQ(dropped.removed[0].fn.signature, "myfn(string)");
+  ASSERT_EQ(Removed(dropped).size(), 1u);
+  EXPECT_EQ(Removed(dropped)[0].fn.signature, "myfn(string)");
   EXPECT_EQ(catalog_->GetFunction("db", "myfn(string)"), nullptr);
   EXPECT_NE(catalog_->GetFunction("db", sig), nullptr);
   EXPECT_EQ(metastore_->GetFunctions("db")->size(), 1u);
@@ -74,7 +74,7 @@ TEST_F(DdlFunctionTest, VarArgs) {
   impala::TDdlExecRequest r = CreateFnReq("db", "concat_all", {"string"});
   r.create_fn_params.fn.__set_has_var_args(true);
   ASSERT_DDL_OK(out, Exec(r));
-  EXPECT_EQ(out.updated[0].fn.signature, "concat_all(string...)");
+  EXPECT_EQ(Updated(out)[0].fn.signature, "concat_all(string...)");
   ASSERT_TRUE(Exec(DropFnReq("db", "concat_all", {"string"})).ok());
   EXPECT_TRUE(catalog_->FunctionsOf("db").empty());
 }

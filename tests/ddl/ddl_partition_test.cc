@@ -43,8 +43,8 @@ TEST_F(DdlPartitionTest, AddPartition) {
   TablePtr before = Loaded("db", "p");
   ASSERT_DDL_OK(out, AddPartitions("db", "p", {{Kv("YEAR", "2024"), Kv("month", "Jan")}}));
   EXPECT_EQ(out.summary, "New partition has been added to the table.");
-  ASSERT_EQ(out.updated.size(), 1u);
-  EXPECT_EQ(out.updated[0].catalog_version, out.version);
+  ASSERT_EQ(Updated(out).size(), 1u);
+  EXPECT_EQ(Updated(out)[0].catalog_version, out.version);
   EXPECT_TRUE(std::filesystem::is_directory(PartDir("year=2024/month=Jan")));
   TablePtr t = catalog_->GetTable("db", "p");
   const PartitionState* part = t->FindPartition("year=2024/month=Jan");
@@ -210,8 +210,8 @@ TEST_F(DdlPartitionTest, UpdateCatalogUnpartitioned) {
   WriteFile(TableDir("db", "flat") + "/part-0.txt");
   auto out = ddl_->UpdateCatalog(Insert("flat", {{"", {TableDir("db", "flat") + "/part-0.txt"}}}));
   ASSERT_TRUE(out.ok()) << out.status().ToString();
-  ASSERT_EQ(out->updated.size(), 1u);
-  EXPECT_EQ(out->updated[0].catalog_version, out->version);
+  ASSERT_EQ(Updated(*out).size(), 1u);
+  EXPECT_EQ(Updated(*out)[0].catalog_version, out->version);
   TablePtr after = catalog_->GetTable("db", "flat");
   EXPECT_EQ(after->NumFiles(), 1);
   EXPECT_EQ(after->partitions.begin()->second->prev_id, before->partitions.begin()->first);
@@ -230,8 +230,10 @@ TEST_F(DdlPartitionTest, UpdateCatalogUnpartitioned) {
   EXPECT_EQ(missing.status().code(), ErrorCode::kNotFound);
   impala::TUpdateCatalogRequest old_proto = Insert("flat", {});
   old_proto.protocol_version = impala::CatalogServiceVersion::V1;
-  EXPECT_EQ(ddl_->UpdateCatalog(old_proto).status().code(),
-            ErrorCode::kCatalogIncompatibleProtocol);
+  impala::TUpdateCatalogResponse refused;  // the adapter checks the protocol
+  Handler()->UpdateCatalog(refused, old_proto);
+  EXPECT_EQ(refused.result.status.status_code,
+            static_cast<impala::TErrorCode::type>(ErrorCode::kCatalogIncompatibleProtocol));
 }
 
 TEST_F(DdlPartitionTest, UpdateCatalogCreatesPartitions) {

@@ -1,5 +1,5 @@
 // CREATE TABLE [LIKE], views, DROP TABLE / VIEW, TRUNCATE.
-#include "catalogd/catalog/file_format.h"
+#include "common/hive/file_format.h"
 #include "tests/ddl/ddl_test_util.h"
 
 namespace ics::catalog::testing {
@@ -44,10 +44,10 @@ TEST_F(DdlTableTest, CreateManagedTable) {
   EXPECT_EQ(out.summary, "Table has been created.");
   EXPECT_TRUE(out.new_table_created);
   EXPECT_EQ(out.table_location, TableDir("db", "events"));
-  ASSERT_EQ(out.updated.size(), 1u);
-  EXPECT_EQ(out.updated[0].type, TCatalogObjectType::TABLE);
-  EXPECT_EQ(out.updated[0].catalog_version, out.version);
-  EXPECT_EQ(out.updated[0].table.tbl_name, "events");
+  ASSERT_EQ(Updated(out).size(), 1u);
+  EXPECT_EQ(Updated(out)[0].type, TCatalogObjectType::TABLE);
+  EXPECT_EQ(Updated(out)[0].catalog_version, out.version);
+  EXPECT_EQ(Updated(out)[0].table.tbl_name, "events");
   EXPECT_TRUE(std::filesystem::is_directory(TableDir("db", "events")));
 
   TablePtr t = catalog_->GetTable("db", "events");
@@ -142,7 +142,7 @@ TEST_F(DdlTableTest, CreateErrors) {
   const int64_t v = catalog_->version();
   ASSERT_DDL_OK(noop, CreateTable("db", "t", ine));
   EXPECT_EQ(noop.version, v);
-  EXPECT_TRUE(noop.updated.empty());
+  EXPECT_TRUE(Updated(noop).empty());
   EXPECT_FALSE(noop.new_table_created);
   EXPECT_EQ(noop.summary, "Table already exists.");
 }
@@ -297,9 +297,9 @@ TEST_F(DdlTableTest, DropManagedRemovesDataExternalKeepsIt) {
   TablePtr m = Loaded("db", "m");
   ASSERT_DDL_OK(out, Exec(DropTableReq("db", "M")));
   EXPECT_EQ(out.summary, "Table has been dropped.");
-  ASSERT_EQ(out.removed.size(), 1u);
-  EXPECT_EQ(out.removed[0].table.tbl_name, "m");
-  EXPECT_EQ(out.removed[0].catalog_version, out.version);
+  ASSERT_EQ(Removed(out).size(), 1u);
+  EXPECT_EQ(Removed(out)[0].table.tbl_name, "m");
+  EXPECT_EQ(Removed(out)[0].catalog_version, out.version);
   EXPECT_FALSE(Exists(TableDir("db", "m")));
   EXPECT_FALSE(Exists(root_ + "/outside/m_2020")) << "managed partition data outside the table";
   EXPECT_TRUE(metastore_->GetTable("db", "m").status().Is(ErrorCode::kNotFound));

@@ -29,15 +29,27 @@
 #include <vector>
 
 #include "catalogd/catalog/catalog.h"
-#include "catalogd/catalog/table_load_manager.h"
+#include "catalogd/core/catalog_context.h"
 #include "catalogd/ddl/ddl_executor.h"
 #include "catalogd/loader/file_system.h"
+#include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/metastore/metastore.h"
-#include "catalogd/service/catalog_context.h"
+#include "catalogd/service/catalog_service_handler.h"
+#include "catalogd/service/outcome_objects.h"
 #include "common/types/column_type.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::catalog::testing {
+
+// The wire objects of an outcome, as the CatalogService reply carries them
+// for a full-replica caller.
+inline std::vector<impala::TCatalogObject> Updated(const DdlOutcome& o) {
+  return RenderOutcome(o, /*minimal=*/false).updated;
+}
+inline std::vector<impala::TCatalogObject> Removed(const DdlOutcome& o) {
+  return RenderOutcome(o, /*minimal=*/false).removed;
+}
 
 // The metastore of one test and whatever serves it; destroyed after the
 // stack that uses it.
@@ -198,10 +210,8 @@ inline std::string ReadAll(const std::string& path) {
 class DdlTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/ics_ddl_test.XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    root_ = tmpl;
+    root_ = tmp_.path();
+    ASSERT_FALSE(root_.empty());
     warehouse_ = root_ + "/warehouse";
     auto backend = OpenDdlTestBackend(root_);
     ASSERT_TRUE(backend.ok()) << backend.status().ToString();
@@ -231,8 +241,6 @@ class DdlTest : public ::testing::Test {
     catalog_.reset();
     metastore_ = nullptr;
     backend_.reset();
-    std::error_code ec;
-    if (!root_.empty()) std::filesystem::remove_all(root_, ec);
   }
 
   Result<DdlOutcome> Exec(const impala::TDdlExecRequest& r) { return ddl_->ExecDdl(r); }
@@ -348,6 +356,7 @@ class DdlTest : public ::testing::Test {
 
   static bool Exists(const std::string& path) { return std::filesystem::exists(path); }
 
+  ::ics::testing::TempDir tmp_{"ics_ddl_test"};
   std::string root_;
   std::string warehouse_;
   TestFileSystem fs_;
@@ -356,6 +365,12 @@ class DdlTest : public ::testing::Test {
   std::unique_ptr<Catalog> catalog_;
   std::unique_ptr<TableLoader> loader_;
   std::unique_ptr<TableLoadManager> loads_;
+  // The CatalogService adapter over this fixture's executor (it checks the
+  // protocol version and renders replies).
+  std::shared_ptr<impala::CatalogServiceIf> Handler() {
+    return MakeCatalogServiceHandler(HandlerDeps{&ctx_, ddl_.get(), nullptr, 1000});
+  }
+
   CatalogContext ctx_;
   std::unique_ptr<DdlExecutor> ddl_;
 };

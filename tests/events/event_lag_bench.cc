@@ -29,6 +29,7 @@
 #include "coordinator-sim/exec/statement_executor.h"
 #include "statestore/statestore_server.h"
 #include "tests/perf/perf_util.h"
+#include "tests/util/temp_dir.h"
 
 DEFINE_int32(changes, 100, "External changes to time.");
 DEFINE_int32(poll_ms, 100, "catalogd's HMS event polling interval (ms).");
@@ -46,9 +47,8 @@ using Kind = MetastoreOp::Kind;
 class Bench {
  public:
   Status Start() {
-    char tmpl[] = "/tmp/ics-event-lag-XXXXXX";
-    if (mkdtemp(tmpl) == nullptr) return Status::IoError("mkdtemp failed");
-    dir_ = tmpl;
+    if (!tmp_.ok()) return Status::IoError(tmp_.error());
+    dir_ = tmp_.path();
     statestore::StatestoreServerOptions so;
     so.bind_host = "127.0.0.1";
     so.port = 0;
@@ -87,8 +87,6 @@ class Bench {
     for (auto& c : coords_) c->Stop();
     if (catalogd_) catalogd_->Stop();
     if (statestore_) statestore_->Stop();
-    std::error_code ec;
-    if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
   }
 
   Status Commit(std::vector<MetastoreOp> ops) {
@@ -234,6 +232,7 @@ class Bench {
   }
 
  private:
+  ::ics::testing::TempDir tmp_{"ics-event-lag"};
   std::string dir_;
   std::string warehouse_;
   std::unique_ptr<statestore::StatestoreServer> statestore_;

@@ -11,6 +11,7 @@
 #include "catalogd/metastore/forwarding_metastore.h"
 
 #include "tests/events/events_test_util.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::catalog::testing {
 namespace {
@@ -257,93 +258,81 @@ TEST_F(EventsTest, LostEventsWithoutAnInvalidateHookStopAndSaySo) {
   EXPECT_EQ(Stats().state, EventProcessorState::kActive);
 }
 
-TEST(EventProcessorThreadTest, ThePollThreadSurvivesExceptions) {
-  const char* base = std::getenv("TMPDIR");
-  std::string tmpl = std::string(base && *base ? base : "/tmp") + "/ics_events_throw.XXXXXX";
-  ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-  const std::string root = tmpl;
-  {
-    auto raw = OpenSqliteMetastore(root + "/m.db");
-    auto ext = OpenSqliteMetastore(root + "/m.db");
-    ASSERT_TRUE(raw.ok() && ext.ok());
-    SelfEventLog self;
-    ThrowingLogMetastore thrower(raw->get());
-    thrower.throws_left = 3;
-    Catalog catalog;
-    LocalFileSystem fs;
-    TableLoader loader(raw->get(), &fs, LoaderOptions(), catalog.partition_id_allocator());
-    TableLoadManager loads(&catalog, &loader, 0);
-    CatalogContext ctx;
+// A catalog stack whose loader reads `raw` and whose event processor reads
+// the log through `ms`, for the poll-thread tests.
+struct PollStack {
+  PollStack(Metastore* raw, Metastore* ms)
+      : loader(raw, &fs, LoaderOptions(), catalog.partition_id_allocator()),
+        loads(&catalog, &loader, 0) {
     ctx.catalog = &catalog;
-    ctx.metastore = &thrower;
+    ctx.metastore = ms;
     ctx.fs = &fs;
     ctx.loader = &loader;
     ctx.loads = &loads;
-    EventProcessorOptions eo;
-    eo.poll_interval_ms = 10;
-    EventProcessor p(&ctx, &self, eo);
-    ASSERT_TRUE(p.Start(0).ok());
-    MetastoreTxn txn;
-    MetastoreOp op;
-    op.kind = Kind::kCreateDatabase;
-    op.database.name = "survivor";
-    txn.ops.push_back(op);
-    ASSERT_TRUE((*ext)->Commit(txn).ok());
-    Result<int64_t> v = p.WaitForSync(std::chrono::seconds(30));
-    ASSERT_TRUE(v.ok()) << v.status().ToString();
-    EXPECT_NE(catalog.GetDatabase("survivor"), nullptr);
-    EXPECT_EQ(p.GetStatus().exceptions, 3);
-    EXPECT_EQ(p.GetStatus().state, EventProcessorState::kActive);
-    p.Stop();
-    loads.Shutdown();
   }
-  std::error_code ec;
-  std::filesystem::remove_all(root, ec);
+  ~PollStack() { loads.Shutdown(); }
+
+  Catalog catalog;
+  LocalFileSystem fs;
+  TableLoader loader;
+  TableLoadManager loads;
+  CatalogContext ctx;
+};
+
+// Commits CREATE DATABASE `name` through another connection to the same file.
+void CreateDatabaseExternally(Metastore* ext, const std::string& name) {
+  hive::Database db;
+  db.name = name;
+  MetastoreTxn txn;
+  txn.ops.push_back(MetastoreOp::CreateDatabase(name, db));
+  ASSERT_TRUE(ext->Commit(txn).ok());
+}
+
+TEST(EventProcessorThreadTest, ThePollThreadSurvivesExceptions) {
+  ::ics::testing::TempDir tmp("ics_events_throw");
+  ASSERT_TRUE(tmp.ok()) << tmp.error();
+  auto raw = OpenSqliteMetastore(tmp.File("m.db"));
+  auto ext = OpenSqliteMetastore(tmp.File("m.db"));
+  ASSERT_TRUE(raw.ok() && ext.ok());
+  SelfEventLog self;
+  ThrowingLogMetastore thrower(raw->get());
+  thrower.throws_left = 3;
+  PollStack stack(raw->get(), &thrower);
+  EventProcessorOptions eo;
+  eo.poll_interval_ms = 10;
+  EventProcessor p(&stack.ctx, &self, eo);
+  ASSERT_TRUE(p.Start(0).ok());
+  CreateDatabaseExternally(ext->get(), "survivor");
+  Result<int64_t> v = p.WaitForSync(std::chrono::seconds(30));
+  ASSERT_TRUE(v.ok()) << v.status().ToString();
+  EXPECT_NE(stack.catalog.GetDatabase("survivor"), nullptr);
+  EXPECT_EQ(p.GetStatus().exceptions, 3);
+  EXPECT_EQ(p.GetStatus().state, EventProcessorState::kActive);
+  p.Stop();
 }
 
 TEST(EventProcessorThreadTest, WaitForSyncFollowsAnExternalWriter) {
-  const char* base = std::getenv("TMPDIR");
-  std::string tmpl = std::string(base && *base ? base : "/tmp") + "/ics_events_wait.XXXXXX";
-  ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-  const std::string root = tmpl;
-  {
-    auto raw = OpenSqliteMetastore(root + "/m.db");
-    auto ext = OpenSqliteMetastore(root + "/m.db");
-    ASSERT_TRUE(raw.ok() && ext.ok());
-    SelfEventLog self;
-    SelfRecordingMetastore ms(raw->get(), &self);
-    Catalog catalog;
-    LocalFileSystem fs;
-    TableLoader loader(raw->get(), &fs, LoaderOptions(), catalog.partition_id_allocator());
-    TableLoadManager loads(&catalog, &loader, 0);
-    CatalogContext ctx;
-    ctx.catalog = &catalog;
-    ctx.metastore = &ms;
-    ctx.fs = &fs;
-    ctx.loader = &loader;
-    ctx.loads = &loads;
-    EventProcessorOptions eo;
-    eo.poll_interval_ms = 20;
-    EventProcessor p(&ctx, &self, eo);
-    ASSERT_TRUE(p.Start(0).ok());
-    MetastoreTxn txn;
-    MetastoreOp op;
-    op.kind = Kind::kCreateDatabase;
-    op.database.name = "w";
-    txn.ops.push_back(op);
-    ASSERT_TRUE((*ext)->Commit(txn).ok());
-    Result<int64_t> v = p.WaitForSync(std::chrono::seconds(30));
-    ASSERT_TRUE(v.ok()) << v.status().ToString();
-    EXPECT_NE(catalog.GetDatabase("w"), nullptr);
-    EXPECT_GE(*v, catalog.GetDatabase("w")->version);
-    p.Stop();
-    p.Stop();  // idempotent
-    EXPECT_EQ(p.GetStatus().state, EventProcessorState::kDisabled);
-    EXPECT_FALSE(p.WaitForSync(std::chrono::milliseconds(10)).ok());
-    loads.Shutdown();
-  }
-  std::error_code ec;
-  std::filesystem::remove_all(root, ec);
+  ::ics::testing::TempDir tmp("ics_events_wait");
+  ASSERT_TRUE(tmp.ok()) << tmp.error();
+  auto raw = OpenSqliteMetastore(tmp.File("m.db"));
+  auto ext = OpenSqliteMetastore(tmp.File("m.db"));
+  ASSERT_TRUE(raw.ok() && ext.ok());
+  SelfEventLog self;
+  SelfRecordingMetastore ms(raw->get(), &self);
+  PollStack stack(raw->get(), &ms);
+  EventProcessorOptions eo;
+  eo.poll_interval_ms = 20;
+  EventProcessor p(&stack.ctx, &self, eo);
+  ASSERT_TRUE(p.Start(0).ok());
+  CreateDatabaseExternally(ext->get(), "w");
+  Result<int64_t> v = p.WaitForSync(std::chrono::seconds(30));
+  ASSERT_TRUE(v.ok()) << v.status().ToString();
+  EXPECT_NE(stack.catalog.GetDatabase("w"), nullptr);
+  EXPECT_GE(*v, stack.catalog.GetDatabase("w")->version);
+  p.Stop();
+  p.Stop();  // idempotent
+  EXPECT_EQ(p.GetStatus().state, EventProcessorState::kDisabled);
+  EXPECT_FALSE(p.WaitForSync(std::chrono::milliseconds(10)).ok());
 }
 
 TEST(EventProcessorThreadTest, DisabledProcessorRefusesControl) {

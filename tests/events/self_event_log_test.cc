@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "catalogd/events/self_event_log.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::catalog {
 namespace {
@@ -85,18 +86,13 @@ class HoldingMetastore final : public Metastore {
 class SelfEventLogTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/ics-self-events-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
+    dir_ = tmp_.path();
+    ASSERT_FALSE(dir_.empty());
     auto ms = OpenSqliteMetastore(dir_ + "/m.db");
     ASSERT_TRUE(ms.ok()) << ms.status().ToString();
     real_ = std::move(ms).value();
   }
-  void TearDown() override {
-    real_.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
+  void TearDown() override { real_.reset(); }
 
   static MetastoreTxn CreateDbs(const std::vector<std::string>& names) {
     MetastoreTxn txn;
@@ -109,6 +105,7 @@ class SelfEventLogTest : public ::testing::Test {
     return txn;
   }
 
+  ::ics::testing::TempDir tmp_{"ics-self-events"};
   std::string dir_;
   std::unique_ptr<Metastore> real_;
 };

@@ -196,7 +196,7 @@ TEST_F(ExecAlterTest, AddAndDropPartitions) {
   EXPECT_EQ(d0.partition_spec[0].value, "2030");
   EXPECT_EQ(d0.partition_spec[1].value, "x");
   EXPECT_EQ(d0.location, "/elsewhere");
-  EXPECT_EQ(a.add_partition_params.partitions[1].partition_spec[1].value, kNullPartitionValue);
+  EXPECT_EQ(a.add_partition_params.partitions[1].partition_spec[1].value, kDefaultPartitionName);
   EXPECT_TRUE(a.add_partition_params.if_not_exists);
 
   EXPECT_EQ(Error("ALTER TABLE db1.p ADD PARTITION (year=2024, city='rome')"),

@@ -17,7 +17,7 @@ class ExecShowTest : public ExecTest {
     cat().AddPartition("db1", "p", "year=2025", {"2025"}, "/w/p/year=2025", {{"f1", 2048}}, 10);
     cat().AddPartition("db1", "p", "year=2024", {"2024"}, "/w/p/year=2024",
                        {{"a", 100}, {"b", 300}}, 5);
-    cat().AddPartition("db1", "p", "year=__HIVE_DEFAULT_PARTITION__", {kNullPartitionValue},
+    cat().AddPartition("db1", "p", "year=__HIVE_DEFAULT_PARTITION__", {kDefaultPartitionName},
                        "/w/p/year=__HIVE_DEFAULT_PARTITION__");
     cat().tables.at({"db1", "p"})->num_rows = 15;
   }

@@ -16,13 +16,15 @@
 #include <utility>
 #include <vector>
 
-#include "catalogd/catalog/file_format.h"
 #include "common/codec/file_desc.h"
+#include "common/hive/file_format.h"
 #include "common/types/column_type.h"
 #include "coordinator-sim/exec/statement_executor.h"
-#include "tests/loader/temp_dir.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::coord::testing {
+
+using ::ics::testing::TempDir;
 
 struct ColSpec {
   ColSpec(std::string n, std::string t, std::string c = "")
@@ -36,7 +38,10 @@ struct ColSpec {
 // descriptors) and functions, as a test sets them up.
 class FakeCatalog : public LocalCatalog {
  public:
-  void OnTopicUpdate(const impala::TTopicDelta&, std::vector<impala::TTopicDelta>*) override {}
+  TopicProgress OnTopicUpdate(const impala::TTopicDelta&,
+                              std::vector<impala::TTopicDelta>*) override {
+    return {};
+  }
   std::string topic_prefix() const override { return "2:"; }
   void ApplyUpdateResult(const impala::TCatalogUpdateResult&) override { ++applied; }
 
@@ -124,7 +129,7 @@ class FakeCatalog : public LocalCatalog {
     t->hms.owner = "alice";
     t->hms.tableType = "MANAGED_TABLE";
     t->hms.sd.location = location.empty() ? "/warehouse/" + db + ".db/" + name : location;
-    const catalog::HmsFormat f = catalog::HmsFormatOf(format);
+    const ics::HmsFormat f = ics::HmsFormatOf(format);
     t->hms.sd.inputFormat = f.input_format;
     t->hms.sd.outputFormat = f.output_format;
     t->hms.sd.serdeInfo.serializationLib = f.serde_lib;

@@ -8,30 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/util/temp_dir.h"
+
 namespace ics::coord::testing {
 
-// A fresh directory removed (with its contents) on destruction.
-class ScopedTempDir {
- public:
-  ScopedTempDir() {
-    std::string tmpl = ::testing::TempDir() + "exec_scan_XXXXXX";
-    char* p = ::mkdtemp(tmpl.data());
-    EXPECT_NE(p, nullptr);
-    path_ = tmpl;
-  }
-  ~ScopedTempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  ScopedTempDir(const ScopedTempDir&) = delete;
-  ScopedTempDir& operator=(const ScopedTempDir&) = delete;
-
-  const std::string& path() const { return path_; }
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using ::ics::testing::TempDir;
 
 }  // namespace ics::coord::testing
 

@@ -10,7 +10,7 @@ namespace ics::coord {
 namespace {
 
 using Ids = std::vector<int64_t>;
-constexpr const char* kNull = kNullPartitionValue;
+constexpr const char* kNull = kDefaultPartitionName;
 
 impala::TColumn Col(const std::string& name, const char* type) {
   impala::TColumn c;

@@ -17,7 +17,7 @@
 namespace ics::coord {
 namespace {
 
-using testing::ScopedTempDir;
+using testing::TempDir;
 
 constexpr int kRows = 1000;
 
@@ -106,8 +106,8 @@ std::vector<ScanColumn> ScanColumns(const std::vector<GenColumn>& cols) {
 }
 
 // Writes rows [begin, end) as one file; returns its path.
-std::string WriteRows(const ScopedTempDir& dir, const std::vector<GenColumn>& cols, int begin,
-                      int end, char delim = kDefaultFieldDelim) {
+std::string WriteRows(const TempDir& dir, const std::vector<GenColumn>& cols, int begin, int end,
+                      char delim = kDefaultFieldDelim) {
   std::vector<TextRow> rows;
   for (int i = begin; i < end; ++i) {
     TextRow row;
@@ -170,7 +170,7 @@ void ExpectNdvNear(int64_t got, int64_t want, const std::string& what) {
 }
 
 TEST(ExecScanStats, PartitionScanFigures) {
-  ScopedTempDir dir;
+  TempDir dir;
   const auto cols = Columns();
   const std::vector<std::string> files = {WriteRows(dir, cols, 0, 600),
                                           WriteRows(dir, cols, 600, kRows)};
@@ -222,7 +222,7 @@ TEST(ExecScanStats, PartitionScanFigures) {
 }
 
 TEST(ExecScanStats, CustomDelimiterAndNoFiles) {
-  ScopedTempDir dir;
+  TempDir dir;
   const auto cols = Columns();
   const std::string file = WriteRows(dir, cols, 0, 100, ',');
   auto stats = ComputePartitionScan({file}, ScanColumns(cols), ',');
@@ -243,7 +243,7 @@ TEST(ExecScanStats, CustomDelimiterAndNoFiles) {
 }
 
 TEST(ExecScanStats, MissingFileIsAnError) {
-  ScopedTempDir dir;
+  TempDir dir;
   auto r = ComputePartitionScan({dir.File("nope.txt")}, ScanColumns(Columns()), ',');
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(r.status().Is(ErrorCode::kIoError)) << r.status().ToString();
@@ -271,7 +271,7 @@ TEST(ExecScanStats, FixedWidths) {
 }
 
 TEST(ExecScanStats, MergeEqualsWholeScan) {
-  ScopedTempDir dir;
+  TempDir dir;
   const auto cols = Columns();
   const auto scan_cols = ScanColumns(cols);
   // Three partitions with different NULL ratios and sizes.

@@ -1,6 +1,7 @@
 // Hive text data files: write/read round trips, escaping, the hidden
 // temporary file, and typed reading of field text.
 #include "coordinator-sim/exec/text_data.h"
+#include "common/hive/scalar_text.h"
 
 #include <sys/inotify.h>
 #include <unistd.h>
@@ -17,7 +18,7 @@ namespace ics::coord {
 namespace {
 
 using impala::TPrimitiveType;
-using testing::ScopedTempDir;
+using testing::TempDir;
 
 std::vector<std::string> ListDir(const std::string& dir) {
   std::vector<std::string> out;
@@ -34,7 +35,7 @@ std::string ReadRaw(const std::string& path) {
 }
 
 TEST(ExecScanTextData, RoundTripNullsDelimitersUnicode) {
-  ScopedTempDir dir;
+  TempDir dir;
   const std::vector<TextRow> rows = {
       {"plain", std::nullopt, ""},
       {"with\x01" "delim", "back\\slash", "trailing\\"},
@@ -55,7 +56,7 @@ TEST(ExecScanTextData, RoundTripNullsDelimitersUnicode) {
 }
 
 TEST(ExecScanTextData, CustomDelimiterRoundTrip) {
-  ScopedTempDir dir;
+  TempDir dir;
   const std::vector<TextRow> rows = {{"a,b", "c"}, {",", ",,"}, {std::nullopt, "x,\\,y"}};
   auto name = WriteTextDataFile(dir.path(), "q", rows, ',');
   ASSERT_RESULT_OK(name);
@@ -74,7 +75,7 @@ TEST(ExecScanTextData, EncodeExactBytes) {
 }
 
 TEST(ExecScanTextData, EmptyRowsAndFiles) {
-  ScopedTempDir dir;
+  TempDir dir;
   auto empty = WriteTextDataFile(dir.path(), "e", {});
   ASSERT_RESULT_OK(empty);
   EXPECT_EQ(std::filesystem::file_size(dir.File(*empty)), 0u);
@@ -123,7 +124,7 @@ TEST(ExecScanTextData, ForeignLineEndingsAndEscapes) {
 }
 
 TEST(ExecScanTextData, FileNamesAreUniqueAndDirectoryIsCreated) {
-  ScopedTempDir dir;
+  TempDir dir;
   const std::string nested = dir.path() + "/db/t/year=2024/month=1";
   const std::regex pattern("coord-7_[0-9a-f]{32}_data\\.0\\.txt");
   std::set<std::string> names;
@@ -142,7 +143,7 @@ TEST(ExecScanTextData, FileNamesAreUniqueAndDirectoryIsCreated) {
 }
 
 TEST(ExecScanTextData, WritesHiddenTempThenRenames) {
-  ScopedTempDir dir;
+  TempDir dir;
   const int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
   ASSERT_GE(fd, 0);
   ASSERT_GE(inotify_add_watch(fd, dir.path().c_str(), IN_CREATE | IN_MOVED_FROM | IN_MOVED_TO),
@@ -169,7 +170,7 @@ TEST(ExecScanTextData, WritesHiddenTempThenRenames) {
 }
 
 TEST(ExecScanTextData, Errors) {
-  ScopedTempDir dir;
+  TempDir dir;
   for (const std::string bad : {"", ".hidden", "_hidden", "a/b"}) {
     auto r = WriteTextDataFile(dir.path(), bad, {{"x"}});
     ASSERT_FALSE(r.ok()) << bad;

@@ -68,12 +68,8 @@ std::string ExecResult::ToString() const {
 ExternalCluster::ExternalCluster(ExternalClusterOptions options) : opts_(std::move(options)) {
   // A peer closing a socket must not kill the test (children reset this).
   signal(SIGPIPE, SIG_IGN);
-  std::string base = opts_.base_dir;
-  if (base.empty()) base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-  std::string tmpl = base + "/" + opts_.name + "-XXXXXX";
-  std::vector<char> buf(tmpl.begin(), tmpl.end());
-  buf.push_back('\0');
-  if (mkdtemp(buf.data()) != nullptr) dir_ = buf.data();
+  tmp_ = std::make_unique<::ics::testing::TempDir>(opts_.name, opts_.base_dir);
+  dir_ = tmp_->path();
   // ICS_EXTERNAL_KEEP_DIRS=1 keeps every cluster's logs, also on success.
   const char* keep = getenv("ICS_EXTERNAL_KEEP_DIRS");
   keep_dir_ = keep != nullptr && std::string(keep) == "1";
@@ -108,10 +104,8 @@ ExternalCluster::~ExternalCluster() {
   }
   if (catalogd_) catalogd_->Kill();
   if (statestored_) statestored_->Kill();
-  if (!keep_dir_ && !dir_.empty()) {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
+  // tmp_ removes the directory after this body, once every process is gone.
+  if (keep_dir_) tmp_->Keep();
 }
 
 std::string ExternalCluster::LogPath(const std::string& role) const {

@@ -50,6 +50,7 @@
 #include "common/rpc/tls.h"
 #include "common/util/status.h"
 #include "tests/external/external_process.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::external {
 
@@ -231,6 +232,7 @@ class ExternalCluster {
   std::string PortFile(const std::string& role, int start) const;
 
   const ExternalClusterOptions opts_;
+  std::unique_ptr<::ics::testing::TempDir> tmp_;
   std::string dir_;
   std::shared_ptr<const TlsContext> client_tls_;
   // --ssl_* flags for a role (empty without TLS).

@@ -17,6 +17,7 @@
 #include <fstream>
 
 #include "tests/external/external_test_util.h"
+#include "tests/util/temp_dir.h"
 
 #ifndef ICS_CLUSTER_SCRIPT
 #error "ICS_CLUSTER_SCRIPT must name scripts/cluster.sh"
@@ -61,9 +62,8 @@ int FreePort(bool pair = false) {
 class ExternalClusterScript : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/ics-ext-script-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    run_dir_ = tmpl;
+    run_dir_ = tmp_.path();
+    ASSERT_FALSE(run_dir_.empty()) << tmp_.error();
     bin_dir_ = fs::path(ICS_STATESTORED_BIN).parent_path().string();
   }
 
@@ -84,9 +84,7 @@ class ExternalClusterScript : public ::testing::Test {
         std::cout << "---- " << log << "\n" << TailOfFile(log, 30);
       }
       std::cout << "---- run dir kept: " << run_dir_ << "\n";
-    } else {
-      std::error_code ec;
-      fs::remove_all(run_dir_, ec);
+      tmp_.Keep();
     }
   }
 
@@ -101,6 +99,7 @@ class ExternalClusterScript : public ::testing::Test {
         {ICS_CATALOG_SHELL_BIN, "-i", "127.0.0.1:" + std::to_string(port), "-q", sql});
   }
 
+  ::ics::testing::TempDir tmp_{"ics-ext-script"};
   std::string run_dir_;
   std::string bin_dir_;
 };

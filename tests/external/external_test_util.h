@@ -12,8 +12,8 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/external/eventually.h"
 #include "tests/external/external_cluster.h"
+#include "tests/util/eventually.h"
 
 namespace ics::external {
 

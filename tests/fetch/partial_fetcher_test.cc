@@ -7,6 +7,7 @@
 #include <set>
 
 #include "catalogd/fetch/partial_fetcher.h"
+#include "catalogd/service/catalog_service_handler.h"
 #include "common/codec/thrift_serde.h"
 #include "tests/fetch/fetcher_fixture.h"
 
@@ -34,13 +35,20 @@ class PartialFetcherTest : public testing::FetcherTestBase {};
 
 // --- protocol, service id, malformed requests -----------------------------
 
+// The CatalogService adapter checks the protocol before the fetcher runs.
 TEST_F(PartialFetcherTest, OldProtocolIsRefused) {
   auto f = NewFetcher();
+  auto handler = MakeCatalogServiceHandler(HandlerDeps{&ctx_, nullptr, f.get(), 1000});
+  auto fetch = [&](const impala::TGetPartialCatalogObjectRequest& q) {
+    impala::TGetPartialCatalogObjectResponse resp;
+    handler->GetPartialCatalogObject(resp, q);
+    return resp;
+  };
   TTableInfoSelector sel;
   sel.want_hms_table = true;
   auto req = TableReq("sales", "orders", sel);
   req.protocol_version = impala::CatalogServiceVersion::V1;
-  auto r = f->GetPartialCatalogObject(req);
+  auto r = fetch(req);
   EXPECT_EQ(r.status.status_code, static_cast<TErrorCode::type>(157));
   EXPECT_FALSE(r.status.error_msgs.empty());
   EXPECT_EQ(r.catalog_service_id, catalog_.service_id());
@@ -48,10 +56,10 @@ TEST_F(PartialFetcherTest, OldProtocolIsRefused) {
 
   // Thrift does not validate enums: any i32 may arrive.
   req.protocol_version = static_cast<impala::CatalogServiceVersion::type>(-1);
-  r = f->GetPartialCatalogObject(req);
+  r = fetch(req);
   EXPECT_EQ(r.status.status_code, static_cast<TErrorCode::type>(157));
   req.protocol_version = static_cast<impala::CatalogServiceVersion::type>(7);  // newer: served
-  r = f->GetPartialCatalogObject(req);
+  r = fetch(req);
   ExpectOk(r);
 }
 

@@ -73,7 +73,7 @@ std::unique_ptr<coord::LocalCatalog> CatalogFrom(CatalogdStack& stack) {
   po.mode = catalog::TopicMode::kFull;
   catalog::CatalogTopicPublisher publisher(stack.catalog(), po);
   impala::TTopicDelta topic = publisher.BuildFullTopic();
-  topic.topic_name = catalog::kCatalogTopic;
+  topic.topic_name = ics::kCatalogTopic;
   topic.is_delta = false;
   std::unique_ptr<coord::LocalCatalog> local = coord::MakeFullReplicaCatalog();
   std::vector<impala::TTopicDelta> ignored;

@@ -29,13 +29,13 @@
 #include <vector>
 
 #include "catalogd/catalog/catalog.h"
-#include "catalogd/catalog/table_load_manager.h"
+#include "catalogd/core/catalog_context.h"
 #include "catalogd/ddl/ddl_executor.h"
 #include "catalogd/fetch/partial_fetcher.h"
 #include "catalogd/loader/file_system.h"
+#include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/metastore/metastore.h"
-#include "catalogd/service/catalog_context.h"
 #include "tests/fuzz/fuzz_rpc.h"
 
 namespace ics::fuzz {

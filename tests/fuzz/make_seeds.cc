@@ -92,7 +92,7 @@ impala::TTopicDelta SeedTopic(CatalogdStack& stack, catalog::TopicMode mode) {
   po.mode = mode;
   catalog::CatalogTopicPublisher publisher(stack.catalog(), po);
   impala::TTopicDelta topic = publisher.BuildFullTopic();
-  topic.topic_name = catalog::kCatalogTopic;
+  topic.topic_name = ics::kCatalogTopic;
   topic.is_delta = false;
   return topic;
 }
@@ -414,7 +414,7 @@ impala::TRegisterSubscriberRequest Registration(const std::string& id) {
   r.subscriber_location.hostname = "127.0.0.1";
   r.subscriber_location.port = 23999;
   impala::TTopicRegistration t;
-  t.topic_name = catalog::kCatalogTopic;
+  t.topic_name = ics::kCatalogTopic;
   t.is_transient = false;
   t.populate_min_subscriber_topic_version = true;
   t.__set_filter_prefix("1:");
@@ -452,7 +452,7 @@ void SubscriberSeeds(CatalogdStack& stack) {
   const impala::TTopicDelta mixed = SeedTopic(stack, catalog::TopicMode::kMixed);
   Write("subscriber_fuzz", "full_topic", Calls<Client>([&](Client& c) {
           impala::TUpdateStateRequest req;
-          req.topic_deltas = {{catalog::kCatalogTopic, full}};
+          req.topic_deltas = {{ics::kCatalogTopic, full}};
           c.send_UpdateState(req);
         }));
   Write("subscriber_fuzz", "mixed_delta", Calls<Client>([&](Client& c) {
@@ -472,7 +472,7 @@ void SubscriberSeeds(CatalogdStack& stack) {
             kept.back().deleted = true;
           }
           delta.topic_entries = std::move(kept);
-          req.topic_deltas = {{catalog::kCatalogTopic, delta}};
+          req.topic_deltas = {{ics::kCatalogTopic, delta}};
           req.__set_registration_id(impala::TUniqueId());
           c.send_UpdateState(req);
         }));

@@ -91,7 +91,7 @@ void CodecSeeds(CatalogdStack& stack) {
   impala::TUpdateStateRequest usr;
   impala::TTopicDelta small = topic;
   if (small.topic_entries.size() > 2) small.topic_entries.resize(2);
-  usr.topic_deltas = {{catalog::kCatalogTopic, small}};
+  usr.topic_deltas = {{ics::kCatalogTopic, small}};
   put(1, "update_state_request", usr);
   put(2, "ddl_create_table", SeedDdl()[1]);
   impala::TGetPartialCatalogObjectRequest preq;

@@ -12,6 +12,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace ics::catalog::mds;
+  using ics::KeyKind;
   static const std::vector<PartitionKeyInfo> keys = {
       {"year", KeyKind::kInt},   {"region", KeyKind::kString}, {"day", KeyKind::kDate},
       {"ok", KeyKind::kBool},    {"ratio", KeyKind::kFloat},   {"ts", KeyKind::kTimestamp},

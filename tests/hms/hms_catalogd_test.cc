@@ -5,14 +5,15 @@
 
 #include "catalogd/service/catalog_server.h"
 #include "tests/hms/hms_test_util.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::catalog::hms::testing {
 namespace {
 
 TEST(HmsCatalogdTest, CatalogdServesTheEndpointOverItsMetastore) {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "ics_hms_cd_XXXXXX").string();
-  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-  const std::string dir = tmpl;
+  ::ics::testing::TempDir tmp("ics_hms_cd");
+  ASSERT_TRUE(tmp.ok()) << tmp.error();
+  const std::string dir = tmp.path();
   {
     CatalogServerOptions o;
     o.bind_host = "127.0.0.1";
@@ -68,8 +69,6 @@ TEST(HmsCatalogdTest, CatalogdServesTheEndpointOverItsMetastore) {
     ASSERT_TRUE(s.ok()) << s.ToString();
     EXPECT_EQ(server.hms_port(), 0);
   }
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
 }
 
 }  // namespace

@@ -4,8 +4,8 @@
 
 #include <thrift/TApplicationException.h>
 
-#include "catalogd/hms/hms_function_map.h"
 #include "catalogd/metastore/notification_message.h"
+#include "common/hive/function_map.h"
 #include "tests/hms/hms_test_util.h"
 
 namespace ics::catalog::hms::testing {

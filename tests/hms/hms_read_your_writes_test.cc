@@ -13,6 +13,7 @@
 #include "catalogd/service/catalog_server.h"
 #include "common/rpc/thrift_client.h"
 #include "tests/hms/hms_test_util.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::catalog::hms::testing {
 namespace {
@@ -20,9 +21,8 @@ namespace {
 class HmsReadYourWritesTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "ics_hms_ryw_XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
+    dir_ = tmp_.path();
+    ASSERT_FALSE(dir_.empty());
     CatalogServerOptions o;
     o.bind_host = "127.0.0.1";
     o.port = 0;
@@ -40,8 +40,6 @@ class HmsReadYourWritesTest : public ::testing::Test {
   void TearDown() override {
     hms_.reset();
     server_.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
   }
 
   // rw.t: id bigint, d date, ts timestamp; partitioned by p string.
@@ -82,6 +80,7 @@ class HmsReadYourWritesTest : public ::testing::Test {
     return resp;
   }
 
+  ::ics::testing::TempDir tmp_{"ics_hms_ryw"};
   std::string dir_;
   std::unique_ptr<CatalogServer> server_;
   std::unique_ptr<HmsClient> hms_;
@@ -109,7 +108,7 @@ TEST_F(HmsReadYourWritesTest, HmsCreateTableIsVisibleToTheOtherServicesAtOnce) {
   ics::thrift::TBatchCreatePartitionsResponse created;
   ASSERT_TRUE(
       parts.Call("Create", [&](auto& c) { c.BatchCreatePartitions(created, create); }).ok());
-  ASSERT_EQ(created.status.code, ics::thrift::TPartitionServiceErrorCode::OK)
+  ASSERT_EQ(created.status.code, ics::thrift::TMetastoreServiceErrorCode::OK)
       << created.status.message;
   EXPECT_EQ(created.partitions.size(), 2u);
 

@@ -20,6 +20,7 @@
 #include "catalogd/hms/hms_server.h"
 #include "catalogd/loader/file_system.h"
 #include "catalogd/metastore/metastore.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::catalog::hms::testing {
 
@@ -66,9 +67,8 @@ class HmsClient {
 class HmsEndpointTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "ics_hms_XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
+    dir_ = tmp_.path();
+    ASSERT_FALSE(dir_.empty());
     warehouse_ = dir_ + "/warehouse";
     std::filesystem::create_directories(warehouse_);
     auto ms = OpenSqliteMetastore(dir_ + "/metastore.db");
@@ -94,8 +94,6 @@ class HmsEndpointTest : public ::testing::Test {
     if (server_) server_->Stop();
     server_.reset();
     metastore_.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
   }
 
   hive::ThriftHiveMetastoreClient& hms() { return **client_; }
@@ -157,6 +155,7 @@ class HmsEndpointTest : public ::testing::Test {
     return id.eventId;
   }
 
+  ::ics::testing::TempDir tmp_{"ics_hms"};
   std::string dir_;
   std::string warehouse_;
   std::unique_ptr<Metastore> metastore_;

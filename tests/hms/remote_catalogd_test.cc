@@ -17,9 +17,10 @@
 #include "common/rpc/status_convert.h"
 #include "common/rpc/thrift_client.h"
 #include "common/types/column_type.h"
-#include "tests/external/eventually.h"
 #include "tests/external/external_process.h"
 #include "tests/metastore/metastore_test_util.h"
+#include "tests/util/eventually.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::catalog {
 namespace {
@@ -60,17 +61,16 @@ impala::TColumn Col(const std::string& name, const std::string& type) {
 class RemoteCatalogdTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / "ics_remote_catalogd_XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
+    dir_ = tmp_.path();
+    ASSERT_FALSE(dir_.empty()) << tmp_.error();
   }
   void TearDown() override {
     client_.reset();
     hms_.reset();
-    std::error_code ec;
-    if (!HasFailure()) std::filesystem::remove_all(dir_, ec);
-    else std::cerr << "logs kept in " << dir_ << "\n";
+    if (HasFailure()) {
+      tmp_.Keep();
+      std::cerr << "logs kept in " << dir_ << "\n";
+    }
   }
 
   // Starts catalogd `name` with `flags` and returns its port-file line.
@@ -187,6 +187,7 @@ class RemoteCatalogdTest : public ::testing::Test {
     return ms.ok() ? std::move(ms).value() : nullptr;
   }
 
+  ::ics::testing::TempDir tmp_{"ics_remote_catalogd"};
   std::string dir_;
   std::unique_ptr<ExternalProcess> hms_;
   std::unique_ptr<ExternalProcess> client_;

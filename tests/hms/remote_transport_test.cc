@@ -10,8 +10,8 @@
 
 #include "catalogd/metastore/hms_remote_metastore.h"
 #include "catalogd/metastore/hms_remote_writes.h"
-#include "tests/external/eventually.h"
 #include "tests/hms/remote_fault_server.h"
+#include "tests/util/eventually.h"
 
 namespace ics::catalog {
 namespace {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "catalogd/metastore/metastore.h"
-#include "catalogd/metastore/partition_name.h"
+#include "common/hive/partition_name.h"
 #include "common/util/mutex.h"
 
 namespace ics::catalog {

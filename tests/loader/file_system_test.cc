@@ -7,10 +7,12 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tests/loader/temp_dir.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::catalog {
 namespace {
+
+using ::ics::testing::TempDir;
 
 namespace fs = std::filesystem;
 

@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "catalogd/catalog/catalog.h"
-#include "catalogd/catalog/table_load_manager.h"
+#include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/loader/thread_pool.h"
 #include "catalogd/metastore/forwarding_metastore.h"

@@ -13,10 +13,12 @@
 #include "common/codec/partition_stats.h"
 #include "common/types/column_type.h"
 #include "tests/loader/fake_metastore.h"
-#include "tests/loader/temp_dir.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::catalog {
 namespace {
+
+using ::ics::testing::TempDir;
 
 void WriteFile(const std::string& path, size_t bytes) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());

@@ -22,22 +22,15 @@
 #include "coordinator-sim/catalog/local_catalog.h"
 #include "statestore/statestore_server.h"
 #include "statestore/subscriber.h"
+#include "tests/util/eventually.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::lctest {
 namespace {
 
-using coord::LocalCatalog;
+using ::ics::testing::Eventually;
 
-// Polls `cond` until it holds or `timeout` passes.
-bool Eventually(const std::function<bool()>& cond,
-                std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (cond()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return cond();
-}
+using coord::LocalCatalog;
 
 impala::TColumn Column(const std::string& name, const std::string& type) {
   impala::TColumn c;
@@ -65,9 +58,8 @@ impala::TPartitionDef PartitionDef(const std::string& value) {
 class LocalCatalogClusterTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/ics-localcatalog-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
+    dir_ = tmp_.path();
+    ASSERT_FALSE(dir_.empty());
 
     statestore::StatestoreServerOptions so;
     so.bind_host = "127.0.0.1";
@@ -106,8 +98,6 @@ class LocalCatalogClusterTest : public ::testing::Test {
     for (auto& sub : subs_) sub->Stop();
     if (catalogd_) catalogd_->Stop();
     if (statestore_) statestore_->Stop();
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
   }
 
   void Subscribe(const std::string& id, LocalCatalog* cat) {
@@ -141,6 +131,7 @@ class LocalCatalogClusterTest : public ::testing::Test {
     return resp.result.version;
   }
 
+  ::ics::testing::TempDir tmp_{"ics-localcatalog"};
   std::string dir_;
   std::unique_ptr<statestore::StatestoreServer> statestore_;
   std::unique_ptr<catalog::CatalogServer> catalogd_;

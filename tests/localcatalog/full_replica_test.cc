@@ -113,7 +113,9 @@ TEST_F(LocalCatalogFullReplicaTest, AppliesCatalogdTopicForms) {
   EXPECT_EQ(stats.catalog_version, 3);
 }
 
+// A replica configured for an uncompacted topic (--compact_catalog_topic=false).
 TEST_F(LocalCatalogFullReplicaTest, UncompressedValuesAndEscapedPartitionNames) {
+  cat_ = coord::MakeFullReplicaCatalog(CatalogTopicFormat{/*compact=*/false});
   std::vector<impala::TTopicItem> items;
   items.push_back(Item("1:", catalog::DatabaseObject(MakeDb("db", 1)), false, /*compact=*/false));
   auto t = MakeTable("db", "t", 2,
@@ -122,13 +124,13 @@ TEST_F(LocalCatalogFullReplicaTest, UncompressedValuesAndEscapedPartitionNames) 
   for (const auto& [id, p] : t.partitions) {
     items.push_back(Item("1:", catalog::PartitionObject(t, *p), false, /*compact=*/false));
   }
-  Apply(Delta("1:", items, Id(1), 2, false));
+  Apply(Delta("1:", items, Id(1), 2, false, 0, /*compact=*/false));
   auto table = Table("db", "t");
   ASSERT_NE(table, nullptr);
   auto parts = cat_->GetPartitions(*table, {5, 6}, false, false);
   ASSERT_TRUE(parts.ok());
   EXPECT_EQ((*parts)[0]->values, std::vector<std::string>{"a/b=c"});
-  EXPECT_EQ((*parts)[1]->values, std::vector<std::string>{coord::kNullPartitionValue});
+  EXPECT_EQ((*parts)[1]->values, std::vector<std::string>{kDefaultPartitionName});
 }
 
 TEST_F(LocalCatalogFullReplicaTest, AppliesOnlyNewerObjects) {

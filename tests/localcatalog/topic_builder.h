@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "catalogd/catalog/catalog_objects.h"
+#include "common/codec/catalog_topic.h"
 #include "common/codec/file_desc.h"
 #include "common/codec/topic_value.h"
 #include "common/types/column_type.h"
@@ -116,9 +117,9 @@ inline catalog::FunctionState MakeFn(const std::string& db, const std::string& n
 inline impala::TTopicItem Item(const std::string& prefix, const impala::TCatalogObject& obj,
                                bool deleted = false, bool compact = true) {
   impala::TTopicItem item;
-  item.key = prefix + catalog::TopicKeyOf(obj);
+  item.key = prefix + CatalogTopicKey(obj);
   item.deleted = deleted;
-  auto value = EncodeTopicValue(obj, compact);
+  auto value = EncodeCatalogTopicValue(obj, CatalogTopicFormat{compact});
   EXPECT_TRUE(value.ok()) << value.status().ToString();
   if (value.ok()) item.value = *value;
   return item;
@@ -128,14 +129,16 @@ inline impala::TTopicItem Item(const std::string& prefix, const impala::TCatalog
 // always ends a delta) unless catalog_version < 0.
 inline impala::TTopicDelta Delta(const std::string& prefix, std::vector<impala::TTopicItem> items,
                                  const impala::TUniqueId& service_id, int64_t catalog_version,
-                                 bool is_delta = true, int64_t last_reset = 0) {
+                                 bool is_delta = true, int64_t last_reset = 0,
+                                 bool compact = true) {
   impala::TTopicDelta d;
   d.topic_name = "catalog-update";
   d.is_delta = is_delta;
   d.topic_entries = std::move(items);
   if (catalog_version >= 0) {
     d.topic_entries.push_back(
-        Item(prefix, catalog::CatalogServiceObject(service_id, catalog_version, last_reset)));
+        Item(prefix, catalog::CatalogServiceObject(service_id, catalog_version, last_reset),
+             /*deleted=*/false, compact));
   }
   return d;
 }

@@ -16,12 +16,13 @@
 #include <utility>
 
 #include "catalogd/catalog/catalog.h"
-#include "catalogd/catalog/table_load_manager.h"
+#include "catalogd/core/catalog_context.h"
 #include "catalogd/ddl/ddl_executor.h"
 #include "catalogd/loader/file_system.h"
+#include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/metastore/metastore.h"
-#include "catalogd/service/catalog_context.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::catalog::testing {
 
@@ -29,16 +30,12 @@ class CatalogStackTest : public ::testing::Test {
  protected:
   // Makes root_ a new directory under $TMPDIR (or /tmp) named <prefix>.XXXXXX.
   void MakeRoot(const std::string& prefix) {
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/" + prefix + ".XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    root_ = tmpl;
+    root_dir_ = std::make_unique<::ics::testing::TempDir>(prefix);
+    root_ = root_dir_->path();
+    ASSERT_FALSE(root_.empty());
   }
 
-  void RemoveRoot() {
-    std::error_code ec;
-    if (!root_.empty()) std::filesystem::remove_all(root_, ec);
-  }
+  void RemoveRoot() { root_dir_.reset(); }
 
   // (Re)opens <root>/metastore.db and builds every layer above it over `fs`;
   // the catalog starts with the names of every database and table (tables
@@ -86,6 +83,7 @@ class CatalogStackTest : public ::testing::Test {
     metastore_.reset();
   }
 
+  std::unique_ptr<::ics::testing::TempDir> root_dir_;
   std::string root_;
   std::unique_ptr<Metastore> metastore_;
   std::unique_ptr<Catalog> catalog_;

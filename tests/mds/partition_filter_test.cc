@@ -5,7 +5,7 @@
 
 #include "catalogd/mds/partition_filter.h"
 #include "catalogd/mds/partition_predicate.h"
-#include "catalogd/mds/partition_value.h"
+#include "common/hive/typed_value.h"
 
 namespace ics::catalog::mds {
 namespace {
@@ -284,13 +284,13 @@ TEST(PartitionValueTest, StoredValuesByKind) {
   EXPECT_TRUE(ParseStoredValue(KeyKind::kInt, "__HIVE_DEFAULT_PARTITION__")->is_null());
   EXPECT_EQ(ParseStoredValue(KeyKind::kInt, "-42")->i, -42);
   EXPECT_FALSE(ParseStoredValue(KeyKind::kInt, "4x").ok());
-  EXPECT_DOUBLE_EQ(ParseStoredValue(KeyKind::kFloat, "1.25")->f, 1.25);
+  EXPECT_EQ(ParseStoredValue(KeyKind::kFloat, "1.25")->AsNumber().ToString(), "1.25");
   EXPECT_EQ(ParseStoredValue(KeyKind::kBool, "true")->i, 1);
   EXPECT_EQ(ParseStoredValue(KeyKind::kString, "x y")->s, "x y");
   // Numbers order numerically across kinds; NULL sorts first.
-  EXPECT_TRUE(ValueLess(Value::Int(2), Value::Float(2.5)));
-  EXPECT_TRUE(ValueLess(Value::Null(), Value::Int(-100)));
-  EXPECT_FALSE(CompareValues(Value::Int(1), Value::String("1")).has_value());
+  EXPECT_TRUE(ValueLess(HiveValue::Int(2), *ParseNumericLiteral("2.5")));
+  EXPECT_TRUE(ValueLess(HiveValue::Null(), HiveValue::Int(-100)));
+  EXPECT_FALSE(CompareValues(HiveValue::Int(1), HiveValue::String("1")).has_value());
 }
 
 }  // namespace

@@ -11,7 +11,7 @@
 #include "catalogd/mds/partition_index.h"
 #include "catalogd/mds/partition_index_manager.h"
 #include "catalogd/mds/partition_predicate.h"
-#include "catalogd/metastore/partition_name.h"
+#include "common/hive/partition_name.h"
 #include "common/types/column_type.h"
 
 namespace ics::catalog::mds {

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "common/util/base64.h"
-#include "tests/external/eventually.h"
 #include "tests/mds/partition_test_util.h"
+#include "tests/util/eventually.h"
 
 namespace ics::catalog::mds::testing {
 namespace {

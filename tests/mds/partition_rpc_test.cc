@@ -19,6 +19,7 @@
 #include "catalogd/service/catalog_server.h"
 #include "common/rpc/thrift_client.h"
 #include "common/types/column_type.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::catalog::mds {
 namespace {
@@ -27,15 +28,13 @@ using apache::thrift::protocol::TBinaryProtocol;
 using apache::thrift::protocol::TMultiplexedProtocol;
 using apache::thrift::transport::TBufferedTransport;
 using apache::thrift::transport::TSocket;
-using thrift::TPartitionServiceErrorCode;
+using thrift::TMetastoreServiceErrorCode;
 
 class PartitionRpcTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/ics_mds_rpc.XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    root_ = tmpl;
+    root_ = tmp_.path();
+    ASSERT_FALSE(root_.empty());
     CatalogServerOptions o;
     o.bind_host = "127.0.0.1";
     o.port = 0;
@@ -49,11 +48,7 @@ class PartitionRpcTest : public ::testing::Test {
     CreatePartitionedTable();
   }
 
-  void TearDown() override {
-    server_.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(root_, ec);
-  }
+  void TearDown() override { server_.reset(); }
 
   // default.p partitioned by (year int, region string), through ExecDdl.
   void CreatePartitionedTable() {
@@ -100,6 +95,7 @@ class PartitionRpcTest : public ::testing::Test {
     return o;
   }
 
+  ::ics::testing::TempDir tmp_{"ics_mds_rpc"};
   std::string root_;
   std::unique_ptr<CatalogServer> server_;
 };
@@ -112,7 +108,7 @@ TEST_F(PartitionRpcTest, EveryCallOverTheMultiplexedPort) {
   for (int y = 2020; y < 2025; ++y) create.partitions.push_back(Part(y, "eu"));
   thrift::TBatchCreatePartitionsResponse created;
   ASSERT_TRUE(client.Call("Create", [&](auto& c) { c.BatchCreatePartitions(created, create); }).ok());
-  ASSERT_EQ(created.status.code, TPartitionServiceErrorCode::OK) << created.status.message;
+  ASSERT_EQ(created.status.code, TMetastoreServiceErrorCode::OK) << created.status.message;
   EXPECT_EQ(created.partitions.size(), 5u);
   EXPECT_EQ(created.catalog_version, server_->catalog()->version());
 
@@ -122,7 +118,7 @@ TEST_F(PartitionRpcTest, EveryCallOverTheMultiplexedPort) {
   list.__set_page_size(2);
   thrift::TListPartitionsResponse page;
   ASSERT_TRUE(client.Call("List", [&](auto& c) { c.ListPartitions(page, list); }).ok());
-  ASSERT_EQ(page.status.code, TPartitionServiceErrorCode::OK) << page.status.message;
+  ASSERT_EQ(page.status.code, TMetastoreServiceErrorCode::OK) << page.status.message;
   EXPECT_EQ(page.partitions.size(), 2u);
   EXPECT_TRUE(page.__isset.next_page_token);
 
@@ -135,7 +131,7 @@ TEST_F(PartitionRpcTest, EveryCallOverTheMultiplexedPort) {
   update.updates = {u};
   thrift::TBatchUpdatePartitionsResponse updated;
   ASSERT_TRUE(client.Call("Update", [&](auto& c) { c.BatchUpdatePartitions(updated, update); }).ok());
-  ASSERT_EQ(updated.status.code, TPartitionServiceErrorCode::OK) << updated.status.message;
+  ASSERT_EQ(updated.status.code, TMetastoreServiceErrorCode::OK) << updated.status.message;
   EXPECT_EQ(updated.partitions[0].parameters.at("k"), "v");
 
   thrift::TBatchDeletePartitionsRequest del;
@@ -143,13 +139,13 @@ TEST_F(PartitionRpcTest, EveryCallOverTheMultiplexedPort) {
   del.partition_values = {{"2020", "eu"}};
   thrift::TBatchDeletePartitionsResponse deleted;
   ASSERT_TRUE(client.Call("Delete", [&](auto& c) { c.BatchDeletePartitions(deleted, del); }).ok());
-  ASSERT_EQ(deleted.status.code, TPartitionServiceErrorCode::OK) << deleted.status.message;
+  ASSERT_EQ(deleted.status.code, TMetastoreServiceErrorCode::OK) << deleted.status.message;
 
   thrift::TOpenWriteStreamRequest open;
   open.table = Table();
   thrift::TOpenWriteStreamResponse opened;
   ASSERT_TRUE(client.Call("Open", [&](auto& c) { c.OpenWriteStream(opened, open); }).ok());
-  ASSERT_EQ(opened.status.code, TPartitionServiceErrorCode::OK) << opened.status.message;
+  ASSERT_EQ(opened.status.code, TMetastoreServiceErrorCode::OK) << opened.status.message;
   thrift::TAppendWriteStreamRequest append;
   append.stream_id = opened.stream_id;
   append.partitions = {Part(2030, "us"), Part(2031, "us")};
@@ -160,13 +156,13 @@ TEST_F(PartitionRpcTest, EveryCallOverTheMultiplexedPort) {
   commit.stream_id = opened.stream_id;
   thrift::TCommitWriteStreamResponse committed;
   ASSERT_TRUE(client.Call("Commit", [&](auto& c) { c.CommitWriteStream(committed, commit); }).ok());
-  ASSERT_EQ(committed.status.code, TPartitionServiceErrorCode::OK) << committed.status.message;
+  ASSERT_EQ(committed.status.code, TMetastoreServiceErrorCode::OK) << committed.status.message;
   EXPECT_EQ(committed.total_partitions_inserted_count, 2);
   thrift::TAbortWriteStreamRequest abort;
   abort.stream_id = opened.stream_id;
   thrift::TAbortWriteStreamResponse aborted;
   ASSERT_TRUE(client.Call("Abort", [&](auto& c) { c.AbortWriteStream(aborted, abort); }).ok());
-  EXPECT_EQ(aborted.status.code, TPartitionServiceErrorCode::NOT_FOUND);
+  EXPECT_EQ(aborted.status.code, TMetastoreServiceErrorCode::NOT_FOUND);
 
   thrift::TCreatePartitionIndexRequest ci;
   ci.table = Table();
@@ -174,7 +170,7 @@ TEST_F(PartitionRpcTest, EveryCallOverTheMultiplexedPort) {
   ci.keys = {"year"};
   thrift::TCreatePartitionIndexResponse cir;
   ASSERT_TRUE(client.Call("CreateIndex", [&](auto& c) { c.CreatePartitionIndex(cir, ci); }).ok());
-  ASSERT_EQ(cir.status.code, TPartitionServiceErrorCode::OK) << cir.status.message;
+  ASSERT_EQ(cir.status.code, TMetastoreServiceErrorCode::OK) << cir.status.message;
   thrift::TGetPartitionIndexesRequest gi;
   gi.table = Table();
   thrift::TGetPartitionIndexesResponse gir;
@@ -186,7 +182,7 @@ TEST_F(PartitionRpcTest, EveryCallOverTheMultiplexedPort) {
   di.index_name = "nope";
   thrift::TDeletePartitionIndexResponse dir;
   ASSERT_TRUE(client.Call("DeleteIndex", [&](auto& c) { c.DeletePartitionIndex(dir, di); }).ok());
-  EXPECT_EQ(dir.status.code, TPartitionServiceErrorCode::NOT_FOUND);
+  EXPECT_EQ(dir.status.code, TMetastoreServiceErrorCode::NOT_FOUND);
 }
 
 TEST_F(PartitionRpcTest, ErrorsAreStructured) {
@@ -197,7 +193,7 @@ TEST_F(PartitionRpcTest, ErrorsAreStructured) {
   for (int i = 0; i < 901; ++i) create.partitions.push_back(Part(i, "x"));
   thrift::TBatchCreatePartitionsResponse resp;
   ASSERT_TRUE(client.Call("Create", [&](auto& c) { c.BatchCreatePartitions(resp, create); }).ok());
-  EXPECT_EQ(resp.status.code, TPartitionServiceErrorCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(resp.status.code, TMetastoreServiceErrorCode::RESOURCE_EXHAUSTED);
   ASSERT_TRUE(resp.status.__isset.batch_size_too_large);
   EXPECT_EQ(resp.status.batch_size_too_large.max_batch_size, 900);
   EXPECT_FALSE(resp.status.batch_size_too_large.error_message.empty());
@@ -206,10 +202,10 @@ TEST_F(PartitionRpcTest, ErrorsAreStructured) {
   create.partitions = {Part(1, "x")};
   resp = {};
   ASSERT_TRUE(client.Call("Create", [&](auto& c) { c.BatchCreatePartitions(resp, create); }).ok());
-  ASSERT_EQ(resp.status.code, TPartitionServiceErrorCode::OK);
+  ASSERT_EQ(resp.status.code, TMetastoreServiceErrorCode::OK);
   resp = {};  // Thrift reads leave absent optional fields as they were
   ASSERT_TRUE(client.Call("Create", [&](auto& c) { c.BatchCreatePartitions(resp, create); }).ok());
-  EXPECT_EQ(resp.status.code, TPartitionServiceErrorCode::ALREADY_EXISTS);
+  EXPECT_EQ(resp.status.code, TMetastoreServiceErrorCode::ALREADY_EXISTS);
   EXPECT_FALSE(resp.status.__isset.batch_size_too_large);
   EXPECT_NE(resp.status.message.find("already exists"), std::string::npos);
 
@@ -218,11 +214,11 @@ TEST_F(PartitionRpcTest, ErrorsAreStructured) {
   list.__set_filter("year = = 1");
   thrift::TListPartitionsResponse page;
   ASSERT_TRUE(client.Call("List", [&](auto& c) { c.ListPartitions(page, list); }).ok());
-  EXPECT_EQ(page.status.code, TPartitionServiceErrorCode::INVALID_ARGUMENT);
+  EXPECT_EQ(page.status.code, TMetastoreServiceErrorCode::INVALID_ARGUMENT);
   EXPECT_NE(page.status.message.find("at position 7"), std::string::npos);
   list.table.table_name = "missing";
   ASSERT_TRUE(client.Call("List", [&](auto& c) { c.ListPartitions(page, list); }).ok());
-  EXPECT_EQ(page.status.code, TPartitionServiceErrorCode::NOT_FOUND);
+  EXPECT_EQ(page.status.code, TMetastoreServiceErrorCode::NOT_FOUND);
 }
 
 TEST_F(PartitionRpcTest, RawMultiplexedClientAndUnknownService) {
@@ -238,7 +234,7 @@ TEST_F(PartitionRpcTest, RawMultiplexedClientAndUnknownService) {
   list.table = Table();
   thrift::TListPartitionsResponse page;
   raw.ListPartitions(page, list);
-  EXPECT_EQ(page.status.code, TPartitionServiceErrorCode::OK);
+  EXPECT_EQ(page.status.code, TMetastoreServiceErrorCode::OK);
 
   // A service name nobody registered gets an application exception, and
   // the server keeps serving.
@@ -254,7 +250,7 @@ TEST_F(PartitionRpcTest, RawMultiplexedClientAndUnknownService) {
   ThriftClient<thrift::PartitionServiceClient> good("127.0.0.1", server_->metastore_service_port(),
                                                     Multiplexed());
   ASSERT_TRUE(good.Call("List", [&](auto& c) { c.ListPartitions(page, list); }).ok());
-  EXPECT_EQ(page.status.code, TPartitionServiceErrorCode::OK);
+  EXPECT_EQ(page.status.code, TMetastoreServiceErrorCode::OK);
 }
 
 TEST_F(PartitionRpcTest, GarbageFrameClosesOnlyThatConnection) {
@@ -269,11 +265,11 @@ TEST_F(PartitionRpcTest, GarbageFrameClosesOnlyThatConnection) {
   list.table = Table();
   thrift::TListPartitionsResponse page;
   ASSERT_TRUE(client.Call("List", [&](auto& c) { c.ListPartitions(page, list); }).ok());
-  EXPECT_EQ(page.status.code, TPartitionServiceErrorCode::OK);
+  EXPECT_EQ(page.status.code, TMetastoreServiceErrorCode::OK);
 }
 
 TEST(PartitionServiceStatusTest, CodesMapToTheWire) {
-  using C = TPartitionServiceErrorCode;
+  using C = TMetastoreServiceErrorCode;
   EXPECT_EQ(ToServiceStatus(Status::OK()).code, C::OK);
   EXPECT_EQ(ToServiceStatus(Status::InvalidArgument("x")).code, C::INVALID_ARGUMENT);
   EXPECT_EQ(ToServiceStatus(Status::NotFound("x")).code, C::NOT_FOUND);

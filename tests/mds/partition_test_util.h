@@ -18,13 +18,13 @@
 
 #include "PartitionService_types.h"
 #include "catalogd/catalog/catalog.h"
-#include "catalogd/catalog/table_load_manager.h"
+#include "catalogd/core/catalog_context.h"
 #include "catalogd/ddl/ddl_executor.h"
 #include "catalogd/loader/file_system.h"
+#include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/mds/partition_service.h"
 #include "catalogd/metastore/metastore.h"
-#include "catalogd/service/catalog_context.h"
 #include "common/types/column_type.h"
 #include "tests/mds/catalog_stack_test.h"
 

@@ -14,8 +14,8 @@
 
 #include <unistd.h>
 
-#include "catalogd/catalog/table_load_manager.h"
 #include "catalogd/ddl/ddl_executor.h"
+#include "catalogd/loader/table_load_manager.h"
 #include "catalogd/mds/table_service.h"
 #include "common/types/column_type.h"
 

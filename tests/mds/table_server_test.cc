@@ -11,19 +11,18 @@
 #include "catalogd/service/catalog_server.h"
 #include "common/rpc/thrift_client.h"
 #include "common/types/column_type.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::catalog {
 namespace {
 
-using TTS = thrift::TTableServiceErrorCode;
+using TTS = thrift::TMetastoreServiceErrorCode;
 
 class TableServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/ics_table_server.XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    root_ = tmpl;
+    root_ = tmp_.path();
+    ASSERT_FALSE(root_.empty());
     CatalogServerOptions o;
     o.bind_host = "127.0.0.1";
     o.port = 0;
@@ -42,8 +41,6 @@ class TableServerTest : public ::testing::Test {
   void TearDown() override {
     tables_.reset();
     server_.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(root_, ec);
   }
 
   void CreateTable(const std::string& name) {
@@ -66,6 +63,7 @@ class TableServerTest : public ::testing::Test {
     ASSERT_EQ(resp.result.status.status_code, impala::TErrorCode::OK);
   }
 
+  ::ics::testing::TempDir tmp_{"ics_table_server"};
   std::string root_;
   std::unique_ptr<CatalogServer> server_;
   std::unique_ptr<ThriftClient<thrift::TableServiceClient>> tables_;

@@ -15,9 +15,9 @@
 #include <filesystem>
 
 #include "catalogd/catalog/catalog.h"
-#include "catalogd/catalog/table_load_manager.h"
 #include "catalogd/ddl/ddl_executor.h"
 #include "catalogd/loader/file_system.h"
+#include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/mds/table_service.h"
 #include "catalogd/metastore/metastore.h"
@@ -26,7 +26,7 @@
 
 namespace ics::catalog::testing {
 
-using TTS = thrift::TTableServiceErrorCode;
+using TTS = thrift::TMetastoreServiceErrorCode;
 
 #define ASSERT_RESULT_OK(expr)                                       \
   do {                                                               \

@@ -4,6 +4,7 @@
 #include <set>
 #include <thread>
 
+#include "catalogd/mds/service_status.h"
 #include "tests/mds/table_test_util.h"
 
 namespace ics::catalog::testing {
@@ -258,7 +259,7 @@ TEST_F(TableServiceTest, ExpectedVersionGuardsConcurrentUpdates) {
   const int64_t before = catalog_->version();
   EXPECT_CODE(service_->UpdateTable(r), ErrorCode::kRecoverableError);  // now at 2
   EXPECT_EQ(catalog_->version(), before);
-  EXPECT_EQ(mds::ToTableServiceStatus(Status(ErrorCode::kRecoverableError, "x")).code,
+  EXPECT_EQ(mds::ToServiceStatus(Status(ErrorCode::kRecoverableError, "x")).code,
             TTS::FAILED_PRECONDITION);
 }
 

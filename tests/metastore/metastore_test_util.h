@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "catalogd/metastore/metastore.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::catalog::testing {
 
@@ -35,27 +36,7 @@ const Status& StatusOf(const Result<T>& r) {
         << ::ics::catalog::testing::StatusOf(_ics_r).ToString();                    \
   } while (false)
 
-// A fresh directory (mkdtemp) removed with everything in it on destruction.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "ics_metastore_XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr) ADD_FAILURE() << "mkdtemp failed for " << tmpl;
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::string& path() const { return path_; }
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using ::ics::testing::TempDir;
 
 inline hive::Database MakeDb(const std::string& name, const std::string& comment = "") {
   hive::Database db;

@@ -19,13 +19,13 @@
 
 #include "CatalogService.h"
 #include "catalogd/catalog/catalog.h"
-#include "catalogd/catalog/table_load_manager.h"
+#include "catalogd/core/catalog_context.h"
 #include "catalogd/ddl/ddl_executor.h"
 #include "catalogd/fetch/partial_fetcher.h"
 #include "catalogd/loader/file_system.h"
+#include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/metastore/metastore.h"
-#include "catalogd/service/catalog_context.h"
 #include "catalogd/service/catalog_service_handler.h"
 #include "catalogd/topic/catalog_topic_publisher.h"
 #include "common/rpc/thrift_server.h"
@@ -96,7 +96,7 @@ class BenchCatalogd {
       so.catalogd_registration = reg;
       subscriber_ = std::make_unique<statestore::StatestoreSubscriber>(so);
       statestore::TopicSubscription topic;
-      topic.topic = catalog::kCatalogTopic;
+      topic.topic = ics::kCatalogTopic;
       topic.is_transient = false;
       topic.filter_prefix = "!";
       catalog::CatalogTopicPublisher* pub = publisher_.get();

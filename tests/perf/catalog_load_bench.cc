@@ -39,8 +39,8 @@
 #include <vector>
 
 #include "catalogd/catalog/catalog.h"
-#include "catalogd/catalog/table_load_manager.h"
 #include "catalogd/loader/file_system.h"
+#include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/topic/catalog_topic_publisher.h"
 #include "tests/perf/perf_util.h"

@@ -149,7 +149,7 @@ void StopChild(Child* c) {
 
 int64_t TopicVersion(statestore::Statestore* ss) {
   for (const auto& t : ss->Topics()) {
-    if (t.name == catalog::kCatalogTopic) return t.last_version;
+    if (t.name == ics::kCatalogTopic) return t.last_version;
   }
   return -1;
 }
@@ -159,7 +159,7 @@ int64_t ProcessedVersion(statestore::Statestore* ss, const std::string& id) {
   for (const auto& s : ss->Subscribers()) {
     if (s.id != id) continue;
     for (const auto& t : s.topics) {
-      if (t.topic == catalog::kCatalogTopic) return t.last_version;
+      if (t.topic == ics::kCatalogTopic) return t.last_version;
     }
   }
   return -1;
@@ -433,7 +433,7 @@ int Main(const char* argv0) {
     }
   }
   for (const auto& t : ss.statestore()->Topics()) {
-    if (t.name != catalog::kCatalogTopic) continue;
+    if (t.name != ics::kCatalogTopic) continue;
     Figure(kBench, "topic_entries", static_cast<double>(t.num_entries));
     Figure(kBench, "topic_bytes", static_cast<double>(t.key_bytes + t.value_bytes), "bytes",
            "mixed mode, LZ4");

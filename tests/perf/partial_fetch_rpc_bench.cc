@@ -47,8 +47,8 @@
 #include <thrift/transport/TServerSocket.h>
 
 #include "CatalogService.h"
+#include "catalogd/core/catalog_context.h"
 #include "catalogd/fetch/partial_fetcher.h"
-#include "catalogd/service/catalog_context.h"
 #include "catalogd/service/catalog_server.h"
 #include "catalogd/service/catalog_service_handler.h"
 #include "common/rpc/thrift_client.h"

@@ -17,9 +17,9 @@
 #include <thread>
 
 #include "catalogd/catalog/catalog.h"
-#include "catalogd/catalog/table_load_manager.h"
 #include "catalogd/ddl/ddl_executor.h"
 #include "catalogd/loader/file_system.h"
+#include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/mds/partition_service.h"
 #include "common/types/column_type.h"

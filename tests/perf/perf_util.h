@@ -28,6 +28,7 @@
 
 #include "catalogd/metastore/metastore.h"
 #include "common/util/result.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::perf {
 
@@ -118,26 +119,7 @@ struct Latencies {
   }
 };
 
-// A fresh directory under $TMPDIR (or /tmp), removed by the destructor.
-class TempDir {
- public:
-  explicit TempDir(const char* prefix) {
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/" + prefix + ".XXXXXX";
-    if (::mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  bool ok() const { return !path_.empty(); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using ::ics::testing::TempDir;
 
 // A synthetic catalog: `tables` tables in database `db`, `partitions`
 // partitions spread evenly over them (the first tables take the remainder),

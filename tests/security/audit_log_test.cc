@@ -20,11 +20,13 @@
 #include "common/types/column_type.h"
 #include "common/util/audit_log.h"
 #include "common/util/operation_log_json.h"
-#include "tests/loader/temp_dir.h"
 #include "tests/security/test_certs.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics {
 namespace {
+
+using ::ics::testing::TempDir;
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
@@ -289,7 +291,7 @@ TEST_F(AuditClusterTest, EveryWriteKindIsRecordedWithPeerAndIdentity) {
     thrift::TBatchCreatePartitionsResponse created;
     ASSERT_TRUE(
         client.Call("Create", [&](auto& c) { c.BatchCreatePartitions(created, create); }).ok());
-    EXPECT_EQ(created.status.code, thrift::TPartitionServiceErrorCode::OK)
+    EXPECT_EQ(created.status.code, thrift::TMetastoreServiceErrorCode::OK)
         << created.status.message;
   }
   // An HMS write.

@@ -9,10 +9,12 @@
 #include "catalogd/loader/confined_file_system.h"
 #include "catalogd/metastore/data_ownership.h"
 #include "tests/cluster/mini_cluster.h"
-#include "tests/loader/temp_dir.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics {
 namespace {
+
+using ::ics::testing::TempDir;
 
 namespace fs = std::filesystem;
 using catalog::ConfinedFileSystem;

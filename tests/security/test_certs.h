@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "common/rpc/tls.h"
+#include "tests/util/temp_dir.h"
 
 namespace ics::testing {
 
@@ -49,17 +50,12 @@ class TestCerts {
 
  private:
   TestCerts() {
-    char tmpl[] = "/tmp/ics-certs-XXXXXX";
-    if (mkdtemp(tmpl) == nullptr) return;
-    dir_ = tmpl;
+    if (!tmp_.ok()) return;
+    dir_ = tmp_.path();
     const std::string cmd = std::string(ICS_MAKE_CERTS) + " " + dir_ + " >/dev/null";
     ok_ = std::system(cmd.c_str()) == 0;
-    static std::string to_remove = dir_;
-    std::atexit([] {
-      std::error_code ec;
-      std::filesystem::remove_all(to_remove, ec);
-    });
   }
+  TempDir tmp_{"ics-certs"};  // the singleton's: removed at exit
   std::string dir_;
   bool ok_ = false;
 };

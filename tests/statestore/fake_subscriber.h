@@ -51,6 +51,7 @@
 #include "StatestoreService.h"
 #include "StatestoreService_types.h"
 #include "StatestoreSubscriber.h"
+#include "tests/util/eventually.h"
 
 namespace apache::thrift::server {
 class TThreadedServer;
@@ -58,19 +59,10 @@ class TThreadedServer;
 
 namespace ics::sstest {
 
+using ::ics::testing::Eventually;
+
 using Clock = std::chrono::steady_clock;
 using Millis = std::chrono::milliseconds;
-
-// Polls pred every 10 ms until it holds or the deadline passes. For state
-// that has no event to wait on (the broker's registry and counters).
-inline bool Eventually(const std::function<bool()>& pred, Millis timeout) {
-  const auto deadline = Clock::now() + timeout;
-  while (Clock::now() < deadline) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(Millis(10));
-  }
-  return pred();
-}
 
 inline double SecondsSince(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();

@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/statestore/fake_subscriber.h"
+#include "tests/util/temp_dir.h"
 
 #ifndef ICS_STATESTORED_BIN
 #error "ICS_STATESTORED_BIN must name the statestored binary"
@@ -143,9 +144,8 @@ std::string TailOf(const std::string& path, size_t lines) {
 class StatestoreProcessTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/statestore_process_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
+    dir_ = tmp_.path();
+    ASSERT_FALSE(dir_.empty());
   }
 
   void TearDown() override {
@@ -164,8 +164,6 @@ class StatestoreProcessTest : public ::testing::Test {
     }
     observers_.clear();
     children_.clear();
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
   }
 
   ChildProcess* Spawn(const std::string& binary, const std::string& name,
@@ -240,6 +238,7 @@ class StatestoreProcessTest : public ::testing::Test {
     return sub;
   }
 
+  ::ics::testing::TempDir tmp_{"statestore_process_test"};
   std::string dir_;
   std::vector<std::unique_ptr<ChildProcess>> children_;
   std::vector<std::unique_ptr<FakeSubscriber>> observers_;

@@ -22,24 +22,15 @@
 #include "common/rpc/thrift_server.h"
 #include "common/util/unique_id.h"
 #include "statestore/subscriber.h"
+#include "tests/util/eventually.h"
 
 namespace ics::statestore {
 namespace {
 
+using ::ics::testing::Eventually;
+
 using std::chrono::milliseconds;
 using Clock = std::chrono::steady_clock;
-
-// Polls `pred` until it holds or `timeout` passes.
-bool Eventually(const std::function<bool()>& pred, milliseconds timeout = milliseconds(5000)) {
-  const auto deadline = Clock::now() + timeout;
-  while (!pred()) {
-    if (Clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(milliseconds(5));
-  }
-  return true;
-}
-#define ASSERT_EVENTUALLY(cond) \
-  ASSERT_TRUE(Eventually([&] { return static_cast<bool>(cond); })) << #cond
 
 // A StatestoreService that hands out registration ids, can fail or hold
 // registrations, and counts RequestTopicUpdate calls (which it can hold).
@@ -421,7 +412,7 @@ TEST_F(SubscriberProtocolTest, ConcurrentUpdateIsSkipped) {
     SubscriberClient c("127.0.0.1", sub_->port());
     first = Send(&c, Request(Delta(false, 0, 3)));
   });
-  ASSERT_EVENTUALLY(recorder_.in_callback() == 1);
+  ASSERT_EVENTUALLY_TRUE(recorder_.in_callback() == 1);
   const auto start = Clock::now();
   auto second = Send(client_.get(), Request(Delta(false, 0, 4)));
   EXPECT_LT(Clock::now() - start, milliseconds(1000));
@@ -437,7 +428,7 @@ TEST_F(SubscriberProtocolTest, ConcurrentUpdateIsSkipped) {
 TEST_F(SubscriberProtocolTest, UpdateDuringRegistrationIsSkipped) {
   fake_->set_hold_registration(true);
   StartSubscriber(Options("s"));
-  ASSERT_EVENTUALLY(fake_->register_calls() == 1);
+  ASSERT_EVENTUALLY_TRUE(fake_->register_calls() == 1);
   auto resp = Send(client_.get(), Request(Delta(false, 0, 3)));
   EXPECT_TRUE(resp.__isset.skipped && resp.skipped);
   fake_->set_hold_registration(false);
@@ -464,7 +455,7 @@ TEST_F(SubscriberProtocolTest, ReRegistersWhenHeartbeatsStop) {
   // Without them it registers again, with a fresh id and versions reset.
   Send(client_.get(), Request(Delta(false, 0, 8)));
   EXPECT_EQ(sub_->last_topic_version("t"), 8);
-  ASSERT_EVENTUALLY(sub_->num_registrations() == 2);
+  ASSERT_EVENTUALLY_TRUE(sub_->num_registrations() == 2);
   ASSERT_TRUE(sub_->WaitForRegistration(milliseconds(5000)).ok());
   EXPECT_NE(*sub_->registration_id(), first_id);
   EXPECT_EQ(sub_->last_topic_version("t"), 0);
@@ -478,7 +469,7 @@ TEST_F(SubscriberProtocolTest, ReRegistersWhenStatestoreIdChanges) {
   ASSERT_TRUE(sub_->WaitForRegistration(milliseconds(5000)).ok());
   auto hb = SendHeartbeat(fake_->last_registration_id(), GenerateUniqueId());
   EXPECT_EQ(hb.status.status_code, impala::TErrorCode::GENERAL);
-  ASSERT_EVENTUALLY(sub_->num_registrations() == 2);
+  ASSERT_EVENTUALLY_TRUE(sub_->num_registrations() == 2);
   EXPECT_EQ(fake_->register_calls(), 2);
 }
 
@@ -490,21 +481,21 @@ TEST_F(SubscriberProtocolTest, RequestTopicUpdateIsAsyncAndCoalesced) {
 
   fake_->set_hold_update_requests(true);
   sub_->RequestTopicUpdate();
-  ASSERT_EVENTUALLY(fake_->update_requests() == 1);
+  ASSERT_EVENTUALLY_TRUE(fake_->update_requests() == 1);
   const auto start = Clock::now();
   for (int i = 0; i < 20; ++i) sub_->RequestTopicUpdate();
   EXPECT_LT(Clock::now() - start, milliseconds(200));  // never waits for the statestore
   fake_->set_hold_update_requests(false);
-  ASSERT_EVENTUALLY(fake_->update_requests() == 2);  // the 20 calls merged into one
+  ASSERT_EVENTUALLY_TRUE(fake_->update_requests() == 2);  // the 20 calls merged into one
   // Nothing else is pending: a request now makes exactly one more call.
   sub_->RequestTopicUpdate();
-  ASSERT_EVENTUALLY(fake_->update_requests() == 3);
+  ASSERT_EVENTUALLY_TRUE(fake_->update_requests() == 3);
 }
 
 TEST_F(SubscriberProtocolTest, StopIsPromptWhileRegistrationHangsOrStatestoreIsDown) {
   fake_->set_hold_registration(true);
   StartSubscriber(Options("hung"));
-  ASSERT_EVENTUALLY(fake_->register_calls() == 1);
+  ASSERT_EVENTUALLY_TRUE(fake_->register_calls() == 1);
   auto start = Clock::now();
   sub_->Stop();
   EXPECT_LT(Clock::now() - start, milliseconds(2000));

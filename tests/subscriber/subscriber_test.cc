@@ -17,24 +17,15 @@
 #include "common/util/unique_id.h"
 #include "statestore/statestore_server.h"
 #include "statestore/subscriber.h"
+#include "tests/util/eventually.h"
 
 namespace ics::statestore {
 namespace {
 
+using ::ics::testing::Eventually;
+
 using std::chrono::milliseconds;
 using Clock = std::chrono::steady_clock;
-
-// Polls `pred` until it holds or `timeout` passes.
-bool Eventually(const std::function<bool()>& pred, milliseconds timeout = milliseconds(5000)) {
-  const auto deadline = Clock::now() + timeout;
-  while (!pred()) {
-    if (Clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(milliseconds(5));
-  }
-  return true;
-}
-#define ASSERT_EVENTUALLY(cond) \
-  ASSERT_TRUE(Eventually([&] { return static_cast<bool>(cond); })) << #cond
 
 constexpr char kTopic[] = "test-topic";  // open to every writer (catalog-update is catalogd's)
 
@@ -182,9 +173,9 @@ TEST(SubscriberTest, RegistersAndReceivesUpdatesAndHeartbeats) {
   EXPECT_EQ(subs[0].registration_id, PrintId(*sub->registration_id()));
   EXPECT_EQ(subs[0].address, "127.0.0.1:" + std::to_string(sub->port()));
   // The first update is full; more (empty) updates follow at the fallback cadence.
-  ASSERT_EVENTUALLY(mirror.updates() >= 3);
+  ASSERT_EVENTUALLY_TRUE(mirror.updates() >= 3);
   EXPECT_GE(mirror.full_updates(), 1);
-  ASSERT_EVENTUALLY(ss->statestore()->Counters().heartbeats_sent >= 3);
+  ASSERT_EVENTUALLY_TRUE(ss->statestore()->Counters().heartbeats_sent >= 3);
   EXPECT_EQ(ss->statestore()->Subscribers()[0].consecutive_heartbeat_failures, 0);
   EXPECT_EQ(sub->num_registrations(), 1);
   sub->Stop();
@@ -206,7 +197,7 @@ TEST(SubscriberTest, RetriesUntilStatestoreStarts) {
   ASSERT_NE(ss, nullptr);
   ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
   EXPECT_EQ(sub->num_registrations(), 1);
-  ASSERT_EVENTUALLY(mirror.updates() >= 1);
+  ASSERT_EVENTUALLY_TRUE(mirror.updates() >= 1);
 }
 
 TEST(SubscriberTest, PublishedEntriesReachAnotherSubscriber) {
@@ -220,8 +211,8 @@ TEST(SubscriberTest, PublishedEntriesReachAnotherSubscriber) {
 
   pub_mirror.Publish("TABLE:db.t1", "v1");
   pub->RequestTopicUpdate();
-  ASSERT_EVENTUALLY(sub_mirror.Get("TABLE:db.t1") == "v1");
-  ASSERT_EVENTUALLY(pub_mirror.Get("TABLE:db.t1") == "v1");  // the writer sees it too
+  ASSERT_EVENTUALLY_TRUE(sub_mirror.Get("TABLE:db.t1") == "v1");
+  ASSERT_EVENTUALLY_TRUE(pub_mirror.Get("TABLE:db.t1") == "v1");  // the writer sees it too
   const int64_t v1 = TopicVersion(ss.get(), kTopic);
   EXPECT_GE(v1, 1);
   EXPECT_TRUE(sub->WaitForTopicVersion(kTopic, v1, milliseconds(5000)).ok());
@@ -235,11 +226,12 @@ TEST(SubscriberTest, PublishedEntriesReachAnotherSubscriber) {
   pub_mirror.Publish("TABLE:db.t1", "v2");
   pub_mirror.Publish("TABLE:db.t2", "x");
   pub->RequestTopicUpdate();
-  ASSERT_EVENTUALLY(sub_mirror.Get("TABLE:db.t1") == "v2" && sub_mirror.Get("TABLE:db.t2") == "x");
+  ASSERT_EVENTUALLY_TRUE(sub_mirror.Get("TABLE:db.t1") == "v2" &&
+                         sub_mirror.Get("TABLE:db.t2") == "x");
 
   pub_mirror.Publish("TABLE:db.t1", "", /*deleted=*/true);
   pub->RequestTopicUpdate();
-  ASSERT_EVENTUALLY(sub_mirror.Get("TABLE:db.t1") == "<none>");
+  ASSERT_EVENTUALLY_TRUE(sub_mirror.Get("TABLE:db.t1") == "<none>");
   EXPECT_EQ(sub_mirror.Get("TABLE:db.t2"), "x");
   EXPECT_EQ(sub_mirror.full_updates(), full_updates);
   EXPECT_EQ(sub->num_registrations(), 1);
@@ -253,13 +245,13 @@ TEST(SubscriberTest, PublishedFromVersionResetGetsAFullUpdate) {
   ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
   mirror.Publish("k", "v");
   sub->RequestTopicUpdate();
-  ASSERT_EVENTUALLY(mirror.Get("k") == "v");
-  ASSERT_EVENTUALLY(sub->last_topic_version(kTopic) >= 1);
+  ASSERT_EVENTUALLY_TRUE(mirror.Get("k") == "v");
+  ASSERT_EVENTUALLY_TRUE(sub->last_topic_version(kTopic) >= 1);
   const int full_before = mirror.full_updates();
   // from_version 0 in a publication: the statestore resends the whole topic.
   mirror.ResetBaseNext();
   sub->RequestTopicUpdate();
-  ASSERT_EVENTUALLY(mirror.full_updates() > full_before);
+  ASSERT_EVENTUALLY_TRUE(mirror.full_updates() > full_before);
   EXPECT_EQ(mirror.Get("k"), "v");
   EXPECT_EQ(sub->num_registrations(), 1);
 }
@@ -275,7 +267,7 @@ TEST(SubscriberTest, ReRegistersAfterStatestoreRestart) {
   ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
   pub_mirror.Publish("k", "v");
   pub->RequestTopicUpdate();
-  ASSERT_EVENTUALLY(sub_mirror.Get("k") == "v");
+  ASSERT_EVENTUALLY_TRUE(sub_mirror.Get("k") == "v");
   const auto old_registration = *sub->registration_id();
   const auto old_statestore = ss->statestore()->statestore_id();
   const int full_before = sub_mirror.full_updates();
@@ -285,13 +277,13 @@ TEST(SubscriberTest, ReRegistersAfterStatestoreRestart) {
   ASSERT_NE(ss, nullptr);
   // No heartbeats for statestore_timeout_ms: both register again with the
   // new statestore, which knows nothing until the publisher republishes.
-  ASSERT_EVENTUALLY(sub->num_registrations() == 2 && pub->num_registrations() == 2);
+  ASSERT_EVENTUALLY_TRUE(sub->num_registrations() == 2 && pub->num_registrations() == 2);
   ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
   EXPECT_NE(*sub->registration_id(), old_registration);
   EXPECT_NE(*sub->statestore_id(), old_statestore);
   EXPECT_EQ(*sub->statestore_id(), ss->statestore()->statestore_id());
-  ASSERT_EVENTUALLY(sub_mirror.full_updates() > full_before);
-  ASSERT_EVENTUALLY(sub_mirror.Get("k") == "v");
+  ASSERT_EVENTUALLY_TRUE(sub_mirror.full_updates() > full_before);
+  ASSERT_EVENTUALLY_TRUE(sub_mirror.Get("k") == "v");
   const int64_t v = TopicVersion(ss.get(), kTopic);
   EXPECT_GE(v, 1);
   EXPECT_TRUE(sub->WaitForTopicVersion(kTopic, v, milliseconds(5000)).ok());

@@ -1,14 +1,14 @@
 // A coordinator's web pages against an in-process cluster: /catalog (local
 // catalog contents, cache counters, catalog and topic versions),
 // /statements and its metrics, in both local catalog modes.
-#include "tests/external/eventually.h"
+#include "tests/util/eventually.h"
 #include "tests/web/prometheus_parser.h"
 #include "tests/web/web_cluster_fixture.h"
 
 namespace ics::webtest {
 namespace {
 
-using external::AssertEventually;
+using ::ics::testing::AssertEventually;
 using Millis = std::chrono::milliseconds;
 
 class CoordinatorWebTest : public WebClusterTest {};

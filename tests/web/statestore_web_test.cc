@@ -11,15 +11,17 @@
 #include "common/web/web_server.h"
 #include "statestore/statestore_server.h"
 #include "statestore/statestore_web.h"
-#include "tests/external/eventually.h"
 #include "tests/external/external_process.h"
-#include "tests/loader/temp_dir.h"
 #include "tests/statestore/fake_subscriber.h"
+#include "tests/util/eventually.h"
+#include "tests/util/temp_dir.h"
 #include "tests/web/http_client.h"
 #include "tests/web/prometheus_parser.h"
 
 namespace ics::statestore {
 namespace {
+
+using ::ics::testing::TempDir;
 
 using Json = nlohmann::ordered_json;
 using sstest::FakeSubscriber;

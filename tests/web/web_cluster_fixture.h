@@ -13,7 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "catalogd/web/catalog_pages.h"
+#include "catalogd/service/catalog_server_pages.h"
 #include "common/web/web_server.h"
 #include "coordinator-sim/web/coordinator_pages.h"
 #include "tests/cluster/mini_cluster.h"

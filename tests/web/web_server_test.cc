@@ -11,7 +11,7 @@
 #include "common/web/host_check.h"
 #include "common/web/web_flags.h"
 #include "common/web/web_server.h"
-#include "tests/external/eventually.h"
+#include "tests/util/eventually.h"
 #include "tests/web/http_client.h"
 #include "tests/web/prometheus_parser.h"
 
@@ -323,7 +323,7 @@ TEST(WebServerLifecycleTest, StopWithIdleAndHungConnections) {
   std::thread hung([&] { (void)webtest::SendRaw(server.port(), "GET / HT", kLong, false); });
   std::thread idle([&] { (void)webtest::SendRaw(server.port(), "", kLong, false); });
   // Both connections are open before stopping.
-  const bool open = external::AssertEventually(
+  const bool open = ::ics::testing::AssertEventually(
       [&] { EXPECT_EQ(OpenConnections(&server), 2); }, Millis(10000));
   EXPECT_TRUE(open);
   server.Stop();
@@ -343,7 +343,7 @@ TEST(WebServerLifecycleTest, ConnectionsOverTheCapGet503) {
   std::thread holder([&] {
     (void)webtest::SendRaw(server.port(), "GET / HT", Millis(30000), /*half_close=*/false);
   });
-  const bool held = external::AssertEventually(
+  const bool held = ::ics::testing::AssertEventually(
       [&] { EXPECT_EQ(OpenConnections(&server), 1); }, Millis(10000));
   EXPECT_TRUE(held);
   if (held) {

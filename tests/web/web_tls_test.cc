@@ -13,8 +13,8 @@
 
 #include "common/web/web_flags.h"
 #include "common/web/web_server.h"
-#include "tests/external/eventually.h"
 #include "tests/security/test_certs.h"
+#include "tests/util/eventually.h"
 #include "tests/web/http_client.h"
 
 namespace ics::web {
@@ -90,13 +90,13 @@ TEST_F(WebTlsTest, PlaintextRequestIsRefusedAndTheServerKeepsServing) {
   auto raw = webtest::SendRaw(port_, "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
   ASSERT_TRUE(raw.ok()) << raw.status().ToString();
   EXPECT_EQ(raw->find("HTTP/1."), std::string::npos) << *raw;
-  EXPECT_TRUE(external::AssertEventually(
+  EXPECT_TRUE(::ics::testing::AssertEventually(
       [&] { EXPECT_EQ(Metric(server_.get(), "webserver_tls_handshake_failures_total"), 2); },
       Millis(5000)));
   auto r = webtest::HttpGet(port_, "/healthz", TrustingCa());
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->status, 200);
-  EXPECT_TRUE(external::AssertEventually(
+  EXPECT_TRUE(::ics::testing::AssertEventually(
       [&] { EXPECT_EQ(Metric(server_.get(), "webserver_open_connections"), 0); }, Millis(5000)));
 }
 
@@ -137,7 +137,7 @@ TEST(WebTlsLifecycleTest, StalledHandshakeIsClosedAfterTheRequestTimeout) {
   EXPECT_LT(waited, Millis(10000));
   EXPECT_GE(waited, Millis(250));
   // (The deadline closes the socket before the handshake's handler runs.)
-  EXPECT_TRUE(external::AssertEventually(
+  EXPECT_TRUE(::ics::testing::AssertEventually(
       [&] { EXPECT_EQ(Metric(&server, "webserver_tls_handshake_failures_total"), 1); },
       Millis(5000)));
   auto r = webtest::HttpGet(server.port(), "/healthz", TrustingCa());
@@ -156,7 +156,7 @@ TEST(WebTlsLifecycleTest, ConnectionsOverTheCapGet503OverHttps) {
   std::thread holder([&] {
     (void)webtest::SendRaw(server.port(), "", Millis(30000), /*half_close=*/false);
   });
-  const bool held = external::AssertEventually(
+  const bool held = ::ics::testing::AssertEventually(
       [&] { EXPECT_EQ(Metric(&server, "webserver_open_connections"), 1); }, Millis(10000));
   EXPECT_TRUE(held);
   if (held) {

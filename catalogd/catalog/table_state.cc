@@ -1,0 +1,131 @@
+// Definitions of the helpers declared in table_state.h.
+//
+// EstimateBytes models glibc malloc: every heap block costs its size plus an
+// 8-byte header, rounded up to 16, at least 32 bytes; strings that fit the
+// small-string buffer (15 chars) cost nothing beyond their owner. Partitions
+// shared with other table versions are counted in full by each table.
+#include "catalogd/catalog/table_state.h"
+
+#include <algorithm>
+
+namespace ics::catalog {
+
+namespace {
+
+// Bytes glibc malloc uses for a request of `n` bytes.
+int64_t Alloc(size_t n) {
+  if (n == 0) return 0;
+  return static_cast<int64_t>(std::max<size_t>(32, (n + 8 + 15) & ~size_t{15}));
+}
+
+// Red-black tree node header (color, parent, left, right).
+constexpr size_t kMapNodeHeader = 32;
+// unordered_map node: next pointer + cached hash.
+constexpr size_t kHashNodeHeader = 16;
+
+int64_t Heap(const std::string& s) { return s.capacity() > 15 ? Alloc(s.capacity() + 1) : 0; }
+
+template <typename T>
+int64_t VectorBuffer(const std::vector<T>& v) {
+  return Alloc(v.capacity() * sizeof(T));
+}
+
+int64_t Heap(const std::vector<std::string>& v) {
+  int64_t b = VectorBuffer(v);
+  for (const std::string& s : v) b += Heap(s);
+  return b;
+}
+
+int64_t Heap(const std::map<std::string, std::string>& m) {
+  int64_t b = 0;
+  for (const auto& [k, v] : m) {
+    b += Alloc(kMapNodeHeader + sizeof(std::pair<const std::string, std::string>)) + Heap(k) +
+         Heap(v);
+  }
+  return b;
+}
+
+int64_t Heap(const std::vector<hive::FieldSchema>& cols) {
+  int64_t b = VectorBuffer(cols);
+  for (const hive::FieldSchema& f : cols) b += Heap(f.name) + Heap(f.type) + Heap(f.comment);
+  return b;
+}
+
+int64_t Heap(const hive::StorageDescriptor& sd) {
+  int64_t b = Heap(sd.cols) + Heap(sd.location) + Heap(sd.inputFormat) + Heap(sd.outputFormat);
+  b +=
+      Heap(sd.serdeInfo.name) + Heap(sd.serdeInfo.serializationLib) + Heap(sd.serdeInfo.parameters);
+  b += Heap(sd.bucketCols) + VectorBuffer(sd.sortCols) + Heap(sd.parameters);
+  for (const hive::Order& o : sd.sortCols) b += Heap(o.col);
+  return b;
+}
+
+int64_t Heap(const hive::Partition& p) {
+  return Heap(p.values) + Heap(p.dbName) + Heap(p.tableName) + Heap(p.sd) + Heap(p.parameters);
+}
+
+int64_t Heap(const impala::TColumnType& t) {
+  int64_t b = VectorBuffer(t.types);
+  for (const impala::TTypeNode& n : t.types) {
+    b += VectorBuffer(n.struct_fields);
+    for (const impala::TStructField& f : n.struct_fields) b += Heap(f.name) + Heap(f.comment);
+  }
+  return b;
+}
+
+int64_t Heap(const std::vector<impala::TColumn>& cols) {
+  int64_t b = VectorBuffer(cols);
+  for (const impala::TColumn& c : cols)
+    b += Heap(c.columnName) + Heap(c.comment) + Heap(c.columnType);
+  return b;
+}
+
+}  // namespace
+
+int64_t PartitionState::EstimateBytes() const {
+  // The object itself plus make_shared's control block.
+  int64_t b = Alloc(sizeof(PartitionState) + 16);
+  b += Heap(name) + Heap(values) + Heap(hms) + Heap(location) + Heap(partition_stats);
+  b += Heap(file_descs);
+  return b;
+}
+
+const PartitionState* TableState::FindPartition(const std::string& part_name) const {
+  auto id = partition_ids_by_name.find(part_name);
+  if (id == partition_ids_by_name.end()) return nullptr;
+  auto p = partitions.find(id->second);
+  return p == partitions.end() ? nullptr : p->second.get();
+}
+
+int64_t TableState::NumFiles() const {
+  int64_t n = 0;
+  for (const auto& [id, p] : partitions) n += static_cast<int64_t>(p->file_descs.size());
+  return n;
+}
+
+int64_t TableState::EstimateBytes() const {
+  int64_t b = Alloc(sizeof(TableState) + 16);
+  b += Heap(db) + Heap(name) + Heap(load_status.message());
+  b += Heap(hms.tableName) + Heap(hms.dbName) + Heap(hms.owner) + Heap(hms.sd) +
+       Heap(hms.partitionKeys) + Heap(hms.parameters) + Heap(hms.viewOriginalText) +
+       Heap(hms.viewExpandedText) + Heap(hms.tableType);
+  b += Heap(clustering_columns) + Heap(columns);
+  for (const auto& [id, p] : partitions) {
+    b += Alloc(kMapNodeHeader + sizeof(std::pair<const int64_t, PartitionPtr>));
+    b += p->EstimateBytes();
+  }
+  b += Alloc(partition_ids_by_name.bucket_count() * sizeof(void*));
+  for (const auto& [part_name, id] : partition_ids_by_name) {
+    b += Alloc(kHashNodeHeader + sizeof(std::pair<const std::string, int64_t>)) + Heap(part_name);
+  }
+  for (const auto& [col, stats] : column_stats) {
+    b += Alloc(kMapNodeHeader + sizeof(std::pair<const std::string, hive::ColumnStatisticsObj>));
+    b += Heap(col) + Heap(stats.colName) + Heap(stats.colType);
+  }
+  b += VectorBuffer(network_addresses);
+  for (const impala::TNetworkAddress& a : network_addresses) b += Heap(a.hostname);
+  b += Heap(partition_prefixes);
+  return b;
+}
+
+}  // namespace ics::catalog

@@ -1,0 +1,31 @@
+#include "catalogd/service/outcome_objects.h"
+
+#include "catalogd/catalog/catalog_objects.h"
+
+namespace ics::catalog {
+
+OutcomeObjects RenderOutcome(const DdlOutcome& o, bool minimal) {
+  OutcomeObjects out;
+  out.updated.reserve(o.databases.size() + o.tables.size() + o.functions.size());
+  for (const DatabasePtr& db : o.databases) {
+    out.updated.push_back(minimal ? DatabaseInvalidation(db->name, db->version)
+                                  : DatabaseObject(*db));
+  }
+  for (const TablePtr& t : o.tables) {
+    out.updated.push_back(minimal ? TableInvalidation(*t, t->version) : TableObjectFull(*t));
+  }
+  for (const FunctionPtr& f : o.functions) {
+    out.updated.push_back(minimal ? FunctionInvalidation(*f, f->version) : FunctionObject(*f));
+  }
+  for (const std::string& db : o.removed_databases) {
+    out.removed.push_back(DatabaseInvalidation(db, o.version));
+  }
+  for (const TablePtr& t : o.removed_tables)
+    out.removed.push_back(TableInvalidation(*t, o.version));
+  for (const FunctionPtr& f : o.removed_functions) {
+    out.removed.push_back(FunctionInvalidation(*f, o.version));
+  }
+  return out;
+}
+
+}  // namespace ics::catalog

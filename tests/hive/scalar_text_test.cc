@@ -1,0 +1,137 @@
+// Hive scalar text: the strict forms of partition key values, exact numeric
+// equality, dates, and the table types.
+#include "common/hive/scalar_text.h"
+
+#include <gtest/gtest.h>
+
+#include "common/hive/partition_name.h"
+#include "common/hive/table_type.h"
+#include "common/types/column_type.h"
+
+namespace ics {
+namespace {
+
+impala::TColumnType Type(const std::string& hive) {
+  Result<impala::TColumnType> t = ParseHiveType(hive);
+  EXPECT_TRUE(t.ok()) << hive;
+  return *t;
+}
+
+std::string Canonical(const std::string& type, const std::string& value) {
+  Result<std::string> v = CanonicalPartitionValue(Type(type), "k", value);
+  return v.ok() ? *v : "error: " + v.status().message();
+}
+
+bool Valid(const std::string& type, const std::string& value) {
+  return CanonicalPartitionValue(Type(type), "k", value).ok();
+}
+
+TEST(CanonicalPartitionValueTest, IntegersAreCanonicalAndInRange) {
+  EXPECT_EQ(Canonical("int", "007"), "7");
+  EXPECT_EQ(Canonical("int", "+5"), "5");
+  EXPECT_EQ(Canonical("int", "-0"), "0");
+  EXPECT_EQ(Canonical("bigint", "-9223372036854775808"), "-9223372036854775808");
+  EXPECT_FALSE(Valid("bigint", "9223372036854775808"));
+  EXPECT_FALSE(Valid("tinyint", "128"));
+  EXPECT_TRUE(Valid("tinyint", "-128"));
+  EXPECT_FALSE(Valid("int", " 1"));
+  EXPECT_FALSE(Valid("int", "1 "));
+  EXPECT_FALSE(Valid("int", "1.0"));
+  EXPECT_NE(Canonical("smallint", "40000").find("not an integer in -32768..32767"),
+            std::string::npos);
+}
+
+TEST(CanonicalPartitionValueTest, NullAndBooleans) {
+  EXPECT_EQ(Canonical("int", ""), kDefaultPartitionName);
+  EXPECT_EQ(Canonical("date", std::string(kDefaultPartitionName)), kDefaultPartitionName);
+  EXPECT_EQ(Canonical("boolean", "TRUE"), "true");
+  EXPECT_FALSE(Valid("boolean", "1"));
+}
+
+TEST(CanonicalPartitionValueTest, DecimalsFitPrecisionAndScaleAsWritten) {
+  EXPECT_TRUE(Valid("decimal(5,2)", "123.45"));
+  EXPECT_TRUE(Valid("decimal(5,2)", "-0.5"));
+  EXPECT_TRUE(Valid("decimal(5,2)", ".5"));
+  EXPECT_TRUE(Valid("decimal(5,2)", "00123.4"));
+  EXPECT_FALSE(Valid("decimal(5,2)", "1234.5"));  // four integer digits
+  EXPECT_FALSE(Valid("decimal(5,2)", "1.450"));   // three fraction digits written
+  EXPECT_FALSE(Valid("decimal(5,2)", "1e2"));     // no exponents
+  EXPECT_FALSE(Valid("decimal(5,2)", "."));
+  EXPECT_FALSE(Valid("decimal(5,2)", " 1.5"));
+}
+
+TEST(CanonicalPartitionValueTest, DatesAndTimestampsAreStrict) {
+  EXPECT_TRUE(Valid("date", "2024-02-29"));
+  EXPECT_FALSE(Valid("date", "2023-02-29"));
+  EXPECT_FALSE(Valid("date", "2024-2-29"));
+  EXPECT_FALSE(Valid("date", "0000-01-01"));
+  EXPECT_TRUE(Valid("timestamp", "2024-01-31"));
+  EXPECT_TRUE(Valid("timestamp", "2024-01-31 23:59"));
+  EXPECT_TRUE(Valid("timestamp", "2024-01-31T23:59:59"));
+  EXPECT_TRUE(Valid("timestamp", "2024-01-31 23:59:59.123456789"));
+  EXPECT_FALSE(Valid("timestamp", "2024-01-31 23:59:59.1234567890"));
+  EXPECT_FALSE(Valid("timestamp", "2024-01-31 24:00"));
+  EXPECT_FALSE(Valid("timestamp", "2024-01-31 1:05"));
+  EXPECT_FALSE(Valid("timestamp", "2024-01-31 "));
+  EXPECT_FALSE(Valid("timestamp", "2024-01-31 23:59:59."));
+}
+
+TEST(CanonicalPartitionValueTest, FloatsStringsAndLengths) {
+  EXPECT_TRUE(Valid("double", "1e300"));
+  EXPECT_FALSE(Valid("double", "1e999"));
+  EXPECT_FALSE(Valid("double", "nan"));
+  EXPECT_FALSE(Valid("float", " 1"));
+  EXPECT_TRUE(Valid("varchar(3)", "h\xc3\xa9!"));  // three characters, four bytes
+  EXPECT_FALSE(Valid("varchar(3)", "four"));
+  EXPECT_TRUE(Valid("string", " anything "));
+  EXPECT_FALSE(Valid("array<int>", "1"));
+}
+
+TEST(PartitionValuesEqualTest, NumbersCompareExactly) {
+  const impala::TColumnType dec = Type("decimal(38,20)");
+  EXPECT_TRUE(PartitionValuesEqual(dec, "1.50", "1.5"));
+  EXPECT_TRUE(PartitionValuesEqual(dec, "15e-1", "1.5"));
+  // Equal as doubles, different as decimals.
+  EXPECT_FALSE(PartitionValuesEqual(dec, "0.1", "0.1000000000000000055511151231257827"));
+  const impala::TColumnType big = Type("bigint");
+  EXPECT_FALSE(PartitionValuesEqual(big, "9007199254740993", "9007199254740992"));
+  EXPECT_TRUE(PartitionValuesEqual(Type("boolean"), "TRUE", "true"));
+  EXPECT_FALSE(PartitionValuesEqual(Type("string"), "a", "A"));
+  EXPECT_FALSE(PartitionValuesEqual(big, std::string(kDefaultPartitionName), "0"));
+  EXPECT_TRUE(PartitionValuesEqual(big, std::string(kDefaultPartitionName),
+                                   std::string(kDefaultPartitionName)));
+}
+
+TEST(DateTest, DaysRoundTrip) {
+  EXPECT_EQ(DateDays("1970-01-01"), 0);
+  EXPECT_EQ(DateDays("1969-12-31"), -1);
+  EXPECT_EQ(DateDays("2024-03-01"), 19783);
+  EXPECT_EQ(FormatDate(19783), "2024-03-01");
+  EXPECT_EQ(FormatDate(*DateDays("0001-01-01")), "0001-01-01");
+  EXPECT_FALSE(DateDays("2024-3-1").has_value());
+  EXPECT_EQ(ParseDateText(" 2024-3-1 "), "2024-03-01");
+}
+
+TEST(TableTypeTest, OwnershipFollowsTypeAndExternalParameter) {
+  hive::Table t;
+  t.tableType = kManagedTable;
+  EXPECT_TRUE(IsManaged(t));
+  t.parameters["EXTERNAL"] = "True";
+  EXPECT_TRUE(IsExternal(t));
+  EXPECT_FALSE(IsManaged(t));
+  t.parameters.clear();
+  t.tableType = kExternalTable;
+  EXPECT_FALSE(IsManaged(t));
+  t.tableType = kVirtualView;
+  EXPECT_TRUE(IsView(t));
+  EXPECT_FALSE(IsManaged(t));
+  t.tableType = kMaterializedView;
+  EXPECT_FALSE(IsView(t));
+  EXPECT_TRUE(IsAnyView(t));
+  EXPECT_FALSE(IsManaged(t));
+  EXPECT_TRUE(IsKnownTableType(kMaterializedView));
+  EXPECT_FALSE(IsKnownTableType("INDEX_TABLE"));
+}
+
+}  // namespace
+}  // namespace ics
