@@ -1,24 +1,17 @@
 #include "catalogd/mds/partition_convert.h"
-#include "common/hive/table_params.h"
 
 #include <set>
 
 #include "common/hive/names.h"
+#include "common/hive/table_params.h"
 #include "common/types/column_type.h"
+#include "common/util/utf8.h"
 
 namespace ics::catalog::mds {
 
 namespace {
 
 using thrift::TMetastorePartition;
-
-size_t Utf8Chars(const std::string& s) {
-  size_t n = 0;
-  for (char c : s) {
-    if ((static_cast<unsigned char>(c) & 0xc0) != 0x80) ++n;
-  }
-  return n;
-}
 
 size_t MapBytes(const std::map<std::string, std::string>& m) {
   size_t n = 0;
@@ -77,7 +70,7 @@ std::string ValuesText(const std::vector<std::string>& values) {
 Status ValidatePartitionInput(const TMetastorePartition& p) {
   if (p.values.empty()) return Status::InvalidArgument("a partition needs its values");
   for (size_t i = 0; i < p.values.size(); ++i) {
-    if (Utf8Chars(p.values[i]) > kMaxValueChars) {
+    if (Utf8Length(p.values[i]) > kMaxValueChars) {
       return TooLong(p, "value #" + std::to_string(i + 1), kMaxValueChars, "characters");
     }
   }
@@ -90,10 +83,10 @@ Status ValidatePartitionInput(const TMetastorePartition& p) {
         return Status::InvalidArgument("partition " + ValuesText(p.values) +
                                        ": a field needs a name and a type");
       }
-      if (Utf8Chars(f.name) > kMaxFieldNameChars) {
+      if (Utf8Length(f.name) > kMaxFieldNameChars) {
         return TooLong(p, "field name", kMaxFieldNameChars, "characters");
       }
-      if (Utf8Chars(f.type) > kMaxFieldTypeChars) {
+      if (Utf8Length(f.type) > kMaxFieldTypeChars) {
         return TooLong(p, "type of field '" + f.name.substr(0, 64) + "'", kMaxFieldTypeChars,
                        "characters");
       }
@@ -106,16 +99,17 @@ Status ValidatePartitionInput(const TMetastorePartition& p) {
     if (sd.location_uri.size() > kMaxLocationBytes) {
       return TooLong(p, "location", kMaxLocationBytes, "bytes");
     }
-    if (Utf8Chars(sd.input_format) > kMaxFormatChars) {
+    if (Utf8Length(sd.input_format) > kMaxFormatChars) {
       return TooLong(p, "input format", kMaxFormatChars, "characters");
     }
-    if (Utf8Chars(sd.output_format) > kMaxFormatChars) {
+    if (Utf8Length(sd.output_format) > kMaxFormatChars) {
       return TooLong(p, "output format", kMaxFormatChars, "characters");
     }
     if (sd.__isset.serde_info) {
       const thrift::TPartitionSerDeInfo& s = sd.serde_info;
-      if (Utf8Chars(s.name) > kMaxSerDeChars) return TooLong(p, "SerDe name", kMaxSerDeChars, "characters");
-      if (Utf8Chars(s.serialization_library) > kMaxSerDeChars) {
+      if (Utf8Length(s.name) > kMaxSerDeChars)
+        return TooLong(p, "SerDe name", kMaxSerDeChars, "characters");
+      if (Utf8Length(s.serialization_library) > kMaxSerDeChars) {
         return TooLong(p, "SerDe serialization library", kMaxSerDeChars, "characters");
       }
       if (MapBytes(s.parameters) > kMaxParameterBytes) {

@@ -2,37 +2,11 @@
 
 #include "common/hive/names.h"
 #include "common/types/column_type.h"
+#include "common/util/utf8.h"
 
 namespace ics::catalog::mds {
 
 namespace {
-
-// Length of the UTF-8 sequence at s[i] and its code point; 0 if malformed.
-size_t Utf8At(std::string_view s, size_t i, uint32_t* cp) {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  size_t len = 0;
-  uint32_t min = 0;
-  if (b0 < 0x80) {
-    *cp = b0;
-    return 1;
-  } else if ((b0 & 0xe0) == 0xc0) {
-    len = 2, *cp = b0 & 0x1f, min = 0x80;
-  } else if ((b0 & 0xf0) == 0xe0) {
-    len = 3, *cp = b0 & 0x0f, min = 0x800;
-  } else if ((b0 & 0xf8) == 0xf0) {
-    len = 4, *cp = b0 & 0x07, min = 0x10000;
-  } else {
-    return 0;
-  }
-  if (i + len > s.size()) return 0;
-  for (size_t k = 1; k < len; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xc0) != 0x80) return 0;
-    *cp = (*cp << 6) | (b & 0x3f);
-  }
-  if (*cp < min || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff)) return 0;
-  return len;
-}
 
 Status Invalid(std::string_view field, const std::string& why) {
   return Status::InvalidArgument(std::string(field) + " " + why);
@@ -58,7 +32,7 @@ Status CheckField(std::string_view field, std::string_view value, size_t min, si
   }
   for (size_t i = 0; i < value.size();) {
     uint32_t cp = 0;
-    const size_t len = Utf8At(value, i, &cp);
+    const size_t len = DecodeUtf8(value, i, &cp);
     if (len == 0) return Invalid(field, "is not valid UTF-8 (byte " + std::to_string(i) + ")");
     const bool control = cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
     if (control) {

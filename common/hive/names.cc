@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "common/util/utf8.h"
+
 namespace ics {
 
 namespace {
@@ -29,40 +31,6 @@ std::string Printable(std::string_view name) {
 Status Invalid(std::string_view kind, std::string_view name, const std::string& why) {
   return Status::InvalidArgument("Invalid " + std::string(kind) + " name '" + Printable(name) +
                                  "': " + why);
-}
-
-// Decodes one UTF-8 sequence at s[i]; returns its length, or 0 if malformed.
-size_t DecodeUtf8(std::string_view s, size_t i, uint32_t* cp) {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  if (b0 < 0x80) {
-    *cp = b0;
-    return 1;
-  }
-  size_t len;
-  uint32_t min;
-  if ((b0 & 0xe0) == 0xc0) {
-    len = 2;
-    *cp = b0 & 0x1f;
-    min = 0x80;
-  } else if ((b0 & 0xf0) == 0xe0) {
-    len = 3;
-    *cp = b0 & 0x0f;
-    min = 0x800;
-  } else if ((b0 & 0xf8) == 0xf0) {
-    len = 4;
-    *cp = b0 & 0x07;
-    min = 0x10000;
-  } else {
-    return 0;
-  }
-  if (i + len > s.size()) return 0;
-  for (size_t k = 1; k < len; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xc0) != 0x80) return 0;
-    *cp = (*cp << 6) | (b & 0x3f);
-  }
-  if (*cp < min || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff)) return 0;
-  return len;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "common/hive/partition_name.h"
 #include "common/types/column_type.h"
 #include "common/util/ascii.h"
+#include "common/util/utf8.h"
 
 namespace ics {
 
@@ -171,14 +172,6 @@ bool StrictFloat(const std::string& s) {
   char* end = nullptr;
   const double d = std::strtod(s.c_str(), &end);
   return end == s.c_str() + s.size() && std::isfinite(d);
-}
-
-size_t Utf8Length(const std::string& s) {
-  size_t n = 0;
-  for (char c : s) {
-    if ((static_cast<unsigned char>(c) & 0xc0) != 0x80) ++n;
-  }
-  return n;
 }
 
 }  // namespace

@@ -33,6 +33,7 @@
 #include "common/util/mutex.h"
 #include "statestore/subscriber.h"
 #include "tests/bench/fanout_stats.h"
+#include "tests/perf/child_process.h"
 #include "tests/util/temp_dir.h"
 
 DEFINE_string(statestored, "build/bin/statestored", "Path of the statestored binary.");
@@ -51,29 +52,26 @@ using ics::statestore::TopicSubscription;
 
 constexpr const char* kTopic = "bench";
 
+// A statestored child, the port it bound and its directory (port file, log).
 struct Statestored {
+  std::shared_ptr<::ics::testing::TempDir> dir;
+  std::shared_ptr<::ics::perf::ChildProcess> proc;
   pid_t pid = -1;
   int port = 0;
-  std::shared_ptr<::ics::testing::TempDir> dir;  // its port file and log
 };
 
 Statestored StartStatestored() {
   Statestored s;
   s.dir = std::make_shared<::ics::testing::TempDir>("ssbench");
-  const std::string dir = s.dir->path();
-  const std::string port_file = dir + "/port";
-  s.pid = fork();
-  if (s.pid == 0) {
-    const std::string log = dir + "/statestored.log";
-    freopen(log.c_str(), "w", stderr);
-    execl(FLAGS_statestored.c_str(), FLAGS_statestored.c_str(), "--state_store_port=0",
-          ("--port_file=" + port_file).c_str(), "--statestore_max_subscribers=20000", nullptr);
-    _exit(127);
-  }
-  for (int i = 0; i < 500 && s.port == 0; ++i) {
-    std::ifstream in(port_file);
-    if (!(in >> s.port)) s.port = 0;
-    if (s.port == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const std::string port_file = s.dir->File("port");
+  s.proc = std::make_shared<::ics::perf::ChildProcess>();
+  if (s.proc->Start({FLAGS_statestored, "--state_store_port=0", "--port_file=" + port_file,
+                     "--statestore_max_subscribers=20000"},
+                    s.dir->File("statestored.log"))) {
+    const std::vector<std::string> tokens =
+        s.proc->WaitForPortFile(port_file, std::chrono::seconds(5));
+    if (!tokens.empty()) s.port = std::atoi(tokens[0].c_str());
+    s.pid = s.proc->pid();
   }
   if (s.port == 0) {
     std::fprintf(stderr, "statestored did not start (binary %s)\n", FLAGS_statestored.c_str());
@@ -82,10 +80,7 @@ Statestored StartStatestored() {
   return s;
 }
 
-void StopStatestored(const Statestored& s) {
-  kill(s.pid, SIGTERM);
-  waitpid(s.pid, nullptr, 0);
-}
+void StopStatestored(const Statestored& s) { s.proc->Stop(); }
 
 double CpuSeconds(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");

@@ -45,11 +45,14 @@ class CatalogReadyTest : public ::testing::TestWithParam<bool> {
     return std::find(v.begin(), v.end(), s) != v.end();
   }
 
-  // Lets `n` more catalog topic updates reach coordinator 0.
-  static void AfterTopicUpdates(MiniCluster* c, int n) {
-    const int64_t from = c->coordinator(0)->State().topic_version;
-    ASSERT_TRUE(Eventually([&] { return c->coordinator(0)->State().topic_version >= from + n; }))
-        << "topic version stuck at " << c->coordinator(0)->State().topic_version;
+  // Waits until the catalog topic has brought coordinator 0 everything
+  // catalogd installed so far (counting topic versions instead raced with a
+  // publication that arrived before the DDL's reply).
+  static void AfterTopicCatchesUp(MiniCluster* c) {
+    const int64_t target = c->catalogd()->catalog()->version();
+    ASSERT_TRUE(Eventually([&] { return c->coordinator(0)->topic_catalog_version() >= target; }))
+        << "topic at catalog version " << c->coordinator(0)->topic_catalog_version() << " of "
+        << target;
   }
 };
 
@@ -75,7 +78,7 @@ TEST_P(CatalogReadyTest, RefusedBeforeTheFirstCatalogUpdate) {
   EXPECT_TRUE(c->State().catalog_ready);
   auto created = cluster->Exec(0, "CREATE DATABASE later");
   ASSERT_TRUE(created.ok()) << created.status().ToString();
-  AfterTopicUpdates(cluster.get(), 2);
+  AfterTopicCatchesUp(cluster.get());
   const std::vector<std::string> dbs = Databases(cluster.get());
   EXPECT_TRUE(Has(dbs, "later"));
   EXPECT_FALSE(Has(dbs, "early")) << "a refused statement never ran";
@@ -97,7 +100,7 @@ TEST_P(CatalogReadyTest, BoundedWaitServesOnceReady) {
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   EXPECT_TRUE(cluster->coordinator(0)->catalog_ready());
   // Later (full or delta) updates keep what the statement did.
-  AfterTopicUpdates(cluster.get(), 3);
+  AfterTopicCatchesUp(cluster.get());
   EXPECT_TRUE(Has(Databases(cluster.get()), "waited"));
   EXPECT_NE(cluster->catalogd()->catalog()->GetDatabase("waited"), nullptr);
 }

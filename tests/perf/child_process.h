@@ -2,6 +2,8 @@
 // started by a benchmark as a separate process on loopback, with its output
 // in a log file and its bound ports read back from its --port_file.
 //
+// A thin layer over external::ExternalProcess (tests/external), the one
+// child-process launcher of the tests, adding the port-file wait.
 // Ownership: the object owns the process; Stop() (idempotent; also the
 // destructor) sends SIGTERM, waits up to 10 s, then SIGKILLs.
 // Thread-safety: not thread-safe; use from one thread.
@@ -13,11 +15,16 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "tests/external/external_process.h"
 
 namespace ics::perf {
 
@@ -28,26 +35,18 @@ class ChildProcess {
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
 
-  // fork + exec of args[0] with `args`; stdout and stderr go to `log`.
-  // False if the fork failed.
+  // Starts args[0] with `args` as an external::ExternalProcess (the tests'
+  // one launcher): output appended to `log`, working directory the log's
+  // directory. False (with the reason on stderr) if it could not start.
   bool Start(std::vector<std::string> args, const std::string& log) {
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    std::fflush(stdout);
-    std::fflush(stderr);
-    pid_ = fork();
-    if (pid_ < 0) return false;
-    if (pid_ == 0) {
-      const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (fd >= 0) {
-        dup2(fd, 1);
-        dup2(fd, 2);
-      }
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
-    return true;
+    if (args.empty()) return false;
+    const std::filesystem::path log_path(log);
+    proc_ = std::make_unique<external::ExternalProcess>(
+        std::filesystem::path(args[0]).filename().string(), log,
+        log_path.has_parent_path() ? log_path.parent_path().string() : ".");
+    Status s = proc_->Start(args);
+    if (!s.ok()) std::fprintf(stderr, "%s\n", s.ToString().c_str());
+    return s.ok();
   }
 
   // The whitespace-separated tokens of the first line of `port_file`, once
@@ -69,36 +68,20 @@ class ChildProcess {
     return {};
   }
 
-  bool Running() {
-    if (pid_ <= 0) return false;
-    int status = 0;
-    if (waitpid(pid_, &status, WNOHANG) == pid_) {
-      pid_ = -1;
-      return false;
-    }
-    return true;
-  }
+  bool Running() { return proc_ != nullptr && proc_->IsRunning(); }
 
+  // SIGTERM, up to 10 s for it to exit, then SIGKILL. Idempotent.
   void Stop() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGTERM);
-    for (int i = 0; i < 200; ++i) {
-      int status = 0;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-    pid_ = -1;
+    if (proc_ == nullptr) return;
+    Status ignored = proc_->Stop(std::chrono::seconds(10));
+    (void)ignored;  // a benchmark reports its figures either way
+    proc_.reset();
   }
 
-  pid_t pid() const { return pid_; }
+  pid_t pid() const { return proc_ != nullptr ? proc_->pid() : -1; }
 
  private:
-  pid_t pid_ = -1;
+  std::unique_ptr<external::ExternalProcess> proc_;
 };
 
 // User + system CPU seconds of process `pid` so far (/proc/<pid>/stat); 0 if unreadable.

@@ -46,6 +46,7 @@
 #include "common/rpc/thrift_client.h"
 #include "statestore/statestore_server.h"
 #include "tests/perf/bench_catalogd.h"
+#include "tests/perf/child_process.h"
 #include "tests/perf/perf_util.h"
 
 DEFINE_int32(tables, 1000, "Tables in the catalog.");
@@ -78,12 +79,14 @@ std::string SiblingBinary(const char* argv0, const std::string& name) {
   return (slash == std::string::npos ? std::string(".") : self.substr(0, slash)) + "/" + name;
 }
 
+// A coordinator-sim child and the CoordinatorService port it bound.
 struct Child {
-  pid_t pid = -1;
+  std::unique_ptr<ChildProcess> proc;
   int port = 0;
+  pid_t pid() const { return proc != nullptr ? proc->pid() : -1; }
 };
 
-// fork+exec of coordinator-sim with one coordinator; stdout/stderr to `log`.
+// coordinator-sim with one coordinator; stdout/stderr to `log`.
 Child SpawnCoordinator(const std::string& binary, const std::string& mode, int statestore_port,
                        int catalogd_port, const std::string& dir) {
   const std::string port_file = dir + "/" + mode + ".port";
@@ -100,51 +103,19 @@ Child SpawnCoordinator(const std::string& binary, const std::string& mode, int s
       "--id_prefix=bench-" + mode,
       "--port_file=" + port_file,
   };
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
   Child c;
-  std::fflush(stdout);
-  c.pid = fork();
-  if (c.pid == 0) {
-    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-    }
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  const auto deadline = Clock::now() + std::chrono::seconds(30);
-  while (c.port == 0 && Clock::now() < deadline) {
-    std::ifstream in(port_file);
-    int index = -1, port = 0, sub = 0;
-    if (in >> index >> port >> sub) c.port = port;
-    if (c.port == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    int status = 0;
-    if (waitpid(c.pid, &status, WNOHANG) == c.pid) {
-      std::fprintf(stderr, "coordinator-sim exited early; see %s\n", log.c_str());
-      c.pid = -1;
-      return c;
-    }
-  }
+  c.proc = std::make_unique<ChildProcess>();
+  if (!c.proc->Start(args, log)) return c;
+  // The port file's line is "<index> <coordinator port> <subscriber port>".
+  const std::vector<std::string> tokens =
+      c.proc->WaitForPortFile(port_file, std::chrono::seconds(30));
+  if (tokens.size() >= 2) c.port = std::atoi(tokens[1].c_str());
+  if (c.port == 0) std::fprintf(stderr, "coordinator-sim did not start; see %s\n", log.c_str());
   return c;
 }
 
 void StopChild(Child* c) {
-  if (c->pid <= 0) return;
-  kill(c->pid, SIGTERM);
-  for (int i = 0; i < 200; ++i) {
-    int status = 0;
-    if (waitpid(c->pid, &status, WNOHANG) == c->pid) {
-      c->pid = -1;
-      return;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  kill(c->pid, SIGKILL);
-  waitpid(c->pid, nullptr, 0);
-  c->pid = -1;
+  if (c->proc != nullptr) c->proc->Stop();
 }
 
 int64_t TopicVersion(statestore::Statestore* ss) {
@@ -244,7 +215,7 @@ ModeResult MeasureMode(const std::string& binary, const std::string& mode,
   ModeResult r;
   const auto t0 = Clock::now();
   Child child = SpawnCoordinator(binary, mode, ss->port(), catalogd_port, dir);
-  if (child.pid <= 0 || child.port == 0) {
+  if (child.pid() <= 0 || child.port == 0) {
     std::fprintf(stderr, "%s: coordinator-sim did not start (binary %s)\n", mode.c_str(),
                  binary.c_str());
     StopChild(&child);
@@ -269,10 +240,10 @@ ModeResult MeasureMode(const std::string& binary, const std::string& mode,
   Figure(kBench, mode + "_catch_up_time", SecondsSince(t0), "s",
          "process start to topic processed");
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  r.rss_caught_up = ProcessRssBytes(child.pid);
+  r.rss_caught_up = ProcessRssBytes(child.pid());
   Figure(kBench, mode + "_rss_after_catch_up", static_cast<double>(r.rss_caught_up), "bytes");
   Figure(kBench, mode + "_peak_rss_during_catch_up",
-         static_cast<double>(ProcessPeakRssBytes(child.pid)), "bytes", "VmHWM");
+         static_cast<double>(ProcessPeakRssBytes(child.pid())), "bytes", "VmHWM");
 
   ThriftClientOptions co;
   co.recv_timeout_ms = 300000;
@@ -292,7 +263,7 @@ ModeResult MeasureMode(const std::string& binary, const std::string& mode,
     Note(kBench, mode + " plan of " + touched[0] + ": " + plan);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  r.rss_touched = ProcessRssBytes(child.pid);
+  r.rss_touched = ProcessRssBytes(child.pid());
   Figure(kBench, mode + "_rss_after_touch", static_cast<double>(r.rss_touched), "bytes",
          std::to_string(touched.size()) + " tables touched (DESCRIBE + pruned EXPLAIN)");
 
@@ -310,7 +281,7 @@ ModeResult MeasureMode(const std::string& binary, const std::string& mode,
   ReportLatency(mode, "warm_explain", lat.warm_explain);
   if (errors > 0) Figure(kBench, mode + "_statement_errors", errors);
   if (FLAGS_pause_before_stop_s > 0) {
-    Note(kBench, mode + " coordinator pid " + std::to_string(child.pid) + " kept for " +
+    Note(kBench, mode + " coordinator pid " + std::to_string(child.pid()) + " kept for " +
                      std::to_string(FLAGS_pause_before_stop_s) + " s");
     std::this_thread::sleep_for(std::chrono::seconds(FLAGS_pause_before_stop_s));
   }

@@ -19,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/external/external_process.h"
 #include "tests/statestore/fake_subscriber.h"
 #include "tests/util/temp_dir.h"
 
@@ -34,71 +35,8 @@ namespace {
 
 constexpr Millis kWait(8000);
 
-// A child process with its stdout+stderr in a log file. The destructor
-// kills it (SIGKILL) and reaps it.
-class ChildProcess {
- public:
-  ChildProcess(std::string binary, std::vector<std::string> args, std::string log_path)
-      : binary_(std::move(binary)), args_(std::move(args)), log_path_(std::move(log_path)) {}
-  ~ChildProcess() { Kill(); }
-
-  bool Start() {
-    std::vector<char*> argv;
-    argv.push_back(binary_.data());
-    for (auto& a : args_) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    const pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) return false;
-    if (pid == 0) {
-      // Only async-signal-safe calls until exec.
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (getppid() != parent) _exit(126);
-      int fd = open(log_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-      if (fd >= 0) {
-        dup2(fd, 1);
-        dup2(fd, 2);
-        close(fd);
-      }
-      sigset_t none;
-      sigemptyset(&none);
-      sigprocmask(SIG_SETMASK, &none, nullptr);
-      execv(binary_.c_str(), argv.data());
-      _exit(127);
-    }
-    pid_ = pid;
-    return true;
-  }
-
-  void Signal(int sig) {
-    if (pid_ > 0) kill(pid_, sig);
-  }
-  // True while the process has not exited.
-  bool Running() {
-    if (pid_ <= 0) return false;
-    int status = 0;
-    if (waitpid(pid_, &status, WNOHANG) == pid_) {
-      pid_ = -1;
-      return false;
-    }
-    return true;
-  }
-  void Kill() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGKILL);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-  }
-  pid_t pid() const { return pid_; }
-  const std::string& log_path() const { return log_path_; }
-
- private:
-  std::string binary_;
-  std::vector<std::string> args_;
-  std::string log_path_;
-  pid_t pid_ = -1;
-};
+using ::ics::external::ExternalProcess;
+using ::ics::external::TailOfFile;
 
 std::map<std::string, std::string> ReadStatus(const std::string& path) {
   std::map<std::string, std::string> out;
@@ -129,18 +67,6 @@ bool KeysContain(const std::map<std::string, std::string>& st, const std::string
   return false;
 }
 
-std::string TailOf(const std::string& path, size_t lines) {
-  std::ifstream in(path);
-  std::vector<std::string> all;
-  std::string line;
-  while (std::getline(in, line)) all.push_back(line);
-  std::string out;
-  for (size_t i = all.size() > lines ? all.size() - lines : 0; i < all.size(); ++i) {
-    out += "    " + all[i] + "\n";
-  }
-  return out;
-}
-
 class StatestoreProcessTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -150,40 +76,39 @@ class StatestoreProcessTest : public ::testing::Test {
 
   void TearDown() override {
     for (auto& o : observers_) o->Stop();
-    for (auto& c : children_) {
-      c->Signal(SIGCONT);
-      c->Kill();
-    }
+    for (auto& c : children_) c->Kill();  // SIGKILL also ends a stopped process
     if (HasFailure()) {
       for (const auto& c : children_) {
-        std::cout << "--- " << c->log_path() << " (tail)\n" << TailOf(c->log_path(), 30);
+        std::cout << "--- " << c->log_path() << " (tail)\n" << TailOfFile(c->log_path(), 30);
       }
       for (const auto& [name, path] : status_files_) {
-        std::cout << "--- status of " << name << "\n" << TailOf(path, 30);
+        std::cout << "--- status of " << name << "\n" << TailOfFile(path, 30);
       }
     }
     observers_.clear();
     children_.clear();
   }
 
-  ChildProcess* Spawn(const std::string& binary, const std::string& name,
-                      std::vector<std::string> args) {
-    children_.push_back(std::make_unique<ChildProcess>(
-        binary, std::move(args),
-        dir_ + "/" + name + "." + std::to_string(children_.size()) + ".log"));
-    if (!children_.back()->Start()) {
-      ADD_FAILURE() << "fork failed for " << name;
+  ExternalProcess* Spawn(const std::string& binary, const std::string& name,
+                         std::vector<std::string> args) {
+    children_.push_back(std::make_unique<ExternalProcess>(
+        name, dir_ + "/" + name + "." + std::to_string(children_.size()) + ".log", dir_));
+    std::vector<std::string> argv = {binary};
+    argv.insert(argv.end(), args.begin(), args.end());
+    ::ics::Status started = children_.back()->Start(argv);
+    if (!started.ok()) {
+      ADD_FAILURE() << name << ": " << started.ToString();
       return nullptr;
     }
     return children_.back().get();
   }
 
   // Starts statestored on `port` (0 = any) and returns its bound port, or 0.
-  int StartStatestored(int port, ChildProcess** out) {
+  int StartStatestored(int port, ExternalProcess** out) {
     const auto deadline = Clock::now() + Millis(15000);
     for (int attempt = 0; Clock::now() < deadline; ++attempt) {
       const std::string port_file = dir_ + "/statestored.port." + std::to_string(attempt);
-      ChildProcess* ss = Spawn(
+      ExternalProcess* ss = Spawn(
           ICS_STATESTORED_BIN, "statestored",
           {"--state_store_port=" + std::to_string(port), "--port_file=" + port_file,
            "--statestore_heartbeat_frequency_ms=100", "--statestore_max_missed_heartbeats=3",
@@ -196,7 +121,7 @@ class StatestoreProcessTest : public ::testing::Test {
             return static_cast<bool>(in >> bound) && bound > 0;
           },
           Millis(10000));
-      if (up && ss->Running()) {
+      if (up && ss->IsRunning()) {
         *out = ss;
         return bound;
       }
@@ -208,8 +133,8 @@ class StatestoreProcessTest : public ::testing::Test {
     return 0;
   }
 
-  ChildProcess* SpawnSubscriber(const std::string& id, int ss_port,
-                                std::vector<std::string> extra) {
+  ExternalProcess* SpawnSubscriber(const std::string& id, int ss_port,
+                                   std::vector<std::string> extra) {
     const std::string status = dir_ + "/" + id + ".status";
     status_files_[id] = status;
     std::vector<std::string> args = {"--statestore_port=" + std::to_string(ss_port), "--id=" + id,
@@ -240,13 +165,13 @@ class StatestoreProcessTest : public ::testing::Test {
 
   ::ics::testing::TempDir tmp_{"statestore_process_test"};
   std::string dir_;
-  std::vector<std::unique_ptr<ChildProcess>> children_;
+  std::vector<std::unique_ptr<ExternalProcess>> children_;
   std::vector<std::unique_ptr<FakeSubscriber>> observers_;
   std::map<std::string, std::string> status_files_;
 };
 
 TEST_F(StatestoreProcessTest, RestartedStatestoreSubscribersReRegisterAndGetFullTopics) {
-  ChildProcess* ss = nullptr;
+  ExternalProcess* ss = nullptr;
   const int port = StartStatestored(0, &ss);
   ASSERT_GT(port, 0);
   ASSERT_NE(
@@ -263,7 +188,7 @@ TEST_F(StatestoreProcessTest, RestartedStatestoreSubscribersReRegisterAndGetFull
 
   // Crash the statestore and start a new one on the same port.
   ss->Kill();
-  ChildProcess* ss2 = nullptr;
+  ExternalProcess* ss2 = nullptr;
   ASSERT_EQ(StartStatestored(port, &ss2), port);
 
   // Both re-register with the new statestore (new registration ids), get a
@@ -294,10 +219,10 @@ TEST_F(StatestoreProcessTest, RestartedStatestoreSubscribersReRegisterAndGetFull
 }
 
 TEST_F(StatestoreProcessTest, KilledSubscriberProcessIsRemoved) {
-  ChildProcess* ss = nullptr;
+  ExternalProcess* ss = nullptr;
   const int port = StartStatestored(0, &ss);
   ASSERT_GT(port, 0);
-  ChildProcess* victim =
+  ExternalProcess* victim =
       SpawnSubscriber("victim", port, {"--transient_topic=t", "--publish=t/vk=1"});
   ASSERT_NE(victim, nullptr);
   FakeSubscriber* o = Observer("observer", port, {TopicReg("t")});
@@ -314,17 +239,17 @@ TEST_F(StatestoreProcessTest, KilledSubscriberProcessIsRemoved) {
 }
 
 TEST_F(StatestoreProcessTest, StoppedSubscriberIsFailedWhileOthersKeepReceiving) {
-  ChildProcess* ss = nullptr;
+  ExternalProcess* ss = nullptr;
   const int port = StartStatestored(0, &ss);
   ASSERT_GT(port, 0);
-  ChildProcess* victim = SpawnSubscriber(
+  ExternalProcess* victim = SpawnSubscriber(
       "victim", port, {"--transient_topic=t", "--publish=t/vk=1", "--reregister_after_ms=1000"});
   ASSERT_NE(victim, nullptr);
   FakeSubscriber* o = Observer("observer", port, {TopicReg("t")});
   ASSERT_NE(o, nullptr);
   ASSERT_TRUE(o->WaitForKey("t", "vk", kWait)) << o->Describe();
 
-  victim->Signal(SIGSTOP);
+  ASSERT_TRUE(victim->Pause().ok());
   const auto stopped_at = Clock::now();
   // Declared failed: heartbeats time out (3 x (500 ms + 100 ms)).
   EXPECT_TRUE(o->WaitForKeyGone("t", "vk", kWait)) << o->Describe();
@@ -345,7 +270,7 @@ TEST_F(StatestoreProcessTest, StoppedSubscriberIsFailedWhileOthersKeepReceiving)
   EXPECT_LT(max_gap, 2.0) << "observer starved while a subscriber was stopped";
 
   // Resumed, the victim re-registers on its own and re-publishes.
-  victim->Signal(SIGCONT);
+  victim->Resume();
   EXPECT_TRUE(o->WaitForKey("t", "vk", Millis(15000))) << o->Describe();
   EXPECT_TRUE(Eventually([&] { return StatusInt(Status("victim"), "registrations") >= 2; }, kWait));
 }
