@@ -456,10 +456,8 @@ Result<std::string> CanonicalPartitionValue(const impala::TColumnType& type, con
   }
 }
 
-bool PartitionValuesEqual(const impala::TColumnType& type, const std::string& a,
-                          const std::string& b) {
-  if (a == b) return true;
-  if (a == kDefaultPartitionName || b == kDefaultPartitionName || !IsScalar(type)) return false;
+bool IsNumericType(const impala::TColumnType& type) {
+  if (!IsScalar(type)) return false;
   switch (type.types[0].scalar_type.type) {
     case TPrimitiveType::TINYINT:
     case TPrimitiveType::SMALLINT:
@@ -467,16 +465,26 @@ bool PartitionValuesEqual(const impala::TColumnType& type, const std::string& a,
     case TPrimitiveType::BIGINT:
     case TPrimitiveType::FLOAT:
     case TPrimitiveType::DOUBLE:
-    case TPrimitiveType::DECIMAL: {
-      const std::optional<ExactNumber> x = ParseExactNumber(a);
-      const std::optional<ExactNumber> y = ParseExactNumber(b);
-      return x && y && CompareExactNumbers(*x, *y) == 0;
-    }
-    case TPrimitiveType::BOOLEAN:
-      return AsciiLower(a) == AsciiLower(b);
+    case TPrimitiveType::DECIMAL:
+      return true;
     default:
       return false;
   }
+}
+
+bool PartitionValuesEqual(const impala::TColumnType& type, const std::string& a,
+                          const std::string& b) {
+  if (a == b) return true;
+  if (a == kDefaultPartitionName || b == kDefaultPartitionName || !IsScalar(type)) return false;
+  if (IsNumericType(type)) {
+    const std::optional<ExactNumber> x = ParseExactNumber(a);
+    const std::optional<ExactNumber> y = ParseExactNumber(b);
+    return x && y && CompareExactNumbers(*x, *y) == 0;
+  }
+  if (type.types[0].scalar_type.type == TPrimitiveType::BOOLEAN) {
+    return AsciiLower(a) == AsciiLower(b);
+  }
+  return false;
 }
 
 }  // namespace ics

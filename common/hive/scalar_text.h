@@ -98,6 +98,10 @@ std::string FormatDate(int64_t days);
 Result<std::string> CanonicalPartitionValue(const impala::TColumnType& type, const std::string& key,
                                             const std::string& value);
 
+// TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE or DECIMAL: the types whose
+// values compare as numbers (exactly, as ExactNumbers).
+bool IsNumericType(const impala::TColumnType& type);
+
 // Whether two stored partition values of a key of `type` are the same value:
 // numbers by exact value ("1.50" = "1.5" = "15e-1"), booleans in any case,
 // everything else byte for byte. The NULL partition equals only itself.

@@ -28,12 +28,6 @@ namespace {
 
 using P = impala::TPrimitiveType;
 
-bool IsNumericKey(const impala::TColumnType& t) {
-  const P::type p = PrimitiveOf(t);
-  return p == P::TINYINT || p == P::SMALLINT || p == P::INT || p == P::BIGINT || p == P::FLOAT ||
-         p == P::DOUBLE || p == P::DECIMAL;
-}
-
 // Orders partitions by their key values (numerically for numeric keys, NULL last).
 void SortByValues(const LocalTable& t, std::vector<PartitionPtr>* parts) {
   auto less = [&](const PartitionPtr& a, const PartitionPtr& b) {
@@ -43,7 +37,7 @@ void SortByValues(const LocalTable& t, std::vector<PartitionPtr>* parts) {
       if (x == y) continue;
       if (x == kDefaultPartitionName) return false;
       if (y == kDefaultPartitionName) return true;
-      if (IsNumericKey(t.clustering_columns[i].columnType)) {
+      if (IsNumericType(t.clustering_columns[i].columnType)) {
         const std::optional<ExactNumber> nx = ParseExactNumber(x), ny = ParseExactNumber(y);
         if (nx && ny) {
           const int c = CompareExactNumbers(*nx, *ny);

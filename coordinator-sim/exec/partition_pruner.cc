@@ -34,17 +34,10 @@ Status AnalysisError(std::string msg) {
 }
 
 std::optional<Cat> CatOf(const impala::TColumnType& type) {
+  if (IsNumericType(type)) return Cat::kNumber;
   switch (PrimitiveOf(type)) {
     case TPrimitiveType::BOOLEAN:
       return Cat::kBool;
-    case TPrimitiveType::TINYINT:
-    case TPrimitiveType::SMALLINT:
-    case TPrimitiveType::INT:
-    case TPrimitiveType::BIGINT:
-    case TPrimitiveType::FLOAT:
-    case TPrimitiveType::DOUBLE:
-    case TPrimitiveType::DECIMAL:
-      return Cat::kNumber;
     case TPrimitiveType::STRING:
     case TPrimitiveType::VARCHAR:
     case TPrimitiveType::CHAR:
