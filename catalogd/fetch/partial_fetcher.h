@@ -89,6 +89,10 @@ class PartialFetcher {
   PartialFetcher(const PartialFetcher&) = delete;
   PartialFetcher& operator=(const PartialFetcher&) = delete;
 
+  // An empty answer: OK status and lookup, this catalog's service id (what a
+  // refused request is answered with before its status is set).
+  impala::TGetPartialCatalogObjectResponse NewResponse() const;
+
   impala::TGetPartialCatalogObjectResponse GetPartialCatalogObject(
       const impala::TGetPartialCatalogObjectRequest& req) EXCLUDES(mu_);
   // DATABASE, TABLE/VIEW (loaded on demand, full form with files), FUNCTION
@@ -130,8 +134,6 @@ class PartialFetcher {
   };
   TableLookup LookupLoadedTable(const std::string& db, const std::string& table);
   Result<TablePtr> LoadedTableOrStatus(const std::string& db, const std::string& table);
-
-  impala::TGetPartialCatalogObjectResponse NewResponse() const;
 
   // Constant after construction.
   CatalogContext* const ctx_;

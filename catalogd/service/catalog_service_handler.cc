@@ -171,9 +171,8 @@ class Handler : public impala::CatalogServiceIf {
                                const impala::TGetPartialCatalogObjectRequest& req) override {
     Status proto = CheckProtocol(req.protocol_version);
     if (!proto.ok()) {
+      resp = d_.fetcher->NewResponse();
       resp.__set_status(ToTStatus(proto));
-      resp.__set_lookup_status(impala::CatalogLookupStatus::OK);
-      resp.__set_catalog_service_id(d_.ctx->catalog->service_id());
       return;
     }
     resp = d_.fetcher->GetPartialCatalogObject(req);

@@ -46,7 +46,12 @@ int DaysInMonth(int y, int m) {
 }
 
 // Parses the date at the start of s; sets *pos past it.
-std::optional<std::string> ParseDatePrefix(std::string_view s, size_t* pos) {
+struct CivilDate {
+  int y, m, d;
+};
+
+// Parses yyyy-m[m]-d[d] (a real day) at the start of s; sets *pos past it.
+std::optional<CivilDate> ParseCivilDate(std::string_view s, size_t* pos) {
   auto y = ReadDigits(s, pos, 4, 4);
   if (!y || *pos >= s.size() || s[*pos] != '-') return std::nullopt;
   ++*pos;
@@ -56,8 +61,15 @@ std::optional<std::string> ParseDatePrefix(std::string_view s, size_t* pos) {
   auto d = ReadDigits(s, pos, 1, 2);
   if (!d) return std::nullopt;
   if (*y < 1 || *m < 1 || *m > 12 || *d < 1 || *d > DaysInMonth(*y, *m)) return std::nullopt;
+  return CivilDate{*y, *m, *d};
+}
+
+// ParseCivilDate as canonical "yyyy-mm-dd".
+std::optional<std::string> ParseDatePrefix(std::string_view s, size_t* pos) {
+  const std::optional<CivilDate> c = ParseCivilDate(s, pos);
+  if (!c) return std::nullopt;
   char buf[16];
-  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02d", *y, *m, *d);
+  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02d", c->y, c->m, c->d);
   return std::string(buf);
 }
 
@@ -368,13 +380,18 @@ bool IsStrictTimestamp(std::string_view s) {
 }
 
 std::optional<int64_t> DateDays(std::string_view date) {
-  if (date.size() != 10) return std::nullopt;
-  const std::optional<std::string> d = ParseDateText(date);
-  if (!d || *d != date) return std::nullopt;
-  const int64_t y = std::stoi(d->substr(0, 4));
-  const int64_t m = std::stoi(d->substr(5, 2));
-  const int64_t day = std::stoi(d->substr(8, 2));
-  return DaysFromCivil(y, m, day);
+  size_t pos = 0;
+  const std::optional<CivilDate> c = ParseCivilDate(date, &pos);
+  // Canonical: the whole text, with two-digit month and day.
+  if (!c || pos != date.size() || date.size() != 10) return std::nullopt;
+  return DaysFromCivil(c->y, c->m, c->d);
+}
+
+std::optional<int64_t> ParseDateDays(std::string_view text) {
+  size_t pos = 0;
+  const std::optional<CivilDate> c = ParseCivilDate(text, &pos);
+  if (!c || pos != text.size()) return std::nullopt;
+  return DaysFromCivil(c->y, c->m, c->d);
 }
 
 std::string FormatDate(int64_t days) {

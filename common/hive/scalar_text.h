@@ -80,6 +80,9 @@ bool IsStrictTimestamp(std::string_view s);
 // Days since 1970-01-01 of a canonical "yyyy-mm-dd" (as ParseDateText
 // returns); nullopt if `date` is not one.
 std::optional<int64_t> DateDays(std::string_view date);
+// Days since 1970-01-01 of "yyyy-m[m]-d[d]" (one or two digit month and
+// day, nothing around it); nullopt if it is not a valid date.
+std::optional<int64_t> ParseDateDays(std::string_view text);
 // "yyyy-mm-dd" of a day number (inverse of DateDays).
 std::string FormatDate(int64_t days);
 

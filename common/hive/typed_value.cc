@@ -186,18 +186,6 @@ bool ValueLess(const HiveValue& a, const HiveValue& b) {
   return c.has_value() && *c < 0;
 }
 
-std::optional<int64_t> ParseDateDays(std::string_view s) {
-  // ParseDateText also allows surrounding space, which a stored value or a
-  // literal may not have.
-  if (s.empty() || std::isspace(static_cast<unsigned char>(s.front())) ||
-      std::isspace(static_cast<unsigned char>(s.back()))) {
-    return std::nullopt;
-  }
-  const std::optional<std::string> canonical = ParseDateText(s);
-  if (!canonical) return std::nullopt;
-  return DateDays(*canonical);
-}
-
 std::optional<HiveValue> ParseNumericLiteral(std::string_view text) {
   if (text.empty() || std::isspace(static_cast<unsigned char>(text.front())) ||
       std::isspace(static_cast<unsigned char>(text.back()))) {

@@ -68,10 +68,6 @@ bool ValueLess(const HiveValue& a, const HiveValue& b);
 // partition name (and "") is NULL. INVALID_ARGUMENT if it does not fit.
 Result<HiveValue> ParseStoredValue(KeyKind kind, const std::string& text);
 
-// Days since 1970-01-01 of "yyyy-m-d" (one or two digit month and day);
-// nullopt if it is not a valid date.
-std::optional<int64_t> ParseDateDays(std::string_view text);
-
 // A numeric literal's value: an Int when it is an integer within int64,
 // otherwise an exact Number; nullopt for anything that is not a finite
 // decimal number ([+-]digits[.digits][e[+-]digits]).
