@@ -29,6 +29,7 @@ LAYERS = [
     ("common/types", "base", 3),
     ("common/hive", "base", 4),
     ("common/web", "base", 4),
+    ("common/sql", "base", 5),
     ("common/daemon", "base", 5),
     ("statestore", "base", 6),
     # catalogd: storage, then the immutable catalog, then what builds and
@@ -47,9 +48,8 @@ LAYERS = [
     ("catalogd/web", "catalogd", 16),
     ("catalogd/service", "catalogd", 17),
     ("catalogd", "catalogd", 18),
-    # coordinator-sim: SQL front end and local catalogs, execution, the
+    # coordinator-sim: local catalogs, execution, the
     # coordinator itself, its pages and the shell, the daemon.
-    ("coordinator-sim/sql", "coordinator", 10),
     ("coordinator-sim/catalog", "coordinator", 10),
     ("coordinator-sim/exec", "coordinator", 11),
     ("coordinator-sim", "coordinator", 12),

@@ -241,12 +241,12 @@ class Parser {
     const Token& t = Peek();
     if (t.type == Token::Type::kOp && t.text != "-" && t.text != "+") {
       node->kind = FilterNode::Kind::kCompare;
-      node->op = t.text == "=" || t.text == "==" ? CmpOp::kEq
-                 : t.text == "!=" || t.text == "<>" ? CmpOp::kNe
-                 : t.text == "<"                    ? CmpOp::kLt
-                 : t.text == "<="                   ? CmpOp::kLe
-                 : t.text == ">"                    ? CmpOp::kGt
-                                                    : CmpOp::kGe;
+      node->op = t.text == "=" || t.text == "=="    ? BinaryOp::kEq
+                 : t.text == "!=" || t.text == "<>" ? BinaryOp::kNe
+                 : t.text == "<"                    ? BinaryOp::kLt
+                 : t.text == "<="                   ? BinaryOp::kLe
+                 : t.text == ">"                    ? BinaryOp::kGt
+                                                    : BinaryOp::kGe;
       ++k_;
       ICS_ASSIGN_OR_RETURN(FilterOperand rhs, Operand());
       node->operands.push_back(std::move(rhs));
@@ -442,28 +442,6 @@ class Parser {
 };
 
 }  // namespace
-
-std::string_view CmpOpName(CmpOp op) {
-  switch (op) {
-    case CmpOp::kEq: return "=";
-    case CmpOp::kNe: return "!=";
-    case CmpOp::kLt: return "<";
-    case CmpOp::kLe: return "<=";
-    case CmpOp::kGt: return ">";
-    case CmpOp::kGe: return ">=";
-  }
-  return "?";
-}
-
-CmpOp FlipCmp(CmpOp op) {
-  switch (op) {
-    case CmpOp::kLt: return CmpOp::kGt;
-    case CmpOp::kLe: return CmpOp::kGe;
-    case CmpOp::kGt: return CmpOp::kLt;
-    case CmpOp::kGe: return CmpOp::kLe;
-    default: return op;
-  }
-}
 
 Result<std::unique_ptr<FilterNode>> ParsePartitionFilter(std::string_view text) {
   if (text.size() > kMaxFilterBytes) {

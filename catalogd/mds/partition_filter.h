@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "common/hive/typed_value.h"
+#include "common/sql/ast.h"
 #include "common/util/result.h"
 
 namespace ics::catalog::mds {
@@ -51,10 +52,8 @@ inline constexpr size_t kMaxFilterBytes = 1 << 20;
 // Deepest nesting of parentheses/NOT (and, separately, of CAST) in a filter.
 inline constexpr int kMaxFilterDepth = 200;
 
-enum class CmpOp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
-std::string_view CmpOpName(CmpOp op);
-// a op b  <=>  b Flip(op) a
-CmpOp FlipCmp(CmpOp op);
+// Comparison operators are the SQL front end's (one of = != < <= > >=).
+using sql::BinaryOp;
 
 struct FilterOperand {
   bool is_column = false;
@@ -75,7 +74,7 @@ struct FilterNode {
     kBare,     // operands[0] used as a condition
   };
   Kind kind = Kind::kAnd;
-  CmpOp op = CmpOp::kEq;
+  BinaryOp op = BinaryOp::kEq;  // kCompare
   bool negated = false;  // NOT IN, NOT BETWEEN, IS NOT NULL
   size_t pos = 0;
   std::vector<std::unique_ptr<FilterNode>> children;

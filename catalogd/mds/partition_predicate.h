@@ -1,8 +1,9 @@
 // PartitionPredicate: a parsed partition filter (partition_filter.h) bound
 // to one table's partition keys — columns resolved to key positions,
-// literals converted to the key types — ready to evaluate against a
-// partition's values, and to describe what it asks of each key so an index
-// can narrow the search (KeyConstraint).
+// literals converted to the key types — into the shared partition predicate
+// (common/sql/predicate.h), which evaluates it against a partition's values
+// and describes what it asks of each key so an index can narrow the search
+// (KeyConstraint).
 //
 // Evaluation is SQL's three-valued logic: a comparison with NULL is
 // unknown, NOT unknown is unknown, and a partition matches only when the
@@ -13,14 +14,14 @@
 
 #include <cstddef>
 #include <map>
-#include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "catalogd/mds/partition_filter.h"
 #include "common/hive/typed_value.h"
+#include "common/sql/predicate.h"
 #include "common/util/result.h"
 
 namespace ics::catalog::mds {
@@ -30,21 +31,13 @@ struct PartitionKeyInfo {
   KeyKind kind = KeyKind::kString;
 };
 
-// What a filter requires of one key, from the conjuncts at its top level
-// (key = v, key IN (...), key BETWEEN a AND b, key < v, ...). A partition
-// that matches the filter satisfies every constraint; the converse need not
-// hold (the filter is still evaluated on every candidate).
-struct KeyConstraint {
-  bool impossible = false;            // no value can match (e.g. key = NULL)
-  std::optional<std::vector<HiveValue>> points;  // one of these values (sorted, unique)
-  std::optional<HiveValue> lo;                   // range bounds (non-NULL values)
-  bool lo_inclusive = true;
-  std::optional<HiveValue> hi;
-  bool hi_inclusive = true;
-};
+// What a filter requires of one key (the shared predicate's constraint).
+using sql::KeyConstraint;
 
 class PartitionPredicate {
  public:
+  // Matches every partition.
+  PartitionPredicate() = default;
   // Binds `filter` (may be null: matches everything) to `keys`.
   // INVALID_ARGUMENT with the position for an unknown key or a literal that
   // does not fit its key's type.
@@ -54,23 +47,22 @@ class PartitionPredicate {
   static Result<PartitionPredicate> Compile(std::string_view filter,
                                             const std::vector<PartitionKeyInfo>& keys);
 
-  bool matches_all() const { return root_ == nullptr; }
+  bool matches_all() const { return predicate_.matches_all(); }
 
-  // Positions of the keys the filter reads.
-  const std::vector<size_t>& referenced_keys() const { return referenced_; }
+  // Positions of the keys the filter reads, ascending.
+  const std::vector<size_t>& referenced_keys() const { return predicate_.referenced_keys(); }
 
   // Evaluates against typed values (one per key; only referenced positions
   // are read).
-  bool Matches(const std::vector<HiveValue>& values) const;
+  bool Matches(const std::vector<HiveValue>& values) const { return predicate_.Matches(values); }
 
   // Constraints by key position (keys without one are absent).
-  std::map<size_t, KeyConstraint> Constraints() const;
-
-  struct Node;  // bound tree (partition_predicate.cc)
+  std::map<size_t, KeyConstraint> Constraints() const { return predicate_.Constraints(); }
 
  private:
-  std::shared_ptr<const Node> root_;
-  std::vector<size_t> referenced_;
+  explicit PartitionPredicate(sql::Predicate p) : predicate_(std::move(p)) {}
+
+  sql::Predicate predicate_;
 };
 
 // Typed values of stored partition values for `keys` (the positions in

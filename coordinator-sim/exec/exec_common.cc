@@ -12,6 +12,7 @@
 #include "common/hive/file_format.h"
 #include "common/hive/partition_name.h"
 #include "common/hive/scalar_text.h"
+#include "common/sql/lexer.h"
 #include "common/types/column_type.h"
 #include "coordinator-sim/catalog/catalog_util.h"
 #include "coordinator-sim/exec/exec_context.h"
@@ -19,7 +20,6 @@
 #include "coordinator-sim/exec/exec_statements.h"
 #include "coordinator-sim/exec/exec_tables.h"
 #include "coordinator-sim/exec/exec_values.h"
-#include "coordinator-sim/sql/lexer.h"
 
 namespace ics::coord::exec {
 

@@ -5,8 +5,8 @@
 
 #include <string>
 
+#include "common/sql/ast.h"
 #include "coordinator-sim/exec/exec_context.h"
-#include "coordinator-sim/sql/ast.h"
 
 namespace ics::coord::exec {
 

@@ -6,8 +6,8 @@
 #pragma once
 
 #include "CatalogService_types.h"
+#include "common/sql/ast.h"
 #include "coordinator-sim/exec/exec_context.h"
-#include "coordinator-sim/sql/ast.h"
 
 namespace ics::coord::exec {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "CatalogObjects_types.h"
+#include "common/sql/ast.h"
 #include "coordinator-sim/exec/exec_context.h"
-#include "coordinator-sim/sql/ast.h"
 
 namespace ics::coord::exec {
 

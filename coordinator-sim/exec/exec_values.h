@@ -7,8 +7,8 @@
 #include <string>
 
 #include "Types_types.h"
+#include "common/sql/ast.h"
 #include "common/util/result.h"
-#include "coordinator-sim/sql/ast.h"
 
 namespace ics::coord::exec {
 

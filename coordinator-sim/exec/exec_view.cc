@@ -10,14 +10,14 @@
 #include <cstdint>
 #include <set>
 
+#include "common/sql/analyzer.h"
+#include "common/sql/parser.h"
 #include "common/types/column_type.h"
 #include "coordinator-sim/exec/exec_context.h"
 #include "coordinator-sim/exec/exec_format.h"
 #include "coordinator-sim/exec/exec_select.h"
 #include "coordinator-sim/exec/exec_statements.h"
 #include "coordinator-sim/exec/exec_tables.h"
-#include "coordinator-sim/sql/analyzer.h"
-#include "coordinator-sim/sql/parser.h"
 
 namespace ics::coord::exec {
 

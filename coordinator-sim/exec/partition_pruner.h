@@ -40,9 +40,9 @@
 #include <memory>
 #include <vector>
 
+#include "common/sql/ast.h"
 #include "common/util/result.h"
 #include "coordinator-sim/catalog/local_catalog.h"
-#include "coordinator-sim/sql/ast.h"
 
 namespace ics::coord {
 

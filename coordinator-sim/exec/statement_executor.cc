@@ -4,10 +4,10 @@
 
 #include <cctype>
 
+#include "common/sql/analyzer.h"
+#include "common/sql/parser.h"
 #include "coordinator-sim/exec/exec_context.h"
 #include "coordinator-sim/exec/exec_statements.h"
-#include "coordinator-sim/sql/analyzer.h"
-#include "coordinator-sim/sql/parser.h"
 
 namespace ics::coord {
 

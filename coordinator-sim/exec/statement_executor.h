@@ -1,5 +1,5 @@
 // StatementExecutor: runs one SQL statement for a session on a coordinator:
-// parses it (coordinator-sim/sql), analyzes it against the local catalog,
+// parses it (common/sql), analyzes it against the local catalog,
 // and executes it — DDL through catalogd, INSERT by writing text data files
 // and UpdateCatalog, COMPUTE STATS by scanning data files, SHOW/DESCRIBE and
 // EXPLAIN (partition pruning) from the local catalog.

@@ -20,7 +20,7 @@
 #include "common/rpc/status_convert.h"
 #include "common/rpc/thrift_client.h"
 #include "common/rpc/tls.h"
-#include "coordinator-sim/sql/splitter.h"
+#include "common/sql/splitter.h"
 #include "coordinator-sim/shell/table_printer.h"
 
 DEFINE_string(i, "127.0.0.1:21000", "Coordinator to connect to (host:port).");

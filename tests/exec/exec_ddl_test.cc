@@ -1,6 +1,6 @@
 // DDL statements become the right TDdlExecRequest (ExecDdl*, ExecAlter*,
 // ExecView* suites).
-#include "coordinator-sim/sql/parser.h"
+#include "common/sql/parser.h"
 #include "tests/exec/exec_test_util.h"
 
 namespace ics::coord::testing {

@@ -1,6 +1,6 @@
 // EXPLAIN: partition pruning, files, sizes and cardinality from the local
 // catalog (ExecExplain* suites).
-#include "coordinator-sim/sql/parser.h"
+#include "common/sql/parser.h"
 #include "tests/exec/exec_test_util.h"
 
 namespace ics::coord::testing {

@@ -1,5 +1,5 @@
 // SHOW and DESCRIBE output rows (ExecShow*, ExecDescribe* suites).
-#include "coordinator-sim/sql/parser.h"
+#include "common/sql/parser.h"
 #include "tests/exec/exec_test_util.h"
 
 namespace ics::coord::testing {

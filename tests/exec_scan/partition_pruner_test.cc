@@ -2,8 +2,8 @@
 // logic, typing, mixed conjuncts and errors.
 #include "coordinator-sim/exec/partition_pruner.h"
 
+#include "common/sql/parser.h"
 #include "common/types/column_type.h"
-#include "coordinator-sim/sql/parser.h"
 #include "tests/exec_scan/exec_scan_test_util.h"
 
 namespace ics::coord {

@@ -1,4 +1,4 @@
-// The coordinator's SQL front end (coordinator-sim/sql): lexer, statement
+// The coordinator's SQL front end (common/sql): lexer, statement
 // splitter, parser (scripts, expressions, column types) and the catalog-free
 // analyzer, on the same input.
 //
@@ -9,10 +9,10 @@
 #include <string>
 #include <string_view>
 
-#include "coordinator-sim/sql/analyzer.h"
-#include "coordinator-sim/sql/lexer.h"
-#include "coordinator-sim/sql/parser.h"
-#include "coordinator-sim/sql/splitter.h"
+#include "common/sql/analyzer.h"
+#include "common/sql/lexer.h"
+#include "common/sql/parser.h"
+#include "common/sql/splitter.h"
 #include "tests/fuzz/fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,5 +1,5 @@
 // Analyzer-lite: catalog-free checks.
-#include "coordinator-sim/sql/analyzer.h"
+#include "common/sql/analyzer.h"
 
 #include <gtest/gtest.h>
 

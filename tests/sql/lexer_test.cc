@@ -1,5 +1,5 @@
 // Lexer: token kinds, normalization, positions and lexical errors.
-#include "coordinator-sim/sql/lexer.h"
+#include "common/sql/lexer.h"
 
 #include <gtest/gtest.h>
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "coordinator-sim/sql/analyzer.h"
-#include "coordinator-sim/sql/parser.h"
-#include "coordinator-sim/sql/splitter.h"
+#include "common/sql/analyzer.h"
+#include "common/sql/parser.h"
+#include "common/sql/splitter.h"
 
 namespace ics::sql {
 namespace {

@@ -1,9 +1,9 @@
 // Statement splitting for the shell.
-#include "coordinator-sim/sql/splitter.h"
+#include "common/sql/splitter.h"
 
 #include <gtest/gtest.h>
 
-#include "coordinator-sim/sql/parser.h"
+#include "common/sql/parser.h"
 
 namespace ics::sql {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "coordinator-sim/sql/parser.h"
+#include "common/sql/parser.h"
 
 namespace ics::sql::testing {
 

@@ -3,8 +3,8 @@
 // TypeToString, so the executor can hand ColumnDef::type to the catalog as is.
 #include <gtest/gtest.h>
 
+#include "common/sql/parser.h"
 #include "common/types/column_type.h"
-#include "coordinator-sim/sql/parser.h"
 
 namespace ics::sql {
 namespace {

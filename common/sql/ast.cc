@@ -1,6 +1,6 @@
-#include "coordinator-sim/sql/ast.h"
+#include "common/sql/ast.h"
 
-#include "coordinator-sim/sql/lexer.h"
+#include "common/sql/lexer.h"
 
 namespace ics::sql {
 namespace {
@@ -166,6 +166,22 @@ std::string_view BinaryOpSql(BinaryOp op) {
   return "?";
 }
 
+std::vector<const Expr*> FlattenChain(const Expr& root, ExprKind kind) {
+  std::vector<const Expr*> out;
+  std::vector<const Expr*> stack = {&root};
+  while (!stack.empty()) {
+    const Expr* e = stack.back();
+    stack.pop_back();
+    if (e->kind == kind && e->children.size() == 2) {
+      stack.push_back(e->children[1].get());
+      stack.push_back(e->children[0].get());
+    } else {
+      out.push_back(e);
+    }
+  }
+  return out;
+}
+
 BinaryOp SwapComparison(BinaryOp op) {
   switch (op) {
     case BinaryOp::kLt:
@@ -215,15 +231,16 @@ std::string Expr::ToSql() const {
       return LeftOperand(*children[0]) + " " + std::string(BinaryOpSql(op)) + " " +
              Operand(*children[1]);
     case ExprKind::kIn:
-      return LeftOperand(*children[0]) + (negated ? " NOT IN (" : " IN (") + JoinExprs(children, 1) +
-             ")";
+      return LeftOperand(*children[0]) + (negated ? " NOT IN (" : " IN (") +
+             JoinExprs(children, 1) + ")";
     case ExprKind::kBetween:
       return LeftOperand(*children[0]) + (negated ? " NOT BETWEEN " : " BETWEEN ") +
              Operand(*children[1]) + " AND " + Operand(*children[2]);
     case ExprKind::kIsNull:
       return LeftOperand(*children[0]) + (negated ? " IS NOT NULL" : " IS NULL");
     case ExprKind::kLike:
-      return LeftOperand(*children[0]) + (negated ? " NOT LIKE " : " LIKE ") + Operand(*children[1]);
+      return LeftOperand(*children[0]) + (negated ? " NOT LIKE " : " LIKE ") +
+             Operand(*children[1]);
     case ExprKind::kNot:
       return "NOT " + Wrap(*children[0], Precedence(*children[0]) < prec);
   }

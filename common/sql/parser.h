@@ -1,5 +1,5 @@
 // SQL front end of the coordinator: parses Impala-dialect statement text into
-// the typed AST of coordinator-sim/sql/ast.h.
+// the typed AST of common/sql/ast.h.
 //
 // Grammar (keywords case-insensitive; [] optional, | alternatives):
 //   CREATE DATABASE|SCHEMA [IF NOT EXISTS] db [COMMENT 'c'] [LOCATION 'p']
@@ -70,8 +70,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/sql/ast.h"
 #include "common/util/result.h"
-#include "coordinator-sim/sql/ast.h"
 
 namespace ics::sql {
 

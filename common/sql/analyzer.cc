@@ -1,4 +1,4 @@
-#include "coordinator-sim/sql/analyzer.h"
+#include "common/sql/analyzer.h"
 
 #include <set>
 #include <string>
@@ -54,8 +54,9 @@ Status CheckPartitionSpec(const PartitionSpec& spec) {
 Status CheckViewPropertyKey(const std::string& key) {
   if (key.empty()) return Error("A view property key must not be empty");
   if (key == "storage_handler") {
-    return Error("The 'storage_handler' view property cannot be changed: it protects the "
-                 "view's metadata");
+    return Error(
+        "The 'storage_handler' view property cannot be changed: it protects the "
+        "view's metadata");
   }
   return Status::OK();
 }

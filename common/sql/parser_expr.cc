@@ -4,8 +4,8 @@
 #include <utility>
 #include <vector>
 
-#include "coordinator-sim/sql/parser.h"
-#include "coordinator-sim/sql/parser_internal.h"
+#include "common/sql/parser.h"
+#include "common/sql/parser_internal.h"
 
 namespace ics::sql::internal {
 

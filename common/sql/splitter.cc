@@ -1,8 +1,8 @@
-#include "coordinator-sim/sql/splitter.h"
+#include "common/sql/splitter.h"
 
 #include <cctype>
 
-#include "coordinator-sim/sql/lexer.h"
+#include "common/sql/lexer.h"
 
 namespace ics::sql {
 namespace {

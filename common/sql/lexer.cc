@@ -1,4 +1,4 @@
-#include "coordinator-sim/sql/lexer.h"
+#include "common/sql/lexer.h"
 #include "common/util/ascii.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The typed AST the SQL parser produces (coordinator-sim/sql/parser.h).
+// The typed AST the SQL parser produces (common/sql/parser.h).
 //
 // Consuming it: every statement derives from Statement and carries a
 // StatementKind; switch on `stmt.kind` and down-cast with As<T>() (nullptr on
@@ -102,6 +102,11 @@ struct Expr {
   std::string ToSql() const;
 };
 using ExprPtr = std::unique_ptr<Expr>;
+
+// The operands of a chain of binary `kind` nodes (a AND b AND c for kAnd),
+// left to right; {&root} when root is not such a node. Iterative, so a long
+// chain costs no stack.
+std::vector<const Expr*> FlattenChain(const Expr& root, ExprKind kind);
 
 struct ColumnDef {
   std::string name;
@@ -282,8 +287,7 @@ struct AlterViewSetTblPropertiesStmt : StatementOf<StatementKind::kAlterViewSetT
   Properties properties;  // at least one
 };
 // ALTER VIEW v UNSET TBLPROPERTIES [IF EXISTS] ('k', ...).
-struct AlterViewUnsetTblPropertiesStmt
-    : StatementOf<StatementKind::kAlterViewUnsetTblProperties> {
+struct AlterViewUnsetTblPropertiesStmt : StatementOf<StatementKind::kAlterViewUnsetTblProperties> {
   TableName view;
   bool if_exists = false;
   std::vector<std::string> keys;  // at least one

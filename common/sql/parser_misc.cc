@@ -2,7 +2,7 @@
 // parser.h for the grammar).
 #include <utility>
 
-#include "coordinator-sim/sql/parser_internal.h"
+#include "common/sql/parser_internal.h"
 
 namespace ics::sql::internal {
 

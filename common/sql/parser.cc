@@ -1,4 +1,4 @@
-#include "coordinator-sim/sql/parser.h"
+#include "common/sql/parser.h"
 
 #include <algorithm>
 #include <cctype>
@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "common/hive/scalar_text.h"
-#include "coordinator-sim/sql/parser_internal.h"
+#include "common/sql/parser_internal.h"
 
 namespace ics::sql {
 namespace internal {

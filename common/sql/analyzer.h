@@ -19,8 +19,8 @@
 // Thread-safety: stateless; safe from any thread.
 #pragma once
 
+#include "common/sql/ast.h"
 #include "common/util/status.h"
-#include "coordinator-sim/sql/ast.h"
 
 namespace ics::sql {
 

@@ -1,4 +1,4 @@
-// Internal to coordinator-sim/sql: the recursive-descent parser shared by
+// Internal to common/sql: the recursive-descent parser shared by
 // parser.cc (infrastructure, dispatch, shared clauses), parser_ddl.cc (CREATE,
 // DROP, ALTER), parser_misc.cc (INSERT, SHOW, DESCRIBE, statistics, session
 // statements) and parser_expr.cc (SELECT, expressions, types).
@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include "common/sql/ast.h"
+#include "common/sql/lexer.h"
 #include "common/util/result.h"
-#include "coordinator-sim/sql/ast.h"
-#include "coordinator-sim/sql/lexer.h"
 
 namespace ics::sql::internal {
 

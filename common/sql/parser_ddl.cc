@@ -1,7 +1,7 @@
 // CREATE, DROP and ALTER statements (see parser.h for the grammar).
 #include <utility>
 
-#include "coordinator-sim/sql/parser_internal.h"
+#include "common/sql/parser_internal.h"
 
 namespace ics::sql::internal {
 
