@@ -12,7 +12,8 @@ void TextSeeds() {
   const std::vector<std::pair<std::string, std::string>> sql = {
       {"ddl_script",
        "CREATE DATABASE IF NOT EXISTS d1 COMMENT 'c' LOCATION '/w/d1';\n"
-       "CREATE EXTERNAL TABLE d1.t (a INT COMMENT 'x', b STRUCT<f:DECIMAL(10,2), g:ARRAY<STRING>>)\n"
+       "CREATE EXTERNAL TABLE d1.t (a INT COMMENT 'x', b STRUCT<f:DECIMAL(10,2), "
+       "g:ARRAY<STRING>>)\n"
        "  PARTITIONED BY (p STRING) COMMENT 'tbl' ROW FORMAT DELIMITED FIELDS TERMINATED BY ','\n"
        "  ESCAPED BY '\\\\' LINES TERMINATED BY '\\n' STORED AS TEXTFILE LOCATION '/w/t'\n"
        "  TBLPROPERTIES ('k'='v', 'k2'='v2');\n"
@@ -20,7 +21,8 @@ void TextSeeds() {
        "CREATE VIEW IF NOT EXISTS v (c1 COMMENT 'one') COMMENT 'view' AS SELECT a FROM d1.t;\n"
        "DROP DATABASE IF EXISTS d1 CASCADE;"},
       {"alter_script",
-       "ALTER TABLE t ADD IF NOT EXISTS PARTITION (p='a', q=1) LOCATION '/x' PARTITION (p='b', q=2);\n"
+       "ALTER TABLE t ADD IF NOT EXISTS PARTITION (p='a', q=1) LOCATION '/x' PARTITION (p='b', "
+       "q=2);\n"
        "ALTER TABLE t DROP IF EXISTS PARTITION (p='a'), PARTITION (p='b') PURGE;\n"
        "ALTER TABLE t ADD COLUMNS (c BIGINT, d VARCHAR(10));\n"
        "ALTER TABLE t CHANGE COLUMN c c2 DOUBLE COMMENT 'renamed';\n"
@@ -28,7 +30,8 @@ void TextSeeds() {
        "ALTER TABLE t UNSET TBLPROPERTIES IF EXISTS ('x');\n"
        "ALTER TABLE t RENAME TO d2.t3; ALTER TABLE t SET OWNER ROLE admins;\n"
        "ALTER VIEW v SET TBLPROPERTIES ('a'='b', 'c'='d');\n"
-       "ALTER VIEW d.v UNSET TBLPROPERTIES IF EXISTS ('a', 'c'); ALTER VIEW v UNSET TBLPROPERTIES ('a');\n"
+       "ALTER VIEW d.v UNSET TBLPROPERTIES IF EXISTS ('a', 'c'); ALTER VIEW v UNSET TBLPROPERTIES "
+       "('a');\n"
        "COMMENT ON COLUMN d.t.c IS 'col'; TRUNCATE TABLE IF EXISTS t"},
       {"query_script",
        "EXPLAIN SELECT DISTINCT a, count(*) AS n, sum(b * 2 + -1) FROM d.t AS x\n"
@@ -43,9 +46,14 @@ void TextSeeds() {
        "DROP INCREMENTAL STATS t PARTITION (p='x'); SHOW TABLE STATS t; SHOW COLUMN STATS t;\n"
        "SHOW DATABASES LIKE 'd*'; SHOW TABLES IN d 'x*'; SHOW FILES IN t PARTITION (p='x');\n"
        "DESCRIBE DATABASE EXTENDED d; DESCRIBE FORMATTED d.t; SHOW CREATE VIEW v;\n"
-       "INVALIDATE METADATA d.t; REFRESH t PARTITION (p='x') PARTITION (p='y'); USE d; SET ALL; SET SYNC_DDL = 1;\n"
+       "INVALIDATE METADATA d.t; REFRESH t PARTITION (p='x') PARTITION (p='y'); USE d; SET ALL; "
+       "SET SYNC_DDL = 1;\n"
        "SET mem_limit = '1g'"},
       {"expression", "year = 2024 AND month IN (1, 2) OR NOT (a + b * c % 3 >= -d / 2)"},
+      {"partition_predicate",
+       "a IN (2024, 2023, NULL) AND s LIKE 'e_%' AND d BETWEEN '2024-1-1' AND DATE '2024-12-31' "
+       "AND t > d AND (b OR x < 0.25) AND -a <= 9223372036854775808 AND s NOT IN ('x') AND "
+       "x IS NOT NULL"},
   };
   for (const auto& [name, text] : sql) Write("sql_fuzz", name, text);
 
