@@ -9,7 +9,7 @@
 #include <chrono>
 #include <thread>
 
-#include "mini_cluster.h"
+#include "tests/util/mini_cluster.h"
 
 namespace ics::testing {
 namespace {

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <map>
 
-#include "mini_cluster.h"
+#include "tests/util/mini_cluster.h"
 
 namespace ics::testing {
 namespace {

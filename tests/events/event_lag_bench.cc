@@ -29,7 +29,7 @@
 #include "coordinator-sim/exec/statement_executor.h"
 #include "statestore/statestore_server.h"
 #include "tests/perf/perf_util.h"
-#include "tests/util/temp_dir.h"
+#include "tests/util/mini_cluster.h"
 
 DEFINE_int32(changes, 100, "External changes to time.");
 DEFINE_int32(poll_ms, 100, "catalogd's HMS event polling interval (ms).");
@@ -47,36 +47,23 @@ using Kind = MetastoreOp::Kind;
 class Bench {
  public:
   Status Start() {
-    if (!tmp_.ok()) return Status::IoError(tmp_.error());
-    dir_ = tmp_.path();
-    statestore::StatestoreServerOptions so;
-    so.bind_host = "127.0.0.1";
-    so.port = 0;
-    statestore_ = std::make_unique<statestore::StatestoreServer>(so);
-    ICS_RETURN_IF_ERROR(statestore_->Start());
-    catalog::CatalogServerOptions co;
-    co.bind_host = "127.0.0.1";
-    co.port = 0;
-    co.subscriber_port = 0;
-    co.data_dir = dir_ + "/catalogd";
-    co.statestore_port = statestore_->port();
-    co.publisher.mode = catalog::TopicMode::kMixed;
-    co.hms_event_polling_interval_ms = FLAGS_poll_ms;
-    catalogd_ = std::make_unique<catalog::CatalogServer>(co);
-    ICS_RETURN_IF_ERROR(catalogd_->Start());
-    for (bool on_demand : {true, false}) {
-      coord::CoordinatorOptions o;
-      o.id = on_demand ? "on-demand" : "full-replica";
-      o.port = 0;
-      o.subscriber_port = 0;
-      o.statestore_port = statestore_->port();
-      o.catalogd_port = catalogd_->port();
-      o.use_local_catalog = on_demand;
-      auto c = std::make_unique<coord::Coordinator>(o);
-      ICS_RETURN_IF_ERROR(c->Start());
-      coords_.push_back(std::move(c));
-      sessions_.emplace_back();
-    }
+    ::ics::testing::MiniClusterOptions mo;
+    mo.num_coordinators = 2;
+    mo.heartbeat_ms = 1000;  // the statestore's defaults
+    mo.update_frequency_ms = 2000;
+    mo.tune_catalogd = [](catalog::CatalogServerOptions* co) {
+      co->hms_event_polling_interval_ms = FLAGS_poll_ms;
+    };
+    mo.tune_coordinator = [](int i, coord::CoordinatorOptions* co) {
+      co->id = i == 0 ? "on-demand" : "full-replica";
+      co->use_local_catalog = i == 0;
+    };
+    cluster_ = std::make_unique<::ics::testing::MiniCluster>(mo);
+    ICS_RETURN_IF_ERROR(cluster_->Start());
+    catalogd_ = cluster_->catalogd();
+    for (int i = 0; i < cluster_->num_coordinators(); ++i)
+      coords_.push_back(cluster_->coordinator(i));
+    dir_ = cluster_->dir();
     ICS_ASSIGN_OR_RETURN(external_,
                          catalog::OpenSqliteMetastore(dir_ + "/catalogd/metastore.db"));
     warehouse_ = dir_ + "/catalogd/warehouse";
@@ -84,9 +71,8 @@ class Bench {
   }
 
   ~Bench() {
-    for (auto& c : coords_) c->Stop();
-    if (catalogd_) catalogd_->Stop();
-    if (statestore_) statestore_->Stop();
+    external_.reset();
+    cluster_.reset();
   }
 
   Status Commit(std::vector<MetastoreOp> ops) {
@@ -126,7 +112,7 @@ class Bench {
   }
 
   Result<coord::StatementResult> Exec(size_t c, const std::string& sql) {
-    return coords_[c]->executor()->Execute(sql, &sessions_[c]);
+    return cluster_->Exec(static_cast<int>(c), sql);
   }
 
   bool ShowsTable(size_t c, const std::string& t) {
@@ -232,13 +218,11 @@ class Bench {
   }
 
  private:
-  ::ics::testing::TempDir tmp_{"ics-event-lag"};
+  std::unique_ptr<::ics::testing::MiniCluster> cluster_;
   std::string dir_;
   std::string warehouse_;
-  std::unique_ptr<statestore::StatestoreServer> statestore_;
-  std::unique_ptr<catalog::CatalogServer> catalogd_;
-  std::vector<std::unique_ptr<coord::Coordinator>> coords_;
-  std::vector<coord::SessionState> sessions_;
+  catalog::CatalogServer* catalogd_ = nullptr;
+  std::vector<coord::Coordinator*> coords_;
   std::unique_ptr<catalog::Metastore> external_;
   std::vector<Latencies> lat_;
 };

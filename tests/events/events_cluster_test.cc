@@ -15,7 +15,7 @@
 #include "catalogd/metastore/metastore.h"
 #include "common/rpc/status_convert.h"
 #include "common/rpc/thrift_client.h"
-#include "tests/cluster/mini_cluster.h"
+#include "tests/util/mini_cluster.h"
 
 namespace ics::testing {
 namespace {

@@ -1,8 +1,8 @@
-// Both local-catalog modes in an in-process cluster: a StatestoreServer, a
-// real CatalogServer publishing mixed ("1:" and "2:") topic entries, and one
-// coordinator subscription per mode. DDL goes through the raw CatalogService
-// ExecDdl RPC; the local catalogs learn about it only from the topic (and,
-// on demand, from catalogd fetches).
+// Both local-catalog modes in an in-process cluster: a MiniCluster's
+// StatestoreServer and real CatalogServer publishing mixed ("1:" and "2:")
+// topic entries, and one bare local-catalog subscription per mode. DDL goes through the raw
+// CatalogService ExecDdl RPC; the local catalogs learn about it only from the topic (and, on
+// demand, from catalogd fetches).
 #include <stdlib.h>
 
 #include <algorithm>
@@ -23,7 +23,7 @@
 #include "statestore/statestore_server.h"
 #include "statestore/subscriber.h"
 #include "tests/util/eventually.h"
-#include "tests/util/temp_dir.h"
+#include "tests/util/mini_cluster.h"
 
 namespace ics::lctest {
 namespace {
@@ -58,27 +58,14 @@ impala::TPartitionDef PartitionDef(const std::string& value) {
 class LocalCatalogClusterTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = tmp_.path();
-    ASSERT_FALSE(dir_.empty());
-
-    statestore::StatestoreServerOptions so;
-    so.bind_host = "127.0.0.1";
-    so.port = 0;
-    so.statestore.heartbeat_interval_ms = 200;
-    so.statestore.update_frequency_ms = 200;
-    statestore_ = std::make_unique<statestore::StatestoreServer>(so);
-    ASSERT_TRUE(statestore_->Start().ok());
-
-    catalog::CatalogServerOptions co;
-    co.bind_host = "127.0.0.1";
-    co.port = 0;
-    co.subscriber_port = 0;
-    co.data_dir = dir_ + "/catalogd";
-    co.statestore_port = statestore_->port();
-    co.publisher.mode = catalog::TopicMode::kMixed;
-    catalogd_ = std::make_unique<catalog::CatalogServer>(co);
-    Status s = catalogd_->Start();
+    ::ics::testing::MiniClusterOptions mo;
+    mo.num_coordinators = 0;  // the local catalogs below subscribe by themselves
+    mo.update_frequency_ms = 200;
+    cluster_ = std::make_unique<::ics::testing::MiniCluster>(mo);
+    Status s = cluster_->Start();
     ASSERT_TRUE(s.ok()) << s.ToString();
+    catalogd_ = cluster_->catalogd();
+    statestore_ = cluster_->statestore();
 
     full_ = coord::MakeFullReplicaCatalog();
     coord::OnDemandOptions oo;
@@ -96,8 +83,7 @@ class LocalCatalogClusterTest : public ::testing::Test {
 
   void TearDown() override {
     for (auto& sub : subs_) sub->Stop();
-    if (catalogd_) catalogd_->Stop();
-    if (statestore_) statestore_->Stop();
+    cluster_.reset();
   }
 
   void Subscribe(const std::string& id, LocalCatalog* cat) {
@@ -131,10 +117,9 @@ class LocalCatalogClusterTest : public ::testing::Test {
     return resp.result.version;
   }
 
-  ::ics::testing::TempDir tmp_{"ics-localcatalog"};
-  std::string dir_;
-  std::unique_ptr<statestore::StatestoreServer> statestore_;
-  std::unique_ptr<catalog::CatalogServer> catalogd_;
+  std::unique_ptr<::ics::testing::MiniCluster> cluster_;
+  catalog::CatalogServer* catalogd_ = nullptr;
+  statestore::StatestoreServer* statestore_ = nullptr;
   std::unique_ptr<LocalCatalog> full_;
   std::unique_ptr<LocalCatalog> on_demand_;
   std::vector<std::unique_ptr<statestore::StatestoreSubscriber>> subs_;

@@ -8,7 +8,7 @@
 
 #include "catalogd/loader/confined_file_system.h"
 #include "catalogd/metastore/data_ownership.h"
-#include "tests/cluster/mini_cluster.h"
+#include "tests/util/mini_cluster.h"
 #include "tests/util/temp_dir.h"
 
 namespace ics {

@@ -1,4 +1,4 @@
-// WebClusterTest: an in-process cluster (tests/cluster/mini_cluster.h) with
+// WebClusterTest: an in-process cluster (tests/util/mini_cluster.h) with
 // the daemons' real web pages on free loopback ports: one WebServer for
 // catalogd (its registry and pages) and one per coordinator, wired as the
 // daemons' main() functions do. Plus JSON/HTML fetch helpers.
@@ -16,7 +16,7 @@
 #include "catalogd/service/catalog_server_pages.h"
 #include "common/web/web_server.h"
 #include "coordinator-sim/web/coordinator_pages.h"
-#include "tests/cluster/mini_cluster.h"
+#include "tests/util/mini_cluster.h"
 #include "tests/web/http_client.h"
 
 namespace ics::webtest {

@@ -1,6 +1,9 @@
 // MiniCluster: statestore + catalogd + N coordinators in one process, all on
-// free loopback ports with a temp data dir, for in-process cluster tests.
-// Everything is stopped and the temp dir removed by the destructor.
+// free loopback ports with a temp data dir, for in-process cluster tests and
+// benchmarks (the one cluster they all build; num_coordinators = 0 gives a
+// bare statestore + catalogd for tests that subscribe their own local
+// catalogs). Everything is stopped and the temp dir removed by the
+// destructor.
 #pragma once
 
 #include <netinet/in.h>
@@ -35,6 +38,11 @@ struct MiniClusterOptions {
   // Start() brings up the statestore and the coordinators only (catalogd's
   // port is reserved): the coordinators have no catalog until StartCatalogd().
   bool defer_catalogd = false;
+  // Last word on each daemon's options, after the cluster's own settings
+  // (ports, data dir, the values above): e.g. catalogd's event polling
+  // interval, or per-coordinator ids and modes.
+  std::function<void(catalog::CatalogServerOptions*)> tune_catalogd;
+  std::function<void(int index, coord::CoordinatorOptions*)> tune_coordinator;
 };
 
 // A loopback port that was free a moment ago (for a daemon started later).
@@ -88,6 +96,7 @@ class MiniCluster {
       co.use_local_catalog = !opts_.full_replica;
       co.sync_ddl_timeout_ms = 20000;
       co.wait_for_catalog_timeout_ms = opts_.wait_for_catalog_timeout_ms;
+      if (opts_.tune_coordinator) opts_.tune_coordinator(i, &co);
       auto c = std::make_unique<coord::Coordinator>(co);
       ICS_RETURN_IF_ERROR(c->Start());
       coords_.push_back(std::move(c));
@@ -123,6 +132,7 @@ class MiniCluster {
     co.statestore_port = statestore_->port();
     co.publisher.mode = catalog::TopicMode::kMixed;
     co.sync_ddl_timeout_ms = 20000;
+    if (opts_.tune_catalogd) opts_.tune_catalogd(&co);
     catalogd_ = std::make_unique<catalog::CatalogServer>(co);
     ICS_RETURN_IF_ERROR(catalogd_->Start());
     catalogd_port_ = catalogd_->port();  // a restart reuses the port coordinators know
@@ -142,6 +152,7 @@ class MiniCluster {
     return coords_[i]->executor()->Execute(sql, &sessions_[i]);
   }
 
+  int num_coordinators() const { return static_cast<int>(coords_.size()); }
   coord::Coordinator* coordinator(int i) { return coords_[i].get(); }
   catalog::CatalogServer* catalogd() { return catalogd_.get(); }
   statestore::StatestoreServer* statestore() { return statestore_.get(); }
