@@ -1,5 +1,6 @@
 #include "common/hive/scalar_text.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -135,23 +136,9 @@ std::optional<std::string> CanonicalFloat(std::string_view text, bool is_float) 
 std::optional<std::string> CanonicalDecimal(std::string_view text, int precision, int scale) {
   auto num = ParseExactNumber(text);
   if (!num || precision < 1 || scale < 0 || scale > precision) return std::nullopt;
-  const size_t s = static_cast<size_t>(scale);
-  std::string digits = num->int_digits;
-  std::string frac = num->frac_digits;
-  bool round_up = frac.size() > s && frac[s] >= '5';
-  frac.resize(s, '0');
-  digits += frac;  // all digits, the last s of them are the fraction
-  if (round_up && IncrementDigits(&digits)) digits.insert(digits.begin(), '1');
-  size_t first = digits.find_first_not_of('0');
-  std::string int_part = digits.substr(0, digits.size() - s);
-  const size_t int_nonzero = int_part.find_first_not_of('0');
-  int_part = int_nonzero == std::string::npos ? "" : int_part.substr(int_nonzero);
-  if (int_part.size() > static_cast<size_t>(precision - scale)) return std::nullopt;
-  std::string out;
-  if (num->negative && first != std::string::npos) out.push_back('-');
-  out += int_part.empty() ? "0" : int_part;
-  if (s > 0) out += "." + digits.substr(digits.size() - s);
-  return out;
+  const ExactNumber rounded = RoundToScale(std::move(*num), scale);
+  if (!FitsDecimal(rounded, precision, scale)) return std::nullopt;
+  return FormatDecimal(rounded, scale);
 }
 
 // Days from the civil date (proleptic Gregorian), Howard Hinnant's method.
@@ -264,6 +251,41 @@ int CompareExactNumbers(const ExactNumber& a, const ExactNumber& b) {
     mag = mag < 0 ? -1 : (mag > 0 ? 1 : 0);
   }
   return a_neg ? -mag : mag;
+}
+
+bool FitsDecimal(const ExactNumber& n, int precision, int scale) {
+  return scale >= 0 && scale <= precision &&
+         n.int_digits.size() <= static_cast<size_t>(precision - scale) &&
+         n.frac_digits.size() <= static_cast<size_t>(scale);
+}
+
+ExactNumber RoundToScale(ExactNumber n, int scale) {
+  const size_t s = static_cast<size_t>(std::max(scale, 0));
+  if (n.frac_digits.size() <= s) return n;
+  const bool up = n.frac_digits[s] >= '5';
+  n.frac_digits.resize(s);
+  if (up) {
+    std::string all = n.int_digits + n.frac_digits;
+    if (IncrementDigits(&all)) all.insert(all.begin(), '1');
+    n.int_digits = all.substr(0, all.size() - s);
+    n.frac_digits = all.substr(all.size() - s);
+  }
+  const size_t lead = n.int_digits.find_first_not_of('0');
+  n.int_digits = lead == std::string::npos ? "" : n.int_digits.substr(lead);
+  const size_t last = n.frac_digits.find_last_not_of('0');
+  n.frac_digits.resize(last == std::string::npos ? 0 : last + 1);
+  if (n.is_zero()) n.negative = false;
+  return n;
+}
+
+std::string FormatDecimal(const ExactNumber& n, int scale) {
+  const size_t s = static_cast<size_t>(std::max(scale, 0));
+  std::string frac = n.frac_digits.substr(0, s);
+  frac.resize(s, '0');
+  std::string out = n.negative && !n.is_zero() ? "-" : "";
+  out += n.int_digits.empty() ? "0" : n.int_digits;
+  if (s > 0) out += "." + frac;
+  return out;
 }
 
 std::optional<std::string> ParseDateText(std::string_view text) {

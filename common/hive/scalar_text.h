@@ -46,6 +46,15 @@ std::optional<ExactNumber> ParseExactNumber(std::string_view text);
 // <0, 0, >0 as a is less than, equal to, greater than b.
 int CompareExactNumbers(const ExactNumber& a, const ExactNumber& b);
 
+// DECIMAL(precision, scale) arithmetic on exact numbers:
+//   FitsDecimal: n is a value of the type as it is (no rounding needed);
+//   RoundToScale: n rounded half away from zero to `scale` fraction digits;
+//   FormatDecimal: the type's text of n, exactly `scale` fraction digits
+//     ("-1.50"; fraction digits beyond `scale` are cut, so round first).
+bool FitsDecimal(const ExactNumber& n, int precision, int scale);
+ExactNumber RoundToScale(ExactNumber n, int scale);
+std::string FormatDecimal(const ExactNumber& n, int scale);
+
 // "yyyy-mm-dd" (month and day may have one digit; year 0001..9999, a real
 // calendar day; surrounding whitespace allowed) -> canonical "yyyy-mm-dd".
 std::optional<std::string> ParseDateText(std::string_view text);

@@ -39,104 +39,6 @@ struct Constant {
   std::string sql;           // source text for messages
 };
 
-// A decimal number as digits: sign, integer digits (no leading zeros), fraction digits.
-struct Digits {
-  bool negative = false;
-  std::string int_part;
-  std::string frac;
-};
-
-bool AllDigits(const std::string& s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
-}
-
-// Parses [+-]digits[.digits][e[+-]digits] (also .5 and 5.); nullopt otherwise.
-std::optional<Digits> ParseDigits(std::string s) {
-  Digits d;
-  size_t i = 0;
-  while (i < s.size() && s[i] == ' ') ++i;
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  if (i < s.size() && (s[i] == '+' || s[i] == '-')) d.negative = s[i++] == '-';
-  std::string mant, exp;
-  const size_t e = s.find_first_of("eE", i);
-  mant = s.substr(i, e == std::string::npos ? std::string::npos : e - i);
-  if (e != std::string::npos) exp = s.substr(e + 1);
-  const size_t dot = mant.find('.');
-  std::string ip = mant.substr(0, dot);
-  std::string fp = dot == std::string::npos ? "" : mant.substr(dot + 1);
-  if (ip.empty() && fp.empty()) return std::nullopt;
-  if ((!ip.empty() && !AllDigits(ip)) || (!fp.empty() && !AllDigits(fp))) return std::nullopt;
-  if (e != std::string::npos) {
-    bool eneg = false;
-    size_t j = 0;
-    if (j < exp.size() && (exp[j] == '+' || exp[j] == '-')) eneg = exp[j++] == '-';
-    const std::string ed = exp.substr(j);
-    if (!AllDigits(ed) || ed.size() > 4) return std::nullopt;
-    const int shift = std::atoi(ed.c_str());
-    if (shift > 400) return std::nullopt;
-    if (eneg) {
-      while (static_cast<int>(ip.size()) < shift) ip.insert(ip.begin(), '0');
-      fp = ip.substr(ip.size() - static_cast<size_t>(shift)) + fp;
-      ip = ip.substr(0, ip.size() - static_cast<size_t>(shift));
-    } else {
-      while (static_cast<int>(fp.size()) < shift) fp += '0';
-      ip += fp.substr(0, static_cast<size_t>(shift));
-      fp = fp.substr(static_cast<size_t>(shift));
-    }
-  }
-  while (!ip.empty() && ip[0] == '0') ip.erase(0, 1);
-  d.int_part = ip;
-  d.frac = fp;
-  return d;
-}
-
-std::string StripTrailingZeros(std::string s) {
-  while (!s.empty() && s.back() == '0') s.pop_back();
-  return s;
-}
-
-bool IsZero(const Digits& d) {
-  return d.int_part.empty() && StripTrailingZeros(d.frac).empty();
-}
-
-bool FitsDecimal(const Digits& d, int precision, int scale) {
-  return static_cast<int>(d.int_part.size()) <= precision - scale &&
-         static_cast<int>(StripTrailingZeros(d.frac).size()) <= scale;
-}
-
-std::string FormatDecimal(const Digits& d, int scale) {
-  std::string frac = d.frac.substr(0, static_cast<size_t>(scale));
-  while (static_cast<int>(frac.size()) < scale) frac += '0';
-  std::string out = (d.negative && !IsZero(d)) ? "-" : "";
-  out += d.int_part.empty() ? "0" : d.int_part;
-  if (scale > 0) out += "." + frac;
-  return out;
-}
-
-// Rounds to `scale` fraction digits, half away from zero.
-Digits RoundDigits(Digits d, int scale) {
-  if (static_cast<int>(d.frac.size()) <= scale) return d;
-  const bool up = d.frac[static_cast<size_t>(scale)] >= '5';
-  d.frac = d.frac.substr(0, static_cast<size_t>(scale));
-  if (!up) return d;
-  std::string all = d.int_part + d.frac;
-  int i = static_cast<int>(all.size()) - 1;
-  while (i >= 0 && all[static_cast<size_t>(i)] == '9') all[static_cast<size_t>(i--)] = '0';
-  if (i < 0) {
-    all.insert(all.begin(), '1');
-  } else {
-    ++all[static_cast<size_t>(i)];
-  }
-  d.int_part = all.substr(0, all.size() - static_cast<size_t>(scale));
-  d.frac = all.substr(all.size() - static_cast<size_t>(scale));
-  while (!d.int_part.empty() && d.int_part[0] == '0') d.int_part.erase(0, 1);
-  return d;
-}
-
 int IntRank(P::type t) {
   switch (t) {
     case P::TINYINT: return 1;
@@ -180,10 +82,12 @@ std::string TypeNameOf(const Constant& c) {
     case Constant::kBoolean: return "BOOLEAN";
     case Constant::kInteger: return IntTypeName(c.int_value);
     case Constant::kDecimal: {
-      std::optional<Digits> d = ParseDigits(c.text);
+      std::optional<ExactNumber> d = ParseExactNumber(c.text);
       if (!d || c.text.find_first_of("eE") != std::string::npos) return "DOUBLE";
-      const int s = static_cast<int>(d->frac.size());
-      const int p = std::max(static_cast<int>(d->int_part.size()) + s, std::max(s, 1));
+      // The scale as written: 1.50 is DECIMAL(3,2).
+      const size_t dot = c.text.find('.');
+      const int s = dot == std::string::npos ? 0 : static_cast<int>(c.text.size() - dot - 1);
+      const int p = std::max(static_cast<int>(d->int_digits.size()) + s, std::max(s, 1));
       return "DECIMAL(" + std::to_string(p) + "," + std::to_string(s) + ")";
     }
     case Constant::kString: return "STRING";
@@ -282,8 +186,8 @@ Result<Constant> CastTo(Constant c, const impala::TColumnType& type) {
       if (bool_src) {
         out.text = c.text;
       } else if (numeric_src) {
-        std::optional<Digits> d = ParseDigits(c.text);
-        out.text = (d && IsZero(*d)) ? "false" : "true";
+        std::optional<ExactNumber> d = ParseExactNumber(c.text);
+        out.text = (d && d->is_zero()) ? "false" : "true";
       } else {
         const std::string l = AsciiLower(c.text);
         if (l != "true" && l != "false") return null_result();
@@ -299,10 +203,11 @@ Result<Constant> CastTo(Constant c, const impala::TColumnType& type) {
         out.text = c.text == "true" ? "1" : "0";
         return out;
       }
-      std::optional<Digits> d = ParseDigits(c.text);
-      if (!d || d->int_part.size() > 19) return null_result();
+      std::optional<ExactNumber> d = ParseExactNumber(c.text);
+      if (!d || d->int_digits.size() > 19) return null_result();
       errno = 0;
-      const std::string digits = (d->negative ? "-" : "") + (d->int_part.empty() ? "0" : d->int_part);
+      const std::string digits =
+          (d->negative ? "-" : "") + (d->int_digits.empty() ? "0" : d->int_digits);
       char* end = nullptr;
       const long long v = std::strtoll(digits.c_str(), &end, 10);
       if (errno == ERANGE) return null_result();
@@ -322,9 +227,10 @@ Result<Constant> CastTo(Constant c, const impala::TColumnType& type) {
       return out;
     }
     case P::DECIMAL: {
-      std::optional<Digits> d = ParseDigits(bool_src ? (c.text == "true" ? "1" : "0") : c.text);
+      std::optional<ExactNumber> d =
+          ParseExactNumber(bool_src ? (c.text == "true" ? "1" : "0") : c.text);
       if (!d) return null_result();
-      const Digits r = RoundDigits(*d, st.scale);
+      const ExactNumber r = RoundToScale(std::move(*d), st.scale);
       if (!FitsDecimal(r, st.precision, st.scale)) {
         return AnalysisError("Decimal value " + c.sql + " does not fit " + TypeSql(type));
       }
@@ -414,13 +320,13 @@ Result<std::optional<std::string>> Coerce(const Constant& c, const impala::TColu
       }
       if (to == P::FLOAT || to == P::DOUBLE) return R(std::to_string(c.int_value));
       if (to == P::DECIMAL) {
-        std::optional<Digits> d = ParseDigits(std::to_string(c.int_value));
+        std::optional<ExactNumber> d = ParseExactNumber(std::to_string(c.int_value));
         if (!d || !FitsDecimal(*d, st.precision, st.scale)) return LossOfPrecision(c, type, t);
         return R(FormatDecimal(*d, st.scale));
       }
       return Incompatible(c, type, t);
     case Constant::kDecimal: {
-      std::optional<Digits> d = ParseDigits(c.text);
+      std::optional<ExactNumber> d = ParseExactNumber(c.text);
       if (!d) return Incompatible(c, type, t);
       if (to == P::FLOAT || to == P::DOUBLE) {
         const double v = std::strtod(c.text.c_str(), nullptr);
@@ -477,7 +383,7 @@ Result<std::optional<std::string>> Coerce(const Constant& c, const impala::TColu
         }
         if (to == P::FLOAT || to == P::DOUBLE) return R(c.text);
         if (to == P::DECIMAL) {
-          std::optional<Digits> d = ParseDigits(c.text);
+          std::optional<ExactNumber> d = ParseExactNumber(c.text);
           if (!d || !FitsDecimal(*d, st.precision, st.scale)) return LossOfPrecision(c, type, t);
           return R(FormatDecimal(*d, st.scale));
         }
@@ -486,7 +392,7 @@ Result<std::optional<std::string>> Coerce(const Constant& c, const impala::TColu
         return R(c.text);
       }
       if (from == P::DECIMAL && to == P::DECIMAL) {
-        std::optional<Digits> d = ParseDigits(c.text);
+        std::optional<ExactNumber> d = ParseExactNumber(c.text);
         if (!d || fs.scale > st.scale || fs.precision - fs.scale > st.precision - st.scale) {
           return LossOfPrecision(c, type, t);
         }

@@ -133,5 +133,20 @@ TEST(TableTypeTest, OwnershipFollowsTypeAndExternalParameter) {
   EXPECT_FALSE(IsKnownTableType("INDEX_TABLE"));
 }
 
+TEST(ExactDecimalTest, RoundFitAndFormat) {
+  auto num = [](const char* t) { return *ParseExactNumber(t); };
+  EXPECT_EQ(FormatDecimal(RoundToScale(num("9.995"), 2), 2), "10.00");   // carry into the integer
+  EXPECT_EQ(FormatDecimal(RoundToScale(num("-2.345"), 2), 2), "-2.35");  // half away from zero
+  EXPECT_EQ(FormatDecimal(RoundToScale(num("-0.004"), 2), 2), "0.00");   // no negative zero
+  EXPECT_EQ(FormatDecimal(RoundToScale(num("0.5"), 0), 0), "1");
+  EXPECT_EQ(FormatDecimal(num("1.5"), 3), "1.500");
+  EXPECT_EQ(FormatDecimal(num("12e-1"), 1), "1.2");
+  EXPECT_TRUE(FitsDecimal(num("999.99"), 5, 2));
+  EXPECT_FALSE(FitsDecimal(num("1000"), 5, 2));
+  EXPECT_FALSE(FitsDecimal(num("1.005"), 5, 2));  // needs rounding first
+  EXPECT_TRUE(FitsDecimal(RoundToScale(num("99.994"), 2), 4, 2));
+  EXPECT_FALSE(FitsDecimal(RoundToScale(num("99.995"), 2), 4, 2));  // rounds to 100.00
+}
+
 }  // namespace
 }  // namespace ics

@@ -90,7 +90,9 @@ TEST_F(ConfinedFileSystemTest, SymlinksDoNotLeadOutOfTheRoot) {
 // The reported case, end to end through a coordinator: a partition placed
 // outside the warehouse survives DROP TABLE, TRUNCATE and INSERT OVERWRITE.
 TEST(ConfinementClusterTest, DdlNeverTouchesDataOutsideTheRoots) {
-  testing::MiniCluster cluster(testing::MiniClusterOptions{1});
+  testing::MiniClusterOptions one;
+  one.num_coordinators = 1;
+  testing::MiniCluster cluster(one);
   ASSERT_TRUE(cluster.Start().ok());
   TempDir tmp;
   const std::string outside = tmp.path() + "/some/dir";
@@ -147,7 +149,9 @@ TEST(DataOwnershipTest, OnlyDirectoriesNothingElseUsesAreDeletable) {
 // Through a coordinator: dropping a partition (or a table) keeps data that
 // another partition or table still points to.
 TEST(ConfinementClusterTest, DropKeepsDataOthersStillUse) {
-  testing::MiniCluster cluster(testing::MiniClusterOptions{1});
+  testing::MiniClusterOptions one;
+  one.num_coordinators = 1;
+  testing::MiniCluster cluster(one);
   ASSERT_TRUE(cluster.Start().ok());
   auto run = [&](const std::string& sql) {
     auto r = cluster.Exec(0, sql);
