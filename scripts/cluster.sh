@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
 # Local cluster launcher: statestored + catalogd (embedded SQLite metastore,
-# warehouse on local disk) + one coordinator-sim process running N
-# coordinators. Each role has its own log and data under the run directory.
+# or PostgreSQL with --postgres; warehouse on local disk) + one
+# coordinator-sim process running N coordinators. Each role has its own log
+# and data under the run directory.
 #
 #   scripts/cluster.sh start [-n N] [--full-replica] [--run-dir DIR] [--tls|--mtls]
+#                            [--postgres]
 #                            [--statestored-flags "..."] [--catalogd-flags "..."]
 #                            [--coordinator-flags "..."]
 #   scripts/cluster.sh shell [-c I] [catalog-shell args...]   shell on coordinator I
 #   scripts/cluster.sh stop
-#   scripts/cluster.sh restart statestored|catalogd|coordinators
+#   scripts/cluster.sh restart statestored|catalogd|coordinators|postgres
 #   scripts/cluster.sh status
 #
 # Ports (Impala's defaults): statestore 24000, catalogd 26000 (subscriber
 # 23020), coordinators 21000+i (subscribers 23000+i).
+#
+# --postgres: a private PostgreSQL server for the metastore (initdb into
+# RUN_DIR/postgres on the first start, loopback only, a free port, trust
+# authentication for the role "ics"; run as the postgres user when started
+# as root, since the server refuses root); catalogd gets
+# --metastore=postgresql://ics@127.0.0.1:PORT/metastore. `stop` stops it
+# too (fast shutdown: the data stays for the next start).
 #
 # --tls: every port speaks TLS with a throwaway CA and certificates made in
 # RUN_DIR/certs (scripts/make_certs.sh). --mtls: also mutual TLS; catalogd
@@ -34,6 +43,8 @@ SS_FLAGS=""
 CAT_FLAGS=""
 CO_FLAGS=""
 TLS=0
+PG=0
+PG_PORT=0
 COORD=0
 SHELL_ARGS=()
 while [ $# -gt 0 ]; do
@@ -49,11 +60,12 @@ while [ $# -gt 0 ]; do
     --mtls) TLS=2; shift ;;
     -n) NUM=$2; shift 2 ;;
     --full-replica) FULL=1; shift ;;
+    --postgres) PG=1; shift ;;
     --run-dir) RUN_DIR=$2; shift 2 ;;
     --statestored-flags) SS_FLAGS=$2; shift 2 ;;
     --catalogd-flags) CAT_FLAGS=$2; shift 2 ;;
     --coordinator-flags) CO_FLAGS=$2; shift 2 ;;
-    statestored|catalogd|coordinators) ROLE=$1; shift ;;
+    statestored|catalogd|coordinators|postgres) ROLE=$1; shift ;;
     *) echo "cluster: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -90,6 +102,24 @@ web_urls() {
 }
 
 pid_of() { cat "$RUN_DIR/$1.pid" 2>/dev/null || true; }
+
+# PostgreSQL's server binaries (Debian: /usr/lib/postgresql/<major>/bin).
+pg_bin() {
+  local d
+  d=$(pg_config --bindir 2>/dev/null || true)
+  if [ -x "$d/postgres" ]; then echo "$d"; return 0; fi
+  d=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  [ -x "$d/postgres" ] || { echo "cluster: PostgreSQL is not installed (scripts/setup.sh)" >&2; return 1; }
+  echo "$d"
+}
+# The server refuses to run as root: as root, run it as the postgres user.
+as_pg() {
+  if [ "$(id -u)" = 0 ]; then setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; else "$@"; fi
+}
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+pg_uri() { echo "postgresql://ics@127.0.0.1:$PG_PORT/metastore"; }
 alive() { local p; p=$(pid_of "$1"); [ -n "$p" ] && kill -0 "$p" 2>/dev/null; }
 
 # Waits for the role's port file; fails with the log tail if it dies first.
@@ -113,6 +143,36 @@ start_role() {
   if alive "$role"; then echo "cluster: $role already running (pid $(pid_of "$role"))"; return 0; fi
   rm -f "$RUN_DIR/$role.port"
   case "$role" in
+    postgres)
+      local bin dir=$RUN_DIR/postgres
+      bin=$(pg_bin) || return 1
+      if [ ! -f "$dir/data/PG_VERSION" ]; then
+        mkdir -p "$dir"
+        if [ "$(id -u)" = 0 ]; then chown -R postgres:postgres "$dir"; fi
+        as_pg test -w "$dir" || { echo "cluster: the postgres user cannot write $dir" \
+          "(its parent directories must be searchable by other users)" >&2; return 1; }
+        as_pg "$bin/initdb" -D "$dir/data" -U ics --auth=trust -E UTF8 --locale=C \
+          >"$RUN_DIR/$role.log" 2>&1 || { tail -n 15 "$RUN_DIR/$role.log" >&2; return 1; }
+        # Trust, but only for the role "ics" over loopback and the private socket.
+        printf 'local all ics trust\nhost all ics 127.0.0.1/32 trust\n' >"$dir/data/pg_hba.conf"
+        if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$dir/data/pg_hba.conf"; fi
+      fi
+      # pg_ctl starts the server detached and waits until it accepts
+      # connections; its pid is the first line of postmaster.pid.
+      if ! as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
+          -o "-p $PG_PORT -k $dir -c listen_addresses=127.0.0.1" start >>"$RUN_DIR/$role.log" 2>&1; then
+        echo "cluster: postgres failed to start; last lines of $dir/server.log:" >&2
+        tail -n 15 "$dir/server.log" >&2
+        return 1
+      fi
+      head -n 1 "$dir/data/postmaster.pid" >"$RUN_DIR/$role.pid"
+      if [ "$("$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U ics -d postgres -tAc \
+            "SELECT 1 FROM pg_database WHERE datname = 'metastore'")" != 1 ]; then
+        "$bin/createdb" -h 127.0.0.1 -p "$PG_PORT" -U ics metastore
+      fi
+      echo "port=$PG_PORT" >"$RUN_DIR/$role.port"
+      echo "cluster: postgres up (pid $(pid_of "$role"), $(pg_uri), log $dir/server.log)"
+      return 0 ;;
     statestored)
       # shellcheck disable=SC2086
       "$BIN/statestored" --port_file="$RUN_DIR/$role.port" $(tls_flags statestored) $SS_FLAGS \
@@ -121,6 +181,7 @@ start_role() {
       # shellcheck disable=SC2086
       "$BIN/catalogd" --data_dir="$RUN_DIR/catalogd-data" --port_file="$RUN_DIR/$role.port" \
         --catalog_topic_mode="$( [ "$FULL" = 1 ] && echo full || echo minimal)" \
+        $( [ "$PG" = 1 ] && echo "--metastore=$(pg_uri)") \
         $(tls_flags catalogd) $CAT_FLAGS \
         >"$RUN_DIR/$role.log" 2>&1 & ;;
     coordinators)
@@ -139,6 +200,14 @@ stop_role() {
   local role=$1 p
   p=$(pid_of "$role")
   if [ -z "$p" ] || ! kill -0 "$p" 2>/dev/null; then rm -f "$RUN_DIR/$role.pid"; return 0; fi
+  if [ "$role" = postgres ]; then
+    # Fast shutdown: clients are disconnected, the data stays.
+    as_pg "$(pg_bin)/pg_ctl" -D "$RUN_DIR/postgres/data" -m fast -w -t 30 stop >>"$RUN_DIR/$role.log" 2>&1 ||
+      { echo "cluster: postgres did not stop; killing it" >&2; kill -KILL "$p" 2>/dev/null || true; }
+    rm -f "$RUN_DIR/$role.pid"
+    echo "cluster: postgres stopped"
+    return 0
+  fi
   kill -TERM "$p" 2>/dev/null || true
   for _ in $(seq 1 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
   if kill -0 "$p" 2>/dev/null; then
@@ -157,14 +226,22 @@ case "$cmd" in
     if [ "$TLS" -ge 1 ] && [ ! -f "$CERTS/ca.pem" ]; then
       "$ROOT/scripts/make_certs.sh" "$CERTS" >/dev/null
     fi
+    if [ "$PG" = 1 ]; then
+      # Keep the port of an existing server's data across starts.
+      PG_PORT=$(sed -n 's/^port=//p' "$RUN_DIR/postgres.port" 2>/dev/null || true)
+      [ -n "$PG_PORT" ] && [ "$PG_PORT" != 0 ] || PG_PORT=$(free_port)
+    fi
     cat >"$CONF" <<CONF_EOF
 NUM=$NUM
 FULL=$FULL
 TLS=$TLS
+PG=$PG
+PG_PORT=$PG_PORT
 SS_FLAGS="$SS_FLAGS"
 CAT_FLAGS="$CAT_FLAGS"
 CO_FLAGS="$CO_FLAGS"
 CONF_EOF
+    if [ "$PG" = 1 ]; then start_role postgres || { "$0" stop >/dev/null; exit 1; }; fi
     start_role statestored || { "$0" stop >/dev/null; exit 1; }
     start_role catalogd || { "$0" stop >/dev/null; exit 1; }
     start_role coordinators || { "$0" stop >/dev/null; exit 1; }
@@ -172,7 +249,7 @@ CONF_EOF
       echo "cluster: web pages over HTTPS, e.g." \
         "curl --cacert $CERTS/ca.pem $(web_urls catalogd | cut -d' ' -f1)metrics"
     fi
-    echo "cluster: running with $NUM coordinator(s) ($( [ "$FULL" = 1 ] && echo full-replica || echo on-demand) catalogs$( [ "$TLS" -ge 1 ] && echo ", $( [ "$TLS" = 2 ] && echo mutual ) TLS, certificates in $CERTS"))"
+    echo "cluster: running with $NUM coordinator(s) ($( [ "$FULL" = 1 ] && echo full-replica || echo on-demand) catalogs$( [ "$TLS" -ge 1 ] && echo ", $( [ "$TLS" = 2 ] && echo mutual ) TLS, certificates in $CERTS")$( [ "$PG" = 1 ] && echo ", metastore $(pg_uri)"))"
     ;;
   shell)
     # The coordinator's CoordinatorService port: line "<i> <port> ..." of its port file.
@@ -187,15 +264,18 @@ CONF_EOF
     stop_role coordinators
     stop_role catalogd
     stop_role statestored
+    if [ "$PG" = 1 ]; then stop_role postgres; fi
     ;;
   restart)
-    [ -n "${ROLE:-}" ] || { echo "usage: $0 restart statestored|catalogd|coordinators" >&2; exit 2; }
+    [ -n "${ROLE:-}" ] || { echo "usage: $0 restart statestored|catalogd|coordinators|postgres" >&2; exit 2; }
     stop_role "$ROLE"
     start_role "$ROLE"
     ;;
   status)
     rc=0
-    for role in statestored catalogd coordinators; do
+    roles="statestored catalogd coordinators"
+    if [ "$PG" = 1 ]; then roles="postgres $roles"; fi
+    for role in $roles; do
       if alive "$role"; then
         printf "%-13s running  pid %-7s ports %s\n" "$role" "$(pid_of "$role")" \
           "$(tr '\n' ' ' <"$RUN_DIR/$role.port" 2>/dev/null)"

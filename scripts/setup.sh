@@ -12,6 +12,7 @@ PACKAGES=(
   flatbuffers-compiler libflatbuffers-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev
+  libpq-dev postgresql  # the PostgreSQL metastore: client library, and the server its tests start
   libgflags-dev libgoogle-glog-dev
   nlohmann-json3-dev
   libedit-dev

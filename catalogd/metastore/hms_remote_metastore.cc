@@ -1,6 +1,7 @@
 // The remote metastore's reads, notifications and factory. Commit lives in
 // hms_remote_commit.cc.
 #include "catalogd/metastore/hms_remote_metastore.h"
+#include "catalogd/metastore/pg_metastore.h"
 
 #include <algorithm>
 #include <utility>
@@ -257,12 +258,14 @@ Result<std::unique_ptr<Metastore>> OpenMetastoreFromUri(const std::string& uri,
     if (path.empty()) return Status::InvalidArgument("--metastore 'sqlite:' names no file");
     return OpenSqliteMetastore(path);
   }
+  if (IsPostgresUri(uri)) return OpenPostgresMetastore(uri);
   if (IsThriftMetastoreUri(uri)) {
     ICS_ASSIGN_OR_RETURN(std::unique_ptr<HmsRemoteMetastore> remote, OpenRemoteMetastore(uri, std::move(tls)));
     return std::unique_ptr<Metastore>(std::move(remote));
   }
   return Status::InvalidArgument("unsupported --metastore '" + uri +
-                                 "' (expected sqlite:<path> or thrift://host:port)");
+                                 "' (expected sqlite:<path>, postgresql://user@host:port/dbname or "
+                                 "thrift://host:port)");
 }
 
 }  // namespace ics::catalog

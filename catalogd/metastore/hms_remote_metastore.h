@@ -120,8 +120,9 @@ Result<std::unique_ptr<HmsRemoteMetastore>> OpenRemoteMetastore(
     const std::string& uri, std::shared_ptr<const TlsContext> tls = nullptr);
 
 // Opens the metastore a --metastore value names: "sqlite:<path>" (the
-// embedded store, OpenSqliteMetastore) or "thrift://host:port[?...]" (a
-// remote Hive Metastore). INVALID_ARGUMENT naming both forms for anything
+// embedded store, OpenSqliteMetastore), "postgresql://user@host:port/db[?...]"
+// (OpenPostgresMetastore, pg_metastore.h) or "thrift://host:port[?...]" (a
+// remote Hive Metastore). INVALID_ARGUMENT naming the forms for anything
 // else; the opener's error otherwise.
 Result<std::unique_ptr<Metastore>> OpenMetastoreFromUri(
     const std::string& uri, std::shared_ptr<const TlsContext> tls = nullptr);

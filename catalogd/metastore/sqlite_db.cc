@@ -22,85 +22,72 @@ Status SqliteStatus(int rc, std::string_view errmsg, std::string_view context) {
   }
 }
 
-// ---- Stmt ----
+// ---- Cursor: one cached prepared statement ----
 
-Stmt::Stmt(sqlite3* db, sqlite3_stmt* stmt, const std::string* sql)
-    : db_(db), stmt_(stmt), sql_(sql) {}
+class Connection::Cursor final : public sqldb::Cursor {
+ public:
+  Cursor(sqlite3* db, sqlite3_stmt* stmt, std::string sql)
+      : db_(db), stmt_(stmt), sql_(std::move(sql)) {}
+  ~Cursor() override { sqlite3_finalize(stmt_); }
 
-Stmt::Stmt(Stmt&& other) noexcept
-    : db_(other.db_), stmt_(other.stmt_), sql_(other.sql_), bind_rc_(other.bind_rc_) {
-  other.stmt_ = nullptr;
-}
+  bool busy() const { return leased_; }
+  void Lease() { leased_ = true; }
 
-Stmt::~Stmt() {
-  if (stmt_ == nullptr) return;
-  // sqlite3_reset repeats the last step's error code; it was reported already.
-  sqlite3_reset(stmt_);
-  sqlite3_clear_bindings(stmt_);
-}
-
-Status Stmt::Error(int rc) const {
-  return SqliteStatus(rc, sqlite3_errmsg(db_), "sqlite statement '" + *sql_ + "'");
-}
-
-Stmt& Stmt::BindText(int idx, std::string_view v) {
-  const int rc = sqlite3_bind_text64(stmt_, idx, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
-  if (rc != SQLITE_OK && bind_rc_ == SQLITE_OK) bind_rc_ = rc;
-  return *this;
-}
-
-Stmt& Stmt::BindBlob(int idx, std::string_view v) {
-  // A zero-length blob must still be a blob, not NULL: give SQLite a non-null pointer.
-  static const char kEmpty = 0;
-  const int rc = sqlite3_bind_blob64(stmt_, idx, v.empty() ? &kEmpty : v.data(), v.size(),
-                                     SQLITE_TRANSIENT);
-  if (rc != SQLITE_OK && bind_rc_ == SQLITE_OK) bind_rc_ = rc;
-  return *this;
-}
-
-Stmt& Stmt::BindInt(int idx, int64_t v) {
-  const int rc = sqlite3_bind_int64(stmt_, idx, v);
-  if (rc != SQLITE_OK && bind_rc_ == SQLITE_OK) bind_rc_ = rc;
-  return *this;
-}
-
-Stmt& Stmt::BindNull(int idx) {
-  const int rc = sqlite3_bind_null(stmt_, idx);
-  if (rc != SQLITE_OK && bind_rc_ == SQLITE_OK) bind_rc_ = rc;
-  return *this;
-}
-
-Result<bool> Stmt::Step() {
-  if (bind_rc_ != SQLITE_OK) return Error(bind_rc_);
-  const int rc = sqlite3_step(stmt_);
-  if (rc == SQLITE_ROW) return true;
-  if (rc == SQLITE_DONE) return false;
-  return Error(rc);
-}
-
-Status Stmt::Run() {
-  while (true) {
-    auto row = Step();
-    if (!row.ok()) return row.status();
-    if (!*row) return Status::OK();
+  void BindText(int idx, std::string_view v) override {
+    Remember(sqlite3_bind_text64(stmt_, idx, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
   }
-}
+  void BindBlob(int idx, std::string_view v) override {
+    // A zero-length blob must still be a blob, not NULL: give SQLite a non-null pointer.
+    static const char kEmpty = 0;
+    Remember(sqlite3_bind_blob64(stmt_, idx, v.empty() ? &kEmpty : v.data(), v.size(),
+                                 SQLITE_TRANSIENT));
+  }
+  void BindInt(int idx, int64_t v) override { Remember(sqlite3_bind_int64(stmt_, idx, v)); }
+  void BindNull(int idx) override { Remember(sqlite3_bind_null(stmt_, idx)); }
 
-std::string_view Stmt::Text(int col) const {
-  const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
-  if (p == nullptr) return {};
-  return {p, static_cast<size_t>(sqlite3_column_bytes(stmt_, col))};
-}
+  Result<bool> Step() override {
+    if (bind_rc_ != SQLITE_OK) return Error(bind_rc_);
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    return Error(rc);
+  }
 
-std::string_view Stmt::Blob(int col) const {
-  const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt_, col));
-  if (p == nullptr) return {};
-  return {p, static_cast<size_t>(sqlite3_column_bytes(stmt_, col))};
-}
+  std::string_view Text(int col) const override {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
+    if (p == nullptr) return {};
+    return {p, static_cast<size_t>(sqlite3_column_bytes(stmt_, col))};
+  }
+  std::string_view Blob(int col) const override {
+    const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt_, col));
+    if (p == nullptr) return {};
+    return {p, static_cast<size_t>(sqlite3_column_bytes(stmt_, col))};
+  }
+  int64_t Int(int col) const override { return sqlite3_column_int64(stmt_, col); }
+  bool IsNull(int col) const override { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
 
-int64_t Stmt::Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+  void Reset() override {
+    // sqlite3_reset repeats the last step's error code; it was reported already.
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+    bind_rc_ = SQLITE_OK;
+    leased_ = false;
+  }
 
-bool Stmt::IsNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+ private:
+  void Remember(int rc) {
+    if (rc != SQLITE_OK && bind_rc_ == SQLITE_OK) bind_rc_ = rc;
+  }
+  Status Error(int rc) const {
+    return SqliteStatus(rc, sqlite3_errmsg(db_), "sqlite statement '" + sql_ + "'");
+  }
+
+  sqlite3* const db_;
+  sqlite3_stmt* const stmt_;
+  const std::string sql_;
+  int bind_rc_ = SQLITE_OK;  // first failed bind
+  bool leased_ = false;
+};
 
 // ---- Connection ----
 
@@ -120,8 +107,10 @@ Result<std::unique_ptr<Connection>> Connection::Open(const std::string& path,
   return std::unique_ptr<Connection>(new Connection(db, path));
 }
 
+Connection::Connection(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+
 Connection::~Connection() {
-  for (auto& [sql, stmt] : stmts_) sqlite3_finalize(stmt);
+  stmts_.clear();  // finalizes every statement before the handle closes
   const int rc = sqlite3_close(db_);
   if (rc != SQLITE_OK) {
     LOG(WARNING) << "closing metastore database '" << path_ << "': " << sqlite3_errstr(rc);
@@ -139,7 +128,7 @@ Status Connection::Exec(std::string_view sql) {
   return s;
 }
 
-Result<Stmt> Connection::Prepare(const std::string& sql) {
+Result<sqldb::Stmt> Connection::Prepare(const std::string& sql) {
   auto it = stmts_.find(sql);
   if (it == stmts_.end()) {
     sqlite3_stmt* stmt = nullptr;
@@ -149,18 +138,23 @@ Result<Stmt> Connection::Prepare(const std::string& sql) {
       sqlite3_finalize(stmt);
       return SqliteStatus(rc, sqlite3_errmsg(db_), "preparing '" + sql + "' on '" + path_ + "'");
     }
-    it = stmts_.emplace(sql, stmt).first;
-  } else if (sqlite3_stmt_busy(it->second)) {
+    it = stmts_.emplace(sql, std::make_unique<Cursor>(db_, stmt, sql)).first;
+  } else if (it->second->busy()) {
     return Status::Internal("metastore statement leased twice: '" + sql + "'");
   }
-  return Stmt(db_, it->second, &it->first);
+  it->second->Lease();
+  return sqldb::Stmt(it->second.get());
 }
 
-int64_t Connection::LastInsertRowId() const { return sqlite3_last_insert_rowid(db_); }
-
-int Connection::Changes() const { return sqlite3_changes(db_); }
+int64_t Connection::Changes() const { return sqlite3_changes(db_); }
 
 bool Connection::InTransaction() const { return sqlite3_get_autocommit(db_) == 0; }
+
+Status Connection::Begin(sqldb::TxnKind kind) {
+  return Exec(kind == sqldb::TxnKind::kWrite ? "BEGIN IMMEDIATE" : "BEGIN");
+}
+
+Status Connection::Commit() { return Exec("COMMIT"); }
 
 void Connection::RollbackQuietly() {
   // After some errors (e.g. SQLITE_FULL, SQLITE_IOERR) SQLite has rolled back
@@ -168,25 +162,6 @@ void Connection::RollbackQuietly() {
   if (!InTransaction()) return;
   Status s = Exec("ROLLBACK");
   if (!s.ok()) LOG(WARNING) << "metastore rollback failed: " << s.ToString();
-}
-
-// ---- Transaction ----
-
-Transaction::~Transaction() {
-  if (active_) conn_->RollbackQuietly();
-}
-
-Status Transaction::Begin(Kind kind) {
-  ICS_RETURN_IF_ERROR(conn_->Exec(kind == Kind::kImmediate ? "BEGIN IMMEDIATE" : "BEGIN"));
-  active_ = true;
-  return Status::OK();
-}
-
-Status Transaction::Commit() {
-  Status s = conn_->Exec("COMMIT");
-  if (!s.ok()) return s;  // the destructor rolls back whatever is left open
-  active_ = false;
-  return Status::OK();
 }
 
 }  // namespace ics::catalog::sqlite

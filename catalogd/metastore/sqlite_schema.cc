@@ -3,6 +3,10 @@
 namespace ics::catalog::sqlite {
 namespace {
 
+using sqldb::Stmt;
+using sqldb::Transaction;
+using sqldb::TxnKind;
+
 // One upgrade step: applied to a file at version `to_version - 1`.
 struct Migration {
   int to_version;
@@ -86,9 +90,21 @@ CREATE TABLE table_versions (
 );
 )sql";
 
+// Version 3: the notification log's id counter as a row of its own
+// (sql_metastore.h, "Event ids"), seeded with the last id AUTOINCREMENT
+// handed out.
+constexpr const char kSchemaV3[] = R"sql(
+CREATE TABLE notification_sequence (
+  last_id INTEGER NOT NULL
+);
+INSERT INTO notification_sequence
+  SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'notification_log'), 0);
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, kSchemaV1},
     {2, kSchemaV2},
+    {3, kSchemaV3},
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion,
               "one migration per schema version");
@@ -103,7 +119,7 @@ Result<int> ReadVersion(Connection* conn) {
     ICS_ASSIGN_OR_RETURN(Stmt any, conn->Prepare("SELECT count(*) FROM sqlite_master"));
     ICS_ASSIGN_OR_RETURN(bool any_row, any.Step());
     if (any_row && any.Int(0) != 0) {
-      return Status::InvalidArgument("'" + conn->path() +
+      return Status::InvalidArgument("'" + conn->name() +
                                      "' is an SQLite database but not a metastore "
                                      "(it has tables but no schema_version)");
     }
@@ -112,23 +128,23 @@ Result<int> ReadVersion(Connection* conn) {
   ICS_ASSIGN_OR_RETURN(Stmt version, conn->Prepare("SELECT version FROM schema_version"));
   ICS_ASSIGN_OR_RETURN(bool has_row, version.Step());
   if (!has_row) {
-    return Status::Corruption("metastore '" + conn->path() + "' has no schema_version row");
+    return Status::Corruption("metastore '" + conn->name() + "' has no schema_version row");
   }
   const int64_t v = version.Int(0);
   ICS_ASSIGN_OR_RETURN(bool second_row, version.Step());
   if (second_row) {
-    return Status::Corruption("metastore '" + conn->path() +
+    return Status::Corruption("metastore '" + conn->name() +
                               "' has more than one schema_version row");
   }
   if (v < 1) {
-    return Status::Corruption("metastore '" + conn->path() + "' has invalid schema version " +
+    return Status::Corruption("metastore '" + conn->name() + "' has invalid schema version " +
                               std::to_string(v));
   }
   if (v > kSchemaVersion) {
-    return Status::InvalidArgument(
-        "metastore '" + conn->path() + "' has schema version " + std::to_string(v) +
-        ", newer than the version " + std::to_string(kSchemaVersion) +
-        " this build supports; use a newer build (refusing to open it)");
+    return Status::InvalidArgument("metastore '" + conn->name() + "' has schema version " +
+                                   std::to_string(v) + ", newer than the version " +
+                                   std::to_string(kSchemaVersion) +
+                                   " this build supports; use a newer build (refusing to open it)");
   }
   return static_cast<int>(v);
 }
@@ -142,7 +158,7 @@ Status ConfigureConnection(Connection* conn) {
   ICS_ASSIGN_OR_RETURN(bool row, wal.Step());
   const std::string mode = row ? std::string(wal.Text(0)) : "";
   if (mode != "wal") {
-    return Status::IoError("metastore '" + conn->path() + "' cannot use WAL journaling (mode is '" +
+    return Status::IoError("metastore '" + conn->name() + "' cannot use WAL journaling (mode is '" +
                            mode + "')");
   }
   return conn->Exec("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;");
@@ -153,7 +169,7 @@ Status InitSchema(Connection* conn) {
     // Each step re-reads the version under the write lock, so two processes
     // opening the same new file do not both create the schema.
     Transaction txn(conn);
-    ICS_RETURN_IF_ERROR(txn.Begin(Transaction::Kind::kImmediate));
+    ICS_RETURN_IF_ERROR(txn.Begin(TxnKind::kWrite));
     ICS_ASSIGN_OR_RETURN(int version, ReadVersion(conn));
     if (version == kSchemaVersion) return txn.Commit();
     const Migration& m = kMigrations[version];

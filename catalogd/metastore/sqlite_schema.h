@@ -20,12 +20,15 @@
 //                                               the table's createTime
 //   table_versions(db, tbl, version_id; PK, valid_from_ms, archived_ms, obj)
 //                                               archived hive::Table objects
+//   notification_sequence(last_id)              the last event id handed out
+//                                               (version 3; one row)
 //
 // obj columns are TCompactProtocol blobs. Child rows reference their parent
 // with foreign keys checked at COMMIT (DEFERRABLE INITIALLY DEFERRED): a
 // backstop behind the preconditions the code checks itself, which lets a
-// rename update parent and child keys in any order. AUTOINCREMENT keeps event
-// ids strictly increasing even if the log is later trimmed.
+// rename update parent and child keys in any order. Event ids come from
+// notification_sequence inside the writing transaction (sql_metastore.h), so
+// they stay strictly increasing and contiguous even if the log is trimmed.
 //
 // Thread-safety: functions take the connection; callers serialize its use.
 #pragma once
@@ -35,7 +38,7 @@
 namespace ics::catalog::sqlite {
 
 // The schema version this build writes and understands.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 // Per-connection settings: WAL journaling (IO_ERROR if the file system
 // cannot do WAL), synchronous=FULL so a COMMIT is on disk before it returns,

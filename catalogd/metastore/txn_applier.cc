@@ -1,6 +1,7 @@
 #include "catalogd/metastore/txn_applier.h"
 
 #include "catalogd/metastore/metastore_blob.h"
+#include "catalogd/metastore/sql_retention.h"
 #include "common/hive/partition_name.h"
 
 namespace ics::catalog {
@@ -412,7 +413,7 @@ Status TxnApplier::DeleteColumnStat(const MetastoreOp& op) {
 Status TxnApplier::NewTableVersion(const MetastoreOp& op) {
   ICS_RETURN_IF_ERROR(CheckName("database", op.db_name));
   ICS_RETURN_IF_ERROR(CheckName("table", op.table_name));
-  ICS_ASSIGN_OR_RETURN(sqlite::Stmt st,
+  ICS_ASSIGN_OR_RETURN(sqldb::Stmt st,
                        conn_->Prepare("SELECT t.obj, h.current_id, h.since_ms FROM tables t "
                                       "LEFT JOIN table_version_heads h "
                                       "ON h.db = t.db AND h.tbl = t.name "
@@ -432,7 +433,7 @@ Status TxnApplier::NewTableVersion(const MetastoreOp& op) {
     since_ms = st.Int(2);
   }
   if (op.archive) {
-    ICS_ASSIGN_OR_RETURN(sqlite::Stmt ins,
+    ICS_ASSIGN_OR_RETURN(sqldb::Stmt ins,
                          conn_->Prepare("INSERT INTO table_versions (db, tbl, version_id, "
                                         "valid_from_ms, archived_ms, obj) "
                                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"));
@@ -440,7 +441,7 @@ Status TxnApplier::NewTableVersion(const MetastoreOp& op) {
     ins.BindInt(4, since_ms).BindInt(5, now_ms_).BindBlob(6, blob);
     ICS_RETURN_IF_ERROR(ins.Run());
   }
-  ICS_ASSIGN_OR_RETURN(sqlite::Stmt up,
+  ICS_ASSIGN_OR_RETURN(sqldb::Stmt up,
                        conn_->Prepare("INSERT INTO table_version_heads (db, tbl, current_id, "
                                       "since_ms) VALUES (?1, ?2, ?3, ?4) "
                                       "ON CONFLICT (db, tbl) DO UPDATE SET "
@@ -456,9 +457,9 @@ Status TxnApplier::DeleteTableVersion(const MetastoreOp& op) {
   ICS_RETURN_IF_ERROR(CheckName("table", op.table_name));
   ICS_RETURN_IF_ERROR(RequireTable(op.db_name, op.table_name));
   const std::string where = TableName(op.db_name, op.table_name);
-  ICS_ASSIGN_OR_RETURN(sqlite::Stmt head, conn_->Prepare("SELECT current_id FROM "
-                                                         "table_version_heads WHERE db = ?1 "
-                                                         "AND tbl = ?2"));
+  ICS_ASSIGN_OR_RETURN(sqldb::Stmt head, conn_->Prepare("SELECT current_id FROM "
+                                                        "table_version_heads WHERE db = ?1 "
+                                                        "AND tbl = ?2"));
   head.BindText(1, op.db_name).BindText(2, op.table_name);
   ICS_ASSIGN_OR_RETURN(bool has_head, head.Step());
   const int64_t current = has_head ? head.Int(0) : 1;
@@ -466,9 +467,9 @@ Status TxnApplier::DeleteTableVersion(const MetastoreOp& op) {
     return Status::InvalidArgument("version " + std::to_string(op.version_id) + " of " + where +
                                    " is the current version and cannot be deleted");
   }
-  ICS_ASSIGN_OR_RETURN(sqlite::Stmt del, conn_->Prepare("DELETE FROM table_versions WHERE "
-                                                        "db = ?1 AND tbl = ?2 AND "
-                                                        "version_id = ?3"));
+  ICS_ASSIGN_OR_RETURN(sqldb::Stmt del, conn_->Prepare("DELETE FROM table_versions WHERE "
+                                                       "db = ?1 AND tbl = ?2 AND "
+                                                       "version_id = ?3"));
   del.BindText(1, op.db_name).BindText(2, op.table_name).BindInt(3, op.version_id);
   ICS_RETURN_IF_ERROR(del.Run());
   if (conn_->Changes() == 0) {
@@ -482,7 +483,7 @@ Status TxnApplier::DeleteTableVersion(const MetastoreOp& op) {
 
 Status TxnApplier::Run(const std::string& sql, std::initializer_list<std::string_view> texts,
                        const std::string* blob) {
-  ICS_ASSIGN_OR_RETURN(sqlite::Stmt st, conn_->Prepare(sql));
+  ICS_ASSIGN_OR_RETURN(sqldb::Stmt st, conn_->Prepare(sql));
   int idx = 1;
   for (std::string_view t : texts) st.BindText(idx++, t);
   if (blob != nullptr) st.BindBlob(idx, *blob);
@@ -491,7 +492,7 @@ Status TxnApplier::Run(const std::string& sql, std::initializer_list<std::string
 
 Result<bool> TxnApplier::HasRow(const std::string& sql,
                                 std::initializer_list<std::string_view> texts) {
-  ICS_ASSIGN_OR_RETURN(sqlite::Stmt st, conn_->Prepare(sql));
+  ICS_ASSIGN_OR_RETURN(sqldb::Stmt st, conn_->Prepare(sql));
   int idx = 1;
   for (std::string_view t : texts) st.BindText(idx++, t);
   return st.Step();
@@ -511,7 +512,7 @@ Status TxnApplier::RequireTable(const std::string& db, const std::string& table)
 }
 
 Result<hive::Table> TxnApplier::LoadTable(const std::string& db, const std::string& table) {
-  ICS_ASSIGN_OR_RETURN(sqlite::Stmt st,
+  ICS_ASSIGN_OR_RETURN(sqldb::Stmt st,
                        conn_->Prepare("SELECT obj FROM tables WHERE db = ?1 AND name = ?2"));
   st.BindText(1, db).BindText(2, table);
   ICS_ASSIGN_OR_RETURN(bool row, st.Step());
@@ -531,20 +532,33 @@ Result<std::vector<std::string>> TxnApplier::PartitionKeys(const std::string& db
 
 Status TxnApplier::AppendEvent(std::string_view type, const NotificationMessage& msg,
                                bool table_level) {
-  ICS_ASSIGN_OR_RETURN(sqlite::Stmt st,
-                       conn_->Prepare("INSERT INTO notification_log "
-                                      "(event_time, event_type, db, tbl, message) "
-                                      "VALUES (?1, ?2, ?3, ?4, ?5)"));
-  st.BindInt(1, event_time_).BindText(2, type).BindText(3, msg.db);
-  if (table_level) {
-    st.BindText(4, msg.table);
-  } else {
-    st.BindNull(4);
+  if (events_ == 0) {
+    // A write transaction holds the counter (sql_db.h), so the ids of this
+    // txn follow those of the previous commit.
+    ICS_ASSIGN_OR_RETURN(last_event_id_, sqldb::LatestEventId(conn_));
   }
-  st.BindText(5, EncodeNotificationMessage(msg));
+  ICS_ASSIGN_OR_RETURN(sqldb::Stmt st,
+                       conn_->Prepare("INSERT INTO notification_log "
+                                      "(event_id, event_time, event_type, db, tbl, message) "
+                                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"));
+  st.BindInt(1, last_event_id_ + 1).BindInt(2, event_time_).BindText(3, type).BindText(4, msg.db);
+  if (table_level) {
+    st.BindText(5, msg.table);
+  } else {
+    st.BindNull(5);
+  }
+  st.BindText(6, EncodeNotificationMessage(msg));
   ICS_RETURN_IF_ERROR(st.Run());
-  last_event_id_ = conn_->LastInsertRowId();
+  ++last_event_id_;
+  ++events_;
   return Status::OK();
+}
+
+Status TxnApplier::Finish() {
+  if (events_ == 0) return Status::OK();
+  ICS_ASSIGN_OR_RETURN(sqldb::Stmt st,
+                       conn_->Prepare("UPDATE notification_sequence SET last_id = ?1"));
+  return st.BindInt(1, last_event_id_).Run();
 }
 
 }  // namespace ics::catalog

@@ -1,11 +1,13 @@
-// Applies the operations of one MetastoreTxn inside an open SQLite write
-// transaction: checks each op's preconditions (see MetastoreOp in
-// metastore.h), writes its rows and appends its notification event. Private
-// to the SQLite metastore.
+// Applies the operations of one MetastoreTxn inside an open write
+// transaction of the SQL metastore (either driver, sql_db.h): checks each
+// op's preconditions (see MetastoreOp in metastore.h), writes its rows and
+// appends its notification event. Private to the SQL metastore.
 //
-// The caller owns the transaction: it BEGINs before the first Apply and
-// COMMITs after the last, or rolls back on the first error, so a failed op
-// leaves nothing behind (rows or events) from any op of the txn.
+// The caller owns the transaction: it BEGINs (TxnKind::kWrite) before the
+// first Apply, calls Finish() after the last and COMMITs, or rolls back on
+// the first error, so a failed op leaves nothing behind (rows or events)
+// from any op of the txn. Event ids continue notification_sequence's
+// last_id by one per event; Finish() stores the last one.
 //
 // Thread-safety: NOT thread-safe; one applier per commit, used while the
 // owner (SqliteMetastore) holds its mutex.
@@ -21,7 +23,7 @@
 
 #include "catalogd/metastore/metastore.h"
 #include "catalogd/metastore/notification_message.h"
-#include "catalogd/metastore/sqlite_db.h"
+#include "catalogd/metastore/sql_db.h"
 
 namespace ics::catalog {
 
@@ -32,15 +34,19 @@ class TxnApplier {
  public:
   // `event_time` (seconds since the epoch) stamps every event of the txn.
   // `now_ms` stamps table versions.
-  TxnApplier(sqlite::Connection* conn, int32_t event_time, int64_t now_ms)
+  TxnApplier(sqldb::Connection* conn, int32_t event_time, int64_t now_ms)
       : conn_(conn), event_time_(event_time), now_ms_(now_ms) {}
 
   // Checks and applies one op and appends its event. On error the caller must
   // roll back: earlier writes of this op may have happened.
   [[nodiscard]] Status Apply(const MetastoreOp& op);
 
+  // Stores the last event id in notification_sequence (if any event was
+  // appended); call once, after the last Apply and before COMMIT.
+  [[nodiscard]] Status Finish();
+
   // Id of the last event appended (0 before the first).
-  int64_t last_event_id() const { return last_event_id_; }
+  int64_t last_event_id() const { return events_ == 0 ? 0 : last_event_id_; }
 
  private:
   using Key = std::pair<std::string, std::string>;  // (db, table)
@@ -78,10 +84,11 @@ class TxnApplier {
   [[nodiscard]] Status AppendEvent(std::string_view type, const NotificationMessage& msg,
                                    bool table_level);
 
-  sqlite::Connection* const conn_;
+  sqldb::Connection* const conn_;
   const int32_t event_time_;
   const int64_t now_ms_;
-  int64_t last_event_id_ = 0;
+  int64_t last_event_id_ = 0;  // the counter as read, plus the events appended
+  int64_t events_ = 0;
   // Partition key names by table, valid until a table op in this txn.
   std::map<Key, std::vector<std::string>> part_keys_;
 };

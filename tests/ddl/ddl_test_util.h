@@ -57,6 +57,16 @@ class DdlTestBackend {
  public:
   virtual ~DdlTestBackend() = default;
   virtual Metastore* metastore() = 0;
+  // Another handle on the same store, as a second process would open it
+  // (the external writer of the events tests). NOT_IMPLEMENTED by default.
+  virtual Result<std::unique_ptr<Metastore>> OpenAnother() {
+    return Status::NotImplemented("this test backend has no second handle");
+  }
+  // Runs statements on the store's SQL database directly, as a writer that
+  // bypasses the metastore might. NOT_IMPLEMENTED by default.
+  [[nodiscard]] virtual Status RawSql(const std::string& sql) {
+    return Status::NotImplemented("this test backend has no SQL database");
+  }
 };
 
 // Opens the backend this test binary was linked with, keeping its files

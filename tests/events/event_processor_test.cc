@@ -1,7 +1,7 @@
 // The event processor's own behaviour: skipping catalogd's own events,
 // convergence when own DDL and external writes interleave, corrupt and
 // unknown events, failures that invalidate a table, pause / resume, waits.
-#include <sqlite3.h>
+#include <ctime>
 
 #include <atomic>
 #include <chrono>
@@ -18,24 +18,20 @@ namespace {
 
 using Kind = MetastoreOp::Kind;
 
-// Appends a raw row to the notification log, as a broken writer might.
-void InsertRawEvent(const std::string& db_path, const std::string& type,
-                    const std::string& message) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(db_path.c_str(), &db), SQLITE_OK);
-  sqlite3_busy_timeout(db, 10000);
-  sqlite3_stmt* st = nullptr;
-  ASSERT_EQ(sqlite3_prepare_v2(db,
-                               "INSERT INTO notification_log (event_time, event_type, db, tbl, "
-                               "message) VALUES (strftime('%s','now'), ?1, 'd', 't', ?2)",
-                               -1, &st, nullptr),
-            SQLITE_OK)
-      << sqlite3_errmsg(db);
-  sqlite3_bind_text(st, 1, type.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 2, message.c_str(), -1, SQLITE_TRANSIENT);
-  EXPECT_EQ(sqlite3_step(st), SQLITE_DONE) << sqlite3_errmsg(db);
-  sqlite3_finalize(st);
-  sqlite3_close(db);
+// Appends a raw row to the notification log, as a broken writer might
+// (the same SQL for every backend: the next id after the log's highest).
+void InsertRawEvent(DdlTestBackend* backend, const std::string& type, const std::string& message) {
+  auto quoted = [](const std::string& v) {
+    std::string out = "'";
+    for (char c : v) out += c == '\'' ? std::string("''") : std::string(1, c);
+    return out + "'";
+  };
+  Status s = backend->RawSql(
+      "INSERT INTO notification_log (event_id, event_time, event_type, db, tbl, message) "
+      "VALUES ((SELECT COALESCE(MAX(event_id), 0) + 1 FROM notification_log), " +
+      std::to_string(std::time(nullptr)) + ", " + quoted(type) + ", 'd', 't', " + quoted(message) +
+      ")");
+  ASSERT_TRUE(s.ok()) << s.ToString();
 }
 
 TEST_F(EventsTest, OwnDdlIsNotAppliedAgain) {
@@ -89,9 +85,9 @@ TEST_F(EventsTest, OlderExternalEventDoesNotUndoNewerOwnDdl) {
 TEST_F(EventsTest, CorruptEventsAreSkippedAndCounted) {
   TablePtr loaded = LoadedPartitionedTable("d", "t");
   ASSERT_NE(loaded, nullptr);
-  InsertRawEvent(db_path_, "ADD_PARTITION", "this is not json");
-  InsertRawEvent(db_path_, "ADD_PARTITION", R"({"db":"d","table":"t"})");  // no partition
-  InsertRawEvent(db_path_, "CREATE_TABLE",
+  InsertRawEvent(backend_.get(), "ADD_PARTITION", "this is not json");
+  InsertRawEvent(backend_.get(), "ADD_PARTITION", R"({"db":"d","table":"t"})");  // no partition
+  InsertRawEvent(backend_.get(), "CREATE_TABLE",
                  R"({"db":"d","table":"t","object":"AAAAAAAA"})");  // not a table
   ExternalCommit({AddPartitionOp("d", "t", "good")});
   Poll();
@@ -107,7 +103,7 @@ TEST_F(EventsTest, CorruptEventsAreSkippedAndCounted) {
 TEST_F(EventsTest, UnknownEventTypeInvalidatesTheTable) {
   TablePtr loaded = LoadedPartitionedTable("d", "t");
   ASSERT_NE(loaded, nullptr);
-  InsertRawEvent(db_path_, "INSERT", R"({"db":"d","table":"t"})");
+  InsertRawEvent(backend_.get(), "INSERT", R"({"db":"d","table":"t"})");
   Poll();
   TablePtr t = catalog_->GetTable("d", "t");
   ASSERT_NE(t, nullptr);
@@ -291,13 +287,16 @@ void CreateDatabaseExternally(Metastore* ext, const std::string& name) {
 TEST(EventProcessorThreadTest, ThePollThreadSurvivesExceptions) {
   ::ics::testing::TempDir tmp("ics_events_throw");
   ASSERT_TRUE(tmp.ok()) << tmp.error();
-  auto raw = OpenSqliteMetastore(tmp.File("m.db"));
-  auto ext = OpenSqliteMetastore(tmp.File("m.db"));
-  ASSERT_TRUE(raw.ok() && ext.ok());
+  // The binary's backend: the poller's handle and an external writer's.
+  auto backend = OpenDdlTestBackend(tmp.path());
+  ASSERT_TRUE(backend.ok()) << backend.status().ToString();
+  Metastore* raw = (*backend)->metastore();
+  auto ext = (*backend)->OpenAnother();
+  ASSERT_TRUE(ext.ok()) << ext.status().ToString();
   SelfEventLog self;
-  ThrowingLogMetastore thrower(raw->get());
+  ThrowingLogMetastore thrower(raw);
   thrower.throws_left = 3;
-  PollStack stack(raw->get(), &thrower);
+  PollStack stack(raw, &thrower);
   EventProcessorOptions eo;
   eo.poll_interval_ms = 10;
   EventProcessor p(&stack.ctx, &self, eo);
@@ -314,12 +313,15 @@ TEST(EventProcessorThreadTest, ThePollThreadSurvivesExceptions) {
 TEST(EventProcessorThreadTest, WaitForSyncFollowsAnExternalWriter) {
   ::ics::testing::TempDir tmp("ics_events_wait");
   ASSERT_TRUE(tmp.ok()) << tmp.error();
-  auto raw = OpenSqliteMetastore(tmp.File("m.db"));
-  auto ext = OpenSqliteMetastore(tmp.File("m.db"));
-  ASSERT_TRUE(raw.ok() && ext.ok());
+  // The binary's backend: the poller's handle and an external writer's.
+  auto backend = OpenDdlTestBackend(tmp.path());
+  ASSERT_TRUE(backend.ok()) << backend.status().ToString();
+  Metastore* raw = (*backend)->metastore();
+  auto ext = (*backend)->OpenAnother();
+  ASSERT_TRUE(ext.ok()) << ext.status().ToString();
   SelfEventLog self;
-  SelfRecordingMetastore ms(raw->get(), &self);
-  PollStack stack(raw->get(), &ms);
+  SelfRecordingMetastore ms(raw, &self);
+  PollStack stack(raw, &ms);
   EventProcessorOptions eo;
   eo.poll_interval_ms = 20;
   EventProcessor p(&stack.ctx, &self, eo);

@@ -1,12 +1,12 @@
 // Fixture for the HMS event processor tests.
 //
-// EventsTest extends the DDL tests' fixture (real SQLite metastore, local
-// filesystem behind TestFileSystem for fault injection, loader, catalog,
-// load manager, DDL executor, in a temp dir): DDL commits go through the
-// self-event recorder as catalogd wires it, a second handle on the same
-// SQLite file plays the external writer (another process / the HMS
-// endpoint), and an EventProcessor without a thread follows the log: tests
-// call Poll() to process what is in it.
+// EventsTest extends the DDL tests' fixture (a real metastore of the backend
+// the binary links, ddl_test_util.h; local filesystem behind TestFileSystem
+// for fault injection, loader, catalog, load manager, DDL executor, in a
+// temp dir): DDL commits go through the self-event recorder as catalogd
+// wires it, a second handle on the same store plays the external writer
+// (another process / the HMS endpoint), and an EventProcessor without a
+// thread follows the log: tests call Poll() to process what is in it.
 //
 // Thread-safety: used by one test thread.
 #pragma once
@@ -31,8 +31,7 @@ class EventsTest : public DdlTest {
   void SetUp() override {
     DdlTest::SetUp();
     if (HasFatalFailure()) return;
-    db_path_ = root_ + "/metastore.db";
-    auto ext = OpenSqliteMetastore(db_path_);
+    auto ext = backend_->OpenAnother();
     ASSERT_TRUE(ext.ok()) << ext.status().ToString();
     external_ = std::move(ext).value();
     // As catalogd wires it: DDL commits through the self-recording decorator.
@@ -164,7 +163,6 @@ class EventsTest : public DdlTest {
   EventProcessorStatus Stats() const { return processor_->GetStatus(); }
 
   const int batch_size_ = 1000;
-  std::string db_path_;
   std::unique_ptr<Metastore> external_;
   std::unique_ptr<SelfEventLog> self_events_;
   std::unique_ptr<Metastore> decorated_;

@@ -66,6 +66,16 @@ void TextSeeds() {
   };
   for (const auto& [name, text] : types) Write("column_type_fuzz", name, text);
 
+  const std::vector<std::pair<std::string, std::string>> uris = {
+      {"postgres_full",
+       "postgresql://cat:secret@db.example.com:5432/meta?sslmode=require&pool_size=4&"
+       "statement_timeout_ms=1500&acquire_timeout_ms=200&application_name=x"},
+      {"postgres_socket", "postgres:///meta?host=/var/run/postgresql"},
+      {"thrift", "thrift://hms.example.com:9083?pool_size=8&rpc_timeout_ms=60000&retries=3"},
+      {"placeholders", "SELECT '?1' FROM t WHERE a = ?1 AND b = \"?2\" AND c = ?12"},
+  };
+  for (const auto& [name, text] : uris) Write("metastore_uri_fuzz", name, text);
+
   const std::vector<std::pair<std::string, std::string>> hms_filters = {
       {"compare", "year = 2024 and region like \"e.*\""},
       {"nested", "(year > 2000 or day <> '2024-01-31') and region != \"us\""},

@@ -1,5 +1,6 @@
 // Test harness for the HMS endpoint: an HmsServer on a loopback port over a
-// temporary SQLite metastore and warehouse, and a raw Hive Metastore client
+// temporary metastore (the backend the binary links: hms_backend_sqlite.cc
+// or hms_backend_postgres.cc) and warehouse, and a raw Hive Metastore client
 // built only from the IDL, speaking what Hive clients speak by default
 // (TBinaryProtocol over a buffered, unframed socket).
 #pragma once
@@ -23,6 +24,10 @@
 #include "tests/util/temp_dir.h"
 
 namespace ics::catalog::hms::testing {
+
+// A new, empty metastore of the backend this test binary was linked with,
+// keeping its files under `dir`.
+Result<std::unique_ptr<Metastore>> OpenHmsTestMetastore(const std::string& dir);
 
 // Expects `stmt` to throw exception type `ex` whose message contains `substr`.
 #define EXPECT_HMS_ERROR(stmt, ex, substr)                                          \
@@ -71,7 +76,7 @@ class HmsEndpointTest : public ::testing::Test {
     ASSERT_FALSE(dir_.empty());
     warehouse_ = dir_ + "/warehouse";
     std::filesystem::create_directories(warehouse_);
-    auto ms = OpenSqliteMetastore(dir_ + "/metastore.db");
+    auto ms = OpenHmsTestMetastore(dir_);
     ASSERT_TRUE(ms.ok()) << ms.status().ToString();
     metastore_ = std::move(ms).value();
     fs_ = std::make_unique<LocalFileSystem>();

@@ -64,7 +64,29 @@ TEST(SqliteMetastoreDurabilityTest, ReopenKeepsData) {
   EXPECT_EQ(*ms->Commit(Txn({CreateDbOp(MakeDb("e"))})), 4);
   ms.reset();
   EXPECT_EQ(RawSql(path, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(RawSql(path, "SELECT version FROM schema_version"), "2");
+  EXPECT_EQ(RawSql(path, "SELECT version FROM schema_version"), "3");
+}
+
+TEST(SqliteMetastoreDurabilityTest, VersionTwoFileKeepsItsEventIds) {
+  TempDir dir;
+  const std::string path = dir.File("ms.db");
+  {
+    auto ms = OpenOrDie(path);
+    ASSERT_NE(ms, nullptr);
+    ASSERT_OK(ms->Commit(Txn({CreateDbOp(MakeDb("d")), CreateDbOp(MakeDb("e"))})));
+  }
+  // What a version 2 build wrote: no counter row; AUTOINCREMENT's sequence
+  // holds the last id.
+  RawSql(path, "DROP TABLE notification_sequence; UPDATE schema_version SET version = 2");
+  auto ms = OpenOrDie(path);
+  ASSERT_NE(ms, nullptr);
+  EXPECT_EQ(RawSql(path, "SELECT version FROM schema_version"), "3");
+  EXPECT_EQ(*ms->CurrentNotificationEventId(), 2);
+  EXPECT_EQ(*ms->Commit(Txn({CreateDbOp(MakeDb("f"))})), 3);
+  auto events = ms->GetNextNotifications(0, 10);
+  ASSERT_OK(events);
+  ASSERT_EQ(events->size(), 3u);
+  EXPECT_EQ(events->back().eventId, 3);
 }
 
 TEST(SqliteMetastoreDurabilityTest, RefusesNewerSchemaVersion) {

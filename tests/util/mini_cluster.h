@@ -6,10 +6,7 @@
 // destructor.
 #pragma once
 
-#include <netinet/in.h>
 #include <stdlib.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -24,6 +21,7 @@
 #include "coordinator-sim/exec/statement_executor.h"
 #include "statestore/statestore_server.h"
 #include "tests/util/eventually.h"
+#include "tests/util/free_port.h"
 #include "tests/util/temp_dir.h"
 
 namespace ics::testing {
@@ -44,24 +42,6 @@ struct MiniClusterOptions {
   std::function<void(catalog::CatalogServerOptions*)> tune_catalogd;
   std::function<void(int index, coord::CoordinatorOptions*)> tune_coordinator;
 };
-
-// A loopback port that was free a moment ago (for a daemon started later).
-inline int UnusedLoopbackPort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return 0;
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = 0;
-  socklen_t len = sizeof(a);
-  int port = 0;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0) {
-    port = ntohs(a.sin_port);
-  }
-  close(fd);
-  return port;
-}
 
 class MiniCluster {
  public:

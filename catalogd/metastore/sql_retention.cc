@@ -1,19 +1,11 @@
-#include "catalogd/metastore/sqlite_retention.h"
+#include "catalogd/metastore/sql_retention.h"
 
 #include <algorithm>
 #include <ctime>
 #include <string>
 
-namespace ics::catalog::sqlite {
+namespace ics::catalog::sqldb {
 namespace {
-
-// The last event id ever assigned (0 if none), as CurrentNotificationEventId.
-Result<int64_t> LatestEventId(Connection* conn) {
-  ICS_ASSIGN_OR_RETURN(Stmt st, conn->Prepare("SELECT seq FROM sqlite_sequence "
-                                              "WHERE name = 'notification_log'"));
-  ICS_ASSIGN_OR_RETURN(bool row, st.Step());
-  return row ? st.Int(0) : int64_t{0};
-}
 
 // MIN(event_id), or nullopt-like -1 when the log is empty.
 Result<int64_t> MinEventId(Connection* conn) {
@@ -24,6 +16,15 @@ Result<int64_t> MinEventId(Connection* conn) {
 }
 
 }  // namespace
+
+Result<int64_t> LatestEventId(Connection* conn) {
+  ICS_ASSIGN_OR_RETURN(Stmt st, conn->Prepare("SELECT s.last_id, (SELECT MAX(event_id) FROM "
+                                              "notification_log) FROM notification_sequence s"));
+  ICS_ASSIGN_OR_RETURN(bool row, st.Step());
+  if (!row)
+    return Status::Corruption("metastore " + conn->name() + " has no notification_sequence row");
+  return std::max(st.Int(0), st.Int(1));
+}
 
 Result<int64_t> FirstRetainedEventId(Connection* conn) {
   ICS_ASSIGN_OR_RETURN(int64_t min_id, MinEventId(conn));
@@ -51,7 +52,7 @@ Result<int64_t> PruneEvents(Connection* conn, const NotificationRetention& r) {
   }
   if (r.max_events <= 0 && r.max_age_seconds <= 0) return int64_t{0};
   Transaction txn(conn);
-  ICS_RETURN_IF_ERROR(txn.Begin(Transaction::Kind::kImmediate));
+  ICS_RETURN_IF_ERROR(txn.Begin(TxnKind::kWrite));
   ICS_ASSIGN_OR_RETURN(int64_t first, MinEventId(conn));
   if (first < 0) return int64_t{0};  // empty log (txn rolls back: nothing written)
   ICS_ASSIGN_OR_RETURN(int64_t latest, LatestEventId(conn));
@@ -61,7 +62,8 @@ Result<int64_t> PruneEvents(Connection* conn, const NotificationRetention& r) {
   int64_t cut = first - 1;  // delete ids <= cut
   if (r.max_events > 0 && latest - r.max_events > cut) cut = latest - r.max_events;
   if (r.max_age_seconds > 0) {
-    const int64_t now = r.now_seconds > 0 ? r.now_seconds : static_cast<int64_t>(std::time(nullptr));
+    const int64_t now =
+        r.now_seconds > 0 ? r.now_seconds : static_cast<int64_t>(std::time(nullptr));
     const int64_t cutoff = now - r.max_age_seconds;
     // The first young event of the window: everything before it is old.
     ICS_ASSIGN_OR_RETURN(Stmt st, conn->Prepare("SELECT MIN(event_id) FROM notification_log "
@@ -75,7 +77,8 @@ Result<int64_t> PruneEvents(Connection* conn, const NotificationRetention& r) {
   cut = std::min(cut, window_end);
   if (r.keep_after_event_id >= 0) cut = std::min(cut, r.keep_after_event_id);
   if (cut < first) return int64_t{0};
-  ICS_ASSIGN_OR_RETURN(Stmt del, conn->Prepare("DELETE FROM notification_log WHERE event_id <= ?1"));
+  ICS_ASSIGN_OR_RETURN(Stmt del,
+                       conn->Prepare("DELETE FROM notification_log WHERE event_id <= ?1"));
   ICS_RETURN_IF_ERROR(del.BindInt(1, cut).Run());
   const int64_t deleted = conn->Changes();
   ICS_RETURN_IF_ERROR(txn.Commit());
@@ -89,17 +92,18 @@ Result<int64_t> PruneArchivedVersions(Connection* conn, int64_t keep_per_table, 
                                    std::to_string(batch_limit));
   }
   Transaction txn(conn);
-  ICS_RETURN_IF_ERROR(txn.Begin(Transaction::Kind::kImmediate));
+  ICS_RETURN_IF_ERROR(txn.Begin(TxnKind::kWrite));
   // Ranks come from the primary key index (db, tbl, version_id): no blob is read.
   ICS_ASSIGN_OR_RETURN(
-      Stmt del, conn->Prepare("DELETE FROM table_versions WHERE rowid IN ("
-                              "SELECT rid FROM (SELECT rowid AS rid, ROW_NUMBER() OVER ("
-                              "PARTITION BY db, tbl ORDER BY version_id DESC) AS rn "
-                              "FROM table_versions) WHERE rn > ?1 LIMIT ?2)"));
+      Stmt del,
+      conn->Prepare("DELETE FROM table_versions WHERE (db, tbl, version_id) IN ("
+                    "SELECT db, tbl, version_id FROM (SELECT db, tbl, version_id, "
+                    "ROW_NUMBER() OVER (PARTITION BY db, tbl ORDER BY version_id DESC) AS rn "
+                    "FROM table_versions) ranked WHERE rn > ?1 LIMIT ?2)"));
   ICS_RETURN_IF_ERROR(del.BindInt(1, keep_per_table).BindInt(2, batch_limit).Run());
   const int64_t deleted = conn->Changes();
   ICS_RETURN_IF_ERROR(txn.Commit());
   return deleted;
 }
 
-}  // namespace ics::catalog::sqlite
+}  // namespace ics::catalog::sqldb

@@ -1,5 +1,6 @@
-// The SQLite metastore: every op kind, its precondition errors, txn
-// atomicity, renames, and the notification log.
+// The metastore backends (the embedded SQLite file and PostgreSQL), one
+// suite for both: every op kind, its precondition errors, txn atomicity,
+// renames, and the notification log.
 #include <atomic>
 #include <thread>
 
@@ -8,6 +9,7 @@
 #include "catalogd/metastore/metastore.h"
 #include "catalogd/metastore/notification_message.h"
 #include "common/codec/thrift_serde.h"
+#include "tests/external/metastore_backends.h"
 #include "tests/metastore/metastore_test_util.h"
 
 namespace ics::catalog {
@@ -16,10 +18,10 @@ namespace {
 using namespace ::ics::catalog::testing;  // NOLINT(google-build-using-namespace)
 using Kind = MetastoreOp::Kind;
 
-class SqliteMetastoreTest : public ::testing::Test {
+class MetastoreSuiteTest : public ::testing::TestWithParam<external::MetastoreBackend> {
  protected:
   void SetUp() override {
-    auto ms = OpenSqliteMetastore(dir_.File("metastore.db"));
+    auto ms = external::OpenFreshMetastore(GetParam(), dir_.path());
     ASSERT_TRUE(ms.ok()) << ms.status().ToString();
     ms_ = std::move(ms).value();
   }
@@ -43,7 +45,7 @@ class SqliteMetastoreTest : public ::testing::Test {
   std::unique_ptr<Metastore> ms_;
 };
 
-TEST_F(SqliteMetastoreTest, NewStoreIsEmpty) {
+TEST_P(MetastoreSuiteTest, NewStoreIsEmpty) {
   ASSERT_OK(ms_->GetAllDatabases());
   EXPECT_TRUE(ms_->GetAllDatabases()->empty());
   EXPECT_EQ(*ms_->CurrentNotificationEventId(), 0);
@@ -52,7 +54,7 @@ TEST_F(SqliteMetastoreTest, NewStoreIsEmpty) {
   EXPECT_EQ(*ms_->CurrentNotificationEventId(), 0);
 }
 
-TEST_F(SqliteMetastoreTest, DatabaseCrud) {
+TEST_P(MetastoreSuiteTest, DatabaseCrud) {
   ASSERT_OK(Apply(CreateDbOp(MakeDb("b"))));
   ASSERT_OK(Apply(CreateDbOp(MakeDb("a", "first"))));
   EXPECT_EQ(*ms_->GetAllDatabases(), (std::vector<std::string>{"a", "b"}));
@@ -80,7 +82,7 @@ TEST_F(SqliteMetastoreTest, DatabaseCrud) {
   EXPECT_EQ(*ms_->GetAllDatabases(), std::vector<std::string>{"b"});
 }
 
-TEST_F(SqliteMetastoreTest, DropDatabaseRequiresItEmpty) {
+TEST_P(MetastoreSuiteTest, DropDatabaseRequiresItEmpty) {
   CreateTable("d", "t");
   MetastoreOp drop;
   drop.kind = Kind::kDropDatabase;
@@ -101,7 +103,7 @@ TEST_F(SqliteMetastoreTest, DropDatabaseRequiresItEmpty) {
   ASSERT_ERROR(ms_->GetDatabase("d"), ErrorCode::kNotFound);
 }
 
-TEST_F(SqliteMetastoreTest, TableCrud) {
+TEST_P(MetastoreSuiteTest, TableCrud) {
   ASSERT_ERROR(Apply(CreateTableOp(MakeTable("d", "t"))), ErrorCode::kNotFound);  // no db
   CreateTable("d", "t2");
   CreateTable("d", "t1");
@@ -126,7 +128,7 @@ TEST_F(SqliteMetastoreTest, TableCrud) {
   EXPECT_EQ(*ms_->GetAllTables("d"), std::vector<std::string>{"t2"});
 }
 
-TEST_F(SqliteMetastoreTest, RejectsNamesThatAreNotLowerCaseOrEmpty) {
+TEST_P(MetastoreSuiteTest, RejectsNamesThatAreNotLowerCaseOrEmpty) {
   ASSERT_ERROR(Apply(CreateDbOp(MakeDb("Mixed"))), ErrorCode::kInvalidArgument);
   ASSERT_ERROR(Apply(CreateDbOp(MakeDb(""))), ErrorCode::kInvalidArgument);
   CreateTable("d", "t");
@@ -136,7 +138,7 @@ TEST_F(SqliteMetastoreTest, RejectsNamesThatAreNotLowerCaseOrEmpty) {
   ASSERT_ERROR(Apply(stats), ErrorCode::kInvalidArgument);
 }
 
-TEST_F(SqliteMetastoreTest, PartitionCrud) {
+TEST_P(MetastoreSuiteTest, PartitionCrud) {
   ASSERT_OK(Apply(CreateDbOp(MakeDb("d"))));
   ASSERT_ERROR(Apply(AddPartitionOp(MakePartition("d", "t", {"1"}))), ErrorCode::kNotFound);
   CreateTable("d", "t", {"year", "city"});
@@ -196,7 +198,7 @@ TEST_F(SqliteMetastoreTest, PartitionCrud) {
   ASSERT_ERROR(Apply(drop), ErrorCode::kNotFound);
 }
 
-TEST_F(SqliteMetastoreTest, FunctionCrud) {
+TEST_P(MetastoreSuiteTest, FunctionCrud) {
   MetastoreOp create;
   create.kind = Kind::kCreateFunction;
   create.function = MakeFunction("d", "f");
@@ -225,7 +227,7 @@ TEST_F(SqliteMetastoreTest, FunctionCrud) {
   EXPECT_EQ(ms_->GetFunctions("d")->size(), 1u);
 }
 
-TEST_F(SqliteMetastoreTest, ColumnStatsCrud) {
+TEST_P(MetastoreSuiteTest, ColumnStatsCrud) {
   MetastoreOp set = TableOp(Kind::kSetTableColumnStats, "d", "t");
   set.column_stats = {MakeLongStats("b", 5), MakeLongStats("a", 7)};
   ASSERT_ERROR(Apply(set), ErrorCode::kNotFound);  // no table
@@ -267,7 +269,7 @@ TEST_F(SqliteMetastoreTest, ColumnStatsCrud) {
   ASSERT_ERROR(Apply(TableOp(Kind::kDeleteColumnStats, "d", "nope")), ErrorCode::kNotFound);
 }
 
-TEST_F(SqliteMetastoreTest, DropTableDropsPartitionsAndStats) {
+TEST_P(MetastoreSuiteTest, DropTableDropsPartitionsAndStats) {
   CreateTable("d", "t", {"p"});
   MetastoreOp tstats = TableOp(Kind::kSetTableColumnStats, "d", "t");
   tstats.column_stats = {MakeLongStats("id", 3)};
@@ -281,7 +283,7 @@ TEST_F(SqliteMetastoreTest, DropTableDropsPartitionsAndStats) {
   EXPECT_TRUE(ms_->GetTableColumnStats("d", "t")->empty());
 }
 
-TEST_F(SqliteMetastoreTest, RenameMovesPartitionsAndStats) {
+TEST_P(MetastoreSuiteTest, RenameMovesPartitionsAndStats) {
   CreateTable("d", "t", {"p"});
   ASSERT_OK(Apply(CreateDbOp(MakeDb("d2"))));
   MetastoreOp tstats = TableOp(Kind::kSetTableColumnStats, "d", "t");
@@ -334,7 +336,7 @@ TEST_F(SqliteMetastoreTest, RenameMovesPartitionsAndStats) {
   ASSERT_ERROR(Apply(bad), ErrorCode::kInvalidArgument);
 }
 
-TEST_F(SqliteMetastoreTest, FailedOpRollsBackTheWholeTxn) {
+TEST_P(MetastoreSuiteTest, FailedOpRollsBackTheWholeTxn) {
   ASSERT_OK(Apply(CreateDbOp(MakeDb("base"))));
   const int64_t before = *ms_->CurrentNotificationEventId();
   auto r = ms_->Commit(Txn({CreateDbOp(MakeDb("d")), CreateTableOp(MakeTable("d", "t")),
@@ -352,7 +354,7 @@ TEST_F(SqliteMetastoreTest, FailedOpRollsBackTheWholeTxn) {
   EXPECT_EQ(*ok, before + 2);
 }
 
-TEST_F(SqliteMetastoreTest, EveryOpAppendsItsEvent) {
+TEST_P(MetastoreSuiteTest, EveryOpAppendsItsEvent) {
   MetastoreOp alter_db;
   alter_db.kind = Kind::kAlterDatabase;
   alter_db.database = MakeDb("d", "x");
@@ -379,20 +381,38 @@ TEST_F(SqliteMetastoreTest, EveryOpAppendsItsEvent) {
   drop_db.kind = Kind::kDropDatabase;
   drop_db.db_name = "d";
 
-  const std::vector<MetastoreOp> ops = {
-      CreateDbOp(MakeDb("d")), alter_db, CreateTableOp(MakeTable("d", "t", {"p"})), alter_t,
-      AddPartitionOp(MakePartition("d", "t", {"1"})), alter_p, fn, drop_fn, tstats, pstats,
-      TableOp(Kind::kDeleteColumnStats, "d", "t"), drop_p, TableOp(Kind::kDropTable, "d", "t"),
-      drop_db};
+  const std::vector<MetastoreOp> ops = {CreateDbOp(MakeDb("d")),
+                                        alter_db,
+                                        CreateTableOp(MakeTable("d", "t", {"p"})),
+                                        alter_t,
+                                        AddPartitionOp(MakePartition("d", "t", {"1"})),
+                                        alter_p,
+                                        fn,
+                                        drop_fn,
+                                        tstats,
+                                        pstats,
+                                        TableOp(Kind::kDeleteColumnStats, "d", "t"),
+                                        drop_p,
+                                        TableOp(Kind::kDropTable, "d", "t"),
+                                        drop_db};
   // Half in one txn, half op by op: both log one event per op, in order.
   ASSERT_OK(ms_->Commit(Txn(std::vector<MetastoreOp>(ops.begin(), ops.begin() + 7))));
   for (size_t i = 7; i < ops.size(); ++i) ASSERT_OK(Apply(ops[i]));
 
-  const std::vector<std::string> types = {
-      "CREATE_DATABASE", "ALTER_DATABASE", "CREATE_TABLE", "ALTER_TABLE", "ADD_PARTITION",
-      "ALTER_PARTITION", "CREATE_FUNCTION", "DROP_FUNCTION", "UPDATE_TABLE_COLUMN_STAT",
-      "UPDATE_PARTITION_COLUMN_STAT", "DELETE_TABLE_COLUMN_STAT", "DROP_PARTITION",
-      "DROP_TABLE", "DROP_DATABASE"};
+  const std::vector<std::string> types = {"CREATE_DATABASE",
+                                          "ALTER_DATABASE",
+                                          "CREATE_TABLE",
+                                          "ALTER_TABLE",
+                                          "ADD_PARTITION",
+                                          "ALTER_PARTITION",
+                                          "CREATE_FUNCTION",
+                                          "DROP_FUNCTION",
+                                          "UPDATE_TABLE_COLUMN_STAT",
+                                          "UPDATE_PARTITION_COLUMN_STAT",
+                                          "DELETE_TABLE_COLUMN_STAT",
+                                          "DROP_PARTITION",
+                                          "DROP_TABLE",
+                                          "DROP_DATABASE"};
   const auto events = AllEvents();
   ASSERT_EQ(events.size(), types.size());
   for (size_t i = 0; i < events.size(); ++i) {
@@ -413,8 +433,8 @@ TEST_F(SqliteMetastoreTest, EveryOpAppendsItsEvent) {
     EXPECT_EQ(msg->object.has_value(), has_object);
   }
   // Objects decode to what was written.
-  auto table = DeserializeThriftAs<hive::Table>(*DecodeNotificationMessage(events[2].message)->object,
-                                                ThriftProtocol::kCompact);
+  auto table = DeserializeThriftAs<hive::Table>(
+      *DecodeNotificationMessage(events[2].message)->object, ThriftProtocol::kCompact);
   ASSERT_OK(table);
   EXPECT_EQ(*table, MakeTable("d", "t", {"p"}));
   auto add = *DecodeNotificationMessage(events[4].message);
@@ -431,7 +451,7 @@ TEST_F(SqliteMetastoreTest, EveryOpAppendsItsEvent) {
   EXPECT_EQ(col_stats->statsObj, pstats.column_stats);
 }
 
-TEST_F(SqliteMetastoreTest, NotificationPaging) {
+TEST_P(MetastoreSuiteTest, NotificationPaging) {
   int64_t last = 0;
   for (int i = 0; i < 25; ++i) {
     auto id = Apply(CreateDbOp(MakeDb("d" + std::to_string(i))));
@@ -458,7 +478,7 @@ TEST_F(SqliteMetastoreTest, NotificationPaging) {
   EXPECT_EQ(*two, 27);
 }
 
-TEST_F(SqliteMetastoreTest, ConcurrentCommitsAndReads) {
+TEST_P(MetastoreSuiteTest, ConcurrentCommitsAndReads) {
   ASSERT_OK(Apply(CreateDbOp(MakeDb("d"))));
   constexpr int kThreads = 4;
   constexpr int kTablesPerThread = 10;
@@ -485,6 +505,10 @@ TEST_F(SqliteMetastoreTest, ConcurrentCommitsAndReads) {
   EXPECT_EQ(ms_->GetAllTables("d")->size(), static_cast<size_t>(kThreads * kTablesPerThread));
   EXPECT_EQ(*ms_->CurrentNotificationEventId(), 1 + 2 * kThreads * kTablesPerThread);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, MetastoreSuiteTest,
+                         ::testing::ValuesIn(external::AllMetastoreBackends()),
+                         external::MetastoreBackendName);
 
 }  // namespace
 }  // namespace ics::catalog

@@ -1,13 +1,13 @@
-// Retention of the SQLite metastore's notification log and archived table
-// versions (the statements behind Metastore::FirstRetainedNotificationEventId,
+// Retention of the SQL metastore's notification log and archived table
+// versions (either driver) (the statements behind Metastore::FirstRetainedNotificationEventId,
 // PruneNotifications, PruneTableVersions and GetNextNotifications' check for
 // pruned events; metastore.h has the contract).
 //
-// The log's ids are contiguous (AUTOINCREMENT; a rolled back insert rolls
-// back the sequence too) and only a prefix is ever deleted, so the kept
-// events are exactly the ids [first retained, latest], and the count rule
-// is plain id arithmetic. Each prune call deletes at most one batch, in its
-// own immediate transaction, so a DDL commit waits for at most one batch.
+// The log's ids are contiguous (notification_sequence is advanced in the
+// writing transaction; a rolled back commit rolls it back too) and only a prefix is ever deleted,
+// so the kept events are exactly the ids [first retained, latest], and the count rule is plain id
+// arithmetic. Each prune call deletes at most one batch, in its own write transaction, so a DDL
+// commit waits for at most one batch.
 //
 // Thread-safety: functions take the connection; callers serialize its use.
 #pragma once
@@ -15,9 +15,14 @@
 #include <cstdint>
 
 #include "catalogd/metastore/metastore.h"
-#include "catalogd/metastore/sqlite_db.h"
+#include "catalogd/metastore/sql_db.h"
 
-namespace ics::catalog::sqlite {
+namespace ics::catalog::sqldb {
+
+// The last event id ever assigned (0 if none): notification_sequence's
+// counter, or the log's highest id if a writer that bypassed the counter
+// added rows beyond it.
+Result<int64_t> LatestEventId(Connection* conn);
 
 // MIN(event_id) of the log, or the last id ever assigned + 1 when it is
 // empty (1 for a log that never had an event).
@@ -35,4 +40,4 @@ Result<int64_t> PruneEvents(Connection* conn, const NotificationRetention& r);
 
 Result<int64_t> PruneArchivedVersions(Connection* conn, int64_t keep_per_table, int batch_limit);
 
-}  // namespace ics::catalog::sqlite
+}  // namespace ics::catalog::sqldb

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The PostgreSQL server one ctest run shares (ctest fixture "postgres"):
+#   postgres_fixture.sh start DIR   initdb into DIR, start the server on a free
+#                                   loopback port (trust for the role "ics"
+#                                   only), write DIR/uri_base
+#                                   ("postgresql://ics@127.0.0.1:PORT/")
+#   postgres_fixture.sh stop DIR    fast shutdown, then remove DIR
+# Tests read DIR from $ICS_TEST_POSTGRES_DIR and create a database each
+# (tests/external/metastore_backends.h). As root the server runs as the
+# postgres user, since it refuses root.
+set -euo pipefail
+cmd=${1:?usage: postgres_fixture.sh start|stop DIR}
+dir=${2:?usage: postgres_fixture.sh start|stop DIR}
+
+bin=$(pg_config --bindir 2>/dev/null || true)
+[ -x "$bin/postgres" ] || bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+[ -x "$bin/postgres" ] || { echo "postgres_fixture: PostgreSQL is not installed (scripts/setup.sh)" >&2; exit 1; }
+as_pg() {
+  if [ "$(id -u)" = 0 ]; then setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; else "$@"; fi
+}
+
+case "$cmd" in
+  start)
+    if [ -f "$dir/data/postmaster.pid" ]; then "$0" stop "$dir" || true; fi
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$dir"; fi
+    as_pg "$bin/initdb" -D "$dir/data" -U ics --auth=trust -E UTF8 --locale=C --no-sync >"$dir/initdb.log" 2>&1 ||
+      { cat "$dir/initdb.log" >&2; exit 1; }
+    printf 'local all ics trust\nhost all ics 127.0.0.1/32 trust\n' >"$dir/data/pg_hba.conf"
+    if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$dir/data/pg_hba.conf"; fi
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400" start \
+      >/dev/null || { tail -n 20 "$dir/server.log" >&2; exit 1; }
+    echo "postgresql://ics@127.0.0.1:$port/" >"$dir/uri_base"
+    echo "postgres_fixture: server up at $(cat "$dir/uri_base") (log $dir/server.log)"
+    ;;
+  stop)
+    if [ -f "$dir/data/postmaster.pid" ]; then
+      as_pg "$bin/pg_ctl" -D "$dir/data" -m fast -w -t 60 stop >/dev/null ||
+        kill -KILL "$(head -n 1 "$dir/data/postmaster.pid")" 2>/dev/null || true
+    fi
+    rm -rf "$dir"
+    ;;
+  *) echo "usage: postgres_fixture.sh start|stop DIR" >&2; exit 2 ;;
+esac
