@@ -1,6 +1,7 @@
 // Restart tests with real processes: the statestore killed and restarted on
 // its port (ExternalStatestoreRestart), catalogd killed in the middle of a
-// DDL storm and restarted on its port and data dir (ExternalCatalogdCrash).
+// DDL storm and restarted on its port and data dir (ExternalCatalogdCrash,
+// also on the PostgreSQL metastore).
 // Both run with on-demand coordinators (the peer default: minimal topic,
 // 2: invalidations) and with full-replica coordinators (full topic, 1:
 // entries), where a coordinator can only learn of a change from the topic.
@@ -8,7 +9,9 @@
 #include <mutex>
 #include <thread>
 
+#include "tests/external/ddl_storm.h"
 #include "tests/external/external_test_util.h"
+#include "tests/external/metastore_backends.h"
 
 namespace ics::external {
 namespace {
@@ -16,6 +19,7 @@ namespace {
 struct Mode {
   bool use_local_catalog;
   const char* name;
+  bool postgres = false;  // catalogd on the PostgreSQL metastore, not its SQLite file
 };
 
 std::string ModeName(const ::testing::TestParamInfo<Mode>& info) { return info.param.name; }
@@ -117,74 +121,6 @@ INSTANTIATE_TEST_SUITE_P(, ExternalStatestoreRestart, ::testing::ValuesIn(kModes
 
 class ExternalCatalogdCrash : public ExternalTest, public ::testing::WithParamInterface<Mode> {};
 
-struct StormStatement {
-  int table = 0;
-  bool create = true;  // CREATE TABLE, else ADD PARTITION (p=1) PARTITION (p=2)
-  bool ok = false;
-  std::string error;
-  int64_t elapsed_ms = 0;
-};
-
-// A thread issuing CREATE TABLE storm.t_<i> / ALTER TABLE ... ADD PARTITION
-// through coordinator 0 and recording what was acknowledged.
-class DdlStorm {
- public:
-  explicit DdlStorm(ExternalCluster* cluster) : cluster_(cluster) {}
-  ~DdlStorm() { Finish(); }
-
-  void Start() {
-    thread_ = std::thread([this] { Run(); });
-  }
-  void Finish() {
-    stop_ = true;
-    if (thread_.joinable()) thread_.join();
-  }
-  int acked() const { return acked_; }
-  int failed() const { return failed_; }
-  std::vector<StormStatement> statements() {
-    std::lock_guard<std::mutex> l(mu_);
-    return log_;
-  }
-
- private:
-  void Run() {
-    for (int i = 0; !stop_; ++i) {
-      if (!Issue(i, true)) continue;  // no table: no partitions to add
-      Issue(i, false);
-    }
-  }
-  bool Issue(int i, bool create) {
-    const std::string t = "storm.t_" + std::to_string(i);
-    const std::string sql = create
-                                ? "CREATE TABLE " + t + " (id INT, s STRING) PARTITIONED BY (p INT)"
-                                : "ALTER TABLE " + t + " ADD PARTITION (p=1) PARTITION (p=2)";
-    ExecOptions o;
-    o.timeout_ms = 15000;
-    ExecResult r = cluster_->Exec(0, sql, o);
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      log_.push_back(
-          {i, create, r.ok(), r.ok() ? "" : r.status.ToString(), int64_t{r.elapsed.count()}});
-    }
-    if (r.ok()) {
-      ++acked_;
-    } else {
-      ++failed_;
-      // Pace the retries while catalogd is down (not a synchronisation).
-      std::this_thread::sleep_for(Millis(20));
-    }
-    return r.ok();
-  }
-
-  ExternalCluster* const cluster_;
-  std::thread thread_;
-  std::atomic<bool> stop_{false};
-  std::atomic<int> acked_{0};
-  std::atomic<int> failed_{0};
-  std::mutex mu_;
-  std::vector<StormStatement> log_;
-};
-
 // catalogd is killed (-9) while a thread issues DDL through a coordinator,
 // and restarted on the same port with the same data dir. Afterwards every
 // acknowledged CREATE TABLE / ADD PARTITION is there, no table or partition
@@ -194,6 +130,11 @@ class DdlStorm {
 TEST_P(ExternalCatalogdCrash, AcknowledgedDdlSurvivesKillAndCoordinatorsReset) {
   ExternalClusterOptions o;
   o.use_local_catalog = GetParam().use_local_catalog;
+  if (GetParam().postgres) {
+    auto uri = FreshPostgresDatabase();
+    ASSERT_TRUE(uri.ok()) << uri.status().ToString();
+    o.catalogd_flags.push_back("--metastore=" + *uri);
+  }
   o.coordinator_processes = {{2, {}, {}}};
   ExternalCluster* cl = StartCluster(o);
   ASSERT_NE(cl, nullptr);
@@ -314,7 +255,10 @@ TEST_P(ExternalCatalogdCrash, AcknowledgedDdlSurvivesKillAndCoordinatorsReset) {
   EXPECT_TRUE(Contains(Tables(0, "storm"), "after"));
 }
 
-INSTANTIATE_TEST_SUITE_P(, ExternalCatalogdCrash, ::testing::ValuesIn(kModes), ModeName);
+// The crash also on the PostgreSQL metastore (the run's shared server).
+const Mode kCrashModes[] = {
+    {true, "OnDemand"}, {false, "FullReplica"}, {true, "OnDemandPostgres", true}};
+INSTANTIATE_TEST_SUITE_P(, ExternalCatalogdCrash, ::testing::ValuesIn(kCrashModes), ModeName);
 
 }  // namespace
 }  // namespace ics::external

@@ -5,19 +5,26 @@
 // CatalogService lands in the HMS catalogd's store; a restarted client
 // reloads everything from the remote store, including a change made
 // directly through the HMS endpoint; with the HMS catalogd down the client
-// answers DDL with a clear error and serves again once it is back.
+// answers DDL with a clear error and serves again once it is back. And two
+// catalogd processes sharing one PostgreSQL metastore, writing at once, each
+// following the other's changes through the notification log.
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include <gtest/gtest.h>
 
 #include "CatalogService.h"
 #include "catalogd/metastore/hms_remote_metastore.h"
+#include "catalogd/metastore/pg_metastore.h"
 #include "common/rpc/status_convert.h"
 #include "common/rpc/thrift_client.h"
 #include "common/types/column_type.h"
 #include "tests/external/external_process.h"
+#include "tests/external/metastore_backends.h"
 #include "tests/metastore/metastore_test_util.h"
 #include "tests/util/eventually.h"
 #include "tests/util/temp_dir.h"
@@ -256,6 +263,55 @@ TEST_F(RemoteCatalogdTest, InvalidMetastoreUriIsAClearStartupError) {
   EXPECT_NE(external::TailOfFile(data + "/log.txt", 20).find("invalid metastore URI"),
             std::string::npos)
       << external::TailOfFile(data + "/log.txt", 20);
+}
+
+// Two catalogd processes on one PostgreSQL database, DDL through both at
+// once: every acknowledged DDL is in the store, and each catalogd's event
+// processor brings the other's tables into its own catalog.
+TEST_F(RemoteCatalogdTest, TwoCatalogdsShareOnePostgresMetastore) {
+  auto uri = external::FreshPostgresDatabase();
+  ASSERT_OK(uri);
+  const std::vector<std::string> common = {"--hms_port=-1", "--metastore=" + *uri,
+                                           "--hms_event_polling_interval_ms=100"};
+  const int a = PortFrom(Start(&hms_, "a", common), "");
+  const int b = PortFrom(Start(&client_, "b", common), "");
+  ASSERT_GT(a, 0);
+  ASSERT_GT(b, 0);
+  ASSERT_OK(CreateDb(a, "shared"));
+  constexpr int kPerWriter = 15;
+  std::atomic<int> failures{0};
+  auto writer = [&](int port, const std::string& prefix) {
+    for (int i = 0; i < kPerWriter; ++i) {
+      Status s;
+      // b may not know the database yet: its event processor brings it in.
+      for (int attempt = 0; attempt < 100; ++attempt) {
+        s = CreateTable(port, "shared", prefix + std::to_string(i));
+        if (s.ok() || s.message().find("does not exist") == std::string::npos) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+      if (!s.ok()) {
+        ++failures;
+        ADD_FAILURE() << prefix << i << ": " << s.ToString();
+      }
+    }
+  };
+  std::thread ta(writer, a, "from_a_");
+  std::thread tb(writer, b, "from_b_");
+  ta.join();
+  tb.join();
+  ASSERT_EQ(failures, 0);
+  auto store = OpenPostgresMetastore(*uri);
+  ASSERT_OK(store);
+  EXPECT_EQ((*store)->GetAllTables("shared")->size(), 2u * kPerWriter);
+  for (const char* prefix : {"from_a_", "from_b_"}) {
+    for (int i = 0; i < kPerWriter; ++i) {
+      const std::string t = prefix + std::to_string(i);
+      for (int port : {a, b}) {
+        EXPECT_TRUE(::ics::testing::Eventually([&] { return GetTable(port, "shared", t).ok(); }))
+            << "catalogd on port " << port << " never learned shared." << t;
+      }
+    }
+  }
 }
 
 }  // namespace
