@@ -44,7 +44,8 @@ std::string PostgresServer::BinDir() {
   return best;
 }
 
-PostgresServer::PostgresServer() : dir_(tmp_.path()), bin_(BinDir()) {}
+PostgresServer::PostgresServer(bool durable)
+    : dir_(tmp_.path()), bin_(BinDir()), durable_(durable) {}
 
 PostgresServer::~PostgresServer() {
   if (process_ != nullptr && process_->IsRunning()) (void)Stop();
@@ -80,7 +81,8 @@ Status PostgresServer::Start() {
   if (port_ == 0) return Status::IoError("no free loopback port for PostgreSQL");
   std::vector<std::string> argv = AsServerUser();
   argv.insert(argv.end(), {bin_ + "/postgres", "-D", dir_ + "/data", "-p", std::to_string(port_),
-                           "-k", dir_, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c",
+                           "-k", dir_, "-c", "listen_addresses=127.0.0.1", "-c",
+                           std::string("fsync=") + (durable_ ? "on" : "off"), "-c",
                            "max_connections=300", "-c", "shared_buffers=32MB"});
   process_ = std::make_unique<ExternalProcess>("postgres", log_path(), dir_);
   ICS_RETURN_IF_ERROR(process_->Start(argv));

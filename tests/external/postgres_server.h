@@ -1,7 +1,7 @@
 // PostgresServer: a private PostgreSQL server for tests and benchmarks —
 // initdb into a temp dir, the server on a free loopback port with its Unix
 // socket in that dir, trust authentication for the role "ics" only over
-// loopback, no fsync (tests survive process deaths, not power loss). The
+// loopback, no fsync unless asked for (tests survive process deaths, not power loss). The
 // server refuses to run as root, so as root it runs as the `postgres` user
 // (created by Debian's postgresql package) through setpriv.
 //
@@ -30,7 +30,9 @@ class PostgresServer {
   // The directory of initdb and postgres; "" when PostgreSQL is not installed.
   static std::string BinDir();
 
-  PostgresServer();
+  // `durable`: fsync on (for benchmarks that compare commit costs); tests
+  // run without it.
+  explicit PostgresServer(bool durable = false);
   ~PostgresServer();
   PostgresServer(const PostgresServer&) = delete;
   PostgresServer& operator=(const PostgresServer&) = delete;
@@ -64,6 +66,7 @@ class PostgresServer {
   std::string bin_;
   int port_ = 0;
   bool initialized_ = false;
+  bool durable_ = false;
   std::unique_ptr<ExternalProcess> process_;
 };
 

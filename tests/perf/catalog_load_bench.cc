@@ -42,7 +42,9 @@
 #include "catalogd/loader/file_system.h"
 #include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
+#include "catalogd/metastore/pg_metastore.h"
 #include "catalogd/topic/catalog_topic_publisher.h"
+#include "tests/external/postgres_server.h"
 #include "tests/perf/perf_util.h"
 
 DEFINE_int32(tables, 1000, "Tables in the synthetic catalog.");
@@ -57,6 +59,9 @@ DEFINE_string(metastore_path, "",
               "SQLite metastore file; if it exists it is reused as is (must hold the same "
               "catalog), otherwise it is created and kept. Default: a temp file, removed.");
 DEFINE_bool(topic, true, "Measure the full topic (BuildFullTopic) after loading.");
+DEFINE_bool(postgres, false,
+            "Keep the catalog in PostgreSQL (a private server the bench starts, fsync on) "
+            "instead of the SQLite file.");
 
 namespace ics::perf {
 namespace {
@@ -242,6 +247,13 @@ void PrintLoadFigures(const LoadResult& bare, const LoadResult& full) {
   }
 }
 
+// The metastore the bench reads and writes: the SQLite file at `where`, or
+// the PostgreSQL database `where` names (postgresql://...).
+Result<std::unique_ptr<catalog::Metastore>> OpenBenchMetastore(const std::string& where) {
+  if (catalog::IsPostgresUri(where)) return catalog::OpenPostgresMetastore(where);
+  return catalog::OpenSqliteMetastore(where);
+}
+
 // Loads the catalog in a child process (fresh heap) with `files_per_dir`
 // synthetic files per partition and sends its LoadResult back. With
 // `bare` (the result of the no-files pass) the child also prints the load
@@ -256,7 +268,7 @@ bool RunPass(const std::string& ms_path, int files_per_dir, const LoadResult* ba
   if (pid == 0) {
     close(fds[0]);
     LoadResult r;
-    auto opened = catalog::OpenSqliteMetastore(ms_path);
+    auto opened = OpenBenchMetastore(ms_path);
     if (!opened.ok()) {
       std::fprintf(stderr, "metastore: %s\n", opened.status().ToString().c_str());
       r.failed = -1;
@@ -297,9 +309,20 @@ int Run() {
   const int files_per_dir = static_cast<int>(FLAGS_files / FLAGS_partitions);
   TempDir dir("ics_load_bench");
   if (!dir.ok()) return 1;
-  const std::string ms_path =
+  std::string ms_path =
       FLAGS_metastore_path.empty() ? dir.path() + "/metastore.db" : FLAGS_metastore_path;
   const bool reuse = !FLAGS_metastore_path.empty() && std::filesystem::exists(ms_path);
+  std::unique_ptr<external::PostgresServer> pg;
+  if (FLAGS_postgres) {
+    pg = std::make_unique<external::PostgresServer>(/*durable=*/true);
+    Status s = pg->Start();
+    Result<std::string> uri = s.ok() ? pg->CreateDatabase("load_bench") : Result<std::string>(s);
+    if (!uri.ok()) {
+      std::fprintf(stderr, "postgres: %s\n", uri.status().ToString().c_str());
+      return 1;
+    }
+    ms_path = *uri;
+  }
 
   std::printf("%s # %d tables, %lld partitions, %lld files (%d per partition), %d columns, "
               "%d loading threads; load average %s; %u cpus\n",
@@ -309,7 +332,10 @@ int Run() {
   Note(kBench, "full size: catalog_load_bench --tables=1000 --partitions=1000000 "
                "--files=10000000 [--metastore_path=/tmp/ms1m.db to keep the metastore]");
 
-  auto opened = catalog::OpenSqliteMetastore(ms_path);
+  Note(kBench, std::string("metastore: ") + (FLAGS_postgres ? "PostgreSQL (private server on "
+                                                              "loopback, fsync on)"
+                                                            : "SQLite file"));
+  auto opened = OpenBenchMetastore(ms_path);
   if (!opened.ok()) {
     std::fprintf(stderr, "metastore: %s\n", opened.status().ToString().c_str());
     return 1;
@@ -335,9 +361,11 @@ int Run() {
     Figure(kBench, "metastore_write_rows_per_sec",
            static_cast<double>(FLAGS_partitions + FLAGS_tables) / secs, "rows/s",
            std::to_string(spec.ops_per_txn) + " ops per txn");
-    std::error_code ec;
-    Figure(kBench, "metastore_file_bytes",
-           static_cast<double>(std::filesystem::file_size(ms_path, ec)), "bytes");
+    if (!FLAGS_postgres) {
+      std::error_code ec;
+      Figure(kBench, "metastore_file_bytes",
+             static_cast<double>(std::filesystem::file_size(ms_path, ec)), "bytes");
+    }
   }
 
   // Each pass runs in a forked child with a fresh heap, so its RSS growth

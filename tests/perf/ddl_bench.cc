@@ -1,7 +1,10 @@
 // ddl_bench: DDL statements per second through ExecDdl over Thrift against a
-// CatalogServer with the real embedded SQLite metastore (WAL, synchronous
-// commits: every acknowledged DDL is durable) and the local filesystem
-// warehouse (ADD PARTITION and CREATE TABLE create real directories).
+// CatalogServer with a real metastore — the embedded SQLite file (WAL,
+// synchronous commits) and/or PostgreSQL (a private server the bench starts;
+// synchronous commits): every acknowledged DDL is durable — and the local
+// filesystem warehouse (ADD PARTITION and CREATE TABLE create real
+// directories). --backends=sqlite,postgres runs every phase on each, in one
+// run; figures of the PostgreSQL run are prefixed ddl_postgres.
 //
 // Phases (statements are counted in total; with C clients each runs 1/C):
 //   create_table      CREATE TABLE (partitioned), 1 client and --clients clients
@@ -9,6 +12,9 @@
 //                     1 client on one table; --clients clients each on its
 //                     own table (parallel); --clients clients on ONE table
 //                     (serialized by the table's DDL lock)
+//   hms               through catalogd's HMS endpoint (ThriftHiveMetastore):
+//                     add_partitions of --hms_partitions partitions in one
+//                     call, then get_partitions of all of them
 //   big_table         ADD PARTITION into a table that already has
 //                     --big_table_partitions partitions, with a full response
 //                     (what coordinator-sim asks for today) and with
@@ -17,10 +23,15 @@
 // Every client has its own ThriftClient<impala::CatalogServiceClient>.
 //
 // Prints one line per figure. Not a test.
-//   ddl_bench [--statements=400] [--create_tables=200] [--clients=4]
-//             [--big_table_partitions=10000] [--big_table_statements=50]
+//   ddl_bench [--backends=sqlite] [--statements=400] [--create_tables=200] [--clients=4]
+//             [--hms_partitions=1000] [--big_table_partitions=10000]
+//             [--big_table_statements=50]
 #include <gflags/gflags.h>
 #include <glog/logging.h>
+#include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/transport/TBufferTransports.h>
+#include <thrift/transport/TSocket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <csignal>
@@ -31,10 +42,12 @@
 #include <vector>
 
 #include "CatalogService.h"
+#include "ThriftHiveMetastore.h"
 #include "catalogd/service/catalog_server.h"
 #include "common/codec/thrift_serde.h"
 #include "common/rpc/thrift_client.h"
 #include "common/types/column_type.h"
+#include "tests/external/postgres_server.h"
 #include "tests/perf/perf_util.h"
 
 DEFINE_int32(statements, 400, "ADD PARTITION statements per add_partition phase.");
@@ -45,11 +58,16 @@ DEFINE_int32(big_table_partitions, 10000,
 DEFINE_int32(big_table_statements, 50, "ADD PARTITION statements per big_table phase.");
 DEFINE_bool(big_table_full_response, true,
             "Also run the big_table phase with full (non-minimal) responses.");
+DEFINE_string(backends, "sqlite",
+              "Metastores to run on, in order: sqlite, postgres (a private server started "
+              "by the bench), comma-separated.");
+DEFINE_int32(hms_partitions, 1000,
+             "Partitions of the hms phase's add_partitions call; 0 skips it.");
 
 namespace ics::perf {
 namespace {
 
-constexpr const char* kBench = "ddl";
+std::string g_bench = "ddl";  // figure prefix of the backend being run
 using Client = ThriftClient<impala::CatalogServiceClient>;
 
 impala::TColumn Col(const std::string& name, const std::string& type) {
@@ -189,29 +207,85 @@ Phase Run(int port, int clients, int per_client,
 int failures = 0;
 
 void Report(const std::string& tag, const Phase& p) {
-  Figure(kBench, tag + "_per_sec", static_cast<double>(p.statements) / p.seconds, "stmts/s",
+  Figure(g_bench.c_str(), tag + "_per_sec", static_cast<double>(p.statements) / p.seconds,
+         "stmts/s",
          std::to_string(p.statements) + " statements, " + std::to_string(p.errors) + " errors");
-  Figure(kBench, tag + "_p50", p.lat.Percentile(0.50) / 1e3, "ms");
-  Figure(kBench, tag + "_p99", p.lat.Percentile(0.99) / 1e3, "ms");
+  Figure(g_bench.c_str(), tag + "_p50", p.lat.Percentile(0.50) / 1e3, "ms");
+  Figure(g_bench.c_str(), tag + "_p99", p.lat.Percentile(0.99) / 1e3, "ms");
   if (p.errors > 0) {
     std::fprintf(stderr, "%s: first error: %s\n", tag.c_str(), p.first_error.c_str());
     failures += static_cast<int>(p.errors);
   }
 }
 
-int Main() {
+// add_partitions of `n` partitions in one call through the HMS endpoint on
+// `port`, then get_partitions of them all; figures in ms.
+void HmsPhase(int port, int n) {
+  try {
+    auto socket = std::make_shared<apache::thrift::transport::TSocket>("127.0.0.1", port);
+    socket->setRecvTimeout(600000);
+    auto transport = std::make_shared<apache::thrift::transport::TBufferedTransport>(socket);
+    hive::ThriftHiveMetastoreClient hms(
+        std::make_shared<apache::thrift::protocol::TBinaryProtocol>(transport));
+    transport->open();
+    hive::Table t;
+    t.dbName = "ddl";
+    t.tableName = "hms_parts";
+    t.owner = "bench";
+    t.tableType = "MANAGED_TABLE";
+    hive::FieldSchema id, k;
+    id.name = "id";
+    id.type = "int";
+    k.name = "k";
+    k.type = "int";
+    t.sd.cols = {id};
+    t.partitionKeys = {k};
+    t.sd.inputFormat = "org.apache.hadoop.mapred.TextInputFormat";
+    t.sd.outputFormat = "org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat";
+    hms.create_table(t);
+    std::vector<hive::Partition> parts(n);
+    for (int i = 0; i < n; ++i) {
+      parts[i].dbName = "ddl";
+      parts[i].tableName = "hms_parts";
+      parts[i].values = {std::to_string(i)};
+    }
+    auto t0 = Clock::now();
+    const int added = hms.add_partitions(parts);
+    const double add_ms = SecondsSince(t0) * 1e3;
+    t0 = Clock::now();
+    std::vector<hive::Partition> got;
+    hms.get_partitions(got, "ddl", "hms_parts", -1);
+    const double get_ms = SecondsSince(t0) * 1e3;
+    if (added != n || static_cast<int>(got.size()) != n) {
+      std::fprintf(stderr, "hms phase: added %d, read %zu of %d\n", added, got.size(), n);
+      ++failures;
+    }
+    const std::string tag = std::to_string(n);
+    Figure(g_bench.c_str(), "hms_add_partitions_" + tag, add_ms, "ms",
+           "one call, one metastore txn");
+    Figure(g_bench.c_str(), "hms_get_partitions_" + tag, get_ms, "ms");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hms phase: %s\n", e.what());
+    ++failures;
+  }
+}
+
+int RunBackend(const std::string& metastore, const std::string& what) {
   TempDir dir("ics_ddl_bench");
   if (!dir.ok()) return 1;
   const int C = std::max(1, FLAGS_clients);
-  std::printf("%s # CatalogServer with SQLite metastore (durable commits) in %s; %d clients for "
-              "the multi-client phases; load average %s; %u cpus\n",
-              kBench, dir.path().c_str(), C, LoadAverage().c_str(),
-              std::thread::hardware_concurrency());
+  std::printf(
+      "%s # CatalogServer with %s metastore (durable commits) in %s; %d clients for "
+      "the multi-client phases; load average %s; %u cpus\n",
+      g_bench.c_str(), what.c_str(), dir.path().c_str(), C, LoadAverage().c_str(),
+      std::thread::hardware_concurrency());
   catalog::CatalogServerOptions co;
   co.bind_host = "127.0.0.1";
   co.port = 0;
   co.data_dir = dir.path();
   co.statestore_port = -1;
+  co.metastore = metastore;
+  co.hms_port = FLAGS_hms_partitions > 0 ? 0 : -1;
   catalog::CatalogServer server(co);
   Status s = server.Start();
   if (!s.ok()) {
@@ -260,6 +334,8 @@ int Main() {
            return AddPartitions("ddl", "p_shared", c * (n / C) + i, 1, false);
          }));
 
+  if (FLAGS_hms_partitions > 0) HmsPhase(server.hms_port(), FLAGS_hms_partitions);
+
   // A big table: the cost of one ADD PARTITION as the table grows.
   if (FLAGS_big_table_partitions > 0) {
     s = Exec(&admin, CreateTable("ddl", "big"));
@@ -272,7 +348,7 @@ int Main() {
       std::fprintf(stderr, "%s\n", s.ToString().c_str());
       return 1;
     }
-    Figure(kBench, "bulk_add_partition_rate",
+    Figure(g_bench.c_str(), "bulk_add_partition_rate",
            FLAGS_big_table_partitions / SecondsSince(t0), "partitions/s",
            "1,000 partitions per ADD PARTITION statement");
     int next = FLAGS_big_table_partitions;
@@ -281,7 +357,7 @@ int Main() {
     for (bool minimal : {false, true}) {
       int64_t bytes = 0;
       s = Exec(&admin, AddPartitions("ddl", "big", next++, 1, minimal), &bytes);
-      Figure(kBench,
+      Figure(g_bench.c_str(),
              "add_partition_" + size + "_table_response_bytes_" + (minimal ? "minimal" : "full"),
              static_cast<double>(bytes), "bytes");
     }
@@ -296,9 +372,44 @@ int Main() {
              return AddPartitions("ddl", "big", next++, 1, true);
            }));
   }
-  Note(kBench, "load average at end " + LoadAverage());
+  Note(g_bench.c_str(), "load average at end " + LoadAverage());
   server.Stop();
   return failures == 0 ? 0 : 1;
+}
+
+int Main() {
+  int rc = 0;
+  std::unique_ptr<external::PostgresServer> pg;
+  std::string backends = FLAGS_backends;
+  for (size_t pos = 0; pos <= backends.size();) {
+    const size_t comma = std::min(backends.find(',', pos), backends.size());
+    const std::string b = backends.substr(pos, comma - pos);
+    pos = comma + 1;
+    if (b == "sqlite") {
+      g_bench = "ddl";
+      rc |= RunBackend("", "SQLite");
+    } else if (b == "postgres") {
+      g_bench = "ddl_postgres";
+      if (pg == nullptr) {
+        pg = std::make_unique<external::PostgresServer>(/*durable=*/true);
+        Status s = pg->Start();
+        if (!s.ok()) {
+          std::fprintf(stderr, "postgres: %s\n", s.ToString().c_str());
+          return 1;
+        }
+      }
+      auto uri = pg->CreateDatabase("ddl_bench_" + std::to_string(::getpid()));
+      if (!uri.ok()) {
+        std::fprintf(stderr, "postgres: %s\n", uri.status().ToString().c_str());
+        return 1;
+      }
+      rc |= RunBackend(*uri, "PostgreSQL (private server on loopback, fsync on)");
+    } else if (!b.empty()) {
+      std::fprintf(stderr, "--backends: unknown backend '%s' (sqlite, postgres)\n", b.c_str());
+      return 2;
+    }
+  }
+  return rc;
 }
 
 }  // namespace
