@@ -57,6 +57,19 @@ std::vector<std::string> PostgresServer::AsServerUser() const {
   return {"/usr/bin/setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--"};
 }
 
+Status PostgresServer::EnableTls(const std::string& cert_pem, const std::string& key_pem) {
+  if (!tmp_.ok()) return Status::IoError(tmp_.error());
+  std::error_code ec;
+  fs::copy_file(cert_pem, dir_ + "/server.crt", fs::copy_options::overwrite_existing, ec);
+  if (!ec) fs::copy_file(key_pem, dir_ + "/server.key", fs::copy_options::overwrite_existing, ec);
+  if (ec) return Status::IoError("cannot copy the TLS certificate: " + ec.message());
+  // The server refuses a key others can read.
+  fs::permissions(dir_ + "/server.key", fs::perms::owner_read | fs::perms::owner_write,
+                  fs::perm_options::replace, ec);
+  tls_ = true;
+  return Status::OK();
+}
+
 Status PostgresServer::Start() {
   if (!tmp_.ok()) return Status::IoError(tmp_.error());
   if (bin_.empty()) {
@@ -84,6 +97,10 @@ Status PostgresServer::Start() {
                            "-k", dir_, "-c", "listen_addresses=127.0.0.1", "-c",
                            std::string("fsync=") + (durable_ ? "on" : "off"), "-c",
                            "max_connections=300", "-c", "shared_buffers=32MB"});
+  if (tls_) {
+    argv.insert(argv.end(), {"-c", "ssl=on", "-c", "ssl_cert_file=" + dir_ + "/server.crt", "-c",
+                             "ssl_key_file=" + dir_ + "/server.key"});
+  }
   process_ = std::make_unique<ExternalProcess>("postgres", log_path(), dir_);
   ICS_RETURN_IF_ERROR(process_->Start(argv));
   const std::string ping = "host=127.0.0.1 port=" + std::to_string(port_) +

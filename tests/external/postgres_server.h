@@ -37,6 +37,10 @@ class PostgresServer {
   PostgresServer(const PostgresServer&) = delete;
   PostgresServer& operator=(const PostgresServer&) = delete;
 
+  // Serve TLS as well (ssl=on) with this certificate and key (PEM); call
+  // before the first Start.
+  [[nodiscard]] Status EnableTls(const std::string& cert_pem, const std::string& key_pem);
+
   // initdb on the first start; then the server, on the same port and data
   // after a Stop or Kill. Returns when it accepts connections (or fails,
   // with the tail of its log).
@@ -67,6 +71,7 @@ class PostgresServer {
   int port_ = 0;
   bool initialized_ = false;
   bool durable_ = false;
+  bool tls_ = false;
   std::unique_ptr<ExternalProcess> process_;
 };
 

@@ -227,5 +227,38 @@ TEST(PostgresMetastoreTest, SchemaChecks) {
       << not_ours.status().ToString();
 }
 
+// TLS to the server (sslmode passed through to libpq): a verified
+// connection works; asking for verification without the CA, or TLS from a
+// server that has none, is a clear error.
+TEST(PostgresMetastoreTest, TlsConnections) {
+  ::ics::testing::TempDir certs("ics-pg-certs");
+  ASSERT_TRUE(certs.ok());
+  auto made = external::RunCommand({ICS_MAKE_CERTS, certs.path()});
+  ASSERT_TRUE(made.ok()) << made.output;
+  external::PostgresServer tls_server;
+  ASSERT_OK(tls_server.EnableTls(certs.File("server.pem"), certs.File("server.key")));
+  ASSERT_OK(tls_server.Start());
+  auto db = tls_server.CreateDatabase("tls");
+  ASSERT_OK(db);
+  auto verified =
+      OpenPostgresMetastore(*db + "?sslmode=verify-full&sslrootcert=" + certs.File("ca.pem"));
+  ASSERT_OK(verified);
+  ASSERT_OK((*verified)->Commit(Txn({CreateDbOp(MakeDb("secure"))})));
+  RawSession check(*db + "?sslmode=verify-full&sslrootcert=" + certs.File("ca.pem"));
+  ASSERT_TRUE(check.ok());
+  EXPECT_EQ(check.Exec("SELECT ssl::text FROM pg_stat_ssl WHERE pid = pg_backend_pid()"), "true");
+
+  auto no_ca =
+      OpenPostgresMetastore(*db + "?sslmode=verify-full&sslrootcert=" + certs.File("missing.pem"));
+  ASSERT_FALSE(no_ca.ok());
+  EXPECT_EQ(no_ca.status().code(), ErrorCode::kIoError);
+  EXPECT_NE(no_ca.status().message().find("cannot connect"), std::string::npos);
+
+  // The run's server speaks no TLS.
+  auto plain = OpenPostgresMetastore(FreshDatabase() + "?sslmode=require");
+  ASSERT_FALSE(plain.ok());
+  EXPECT_NE(plain.status().message().find("SSL"), std::string::npos) << plain.status().ToString();
+}
+
 }  // namespace
 }  // namespace ics::catalog
