@@ -7,7 +7,11 @@
 // statements() may be read while the storm runs.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -84,5 +88,31 @@ class DdlStorm {
   std::mutex mu_;
   std::vector<StormStatement> log_;
 };
+
+// Checks the outcome of a storm, as one coordinator sees it (`tables`: SHOW
+// TABLES IN storm; `partitions`: the partition values of storm.<table>):
+// every acknowledged CREATE TABLE and ADD PARTITION is there, and no table
+// is half-applied (it has both of its partitions or none).
+inline void ExpectStormDurable(
+    const std::vector<StormStatement>& log, const std::vector<std::string>& tables,
+    const std::function<std::vector<std::string>(const std::string&)>& partitions) {
+  const std::vector<std::string> both = {"1", "2"};
+  for (const StormStatement& s : log) {
+    if (!s.ok) continue;
+    const std::string name = "t_" + std::to_string(s.table);
+    if (s.create) {
+      EXPECT_NE(std::find(tables.begin(), tables.end(), name), tables.end())
+          << "acknowledged CREATE TABLE storm." << name << " lost";
+    } else {
+      EXPECT_EQ(partitions(name), both)
+          << "acknowledged ADD PARTITION on storm." << name << " lost";
+    }
+  }
+  for (const std::string& t : tables) {
+    const std::vector<std::string> parts = partitions(t);
+    EXPECT_TRUE(parts.empty() || parts == both)
+        << "storm." << t << " has partitions " << ::testing::PrintToString(parts);
+  }
+}
 
 }  // namespace ics::external

@@ -60,21 +60,8 @@ TEST_F(ExternalPostgresOutage, DdlFailsClearlyWhileDownAndRecoversByItself) {
   bool ok = false;
   const std::vector<std::string> tables = Tables(0, "storm", &ok);
   ASSERT_TRUE(ok);
-  for (const StormStatement& s : log) {
-    if (!s.ok) continue;
-    const std::string name = "t_" + std::to_string(s.table);
-    if (s.create) {
-      EXPECT_TRUE(Contains(tables, name)) << "acknowledged CREATE TABLE storm." << name << " lost";
-    } else {
-      EXPECT_EQ(Partitions(0, "storm." + name), (std::vector<std::string>{"1", "2"}))
-          << "acknowledged ADD PARTITION on storm." << name << " lost";
-    }
-  }
-  for (const std::string& t : tables) {
-    const std::vector<std::string> parts = Partitions(0, "storm." + t);
-    EXPECT_TRUE(parts.empty() || parts == (std::vector<std::string>{"1", "2"}))
-        << "storm." << t << " has partitions " << ::testing::PrintToString(parts);
-  }
+  ExpectStormDurable(log, tables,
+                     [&](const std::string& t) { return Partitions(0, "storm." + t); });
 }
 
 }  // namespace
