@@ -12,6 +12,7 @@
 #include "catalogd/metastore/forwarding_metastore.h"
 #include "catalogd/metastore/metastore.h"
 #include "catalogd/metastore/metastore_retention.h"
+#include "tests/external/metastore_backends.h"
 #include "tests/metastore/metastore_test_util.h"
 
 namespace ics::catalog {
@@ -20,10 +21,10 @@ namespace {
 using namespace ::ics::catalog::testing;  // NOLINT(google-build-using-namespace)
 using Kind = MetastoreOp::Kind;
 
-class RetentionTest : public ::testing::Test {
+class RetentionTest : public ::testing::TestWithParam<external::MetastoreBackend> {
  protected:
   void SetUp() override {
-    auto ms = OpenSqliteMetastore(dir_.File("metastore.db"));
+    auto ms = external::OpenFreshMetastore(GetParam(), dir_.path());
     ASSERT_TRUE(ms.ok()) << ms.status().ToString();
     ms_ = std::move(ms).value();
   }
@@ -67,7 +68,7 @@ class RetentionTest : public ::testing::Test {
   int next_db_ = 0;
 };
 
-TEST_F(RetentionTest, NothingPrunedKeepsEverythingReadable) {
+TEST_P(RetentionTest, NothingPrunedKeepsEverythingReadable) {
   EXPECT_EQ(*ms_->FirstRetainedNotificationEventId(), 1);
   AddEvents(3);
   EXPECT_EQ(*ms_->FirstRetainedNotificationEventId(), 1);
@@ -77,7 +78,7 @@ TEST_F(RetentionTest, NothingPrunedKeepsEverythingReadable) {
   EXPECT_EQ(*ms_->PruneNotifications(none), 0);
 }
 
-TEST_F(RetentionTest, CountRuleKeepsTheNewestEventsInBatches) {
+TEST_P(RetentionTest, CountRuleKeepsTheNewestEventsInBatches) {
   AddEvents(10);
   NotificationRetention r;
   r.max_events = 3;
@@ -95,7 +96,7 @@ TEST_F(RetentionTest, CountRuleKeepsTheNewestEventsInBatches) {
   EXPECT_EQ(KeptIds(), (std::vector<int64_t>{10, 11, 12}));
 }
 
-TEST_F(RetentionTest, ReadersBehindTheKeptRangeGetAClearError) {
+TEST_P(RetentionTest, ReadersBehindTheKeptRangeGetAClearError) {
   AddEvents(10);
   NotificationRetention r;
   r.max_events = 3;
@@ -124,7 +125,7 @@ TEST_F(RetentionTest, ReadersBehindTheKeptRangeGetAClearError) {
   EXPECT_EQ(KeptIds(), (std::vector<int64_t>{11}));
 }
 
-TEST_F(RetentionTest, AgeRuleDeletesOnlyOldEvents) {
+TEST_P(RetentionTest, AgeRuleDeletesOnlyOldEvents) {
   AddEvents(5);
   const int64_t now = static_cast<int64_t>(std::time(nullptr));
   NotificationRetention r;
@@ -139,7 +140,7 @@ TEST_F(RetentionTest, AgeRuleDeletesOnlyOldEvents) {
   EXPECT_TRUE(KeptIds().empty());
 }
 
-TEST_F(RetentionTest, EventsAConsumerHasNotReadAreKept) {
+TEST_P(RetentionTest, EventsAConsumerHasNotReadAreKept) {
   AddEvents(10);
   NotificationRetention r;
   r.max_events = 1;
@@ -154,7 +155,7 @@ TEST_F(RetentionTest, EventsAConsumerHasNotReadAreKept) {
   ASSERT_ERROR(ms_->PruneNotifications(r), ErrorCode::kInvalidArgument);
 }
 
-TEST_F(RetentionTest, TableVersionsPerTable) {
+TEST_P(RetentionTest, TableVersionsPerTable) {
   ASSERT_OK(ms_->Commit(Txn({CreateDbOp(MakeDb("vdb")), CreateTableOp(MakeTable("vdb", "a")),
                              CreateTableOp(MakeTable("vdb", "b"))})));
   AddVersions("a", 6);  // archived versions 1..6, current 7
@@ -182,7 +183,7 @@ TEST_F(RetentionTest, TableVersionsPerTable) {
 
 // ---- the background worker ----
 
-TEST_F(RetentionTest, WorkerRoundAppliesBothRulesAndKeepsUnconsumedEvents) {
+TEST_P(RetentionTest, WorkerRoundAppliesBothRulesAndKeepsUnconsumedEvents) {
   ASSERT_OK(ms_->Commit(Txn({CreateDbOp(MakeDb("vdb")), CreateTableOp(MakeTable("vdb", "a"))})));
   AddVersions("a", 5);
   AddEvents(20);  // ids 3..7 are version commits' ALTER_TABLE events; up to 27 in all
@@ -225,7 +226,7 @@ class OddMetastore final : public ForwardingMetastore {
   }
 };
 
-TEST_F(RetentionTest, WorkerSurvivesErrorsAndSkipsMissingCapabilities) {
+TEST_P(RetentionTest, WorkerSurvivesErrorsAndSkipsMissingCapabilities) {
   OddMetastore odd(ms_.get());
   MetastoreRetentionOptions o;
   o.interval_ms = 5;
@@ -242,6 +243,10 @@ TEST_F(RetentionTest, WorkerSurvivesErrorsAndSkipsMissingCapabilities) {
   worker.Stop();
   worker.Stop();
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, RetentionTest,
+                         ::testing::ValuesIn(external::AllMetastoreBackends()),
+                         external::MetastoreBackendName);
 
 }  // namespace
 }  // namespace ics::catalog
