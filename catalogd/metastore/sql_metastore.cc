@@ -24,6 +24,10 @@ namespace ics::catalog {
 namespace {
 
 constexpr int kBusyTimeoutMs = 10000;
+// How long a caller waits for the SQLite metastore's one connection: long
+// bulk reads (a table with a million partitions) may hold it for a while,
+// and a DDL behind them should wait rather than fail.
+constexpr int kSqliteAcquireTimeoutMs = 600000;
 
 std::string TableName(const std::string& db, const std::string& table) { return db + "." + table; }
 
@@ -534,7 +538,7 @@ Result<std::unique_ptr<Metastore>> OpenSqliteMetastore(const std::string& path) 
     return Status::Internal("the SQLite metastore has one connection");
   };
   return NewSqlMetastore(std::make_unique<sqldb::ConnectionPool>(
-      std::move(conn), no_more, 1, std::chrono::milliseconds(kBusyTimeoutMs)));
+      std::move(conn), no_more, 1, std::chrono::milliseconds(kSqliteAcquireTimeoutMs)));
 }
 
 }  // namespace ics::catalog
