@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The PostgreSQL server one ctest run shares (ctest fixture "postgres"):
-#   postgres_fixture.sh start DIR   initdb into DIR, start the server on a free
-#                                   loopback port (trust for the role "ics"
-#                                   only), write DIR/uri_base
-#                                   ("postgresql://ics@127.0.0.1:PORT/")
-#   postgres_fixture.sh stop DIR    fast shutdown, then remove DIR
+#   postgres_fixture.sh start DIR   initdb into a new temp dir, start the server
+#                                   on a free loopback port (trust for the role
+#                                   "ics" only), write DIR/uri_base
+#                                   ("postgresql://ics@127.0.0.1:PORT/") and
+#                                   DIR/server_dir (where the server lives)
+#   postgres_fixture.sh stop DIR    fast shutdown, then remove both
+# The server's files live under $TMPDIR (or /tmp), not in DIR: the server
+# runs as another user, who may not be able to reach the build directory.
 # Tests read DIR from $ICS_TEST_POSTGRES_DIR and create a database each
 # (tests/external/metastore_backends.h). As root the server runs as the
 # postgres user, since it refuses root.
@@ -21,26 +24,33 @@ as_pg() {
 
 case "$cmd" in
   start)
-    if [ -f "$dir/data/postmaster.pid" ]; then "$0" stop "$dir" || true; fi
+    if [ -f "$dir/server_dir" ]; then "$0" stop "$dir" || true; fi
     rm -rf "$dir"
     mkdir -p "$dir"
-    if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$dir"; fi
-    as_pg "$bin/initdb" -D "$dir/data" -U ics --auth=trust -E UTF8 --locale=C --no-sync >"$dir/initdb.log" 2>&1 ||
+    sdir=$(mktemp -d "${TMPDIR:-/tmp}/ics-test-postgres.XXXXXX")
+    chmod 0755 "$sdir"
+    if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$sdir"; fi
+    echo "$sdir" >"$dir/server_dir"
+    cd "$sdir"  # the server's user may not reach the caller's directory
+    as_pg "$bin/initdb" -D "$sdir/data" -U ics --auth=trust -E UTF8 --locale=C --no-sync >"$dir/initdb.log" 2>&1 ||
       { cat "$dir/initdb.log" >&2; exit 1; }
-    printf 'local all ics trust\nhost all ics 127.0.0.1/32 trust\n' >"$dir/data/pg_hba.conf"
-    if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$dir/data/pg_hba.conf"; fi
+    printf 'local all ics trust\nhost all ics 127.0.0.1/32 trust\n' >"$sdir/data/pg_hba.conf"
+    if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$sdir/data/pg_hba.conf"; fi
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400" start \
-      >/dev/null || { tail -n 20 "$dir/server.log" >&2; exit 1; }
+    as_pg "$bin/pg_ctl" -D "$sdir/data" -l "$sdir/server.log" -w -t 60 \
+      -o "-p $port -k $sdir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400" start \
+      >/dev/null || { tail -n 20 "$sdir/server.log" >&2; exit 1; }
     echo "postgresql://ics@127.0.0.1:$port/" >"$dir/uri_base"
-    echo "postgres_fixture: server up at $(cat "$dir/uri_base") (log $dir/server.log)"
+    echo "postgres_fixture: server up at $(cat "$dir/uri_base") (log $sdir/server.log)"
     ;;
   stop)
-    if [ -f "$dir/data/postmaster.pid" ]; then
-      as_pg "$bin/pg_ctl" -D "$dir/data" -m fast -w -t 60 stop >/dev/null ||
-        kill -KILL "$(head -n 1 "$dir/data/postmaster.pid")" 2>/dev/null || true
+    sdir=$(cat "$dir/server_dir" 2>/dev/null || true)
+    cd /  # the server's user may not reach the caller's directory
+    if [ -n "$sdir" ] && [ -f "$sdir/data/postmaster.pid" ]; then
+      as_pg "$bin/pg_ctl" -D "$sdir/data" -m fast -w -t 60 stop >/dev/null ||
+        kill -KILL "$(head -n 1 "$sdir/data/postmaster.pid")" 2>/dev/null || true
     fi
+    case "$sdir" in */ics-test-postgres.*) rm -rf "$sdir" ;; esac
     rm -rf "$dir"
     ;;
   *) echo "usage: postgres_fixture.sh start|stop DIR" >&2; exit 2 ;;
