@@ -103,22 +103,8 @@ web_urls() {
 
 pid_of() { cat "$RUN_DIR/$1.pid" 2>/dev/null || true; }
 
-# PostgreSQL's server binaries (Debian: /usr/lib/postgresql/<major>/bin).
-pg_bin() {
-  local d
-  d=$(pg_config --bindir 2>/dev/null || true)
-  if [ -x "$d/postgres" ]; then echo "$d"; return 0; fi
-  d=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-  [ -x "$d/postgres" ] || { echo "cluster: PostgreSQL is not installed (scripts/setup.sh)" >&2; return 1; }
-  echo "$d"
-}
-# The server refuses to run as root: as root, run it as the postgres user.
-as_pg() {
-  if [ "$(id -u)" = 0 ]; then setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; else "$@"; fi
-}
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
+# pg_bin, as_pg, free_port, pg_initdb.
+. "$ROOT/scripts/pg_lib.sh"
 pg_uri() { echo "postgresql://ics@127.0.0.1:$PG_PORT/metastore"; }
 alive() { local p; p=$(pid_of "$1"); [ -n "$p" ] && kill -0 "$p" 2>/dev/null; }
 
@@ -148,14 +134,8 @@ start_role() {
       bin=$(pg_bin) || return 1
       if [ ! -f "$dir/data/PG_VERSION" ]; then
         mkdir -p "$dir"
-        if [ "$(id -u)" = 0 ]; then chown -R postgres:postgres "$dir"; fi
-        as_pg test -w "$dir" || { echo "cluster: the postgres user cannot write $dir" \
-          "(its parent directories must be searchable by other users)" >&2; return 1; }
-        as_pg "$bin/initdb" -D "$dir/data" -U ics --auth=trust -E UTF8 --locale=C \
-          >"$RUN_DIR/$role.log" 2>&1 || { tail -n 15 "$RUN_DIR/$role.log" >&2; return 1; }
-        # Trust, but only for the role "ics" over loopback and the private socket.
-        printf 'local all ics trust\nhost all ics 127.0.0.1/32 trust\n' >"$dir/data/pg_hba.conf"
-        if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$dir/data/pg_hba.conf"; fi
+        pg_initdb "$dir" >"$RUN_DIR/$role.log" 2>&1 ||
+          { echo "cluster: postgres: initdb failed" >&2; tail -n 15 "$RUN_DIR/$role.log" >&2; return 1; }
       fi
       # pg_ctl starts the server detached and waits until it accepts
       # connections; its pid is the first line of postmaster.pid.

@@ -241,9 +241,12 @@ Status Connection::Check(PGresult* res, const std::string& what) {
   return Status::IoError(msg);
 }
 
+Status Connection::NotConnected() const {
+  return Status::IoError("PostgreSQL metastore " + options_.display + ": not connected");
+}
+
 Status Connection::Exec(std::string_view sql) {
-  if (!Healthy())
-    return Status::IoError("PostgreSQL metastore " + options_.display + ": not connected");
+  if (!Healthy()) return NotConnected();
   const std::string text(sql);
   PGresult* res = PQexec(conn_, text.c_str());
   Status s = Check(res, "'" + text.substr(0, 60) + "'");
@@ -252,8 +255,7 @@ Status Connection::Exec(std::string_view sql) {
 }
 
 Result<sqldb::Stmt> Connection::Prepare(const std::string& sql) {
-  if (!Healthy())
-    return Status::IoError("PostgreSQL metastore " + options_.display + ": not connected");
+  if (!Healthy()) return NotConnected();
   auto it = stmts_.find(sql);
   if (it == stmts_.end()) {
     const std::string name = "ics_" + std::to_string(next_statement_++);
@@ -280,8 +282,7 @@ Status Connection::Begin(sqldb::TxnKind kind) {
 }
 
 Status Connection::Commit() {
-  if (!Healthy())
-    return Status::IoError("PostgreSQL metastore " + options_.display + ": not connected");
+  if (!Healthy()) return NotConnected();
   PGresult* res = PQexec(conn_, "COMMIT");
   Status s = Check(res, "COMMIT");
   // COMMIT of a failed transaction "succeeds" as a ROLLBACK.

@@ -79,6 +79,7 @@ class Connection final : public sqldb::Connection {
   // OK for a successful result; otherwise the mapped error (see above),
   // marking the session broken when the server or network is gone.
   [[nodiscard]] Status Check(PGresult* res, const std::string& what);
+  Status NotConnected() const;
 
   const PgOptions options_;
   PGconn* conn_ = nullptr;

@@ -178,7 +178,7 @@ Result<std::vector<std::string>> SqlMetastore::GetAllTables(const std::string& d
   sqldb::Transaction txn(conn.get());
   ICS_RETURN_IF_ERROR(txn.Begin(sqldb::TxnKind::kRead));
   ICS_RETURN_IF_ERROR(
-      RequireRow(conn.get(), "SELECT 1 FROM databases WHERE name = ?1", {db}, "database " + db));
+      RequireDatabase(conn.get(), db));
   ICS_ASSIGN_OR_RETURN(
       KeyedBlobs rows,
       SelectBlobs(conn.get(), "SELECT name, NULL FROM tables WHERE db = ?1 ORDER BY name", {db}));
@@ -208,8 +208,7 @@ Result<std::vector<hive::Partition>> SqlMetastore::GetPartitions(const std::stri
     ICS_ASSIGN_OR_RETURN(sqldb::ConnectionPool::Lease conn, pool_->Acquire());
     sqldb::Transaction txn(conn.get());
     ICS_RETURN_IF_ERROR(txn.Begin(sqldb::TxnKind::kRead));
-    ICS_RETURN_IF_ERROR(RequireRow(conn.get(), "SELECT 1 FROM tables WHERE db = ?1 AND name = ?2",
-                                   {db, table}, "table " + TableName(db, table)));
+    ICS_RETURN_IF_ERROR(RequireTable(conn.get(), db, table));
     ICS_ASSIGN_OR_RETURN(rows, SelectBlobs(conn.get(),
                                            "SELECT part_name, obj FROM partitions "
                                            "WHERE db = ?1 AND tbl = ?2 ORDER BY part_name",
@@ -229,8 +228,7 @@ Result<std::vector<hive::Partition>> SqlMetastore::GetPartitionsByNames(
     ICS_ASSIGN_OR_RETURN(sqldb::ConnectionPool::Lease conn, pool_->Acquire());
     sqldb::Transaction txn(conn.get());
     ICS_RETURN_IF_ERROR(txn.Begin(sqldb::TxnKind::kRead));
-    ICS_RETURN_IF_ERROR(RequireRow(conn.get(), "SELECT 1 FROM tables WHERE db = ?1 AND name = ?2",
-                                   {db, table}, "table " + TableName(db, table)));
+    ICS_RETURN_IF_ERROR(RequireTable(conn.get(), db, table));
     for (const std::string& name : sorted) {
       ICS_ASSIGN_OR_RETURN(KeyedBlobs one,
                            SelectBlobs(conn.get(),
@@ -251,7 +249,7 @@ Result<std::vector<impala::TFunction>> SqlMetastore::GetFunctions(const std::str
     sqldb::Transaction txn(conn.get());
     ICS_RETURN_IF_ERROR(txn.Begin(sqldb::TxnKind::kRead));
     ICS_RETURN_IF_ERROR(
-        RequireRow(conn.get(), "SELECT 1 FROM databases WHERE name = ?1", {db}, "database " + db));
+        RequireDatabase(conn.get(), db));
     ICS_ASSIGN_OR_RETURN(rows, SelectBlobs(conn.get(),
                                            "SELECT signature, obj FROM functions "
                                            "WHERE db = ?1 ORDER BY signature",
@@ -267,8 +265,7 @@ Result<KeyedBlobs> SqlMetastore::ColumnStatsRows(const std::string& db, const st
   ICS_ASSIGN_OR_RETURN(sqldb::ConnectionPool::Lease conn, pool_->Acquire());
   sqldb::Transaction txn(conn.get());
   ICS_RETURN_IF_ERROR(txn.Begin(sqldb::TxnKind::kRead));
-  ICS_RETURN_IF_ERROR(RequireRow(conn.get(), "SELECT 1 FROM tables WHERE db = ?1 AND name = ?2",
-                                 {db, table}, "table " + TableName(db, table)));
+  ICS_RETURN_IF_ERROR(RequireTable(conn.get(), db, table));
   if (partition_name == nullptr) {
     ICS_ASSIGN_OR_RETURN(rows, SelectBlobs(conn.get(),
                                            "SELECT col, obj FROM table_column_stats "
@@ -366,8 +363,7 @@ Result<TableVersionRecord> SqlMetastore::GetArchivedTableVersion(const std::stri
     ICS_ASSIGN_OR_RETURN(sqldb::ConnectionPool::Lease conn, pool_->Acquire());
     sqldb::Transaction txn(conn.get());
     ICS_RETURN_IF_ERROR(txn.Begin(sqldb::TxnKind::kRead));
-    ICS_RETURN_IF_ERROR(RequireRow(conn.get(), "SELECT 1 FROM tables WHERE db = ?1 AND name = ?2",
-                                   {db, table}, "table " + TableName(db, table)));
+    ICS_RETURN_IF_ERROR(RequireTable(conn.get(), db, table));
     ICS_ASSIGN_OR_RETURN(
         rows, ArchivedRows(conn.get(), db, table, "version_id = ?3", version_id, "version_id", 1));
     ICS_RETURN_IF_ERROR(txn.Commit());
@@ -390,8 +386,7 @@ Result<std::vector<TableVersionRecord>> SqlMetastore::ListArchivedTableVersions(
     ICS_ASSIGN_OR_RETURN(sqldb::ConnectionPool::Lease conn, pool_->Acquire());
     sqldb::Transaction txn(conn.get());
     ICS_RETURN_IF_ERROR(txn.Begin(sqldb::TxnKind::kRead));
-    ICS_RETURN_IF_ERROR(RequireRow(conn.get(), "SELECT 1 FROM tables WHERE db = ?1 AND name = ?2",
-                                   {db, table}, "table " + TableName(db, table)));
+    ICS_RETURN_IF_ERROR(RequireTable(conn.get(), db, table));
     const int64_t bound = below_version_id > 0 ? below_version_id : INT64_MAX;
     ICS_ASSIGN_OR_RETURN(rows, ArchivedRows(conn.get(), db, table, "version_id < ?3", bound,
                                             "version_id DESC", limit));

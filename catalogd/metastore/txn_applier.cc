@@ -105,7 +105,7 @@ Status TxnApplier::AlterDatabase(const MetastoreOp& op) {
     return Status::InvalidArgument("databases cannot be renamed (" + op.db_name + " to " +
                                    db.name + ")");
   }
-  ICS_RETURN_IF_ERROR(RequireDatabase(db.name));
+  ICS_RETURN_IF_ERROR(RequireDatabase(conn_, db.name));
   ICS_ASSIGN_OR_RETURN(std::string blob, EncodeBlob(db));
   ICS_RETURN_IF_ERROR(Run("UPDATE databases SET obj = ?2 WHERE name = ?1", {db.name}, &blob));
   return AppendEvent(kEventAlterDatabase, {db.name, "", {}, {}, {}, {}, blob}, false);
@@ -113,7 +113,7 @@ Status TxnApplier::AlterDatabase(const MetastoreOp& op) {
 
 Status TxnApplier::DropDatabase(const std::string& db) {
   ICS_RETURN_IF_ERROR(CheckName("database", db));
-  ICS_RETURN_IF_ERROR(RequireDatabase(db));
+  ICS_RETURN_IF_ERROR(RequireDatabase(conn_, db));
   ICS_ASSIGN_OR_RETURN(bool has_tables, HasRow("SELECT 1 FROM tables WHERE db = ?1", {db}));
   ICS_ASSIGN_OR_RETURN(bool has_fns, HasRow("SELECT 1 FROM functions WHERE db = ?1", {db}));
   if (has_tables || has_fns) {
@@ -130,7 +130,7 @@ Status TxnApplier::DropDatabase(const std::string& db) {
 Status TxnApplier::CreateTable(const hive::Table& table) {
   ICS_RETURN_IF_ERROR(CheckName("database", table.dbName));
   ICS_RETURN_IF_ERROR(CheckName("table", table.tableName));
-  ICS_RETURN_IF_ERROR(RequireDatabase(table.dbName));
+  ICS_RETURN_IF_ERROR(RequireDatabase(conn_, table.dbName));
   ICS_ASSIGN_OR_RETURN(bool exists, HasRow("SELECT 1 FROM tables WHERE db = ?1 AND name = ?2",
                                            {table.dbName, table.tableName}));
   if (exists) {
@@ -163,7 +163,7 @@ Status TxnApplier::AlterTable(const MetastoreOp& op) {
   }
   const bool rename = op.db_name != table.dbName || op.table_name != table.tableName;
   if (rename) {
-    ICS_RETURN_IF_ERROR(RequireDatabase(table.dbName));
+    ICS_RETURN_IF_ERROR(RequireDatabase(conn_, table.dbName));
     ICS_ASSIGN_OR_RETURN(bool taken, HasRow("SELECT 1 FROM tables WHERE db = ?1 AND name = ?2",
                                             {table.dbName, table.tableName}));
     if (taken) {
@@ -205,7 +205,7 @@ Status TxnApplier::AlterTable(const MetastoreOp& op) {
 Status TxnApplier::DropTable(const std::string& db, const std::string& table) {
   ICS_RETURN_IF_ERROR(CheckName("database", db));
   ICS_RETURN_IF_ERROR(CheckName("table", table));
-  ICS_RETURN_IF_ERROR(RequireTable(db, table));
+  ICS_RETURN_IF_ERROR(RequireTable(conn_, db, table));
   ICS_RETURN_IF_ERROR(Run("DELETE FROM partition_column_stats WHERE db = ?1 AND tbl = ?2",
                           {db, table}));
   ICS_RETURN_IF_ERROR(Run("DELETE FROM table_column_stats WHERE db = ?1 AND tbl = ?2",
@@ -262,7 +262,7 @@ Status TxnApplier::PutPartition(const MetastoreOp& op, bool create) {
 Status TxnApplier::DropPartition(const MetastoreOp& op) {
   ICS_RETURN_IF_ERROR(CheckName("database", op.db_name));
   ICS_RETURN_IF_ERROR(CheckName("table", op.table_name));
-  ICS_RETURN_IF_ERROR(RequireTable(op.db_name, op.table_name));
+  ICS_RETURN_IF_ERROR(RequireTable(conn_, op.db_name, op.table_name));
   const std::initializer_list<std::string_view> key = {op.db_name, op.table_name,
                                                        op.partition_name};
   ICS_ASSIGN_OR_RETURN(bool exists, HasRow("SELECT 1 FROM partitions WHERE db = ?1 AND tbl = ?2 "
@@ -290,7 +290,7 @@ Status TxnApplier::CreateFunction(const impala::TFunction& fn) {
     return Status::InvalidArgument("function " + db + "." + fn.name.function_name +
                                    " has no signature");
   }
-  ICS_RETURN_IF_ERROR(RequireDatabase(db));
+  ICS_RETURN_IF_ERROR(RequireDatabase(conn_, db));
   ICS_ASSIGN_OR_RETURN(bool exists, HasRow("SELECT 1 FROM functions WHERE db = ?1 "
                                            "AND signature = ?2",
                                            {db, fn.signature}));
@@ -322,7 +322,7 @@ Status TxnApplier::DropFunction(const std::string& db, const std::string& signat
 Status TxnApplier::SetColumnStats(const MetastoreOp& op, bool partition_level) {
   ICS_RETURN_IF_ERROR(CheckName("database", op.db_name));
   ICS_RETURN_IF_ERROR(CheckName("table", op.table_name));
-  ICS_RETURN_IF_ERROR(RequireTable(op.db_name, op.table_name));
+  ICS_RETURN_IF_ERROR(RequireTable(conn_, op.db_name, op.table_name));
   if (partition_level) {
     ICS_ASSIGN_OR_RETURN(bool exists, HasRow("SELECT 1 FROM partitions WHERE db = ?1 "
                                              "AND tbl = ?2 AND part_name = ?3",
@@ -358,7 +358,7 @@ Status TxnApplier::SetColumnStats(const MetastoreOp& op, bool partition_level) {
 Status TxnApplier::DeleteColumnStats(const std::string& db, const std::string& table) {
   ICS_RETURN_IF_ERROR(CheckName("database", db));
   ICS_RETURN_IF_ERROR(CheckName("table", table));
-  ICS_RETURN_IF_ERROR(RequireTable(db, table));
+  ICS_RETURN_IF_ERROR(RequireTable(conn_, db, table));
   ICS_RETURN_IF_ERROR(Run("DELETE FROM partition_column_stats WHERE db = ?1 AND tbl = ?2",
                           {db, table}));
   ICS_RETURN_IF_ERROR(Run("DELETE FROM table_column_stats WHERE db = ?1 AND tbl = ?2",
@@ -370,7 +370,7 @@ Status TxnApplier::DeleteColumnStat(const MetastoreOp& op) {
   ICS_RETURN_IF_ERROR(CheckName("database", op.db_name));
   ICS_RETURN_IF_ERROR(CheckName("table", op.table_name));
   ICS_RETURN_IF_ERROR(CheckName("column", op.column_name));
-  ICS_RETURN_IF_ERROR(RequireTable(op.db_name, op.table_name));
+  ICS_RETURN_IF_ERROR(RequireTable(conn_, op.db_name, op.table_name));
   const bool partition_level = !op.partition_name.empty();
   const std::string where = TableName(op.db_name, op.table_name);
   if (partition_level) {
@@ -455,7 +455,7 @@ Status TxnApplier::NewTableVersion(const MetastoreOp& op) {
 Status TxnApplier::DeleteTableVersion(const MetastoreOp& op) {
   ICS_RETURN_IF_ERROR(CheckName("database", op.db_name));
   ICS_RETURN_IF_ERROR(CheckName("table", op.table_name));
-  ICS_RETURN_IF_ERROR(RequireTable(op.db_name, op.table_name));
+  ICS_RETURN_IF_ERROR(RequireTable(conn_, op.db_name, op.table_name));
   const std::string where = TableName(op.db_name, op.table_name);
   ICS_ASSIGN_OR_RETURN(sqldb::Stmt head, conn_->Prepare("SELECT current_id FROM "
                                                         "table_version_heads WHERE db = ?1 "
@@ -498,18 +498,6 @@ Result<bool> TxnApplier::HasRow(const std::string& sql,
   return st.Step();
 }
 
-Status TxnApplier::RequireDatabase(const std::string& db) {
-  ICS_ASSIGN_OR_RETURN(bool exists, HasRow("SELECT 1 FROM databases WHERE name = ?1", {db}));
-  if (!exists) return Status::NotFound("database " + db + " does not exist");
-  return Status::OK();
-}
-
-Status TxnApplier::RequireTable(const std::string& db, const std::string& table) {
-  ICS_ASSIGN_OR_RETURN(bool exists,
-                       HasRow("SELECT 1 FROM tables WHERE db = ?1 AND name = ?2", {db, table}));
-  if (!exists) return Status::NotFound("table " + TableName(db, table) + " does not exist");
-  return Status::OK();
-}
 
 Result<hive::Table> TxnApplier::LoadTable(const std::string& db, const std::string& table) {
   ICS_ASSIGN_OR_RETURN(sqldb::Stmt st,
@@ -528,6 +516,21 @@ Result<std::vector<std::string>> TxnApplier::PartitionKeys(const std::string& db
   std::vector<std::string> keys = PartitionKeyNames(t);
   part_keys_.emplace(Key{db, table}, keys);
   return keys;
+}
+
+Status RequireDatabase(sqldb::Connection* conn, const std::string& db) {
+  ICS_ASSIGN_OR_RETURN(sqldb::Stmt st, conn->Prepare("SELECT 1 FROM databases WHERE name = ?1"));
+  ICS_ASSIGN_OR_RETURN(bool exists, st.BindText(1, db).Step());
+  if (!exists) return Status::NotFound("database " + db + " does not exist");
+  return Status::OK();
+}
+
+Status RequireTable(sqldb::Connection* conn, const std::string& db, const std::string& table) {
+  ICS_ASSIGN_OR_RETURN(sqldb::Stmt st,
+                       conn->Prepare("SELECT 1 FROM tables WHERE db = ?1 AND name = ?2"));
+  ICS_ASSIGN_OR_RETURN(bool exists, st.BindText(1, db).BindText(2, table).Step());
+  if (!exists) return Status::NotFound("table " + TableName(db, table) + " does not exist");
+  return Status::OK();
 }
 
 Status TxnApplier::AppendEvent(std::string_view type, const NotificationMessage& msg,

@@ -30,6 +30,12 @@ namespace ics::catalog {
 // The event type an op kind is logged as (also names the op in errors).
 std::string_view EventTypeOf(MetastoreOp::Kind kind);
 
+// NOT_FOUND "database d does not exist" / "table d.t does not exist" unless
+// the row is there (reads and commits share these checks).
+[[nodiscard]] Status RequireDatabase(sqldb::Connection* conn, const std::string& db);
+[[nodiscard]] Status RequireTable(sqldb::Connection* conn, const std::string& db,
+                                  const std::string& table);
+
 class TxnApplier {
  public:
   // `event_time` (seconds since the epoch) stamps every event of the txn.
@@ -74,8 +80,6 @@ class TxnApplier {
                            const std::string* blob = nullptr);
   // True if `sql` (bound like Run) returns a row.
   Result<bool> HasRow(const std::string& sql, std::initializer_list<std::string_view> texts);
-  [[nodiscard]] Status RequireDatabase(const std::string& db);
-  [[nodiscard]] Status RequireTable(const std::string& db, const std::string& table);
   // Loads and decodes a table; NOT_FOUND if absent.
   Result<hive::Table> LoadTable(const std::string& db, const std::string& table);
   // Partition key names of a table (NOT_FOUND if absent), cached for the txn.

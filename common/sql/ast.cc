@@ -1,5 +1,7 @@
 #include "common/sql/ast.h"
 
+#include <cstdint>
+
 #include "common/sql/lexer.h"
 
 namespace ics::sql {
@@ -164,6 +166,13 @@ std::string_view BinaryOpSql(BinaryOp op) {
       return "%";
   }
   return "?";
+}
+
+std::string_view IntegerLiteralTypeName(int64_t v) {
+  if (v >= INT8_MIN && v <= INT8_MAX) return "TINYINT";
+  if (v >= INT16_MIN && v <= INT16_MAX) return "SMALLINT";
+  if (v >= INT32_MIN && v <= INT32_MAX) return "INT";
+  return "BIGINT";
 }
 
 std::vector<const Expr*> FlattenChain(const Expr& root, ExprKind kind) {

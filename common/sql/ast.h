@@ -76,6 +76,10 @@ enum class ExprKind {
 enum class BinaryOp { kEq, kNe, kLt, kLe, kGt, kGe, kAdd, kSub, kMul, kDiv, kMod };
 
 std::string_view BinaryOpSql(BinaryOp op);  // "=", "!=", "<", ..., "+"
+
+// Impala's type of an integer literal: the narrowest of TINYINT, SMALLINT,
+// INT and BIGINT that holds `v`.
+std::string_view IntegerLiteralTypeName(int64_t v);
 // The comparison with operands swapped: a < b  <=>  b > a.
 BinaryOp SwapComparison(BinaryOp op);
 

@@ -15,13 +15,6 @@ using Kind = PredicateNode::Kind;
 
 Status AnalysisError(std::string msg) { return Status(ErrorCode::kAnalysisError, std::move(msg)); }
 
-std::string IntegerLiteralType(int64_t v) {
-  if (v >= INT8_MIN && v <= INT8_MAX) return "TINYINT";
-  if (v >= INT16_MIN && v <= INT16_MAX) return "SMALLINT";
-  if (v >= INT32_MIN && v <= INT32_MAX) return "INT";
-  return "BIGINT";
-}
-
 const char* ClassName(ValueClass c) {
   switch (c) {
     case ValueClass::kNull:
@@ -184,7 +177,7 @@ class Compiler {
         if (!num) return AnalysisError("invalid numeric literal '" + lit.value + "'");
         node->type = ValueClass::kNumber;
         out->type_name =
-            lit.kind == LiteralKind::kInteger ? IntegerLiteralType(lit.int_value) : "DECIMAL";
+            lit.kind == LiteralKind::kInteger ? std::string(IntegerLiteralTypeName(lit.int_value)) : "DECIMAL";
         node->constant = std::move(*num);
         return Status::OK();
       }

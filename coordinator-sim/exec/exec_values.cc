@@ -68,19 +68,12 @@ int64_t Wrap(P::type t, int64_t v) {
   }
 }
 
-std::string IntTypeName(int64_t v) {
-  if (InRange(P::TINYINT, v)) return "TINYINT";
-  if (InRange(P::SMALLINT, v)) return "SMALLINT";
-  if (InRange(P::INT, v)) return "INT";
-  return "BIGINT";
-}
-
 // Impala's type of a folded constant, for messages.
 std::string TypeNameOf(const Constant& c) {
   switch (c.kind) {
     case Constant::kNull: return "NULL";
     case Constant::kBoolean: return "BOOLEAN";
-    case Constant::kInteger: return IntTypeName(c.int_value);
+    case Constant::kInteger: return std::string(sql::IntegerLiteralTypeName(c.int_value));
     case Constant::kDecimal: {
       std::optional<ExactNumber> d = ParseExactNumber(c.text);
       if (!d || c.text.find_first_of("eE") != std::string::npos) return "DOUBLE";

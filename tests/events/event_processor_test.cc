@@ -284,15 +284,33 @@ void CreateDatabaseExternally(Metastore* ext, const std::string& name) {
   ASSERT_TRUE(ext->Commit(txn).ok());
 }
 
+// The binary's backend in a temp dir: the poller's handle and an external
+// writer's, on one store.
+class TwoHandles {
+ public:
+  void Open(const ::ics::testing::TempDir& tmp) {
+    ASSERT_TRUE(tmp.ok()) << tmp.error();
+    auto backend = OpenDdlTestBackend(tmp.path());
+    ASSERT_TRUE(backend.ok()) << backend.status().ToString();
+    backend_ = std::move(backend).value();
+    auto ext = backend_->OpenAnother();
+    ASSERT_TRUE(ext.ok()) << ext.status().ToString();
+    writer_ = std::move(ext).value();
+  }
+  Metastore* poller() { return backend_->metastore(); }
+  Metastore* writer() { return writer_.get(); }
+
+ private:
+  std::unique_ptr<DdlTestBackend> backend_;
+  std::unique_ptr<Metastore> writer_;  // destroyed first
+};
+
 TEST(EventProcessorThreadTest, ThePollThreadSurvivesExceptions) {
   ::ics::testing::TempDir tmp("ics_events_throw");
-  ASSERT_TRUE(tmp.ok()) << tmp.error();
-  // The binary's backend: the poller's handle and an external writer's.
-  auto backend = OpenDdlTestBackend(tmp.path());
-  ASSERT_TRUE(backend.ok()) << backend.status().ToString();
-  Metastore* raw = (*backend)->metastore();
-  auto ext = (*backend)->OpenAnother();
-  ASSERT_TRUE(ext.ok()) << ext.status().ToString();
+  TwoHandles h;
+  ASSERT_NO_FATAL_FAILURE(h.Open(tmp));
+  Metastore* raw = h.poller();
+  Metastore* ext = h.writer();
   SelfEventLog self;
   ThrowingLogMetastore thrower(raw);
   thrower.throws_left = 3;
@@ -301,7 +319,7 @@ TEST(EventProcessorThreadTest, ThePollThreadSurvivesExceptions) {
   eo.poll_interval_ms = 10;
   EventProcessor p(&stack.ctx, &self, eo);
   ASSERT_TRUE(p.Start(0).ok());
-  CreateDatabaseExternally(ext->get(), "survivor");
+  CreateDatabaseExternally(ext, "survivor");
   Result<int64_t> v = p.WaitForSync(std::chrono::seconds(30));
   ASSERT_TRUE(v.ok()) << v.status().ToString();
   EXPECT_NE(stack.catalog.GetDatabase("survivor"), nullptr);
@@ -312,13 +330,10 @@ TEST(EventProcessorThreadTest, ThePollThreadSurvivesExceptions) {
 
 TEST(EventProcessorThreadTest, WaitForSyncFollowsAnExternalWriter) {
   ::ics::testing::TempDir tmp("ics_events_wait");
-  ASSERT_TRUE(tmp.ok()) << tmp.error();
-  // The binary's backend: the poller's handle and an external writer's.
-  auto backend = OpenDdlTestBackend(tmp.path());
-  ASSERT_TRUE(backend.ok()) << backend.status().ToString();
-  Metastore* raw = (*backend)->metastore();
-  auto ext = (*backend)->OpenAnother();
-  ASSERT_TRUE(ext.ok()) << ext.status().ToString();
+  TwoHandles h;
+  ASSERT_NO_FATAL_FAILURE(h.Open(tmp));
+  Metastore* raw = h.poller();
+  Metastore* ext = h.writer();
   SelfEventLog self;
   SelfRecordingMetastore ms(raw, &self);
   PollStack stack(raw, &ms);
@@ -326,7 +341,7 @@ TEST(EventProcessorThreadTest, WaitForSyncFollowsAnExternalWriter) {
   eo.poll_interval_ms = 20;
   EventProcessor p(&stack.ctx, &self, eo);
   ASSERT_TRUE(p.Start(0).ok());
-  CreateDatabaseExternally(ext->get(), "w");
+  CreateDatabaseExternally(ext, "w");
   Result<int64_t> v = p.WaitForSync(std::chrono::seconds(30));
   ASSERT_TRUE(v.ok()) << v.status().ToString();
   EXPECT_NE(stack.catalog.GetDatabase("w"), nullptr);

@@ -15,12 +15,9 @@ set -euo pipefail
 cmd=${1:?usage: postgres_fixture.sh start|stop DIR}
 dir=${2:?usage: postgres_fixture.sh start|stop DIR}
 
-bin=$(pg_config --bindir 2>/dev/null || true)
-[ -x "$bin/postgres" ] || bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-[ -x "$bin/postgres" ] || { echo "postgres_fixture: PostgreSQL is not installed (scripts/setup.sh)" >&2; exit 1; }
-as_pg() {
-  if [ "$(id -u)" = 0 ]; then setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; else "$@"; fi
-}
+# pg_bin, as_pg, free_port, pg_initdb.
+. "$(dirname "$0")/../../scripts/pg_lib.sh"
+bin=$(pg_bin) || exit 1
 
 case "$cmd" in
   start)
@@ -29,14 +26,10 @@ case "$cmd" in
     mkdir -p "$dir"
     sdir=$(mktemp -d "${TMPDIR:-/tmp}/ics-test-postgres.XXXXXX")
     chmod 0755 "$sdir"
-    if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$sdir"; fi
     echo "$sdir" >"$dir/server_dir"
     cd "$sdir"  # the server's user may not reach the caller's directory
-    as_pg "$bin/initdb" -D "$sdir/data" -U ics --auth=trust -E UTF8 --locale=C --no-sync >"$dir/initdb.log" 2>&1 ||
-      { cat "$dir/initdb.log" >&2; exit 1; }
-    printf 'local all ics trust\nhost all ics 127.0.0.1/32 trust\n' >"$sdir/data/pg_hba.conf"
-    if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$sdir/data/pg_hba.conf"; fi
-    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    pg_initdb "$sdir" --no-sync >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; exit 1; }
+    port=$(free_port)
     as_pg "$bin/pg_ctl" -D "$sdir/data" -l "$sdir/server.log" -w -t 60 \
       -o "-p $port -k $sdir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400" start \
       >/dev/null || { tail -n 20 "$sdir/server.log" >&2; exit 1; }

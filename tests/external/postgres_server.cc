@@ -134,26 +134,30 @@ std::string PostgresServer::Uri(const std::string& dbname) const {
   return "postgresql://ics@127.0.0.1:" + std::to_string(port_) + "/" + dbname;
 }
 
+Status ExecPostgres(const std::string& uri, const std::string& sql) {
+  PGconn* conn = PQconnectdb(uri.c_str());
+  Status s;
+  if (PQstatus(conn) != CONNECTION_OK) {
+    s = Status::IoError(std::string("cannot connect to PostgreSQL: ") + PQerrorMessage(conn));
+  } else {
+    PGresult* res = PQexec(conn, sql.c_str());
+    const ExecStatusType st = PQresultStatus(res);
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+      s = Status::IoError("'" + sql.substr(0, 80) + "': " + PQresultErrorMessage(res));
+    }
+    PQclear(res);
+  }
+  PQfinish(conn);
+  return s;
+}
+
 Status CreatePostgresDatabase(const std::string& admin_uri, const std::string& name) {
   for (char c : name) {
     if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) {
       return Status::InvalidArgument("database name '" + name + "' is not [a-z0-9_]+");
     }
   }
-  PGconn* conn = PQconnectdb(admin_uri.c_str());
-  if (PQstatus(conn) != CONNECTION_OK) {
-    Status s =
-        Status::IoError(std::string("cannot connect to PostgreSQL: ") + PQerrorMessage(conn));
-    PQfinish(conn);
-    return s;
-  }
-  PGresult* res = PQexec(conn, ("CREATE DATABASE " + name).c_str());
-  const bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
-  const std::string err = ok ? "" : PQresultErrorMessage(res);
-  PQclear(res);
-  PQfinish(conn);
-  if (!ok) return Status::IoError("CREATE DATABASE " + name + ": " + err);
-  return Status::OK();
+  return ExecPostgres(admin_uri, "CREATE DATABASE " + name);
 }
 
 Result<std::string> PostgresServer::CreateDatabase(const std::string& name) {

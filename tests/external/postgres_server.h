@@ -21,6 +21,11 @@
 
 namespace ics::external {
 
+// Runs `sql` (one or more statements) on a new session to `uri`;
+// IO_ERROR with the server's message if it cannot connect or a statement
+// fails.
+[[nodiscard]] Status ExecPostgres(const std::string& uri, const std::string& sql);
+
 // Creates database `name` ([a-z0-9_]+) through the server `admin_uri`
 // points at (a database that exists, e.g. .../postgres).
 [[nodiscard]] Status CreatePostgresDatabase(const std::string& admin_uri, const std::string& name);

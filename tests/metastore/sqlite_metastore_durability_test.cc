@@ -12,32 +12,13 @@
 
 #include "catalogd/metastore/metastore.h"
 #include "tests/metastore/metastore_test_util.h"
+#include "tests/metastore/sqlite_raw.h"
 
 namespace ics::catalog {
 namespace {
 
 using namespace ::ics::catalog::testing;  // NOLINT(google-build-using-namespace)
 using Kind = MetastoreOp::Kind;
-
-// Runs `sql` on the file with a raw SQLite connection; returns the first
-// column of the last row, if any.
-std::string RawSql(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  std::string last;
-  char* err = nullptr;
-  const int rc = sqlite3_exec(
-      db, sql.c_str(),
-      [](void* out, int n, char** vals, char**) {
-        if (n > 0 && vals[0] != nullptr) *static_cast<std::string*>(out) = vals[0];
-        return 0;
-      },
-      &last, &err);
-  EXPECT_EQ(rc, SQLITE_OK) << sql << ": " << (err ? err : "");
-  sqlite3_free(err);
-  sqlite3_close(db);
-  return last;
-}
 
 std::unique_ptr<Metastore> OpenOrDie(const std::string& path) {
   auto ms = OpenSqliteMetastore(path);
