@@ -23,6 +23,7 @@
 #include "common/util/unique_id.h"
 #include "statestore/subscriber.h"
 #include "tests/util/eventually.h"
+#include "tests/util/free_port.h"
 
 namespace ics::statestore {
 namespace {
@@ -502,9 +503,12 @@ TEST_F(SubscriberProtocolTest, StopIsPromptWhileRegistrationHangsOrStatestoreIsD
   EXPECT_TRUE(sub_->WaitForRegistration(milliseconds(1000)).Is(ErrorCode::kShutdown));
   fake_->set_hold_registration(false);
 
-  // A statestore port nobody listens on: retrying, and still stops at once.
+  // A statestore port nobody listens on (and nobody can take meanwhile):
+  // retrying, and still stops at once.
   auto o = Options("down");
-  fake_server_->Stop();
+  ::ics::testing::RefusingLoopbackPort refusing;
+  ASSERT_GT(refusing.port(), 0);
+  o.statestore_port = refusing.port();
   StatestoreSubscriber down(o);
   ASSERT_TRUE(down.Start().ok());
   EXPECT_TRUE(down.WaitForRegistration(milliseconds(200)).Is(ErrorCode::kTimedOut));

@@ -1,5 +1,9 @@
 // UnusedLoopbackPort: a loopback TCP port that was free a moment ago, for a
 // server started later on a port the test must know first (0 if none).
+// RefusingLoopbackPort: a loopback port held bound but never listening, so
+// connections to it are refused and no other process can take it meanwhile
+// (for "nobody listens there" tests; a released port may be reused at once
+// by tests running in parallel).
 //
 // Thread-safety: stateless.
 #pragma once
@@ -26,5 +30,29 @@ inline int UnusedLoopbackPort() {
   close(fd);
   return port;
 }
+
+class RefusingLoopbackPort {
+ public:
+  RefusingLoopbackPort() : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof(a);
+    if (fd_ >= 0 && bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0 &&
+        getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len) == 0) {
+      port_ = ntohs(a.sin_port);
+    }
+  }
+  ~RefusingLoopbackPort() {
+    if (fd_ >= 0) close(fd_);
+  }
+  RefusingLoopbackPort(const RefusingLoopbackPort&) = delete;
+  RefusingLoopbackPort& operator=(const RefusingLoopbackPort&) = delete;
+  int port() const { return port_; }  // 0 if no port could be bound
+
+ private:
+  const int fd_;
+  int port_ = 0;
+};
 
 }  // namespace ics::testing
