@@ -13,9 +13,11 @@
 #   --repeats N  runs of every scenario (min/median/max are over these)
 #   --only LIST  scenarios to run: s1 propagation (ours, statestore fan-out,
 #                Redis), s2 partial fetch, s3 load + s4 topic size (one
-#                bench), s5 statestore scale, s6 coordinator memory, s7 codecs
+#                bench), s5 statestore scale, s6 coordinator memory, s7 codecs,
+#                s8 the real path (HMS endpoint, real files on tmpfs, REFRESH
+#                through a coordinator, catalogd RSS from /proc)
 #   --bin DIR    use binaries already built in DIR instead of building build/
-#   --max-partitions P  skip s3 sizes above P (full mode goes to 10^6, which
+#   --max-partitions P  skip s3 and s8 sizes above P (full mode goes to 10^6, which
 #                needs ~8 GB RAM and a long metastore write)
 #
 # Baseline for s1: a redis-server started here on 127.0.0.1 (free port, own
@@ -27,7 +29,7 @@ root=$(pwd)
 mode=quick
 out=""
 repeats=""
-only="s1,s2,s3,s5,s6,s7"
+only="s1,s2,s3,s5,s6,s7,s8"
 bin=""
 max_partitions=""
 while [ $# -gt 0 ]; do
@@ -53,7 +55,8 @@ want() { [[ ",$only," == *",$1,"* ]]; }
 t_start=$(date +%s)
 scripts/setup.sh || exit 1
 targets=(statestored catalogd coordinator-sim statestore_bench redis_fanout_bench propagation_bench
-         partial_fetch_rpc_bench catalog_load_bench coordinator_memory_bench codec_bench)
+         partial_fetch_rpc_bench catalog_load_bench coordinator_memory_bench codec_bench
+         real_path_bench)
 if [ -z "$bin" ]; then
   scripts/build.sh "${targets[@]}" || exit 1
   bin=build/bin
@@ -79,6 +82,7 @@ if [ "$mode" = quick ]; then
   s5_sizes=100,250,500;      s5_seconds=2
   s6_args=(--tables=100 --partitions=5000 --latency_tables=10 --warm_repeats=2)
   s7_min_time=0.02
+  s8_runs=("10000 1" "10000 10")
 else
   s1_sizes=10,100,500;       s1_rounds=50; s1_sync=20
   s2_args=(--partitions=10000 --clients=1,8,32 --seconds=3 --rounds=2)
@@ -86,6 +90,7 @@ else
   s5_sizes=100,500,1000,2000; s5_seconds=10
   s6_args=(--tables=1000 --partitions=100000 --files_per_partition=1)
   s7_min_time=0.5
+  s8_runs=("10000 1" "10000 10" "100000 1" "100000 10" "1000000 1")
 fi
 
 # Machine facts for the report.
@@ -182,6 +187,15 @@ for rep in $(seq "$repeats"); do
   if want s6; then
     run s6 coordmem "$rep" "$bin/coordinator_memory_bench" "${s6_args[@]}" \
         --coordinator_sim="$bin/coordinator-sim"
+  fi
+  if want s8; then
+    for pf in "${s8_runs[@]}"; do
+      read -r p f <<< "$pf"
+      if [ -n "$max_partitions" ] && [ "$p" -gt "$max_partitions" ]; then continue; fi
+      run s8 "p${p}_f${f}" "$rep" "$bin/real_path_bench" --partitions="$p" --tables=1 \
+          --files_per_partition="$f" --statestored="$bin/statestored" --catalogd="$bin/catalogd" \
+          --coordinator_sim="$bin/coordinator-sim"
+    done
   fi
   if want s7; then
     run s7 codec "$rep" "$bin/codec_bench" --benchmark_format=json \

@@ -81,9 +81,23 @@ void Catalog::IndexLocked(Kind kind, const std::string& db, const std::string& n
   if (new_version > 0) by_version_.emplace(new_version, IndexKey{kind, db, name});
 }
 
+impala::TCatalogObject Deletion::Object() const {
+  if (const auto* p = std::get_if<DeletedPartition>(&what)) {
+    return PartitionInvalidation(p->db, p->table, p->name, p->id, p->prev_id, version);
+  }
+  impala::TCatalogObject obj = *std::get<std::shared_ptr<const impala::TCatalogObject>>(what);
+  obj.catalog_version = version;
+  return obj;
+}
+
 void Catalog::LogDeletion(impala::TCatalogObject obj, int64_t v) {
   obj.catalog_version = v;
-  delete_log_.emplace(v, std::move(obj));
+  delete_log_.emplace(v,
+                      Deletion{v, std::make_shared<const impala::TCatalogObject>(std::move(obj))});
+}
+
+void Catalog::LogPartitionDeletion(const TableState& t, const PartitionState& p, int64_t v) {
+  delete_log_.emplace(v, Deletion{v, DeletedPartition{t.db, t.name, p.name, p.id, p.prev_id}});
 }
 
 void Catalog::DropTableLocked(DbEntry& db, const std::string& name, int64_t v) {
@@ -115,20 +129,32 @@ void Catalog::DropDatabaseLocked(const std::string& name, int64_t v) {
 
 void Catalog::PutTableLocked(std::shared_ptr<TableState> t, int64_t v) {
   t->version = v;
-  for (auto& [id, p] : t->partitions) {
-    // Safe: partitions with added_version 0 were built for this change and
-    // are referenced by no published state yet.
+  // Safe: partitions with added_version 0 were built for this change and
+  // are referenced by no published state yet.
+  auto stamp = [v](const PartitionPtr& p) {
     if (p->added_version == 0) const_cast<PartitionState&>(*p).added_version = v;
-  }
+  };
   DbEntry& db = dbs_.at(t->db);
   auto it = db.tables.find(t->name);
   if (it != db.tables.end()) {
     const TableState& old = *it->second;
     IndexLocked(Kind::kTable, t->db, t->name, old.version, 0);
-    // Partitions that left the table must be deleted on subscribers.
-    for (const auto& [id, p] : old.partitions) {
-      if (t->partitions.count(id) == 0) LogDeletion(PartitionInvalidation(old, *p, v), v);
-    }
+    // Only what differs from the old state: new partitions are stamped,
+    // those that left the table must be deleted on subscribers. Shared
+    // chunks of the two partition maps are skipped.
+    std::vector<const PartitionState*> removed;
+    PersistentMap<int64_t, PartitionPtr>::ForEachDifference(
+        old.partitions, t->partitions,
+        [&](int64_t /*id*/, const PartitionPtr* before, const PartitionPtr* after) {
+          if (after != nullptr) {
+            stamp(*after);
+          } else {
+            removed.push_back(before->get());
+          }
+        });
+    for (const PartitionState* p : removed) LogPartitionDeletion(old, *p, v);
+  } else {
+    for (const auto& [id, p] : t->partitions) stamp(p);
   }
   IndexLocked(Kind::kTable, t->db, t->name, 0, v);
   db.tables[t->name] = std::move(t);
@@ -255,7 +281,7 @@ CatalogDelta Catalog::CollectDelta(int64_t from) const {
     }
   }
   for (auto it = delete_log_.upper_bound(from); it != delete_log_.end(); ++it) {
-    d.deletions.push_back(Deletion{it->first, it->second});
+    d.deletions.push_back(it->second);
   }
   return d;
 }

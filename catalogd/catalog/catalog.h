@@ -27,6 +27,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "CatalogObjects_types.h"
@@ -51,10 +52,26 @@ struct ChangeSet {
   }
 };
 
-// A removed object as logged for topic deltas.
+// A partition removed from a table, as the delete log keeps it.
+struct DeletedPartition {
+  std::string db;
+  std::string table;
+  std::string name;
+  int64_t id = 0;
+  int64_t prev_id = -1;
+};
+
+// A removed object as logged for topic deltas. Partitions, the bulk of any
+// log (a reload that replaces every partition logs them all), are kept as
+// names and ids; databases, tables and functions as their minimal wire
+// form. A TCatalogObject is several kilobytes even when minimal, so it is
+// only rendered when a delta is published.
 struct Deletion {
   int64_t version = 0;
-  impala::TCatalogObject object;  // minimal: type, names, catalog_version
+  std::variant<std::shared_ptr<const impala::TCatalogObject>, DeletedPartition> what;
+
+  // The minimal wire form (type, names, ids), catalog_version = version.
+  impala::TCatalogObject Object() const;
 };
 
 // Objects changed in (from, to].
@@ -136,6 +153,7 @@ class Catalog {
   void DropFunctionLocked(DbEntry& db, const std::string& sig, int64_t v) REQUIRES(mu_);
   void PutTableLocked(std::shared_ptr<TableState> t, int64_t v) REQUIRES(mu_);
   void LogDeletion(impala::TCatalogObject obj, int64_t v) REQUIRES(mu_);
+  void LogPartitionDeletion(const TableState& t, const PartitionState& p, int64_t v) REQUIRES(mu_);
 
   const impala::TUniqueId service_id_;
   std::atomic<int64_t> next_partition_id_{1};
@@ -145,7 +163,7 @@ class Catalog {
   int64_t last_reset_version_ GUARDED_BY(mu_) = 0;
   std::map<std::string, DbEntry> dbs_ GUARDED_BY(mu_);
   std::multimap<int64_t, IndexKey> by_version_ GUARDED_BY(mu_);  // live objects
-  std::multimap<int64_t, impala::TCatalogObject> delete_log_ GUARDED_BY(mu_);
+  std::multimap<int64_t, Deletion> delete_log_ GUARDED_BY(mu_);
 
   void NotifyChange(int64_t version) EXCLUDES(listener_mu_);
 

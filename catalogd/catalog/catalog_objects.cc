@@ -87,7 +87,7 @@ impala::THdfsPartition PartitionToThrift(const TableState& t, const PartitionSta
   loc.prefix_index = -1;
   loc.suffix = p.location;
   out.__set_location(loc);
-  out.__set_hdfs_storage_descriptor(StorageDescriptorOf(p.hms.sd));
+  out.__set_hdfs_storage_descriptor(StorageDescriptorOf(p.sd()));
   if (with_files) {
     std::vector<impala::THdfsFileDesc> fds;
     fds.reserve(p.file_descs.size());
@@ -104,7 +104,7 @@ impala::THdfsPartition PartitionToThrift(const TableState& t, const PartitionSta
   out.__set_stats(stats);
   out.__set_num_blocks(p.num_blocks);
   out.__set_total_file_size_bytes(p.total_file_bytes);
-  out.__set_hms_parameters(p.hms.parameters);
+  out.__set_hms_parameters(p.hms_parameters.ToMap());
   out.__set_has_incremental_stats(p.has_incremental_stats);
   out.__set_access_level(impala::TAccessLevel::READ_WRITE);
   return out;
@@ -190,17 +190,23 @@ TCatalogObject PartitionObject(const TableState& t, const PartitionState& p) {
   return obj;
 }
 
-TCatalogObject PartitionInvalidation(const TableState& t, const PartitionState& p,
+TCatalogObject PartitionInvalidation(const std::string& db, const std::string& table,
+                                     const std::string& partition_name, int64_t id, int64_t prev_id,
                                      int64_t version) {
   TCatalogObject obj = Header(TCatalogObjectType::HDFS_PARTITION, version);
   impala::THdfsPartition hp;
-  hp.__set_db_name(t.db);
-  hp.__set_tbl_name(t.name);
-  hp.__set_partition_name(p.name);
-  hp.__set_id(p.id);
-  hp.__set_prev_id(p.prev_id);
+  hp.__set_db_name(db);
+  hp.__set_tbl_name(table);
+  hp.__set_partition_name(partition_name);
+  hp.__set_id(id);
+  hp.__set_prev_id(prev_id);
   obj.__set_hdfs_partition(std::move(hp));
   return obj;
+}
+
+TCatalogObject PartitionInvalidation(const TableState& t, const PartitionState& p,
+                                     int64_t version) {
+  return PartitionInvalidation(t.db, t.name, p.name, p.id, p.prev_id, version);
 }
 
 TCatalogObject FunctionObject(const FunctionState& f) {

@@ -35,6 +35,10 @@ impala::THdfsPartition PartitionToThrift(const TableState& t, const PartitionSta
 impala::TCatalogObject PartitionObject(const TableState& t, const PartitionState& p);
 impala::TCatalogObject PartitionInvalidation(const TableState& t, const PartitionState& p,
                                              int64_t version);
+// The same from names and ids (the delete log keeps no states).
+impala::TCatalogObject PartitionInvalidation(const std::string& db, const std::string& table,
+                                             const std::string& partition_name, int64_t id,
+                                             int64_t prev_id, int64_t version);
 
 impala::TCatalogObject FunctionObject(const FunctionState& f);
 impala::TCatalogObject FunctionInvalidation(const FunctionState& f, int64_t version);

@@ -7,6 +7,7 @@
 #include "catalogd/catalog/table_state.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace ics::catalog {
 
@@ -20,8 +21,6 @@ int64_t Alloc(size_t n) {
 
 // Red-black tree node header (color, parent, left, right).
 constexpr size_t kMapNodeHeader = 32;
-// unordered_map node: next pointer + cached hash.
-constexpr size_t kHashNodeHeader = 16;
 
 int64_t Heap(const std::string& s) { return s.capacity() > 15 ? Alloc(s.capacity() + 1) : 0; }
 
@@ -85,9 +84,76 @@ int64_t Heap(const std::vector<impala::TColumn>& cols) {
 int64_t PartitionState::EstimateBytes() const {
   // The object itself plus make_shared's control block.
   int64_t b = Alloc(sizeof(PartitionState) + 16);
-  b += Heap(name) + Heap(values) + Heap(hms) + Heap(location) + Heap(partition_stats);
+  b += Heap(name) + Heap(values) + Heap(location) + Heap(partition_stats);
+  b += static_cast<int64_t>(hms_parameters.HeapBytes());
   b += Heap(file_descs);
   return b;
+}
+
+hive::Partition PartitionState::Hms() const {
+  hive::Partition out = hms_shape != nullptr ? *hms_shape : hive::Partition();
+  out.values = values;
+  out.parameters = hms_parameters.ToMap();
+  if (hms_has_location) out.sd.location = location;
+  out.createTime = hms_create_time;
+  out.lastAccessTime = hms_last_access_time;
+  return out;
+}
+
+void PartitionState::SetHms(hive::Partition hms, PartitionShapes* shapes) {
+  hms_parameters = CompactStringMap(hms.parameters);
+  hms_create_time = hms.createTime;
+  hms_last_access_time = hms.lastAccessTime;
+  hms_has_location = !hms.sd.location.empty();
+  hms.values.clear();
+  hms.parameters.clear();
+  hms.sd.location.clear();
+  hms.createTime = 0;
+  hms.lastAccessTime = 0;
+  hms_shape = shapes != nullptr ? shapes->Intern(std::move(hms))
+                                : std::make_shared<const hive::Partition>(std::move(hms));
+}
+
+const hive::StorageDescriptor& PartitionState::sd() const {
+  static const hive::StorageDescriptor* const kNone = new hive::StorageDescriptor();
+  return hms_shape != nullptr ? hms_shape->sd : *kNone;
+}
+
+PartitionShapes::PartitionShapes(const TableState& t) {
+  MutexLock l(&mu_);
+  if (t.partitions.empty()) return;
+  Add(t.partitions.begin()->second->hms_shape);
+  Add(t.partitions.back().second->hms_shape);
+}
+
+void PartitionShapes::Add(std::shared_ptr<const hive::Partition> shape) {
+  if (shape == nullptr || shapes_.size() >= kMaxShapes) return;
+  for (const auto& s : shapes_) {
+    if (s == shape) return;
+  }
+  shapes_.push_back(std::move(shape));
+}
+
+std::shared_ptr<const hive::Partition> PartitionShapes::Intern(hive::Partition shape) {
+  MutexLock l(&mu_);
+  for (const auto& s : shapes_) {
+    if (*s == shape) return s;
+  }
+  auto made = std::make_shared<const hive::Partition>(std::move(shape));
+  Add(made);
+  return made;
+}
+
+bool SameContent(const PartitionState& a, const PartitionState& b) {
+  return a.name == b.name && a.values == b.values && a.location == b.location &&
+         a.total_file_bytes == b.total_file_bytes && a.num_blocks == b.num_blocks &&
+         a.num_rows == b.num_rows && a.has_incremental_stats == b.has_incremental_stats &&
+         a.file_descs == b.file_descs && a.partition_stats == b.partition_stats &&
+         a.hms_parameters == b.hms_parameters && a.hms_create_time == b.hms_create_time &&
+         a.hms_last_access_time == b.hms_last_access_time &&
+         a.hms_has_location == b.hms_has_location &&
+         (a.hms_shape == b.hms_shape ||
+          (a.hms_shape != nullptr && b.hms_shape != nullptr && *a.hms_shape == *b.hms_shape));
 }
 
 const PartitionState* TableState::FindPartition(const std::string& part_name) const {
@@ -110,14 +176,21 @@ int64_t TableState::EstimateBytes() const {
        Heap(hms.partitionKeys) + Heap(hms.parameters) + Heap(hms.viewOriginalText) +
        Heap(hms.viewExpandedText) + Heap(hms.tableType);
   b += Heap(clustering_columns) + Heap(columns);
+  std::unordered_set<const hive::Partition*> shapes;
+  b += Alloc(partitions.num_chunks() * 16) +
+       static_cast<int64_t>(partitions.num_chunks()) * Alloc(sizeof(std::vector<int>) + 16);
+  b += Alloc(partitions.capacity() * sizeof(std::pair<int64_t, PartitionPtr>));
   for (const auto& [id, p] : partitions) {
-    b += Alloc(kMapNodeHeader + sizeof(std::pair<const int64_t, PartitionPtr>));
     b += p->EstimateBytes();
+    if (p->hms_shape != nullptr && shapes.insert(p->hms_shape.get()).second) {
+      b += Alloc(sizeof(hive::Partition) + 16) + Heap(*p->hms_shape);
+    }
   }
-  b += Alloc(partition_ids_by_name.bucket_count() * sizeof(void*));
-  for (const auto& [part_name, id] : partition_ids_by_name) {
-    b += Alloc(kHashNodeHeader + sizeof(std::pair<const std::string, int64_t>)) + Heap(part_name);
-  }
+  b += Alloc(partition_ids_by_name.num_chunks() * 16) +
+       static_cast<int64_t>(partition_ids_by_name.num_chunks()) *
+           Alloc(sizeof(std::vector<int>) + 16);
+  b += Alloc(partition_ids_by_name.capacity() * sizeof(std::pair<std::string, int64_t>));
+  for (const auto& [part_name, id] : partition_ids_by_name) b += Heap(part_name);
   for (const auto& [col, stats] : column_stats) {
     b += Alloc(kMapNodeHeader + sizeof(std::pair<const std::string, hive::ColumnStatisticsObj>));
     b += Heap(col) + Heap(stats.colName) + Heap(stats.colType);

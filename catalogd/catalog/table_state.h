@@ -28,10 +28,16 @@
 
 #include "CatalogObjects_types.h"
 #include "Types_types.h"
-#include "hive_metastore_types.h"
+#include "catalogd/catalog/compact_string_map.h"
+#include "catalogd/catalog/persistent_map.h"
+#include "common/util/mutex.h"
 #include "common/util/status.h"
+#include "hive_metastore_types.h"
 
 namespace ics::catalog {
+
+class PartitionShapes;
+struct TableState;
 
 struct PartitionState {
   int64_t id = 0;
@@ -41,21 +47,69 @@ struct PartitionState {
   // unpartitioned table.
   std::string name;
   std::vector<std::string> values;
-  hive::Partition hms;  // for unpartitioned tables: synthesized from the table
-  std::string location; // absolute directory path
+  // The partition's HMS object (for unpartitioned tables: synthesized from
+  // the table), kept in parts; Hms() puts them back together. hms_shape is
+  // what the partitions of a table usually have in common: db and table
+  // names, the storage descriptor without its location, privileges, ...,
+  // with values, parameters, sd.location and the times cleared. Partitions
+  // with equal shapes share one object (PartitionShapes), so a table's
+  // columns are not copied into each of its partitions.
+  std::shared_ptr<const hive::Partition> hms_shape;
+  CompactStringMap hms_parameters;  // incremental-stats chunks removed
+  int32_t hms_create_time = 0;
+  int32_t hms_last_access_time = 0;
+  bool hms_has_location = false;        // sd.location set in the metastore (it is `location`)
+  std::string location;                 // absolute directory path
   std::vector<std::string> file_descs;  // FbFileDesc buffers
   int64_t total_file_bytes = 0;
   int64_t num_blocks = 0;
   int64_t num_rows = -1;               // from HMS parameter numRows; -1 unknown
   std::string partition_stats;         // deflate(compact(TPartitionStats)); empty = none
   bool has_incremental_stats = false;
-  int64_t last_refresh_ms = 0;         // when its directory was last listed
+  // When the listing it holds was taken. A reload that finds a partition
+  // unchanged keeps the old state (id, version and this time).
+  int64_t last_refresh_ms = 0;
 
-  // Approximate heap bytes held by this partition (for metrics/benchmarks).
+  // The HMS object: the shape with values, parameters, location and times.
+  hive::Partition Hms() const;
+  // Sets the hms_* parts from `hms`. Its values and location must already
+  // be in `values` and `location` (they are not kept twice). With `shapes`
+  // the shape is interned there.
+  void SetHms(hive::Partition hms, PartitionShapes* shapes = nullptr);
+  // The shape's storage descriptor (formats, serde, columns); its location
+  // is not set (see `location`).
+  const hive::StorageDescriptor& sd() const;
+
+  // Approximate heap bytes held by this partition (for metrics/benchmarks),
+  // the shared shape not included (TableState::EstimateBytes counts it once).
   int64_t EstimateBytes() const;
 };
 
+// Interns partition shapes (PartitionState::hms_shape): an equal shape
+// seen before is returned instead of a new object. Keeps at most
+// kMaxShapes distinct shapes (a table whose partitions all differ gets no
+// sharing beyond them). Thread-safe (the loader builds partitions in
+// parallel).
+class PartitionShapes {
+ public:
+  static constexpr size_t kMaxShapes = 16;
+  PartitionShapes() = default;
+  // Seeded with the shapes of `t`'s first and last partitions.
+  explicit PartitionShapes(const TableState& t);
+  std::shared_ptr<const hive::Partition> Intern(hive::Partition shape) EXCLUDES(mu_);
+
+ private:
+  void Add(std::shared_ptr<const hive::Partition> shape) REQUIRES(mu_);
+  Mutex mu_;
+  std::vector<std::shared_ptr<const hive::Partition>> shapes_ GUARDED_BY(mu_);
+};
+
 using PartitionPtr = std::shared_ptr<const PartitionState>;
+
+// Whether two partition states describe the same partition identically
+// (name, values, HMS object, location, files, stats), ignoring ids,
+// versions and listing times. A reload keeps the old state when this holds.
+bool SameContent(const PartitionState& a, const PartitionState& b);
 
 struct TableState {
   std::string db;
@@ -67,14 +121,17 @@ struct TableState {
   impala::TTableType::type table_type = impala::TTableType::HDFS_TABLE;
   std::vector<impala::TColumn> clustering_columns;  // partition keys, in order
   std::vector<impala::TColumn> columns;             // data columns, in order
-  std::map<int64_t, PartitionPtr> partitions;       // by id
-  std::unordered_map<std::string, int64_t> partition_ids_by_name;
+  // By id, and ids by name. Persistent maps: the next state of a table
+  // shares them with this one except for the chunks a change touches.
+  PersistentMap<int64_t, PartitionPtr> partitions;
+  PersistentMap<std::string, int64_t> partition_ids_by_name;
   std::map<std::string, hive::ColumnStatisticsObj> column_stats;  // by column name
   impala::TTableStats table_stats;  // num_rows (-1 unknown), total_file_bytes
   std::vector<impala::TNetworkAddress> network_addresses;  // hosts of file blocks
   std::vector<std::string> partition_prefixes;  // shared location prefixes
   int64_t load_time_ms = 0;
   int64_t storage_load_time_ns = 0;
+  int64_t num_blocks = 0;  // over all partitions (saturating); derived like table_stats
 
   bool is_view() const { return table_type == impala::TTableType::VIEW; }
   bool is_partitioned() const { return !clustering_columns.empty(); }

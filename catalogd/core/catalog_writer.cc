@@ -83,7 +83,8 @@ Status ReplacePartition(CatalogContext* ctx, TableState* t, const PartitionState
 
 std::shared_ptr<TableState> LoadOrUnloaded(CatalogContext* ctx, const std::string& db,
                                            const std::string& table, const hive::Table& hms) {
-  Result<std::shared_ptr<TableState>> loaded = ctx->loader->Load(db, table);
+  const TablePtr previous = ctx->catalog->GetTable(db, table);
+  Result<std::shared_ptr<TableState>> loaded = ctx->loader->Load(db, table, previous.get());
   if (loaded.ok()) return std::move(loaded).value();
   LOG(WARNING) << "loading " << db + "." + table
                << " after DDL failed: " << loaded.status().ToString();
@@ -95,7 +96,10 @@ std::shared_ptr<TableState> LoadOrUnloaded(CatalogContext* ctx, const std::strin
 }
 
 int64_t InstallTableState(CatalogContext* ctx, const std::shared_ptr<TableState>& t) {
-  if (t->loaded) ctx->loader->FinishTableState(t.get());
+  // Derived from the current state (the caller holds the table lock), so
+  // only the partitions that differ from it are visited.
+  const TablePtr current = ctx->catalog->GetTable(t->db, t->name);
+  if (t->loaded) ctx->loader->FinishTableState(t.get(), current.get());
   ChangeSet cs;
   cs.put_tables.push_back(t);
   return ctx->catalog->Install(std::move(cs));

@@ -62,14 +62,15 @@ Result<std::shared_ptr<TableState>> DeriveTable(CatalogContext* ctx, const Table
 [[nodiscard]] Status ReplacePartition(CatalogContext* ctx, TableState* t, const PartitionState& old,
                                       const hive::Partition& hms);
 
-// Loads a table that was just created or renamed; if loading fails the
-// table is returned names-only with the load error (the change itself took
-// effect in the metastore).
+// Loads a table that was just created, renamed or altered; if loading
+// fails the table is returned names-only with the load error (the change
+// itself took effect in the metastore). Partitions the change left as they
+// were keep their states and ids (TableLoader::Load with the current state).
 std::shared_ptr<TableState> LoadOrUnloaded(CatalogContext* ctx, const std::string& db,
                                            const std::string& table, const hive::Table& hms);
 
-// Finishes `t` (if loaded) and installs it as one change; returns the new
-// catalog version.
+// Finishes `t` (if loaded; incrementally from the current state of its
+// name) and installs it as one change; returns the new catalog version.
 int64_t InstallTableState(CatalogContext* ctx, const std::shared_ptr<TableState>& t);
 
 }  // namespace ics::catalog

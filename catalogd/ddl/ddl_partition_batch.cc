@@ -195,7 +195,7 @@ Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const Part
   // pass over every partition of a large table per batch.
   Result<std::shared_ptr<TableState>> next = build();
   if (next.ok()) {
-    ctx->loader->FinishTableState(next->get());
+    ctx->loader->FinishTableState(next->get(), old.get());
     ChangeSet cs;
     cs.put_tables.push_back(*next);
     result.version = ctx->catalog->Install(std::move(cs));

@@ -148,7 +148,7 @@ Result<std::shared_ptr<TableState>> NextLoadedState(CatalogContext* ctx, const T
     if (next == nullptr) next = CopyTable(cur);
     ICS_RETURN_IF_ERROR(SyncPartitions(ctx, work.partitions, next.get()));
   }
-  if (next != nullptr) ctx->loader->FinishTableState(next.get());
+  if (next != nullptr) ctx->loader->FinishTableState(next.get(), &cur);
   return next;
 }
 

@@ -53,11 +53,11 @@ TPartialPartitionInfo PartitionInfo(const PartitionState& p, const TTableInfoSel
   TPartialPartitionInfo info;
   info.id = p.id;
   if (sel.want_partition_names) info.__set_name(p.name);
-  if (sel.want_hms_partition) info.__set_hms_partition(p.hms);
+  if (sel.want_hms_partition) info.__set_hms_partition(p.Hms());
   if (sel.want_partition_metadata) {
-    info.__set_hms_parameters(p.hms.parameters);
+    info.__set_hms_parameters(p.hms_parameters.ToMap());
     info.__set_has_incremental_stats(p.has_incremental_stats);
-    info.__set_hdfs_storage_descriptor(StorageDescriptorOf(p.hms.sd));
+    info.__set_hdfs_storage_descriptor(StorageDescriptorOf(p.sd()));
     impala::THdfsPartitionLocation loc;
     loc.prefix_index = -1;
     loc.suffix = p.location;

@@ -43,7 +43,7 @@ Result<TablePtr> TableLoadManager::LoadUnderLock(const std::string& db, const st
   // error is recorded like any load error), never the calling thread.
   Result<std::shared_ptr<TableState>> loaded = [&]() -> Result<std::shared_ptr<TableState>> {
     try {
-      return loader_->Load(db, table);
+      return loader_->Load(db, table, current.get());
     } catch (...) {
       return StatusFromCurrentException("loading the table");
     }

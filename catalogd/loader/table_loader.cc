@@ -2,8 +2,9 @@
 
 #include <glog/logging.h>
 
-#include <chrono>
 #include <charconv>
+#include <chrono>
+#include <limits>
 #include <unordered_set>
 #include <utility>
 
@@ -91,7 +92,7 @@ hive::Partition SynthesizePartition(const hive::Table& table) {
 }
 
 Result<hive::Partition> PartitionForMetastore(const PartitionState& p) {
-  hive::Partition out = p.hms;
+  hive::Partition out = p.Hms();
   RemoveStatsParams(&out.parameters);
   if (!p.partition_stats.empty()) {
     Result<impala::TPartitionStats> stats = DecodePartitionStats(p.partition_stats);
@@ -157,7 +158,9 @@ TableLoader::TableLoader(Metastore* metastore, FileSystem* fs, LoaderOptions opt
       pool_(options_.num_threads) {}
 
 Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
-                                                      const std::string& table) {
+                                                      const std::string& table,
+                                                      const TableState* previous) {
+  if (previous != nullptr && !previous->loaded) previous = nullptr;
   ICS_ASSIGN_OR_RETURN(hive::Table hms, metastore_->GetTable(db, table));
   auto t = std::make_shared<TableState>();
   t->db = db;
@@ -182,11 +185,13 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
     t->column_stats.emplace(std::move(name), std::move(s));
   }
 
-  std::vector<hive::Partition> parts;
+  // Decoded in the listing tasks, in parallel, each partition's stored form
+  // released as it is decoded.
+  std::unique_ptr<PartitionReader> parts;
   if (t->is_partitioned()) {
-    ICS_ASSIGN_OR_RETURN(parts, metastore_->GetPartitions(db, table));
+    ICS_ASSIGN_OR_RETURN(parts, metastore_->ReadPartitions(db, table));
   } else {
-    parts.push_back(SynthesizePartition(hms));
+    parts = ReaderOf({SynthesizePartition(hms)});
   }
   // The table's own copy does not keep the stats chunks either (they live,
   // compressed, in the synthesized partition of an unpartitioned table).
@@ -194,19 +199,38 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
   t->hms = std::move(hms);
 
   const auto listing_start = std::chrono::steady_clock::now();
-  const size_t n = parts.size();
+  const size_t n = parts->size();
   const int64_t first_id = next_partition_id_->fetch_add(static_cast<int64_t>(n));
-  std::vector<std::shared_ptr<PartitionState>> built(n);
+  std::vector<PartitionPtr> built(n);
   std::vector<Status> errors(n);
   const TableState& table_ref = *t;
+  // Partitions share their table's storage descriptor unless they differ.
+  PartitionShapes shapes(previous != nullptr ? *previous : *t);
   const Status listed = pool_.ParallelFor(n, [&](size_t i) {
-    Result<std::shared_ptr<PartitionState>> p =
-        BuildPartition(table_ref, std::move(parts[i]), first_id + static_cast<int64_t>(i), -1);
-    if (p.ok()) {
-      built[i] = std::move(p).value();
-    } else {
-      errors[i] = p.status();
+    Result<hive::Partition> decoded = parts->Take(i);
+    if (!decoded.ok()) {
+      errors[i] = decoded.status();
+      return;
     }
+    Result<std::shared_ptr<PartitionState>> p = BuildPartition(
+        table_ref, std::move(decoded).value(), first_id + static_cast<int64_t>(i), -1, &shapes);
+    if (!p.ok()) {
+      errors[i] = p.status();
+      return;
+    }
+    std::shared_ptr<PartitionState> fresh = std::move(p).value();
+    if (previous != nullptr) {
+      auto old_id = previous->partition_ids_by_name.find(fresh->name);
+      if (old_id != previous->partition_ids_by_name.end()) {
+        const PartitionPtr& old = previous->partitions.at(old_id->second);
+        if (SameContent(*old, *fresh)) {
+          built[i] = old;
+          return;
+        }
+        fresh->prev_id = old->id;
+      }
+    }
+    built[i] = std::move(fresh);
   });
   // A task that threw (the file system, an allocation): the load fails with
   // that error; the caller adds the table name.
@@ -216,7 +240,7 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
                                 std::chrono::steady_clock::now() - listing_start)
                                 .count();
 
-  for (std::shared_ptr<PartitionState>& p : built) {
+  for (PartitionPtr& p : built) {
     if (!t->partition_ids_by_name.emplace(p->name, p->id).second) {
       return Status::Corruption("duplicate partition '" + p->name + "'");
     }
@@ -231,12 +255,14 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
 Result<std::shared_ptr<PartitionState>> TableLoader::LoadPartition(const TableState& table,
                                                                    const hive::Partition& partition,
                                                                    int64_t prev_id) {
-  return BuildPartition(table, partition, next_partition_id_->fetch_add(1), prev_id);
+  PartitionShapes shapes(table);
+  return BuildPartition(table, partition, next_partition_id_->fetch_add(1), prev_id, &shapes);
 }
 
 Result<std::shared_ptr<PartitionState>> TableLoader::BuildPartition(const TableState& table,
                                                                     hive::Partition partition,
-                                                                    int64_t id, int64_t prev_id) {
+                                                                    int64_t id, int64_t prev_id,
+                                                                    PartitionShapes* shapes) {
   auto p = std::make_shared<PartitionState>();
   p->id = id;
   p->prev_id = prev_id;
@@ -270,7 +296,7 @@ Result<std::shared_ptr<PartitionState>> TableLoader::BuildPartition(const TableS
     p->has_incremental_stats = (*stats)->__isset.intermediate_col_stats;
   }
   RemoveStatsParams(&partition.parameters);
-  p->hms = std::move(partition);
+  p->SetHms(std::move(partition), shapes);
 
   Result<std::vector<FileStatus>> files = ListFilesGuarded(fs_, p->location);
   if (!files.ok()) return files.status().WithContext("listing partition '" + p->name + "'");
@@ -307,28 +333,80 @@ Result<PartitionPtr> TableLoader::RefreshPartition(const PartitionPtr& old) {
   Result<std::vector<FileStatus>> files = ListFilesGuarded(fs_, old->location);
   if (!files.ok()) return files.status().WithContext("listing partition '" + old->name + "'");
   if (SameFiles(old->file_descs, *files)) return old;
-  auto p = std::make_shared<PartitionState>();
+  auto p = std::make_shared<PartitionState>(*old);
   p->id = next_partition_id_->fetch_add(1);
   p->prev_id = old->id;
   p->added_version = 0;
-  p->name = old->name;
-  p->values = old->values;
-  p->hms = old->hms;
-  p->location = old->location;
-  p->num_rows = old->num_rows;
-  p->partition_stats = old->partition_stats;
-  p->has_incremental_stats = old->has_incremental_stats;
   ICS_RETURN_IF_ERROR(FillFiles(*files, p.get()).WithContext("partition '" + p->name + "'"));
   return PartitionPtr(std::move(p));
 }
 
-void TableLoader::FinishTableState(TableState* table) const {
+namespace {
+
+void SetNetworkAddresses(TableState* table, const std::string& host) {
+  table->network_addresses.clear();
+  if (table->num_blocks > 0) {
+    impala::TNetworkAddress addr;
+    addr.hostname = host;
+    addr.port = 0;
+    table->network_addresses.push_back(std::move(addr));
+  }
+}
+
+}  // namespace
+
+void TableLoader::FinishTableState(TableState* table, const TableState* base) const {
+  const size_t k = table->clustering_columns.size();
+  const int64_t kMax = std::numeric_limits<int64_t>::max();
+  // Incremental from base unless its sums saturated (they cannot be undone).
+  const bool incremental = base != nullptr && base->loaded && !base->is_view() &&
+                           base->clustering_columns.size() == k &&
+                           base->table_stats.total_file_bytes < kMax && base->num_blocks < kMax;
+  if (incremental) {
+    table->partition_ids_by_name = base->partition_ids_by_name;
+    table->partition_prefixes = base->partition_prefixes;
+    int64_t total_bytes = base->table_stats.total_file_bytes;
+    int64_t total_blocks = base->num_blocks;
+    std::unordered_set<std::string> new_prefixes;
+    bool saturated = false;
+    PersistentMap<int64_t, PartitionPtr>::ForEachDifference(
+        base->partitions, table->partitions,
+        [&](int64_t /*id*/, const PartitionPtr* before, const PartitionPtr* after) {
+          if (before != nullptr) {
+            const PartitionState& p = **before;
+            auto named = table->partition_ids_by_name.find(p.name);
+            if (named != table->partition_ids_by_name.end() && named->second == p.id) {
+              table->partition_ids_by_name.erase(p.name);
+            }
+            total_bytes -= p.total_file_bytes;
+            total_blocks -= p.num_blocks;
+          }
+          if (after != nullptr) {
+            const PartitionState& p = **after;
+            table->partition_ids_by_name.insert_or_assign(p.name, p.id);
+            total_bytes = SaturatingAdd(total_bytes, p.total_file_bytes);
+            total_blocks = SaturatingAdd(total_blocks, p.num_blocks);
+            saturated = saturated || total_bytes == kMax || total_blocks == kMax;
+            std::string prefix = SplitPartitionLocation(p.location, k).prefix;
+            if (new_prefixes.insert(prefix).second &&
+                std::find(table->partition_prefixes.begin(), table->partition_prefixes.end(),
+                          prefix) == table->partition_prefixes.end()) {
+              table->partition_prefixes.push_back(std::move(prefix));
+            }
+          }
+        });
+    if (!saturated) {
+      table->table_stats.__set_total_file_bytes(total_bytes);
+      table->num_blocks = total_blocks;
+      SetNetworkAddresses(table, options_.host);
+      return;
+    }
+  }
   table->partition_ids_by_name.clear();
   table->partition_prefixes.clear();
   int64_t total_bytes = 0;
   int64_t total_blocks = 0;
   std::unordered_set<std::string> seen_prefixes;
-  const size_t k = table->clustering_columns.size();
   for (const auto& [id, p] : table->partitions) {
     table->partition_ids_by_name[p->name] = id;
     total_bytes = SaturatingAdd(total_bytes, p->total_file_bytes);
@@ -337,13 +415,8 @@ void TableLoader::FinishTableState(TableState* table) const {
     if (seen_prefixes.insert(prefix).second) table->partition_prefixes.push_back(std::move(prefix));
   }
   if (!table->is_view()) table->table_stats.__set_total_file_bytes(total_bytes);
-  table->network_addresses.clear();
-  if (total_blocks > 0) {
-    impala::TNetworkAddress addr;
-    addr.hostname = options_.host;
-    addr.port = 0;
-    table->network_addresses.push_back(std::move(addr));
-  }
+  table->num_blocks = total_blocks;
+  SetNetworkAddresses(table, options_.host);
 }
 
 }  // namespace ics::catalog

@@ -12,13 +12,14 @@
 //    columns k..; types parsed with ParseHiveType.
 //  - views (tableType "VIRTUAL_VIEW"): table_type VIEW, columns only.
 //  - other tables: HDFS_TABLE; an unpartitioned table has one partition
-//    named "" at the table location whose hms is synthesized from the table.
+//    named "" at the table location whose HMS object is synthesized from the table.
 //  - per partition: location = sd.location, or <table location>/<name> when
 //    empty; one FbFileDesc per listed file (relative_path = file name,
 //    compression from the extension, blocks of block_size on host index 0);
 //    num_rows from the "numRows" parameter (-1 if absent or not a number);
 //    incremental stats from the chunked parameters (partition_stats_params.h),
-//    kept deflate-compressed, chunk parameters removed from the hms copy.
+//    kept deflate-compressed, chunk parameters removed from the HMS copy;
+//    the HMS object's shape is shared with equal partitions (PartitionShapes).
 //    Unreadable incremental stats are dropped with a warning, as Impala does.
 //  - table_stats: num_rows from the table's "numRows" (-1 if absent),
 //    total_file_bytes = the sum of the listed files, as Impala reports it
@@ -77,8 +78,13 @@ class TableLoader {
   const LoaderOptions& options() const { return options_; }
 
   // Loads db.table completely. The state is fresh (not shared), so the
-  // caller may still adjust it before installing it.
-  Result<std::shared_ptr<TableState>> Load(const std::string& db, const std::string& table);
+  // caller may still adjust it before installing it. With `previous` (the
+  // table's current loaded state), a partition that comes out identical to
+  // its namesake there (SameContent) is that state itself, with its id, so
+  // a REFRESH of an unchanged table changes no partition; a changed one
+  // gets a new id with prev_id = the old id.
+  Result<std::shared_ptr<TableState>> Load(const std::string& db, const std::string& table,
+                                           const TableState* previous = nullptr);
 
   // Builds one partition of `table` from its HMS object, listing its
   // directory: a new id; prev_id as given (-1 for a new partition). For an
@@ -94,9 +100,16 @@ class TableLoader {
   Result<PartitionPtr> RefreshPartition(const PartitionPtr& old);
 
   // Recomputes a state's derived fields from its partitions:
-  // partition_ids_by_name, table_stats.total_file_bytes, network_addresses
-  // and partition_prefixes. Call after adding/replacing/removing partitions.
-  void FinishTableState(TableState* table) const;
+  // partition_ids_by_name, table_stats.total_file_bytes, num_blocks,
+  // network_addresses and partition_prefixes. Call after adding/replacing/
+  // removing partitions. With `base` (a finished state of the same table,
+  // typically the one `table` was derived from) only the partitions that
+  // differ between the two are visited: the derived fields are base's,
+  // updated for them (PersistentMap::ForEachDifference), so a change to a
+  // large table costs what it changed. Prefixes then keep base's order with
+  // new ones appended, and a prefix no partition uses any more may stay
+  // listed (harmless: nothing refers to it).
+  void FinishTableState(TableState* table, const TableState* base = nullptr) const;
 
  private:
   // Sets part's file descriptors, totals and last_refresh_ms from a listing.
@@ -104,7 +117,7 @@ class TableLoader {
   [[nodiscard]] Status FillFiles(const std::vector<FileStatus>& files, PartitionState* part) const;
   Result<std::shared_ptr<PartitionState>> BuildPartition(const TableState& table,
                                                          hive::Partition partition, int64_t id,
-                                                         int64_t prev_id);
+                                                         int64_t prev_id, PartitionShapes* shapes);
 
   Metastore* const metastore_;
   FileSystem* const fs_;
@@ -121,13 +134,13 @@ class TableLoader {
 
 // The HMS-shaped partition of an unpartitioned table: no values, the
 // table's storage descriptor and parameters (what Load puts in the single
-// partition's hms).
+// partition's HMS object).
 hive::Partition SynthesizePartition(const hive::Table& table);
 
 // The partition as it must be written back to the metastore (ALTER
-// PARTITION, COMPUTE STATS): p.hms with the incremental stats, which Load
+// PARTITION, COMPUTE STATS): p.Hms() with the incremental stats, which Load
 // strips from the in-memory copy, put back as chunked parameters. Writing
-// p.hms directly would silently drop them. CORRUPTION if p.partition_stats
+// p.Hms() directly would silently drop them. CORRUPTION if p.partition_stats
 // does not decode.
 Result<hive::Partition> PartitionForMetastore(const PartitionState& p);
 

@@ -185,7 +185,7 @@ Result<thrift::TListPartitionsResponse> PartitionService::List(
   thrift::TListPartitionsResponse resp;
   std::vector<thrift::TMetastorePartition> parts;
   parts.reserve(page.partitions.size());
-  for (const PartitionPtr& p : page.partitions) parts.push_back(ToThriftPartition(p->hms));
+  for (const PartitionPtr& p : page.partitions) parts.push_back(ToThriftPartition(p->Hms()));
   resp.__set_partitions(std::move(parts));
   if (!page.next_page_token.empty()) resp.__set_next_page_token(page.next_page_token);
   if (!page.index_used.empty()) resp.__set_index_used(page.index_used);

@@ -32,6 +32,10 @@ class ForwardingMetastore : public Metastore {
                                                      const std::string& table) override {
     return inner_->GetPartitions(db, table);
   }
+  Result<std::unique_ptr<PartitionReader>> ReadPartitions(const std::string& db,
+                                                          const std::string& table) override {
+    return inner_->ReadPartitions(db, table);
+  }
   Result<std::vector<hive::Partition>> GetPartitionsByNames(
       const std::string& db, const std::string& table,
       const std::vector<std::string>& names) override {

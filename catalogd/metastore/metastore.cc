@@ -11,7 +11,27 @@ Status NoVersions(const std::string& db, const std::string& table) {
                                 db + "." + table + ")");
 }
 
+class DecodedReader : public PartitionReader {
+ public:
+  explicit DecodedReader(std::vector<hive::Partition> parts) : parts_(std::move(parts)) {}
+  size_t size() const override { return parts_.size(); }
+  Result<hive::Partition> Take(size_t i) override { return std::move(parts_.at(i)); }
+
+ private:
+  std::vector<hive::Partition> parts_;
+};
+
 }  // namespace
+
+std::unique_ptr<PartitionReader> ReaderOf(std::vector<hive::Partition> partitions) {
+  return std::make_unique<DecodedReader>(std::move(partitions));
+}
+
+Result<std::unique_ptr<PartitionReader>> Metastore::ReadPartitions(const std::string& db,
+                                                                   const std::string& table) {
+  ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> parts, GetPartitions(db, table));
+  return ReaderOf(std::move(parts));
+}
 
 Result<TableVersionRecord> Metastore::GetCurrentTableVersion(const std::string& db,
                                                              const std::string& table) {

@@ -196,6 +196,22 @@ struct NotificationRetention {
   int64_t now_seconds = 0;
 };
 
+// A table's partitions as read in one snapshot, decoded one at a time when
+// taken: a loader decodes them in parallel and keeps no second copy of the
+// whole list. Ordered by name.
+// Thread-safety: Take may run concurrently for distinct indexes.
+class PartitionReader {
+ public:
+  virtual ~PartitionReader() = default;
+  virtual size_t size() const = 0;
+  // Partition i (< size()), decoded; its stored form is released. Each
+  // index is taken at most once.
+  virtual Result<hive::Partition> Take(size_t i) = 0;
+};
+
+// A PartitionReader over partitions already decoded.
+std::unique_ptr<PartitionReader> ReaderOf(std::vector<hive::Partition> partitions);
+
 class Metastore {
  public:
   virtual ~Metastore() = default;
@@ -211,6 +227,10 @@ class Metastore {
   // All partitions of a table, ordered by name; NOT_FOUND if the table is absent.
   virtual Result<std::vector<hive::Partition>> GetPartitions(const std::string& db,
                                                              const std::string& table) = 0;
+  // The same partitions as GetPartitions, decoded as they are taken. The
+  // default reads them with GetPartitions.
+  virtual Result<std::unique_ptr<PartitionReader>> ReadPartitions(const std::string& db,
+                                                                  const std::string& table);
   // Partitions by name, ordered by name; names that do not exist are skipped
   // and repeated names collapse. NOT_FOUND if the table is absent.
   virtual Result<std::vector<hive::Partition>> GetPartitionsByNames(

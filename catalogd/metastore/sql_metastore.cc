@@ -55,6 +55,8 @@ class SqlMetastore final : public Metastore {
   Result<hive::Table> GetTable(const std::string& db, const std::string& table) override;
   Result<std::vector<hive::Partition>> GetPartitions(const std::string& db,
                                                      const std::string& table) override;
+  Result<std::unique_ptr<PartitionReader>> ReadPartitions(const std::string& db,
+                                                          const std::string& table) override;
   Result<std::vector<hive::Partition>> GetPartitionsByNames(
       const std::string& db, const std::string& table,
       const std::vector<std::string>& names) override;
@@ -125,6 +127,29 @@ Result<std::vector<hive::Partition>> DecodePartitions(const KeyedBlobs& rows, co
   }
   return parts;
 }
+
+// Partition rows read in one transaction, decoded when taken; each row's
+// strings are released once decoded.
+class BlobPartitionReader : public PartitionReader {
+ public:
+  BlobPartitionReader(KeyedBlobs rows, std::string db, std::string table)
+      : rows_(std::move(rows)), db_(std::move(db)), table_(std::move(table)) {}
+  size_t size() const override { return rows_.size(); }
+  Result<hive::Partition> Take(size_t i) override {
+    std::pair<std::string, std::string> row = std::move(rows_.at(i));
+    ICS_ASSIGN_OR_RETURN(hive::Partition p,
+                         DecodeBlob<hive::Partition>(
+                             row.second, "partition of " + db_ + "." + table_ + ": " + row.first));
+    p.dbName = db_;
+    p.tableName = table_;
+    return p;
+  }
+
+ private:
+  KeyedBlobs rows_;
+  const std::string db_;
+  const std::string table_;
+};
 
 // Returns NOT_FOUND unless `sql` (with `keys` bound to ?1..?n) has a row.
 Status RequireRow(sqldb::Connection* conn, const std::string& sql,
@@ -203,6 +228,18 @@ Result<hive::Table> SqlMetastore::GetTable(const std::string& db, const std::str
 
 Result<std::vector<hive::Partition>> SqlMetastore::GetPartitions(const std::string& db,
                                                                  const std::string& table) {
+  ICS_ASSIGN_OR_RETURN(std::unique_ptr<PartitionReader> reader, ReadPartitions(db, table));
+  std::vector<hive::Partition> parts;
+  parts.reserve(reader->size());
+  for (size_t i = 0; i < reader->size(); ++i) {
+    ICS_ASSIGN_OR_RETURN(hive::Partition p, reader->Take(i));
+    parts.push_back(std::move(p));
+  }
+  return parts;
+}
+
+Result<std::unique_ptr<PartitionReader>> SqlMetastore::ReadPartitions(const std::string& db,
+                                                                      const std::string& table) {
   KeyedBlobs rows;
   {
     ICS_ASSIGN_OR_RETURN(sqldb::ConnectionPool::Lease conn, pool_->Acquire());
@@ -215,7 +252,8 @@ Result<std::vector<hive::Partition>> SqlMetastore::GetPartitions(const std::stri
                                            {db, table}));
     ICS_RETURN_IF_ERROR(txn.Commit());
   }
-  return DecodePartitions(rows, db, table);
+  return std::unique_ptr<PartitionReader>(
+      std::make_unique<BlobPartitionReader>(std::move(rows), db, table));
 }
 
 Result<std::vector<hive::Partition>> SqlMetastore::GetPartitionsByNames(

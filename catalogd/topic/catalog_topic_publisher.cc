@@ -64,8 +64,9 @@ impala::TTopicDelta CatalogTopicPublisher::BuildLocked(int64_t from, bool full) 
   // again) must end up as the new object, not as the tombstone.
   if (!full) {
     for (const Deletion& d : cd.deletions) {
-      if (want_v1()) AddEntry(&out, kFullObjectPrefix, d.object, true, true);
-      if (want_v2()) AddEntry(&out, kInvalidationPrefix, d.object, true, true);
+      const impala::TCatalogObject obj = d.Object();
+      if (want_v1()) AddEntry(&out, kFullObjectPrefix, obj, true, true);
+      if (want_v2()) AddEntry(&out, kInvalidationPrefix, obj, true, true);
     }
   }
   for (const DatabasePtr& db : cd.databases) {

@@ -63,6 +63,12 @@ Result<std::vector<hive::Partition>> TimedMetastore::GetPartitions(const std::st
                                                                    const std::string& table) {
   return Timed(get_partitions_, [&] { return inner_->GetPartitions(db, table); });
 }
+Result<std::unique_ptr<PartitionReader>> TimedMetastore::ReadPartitions(const std::string& db,
+                                                                        const std::string& table) {
+  // Timed as get_partitions: the read is the metastore's part; decoding
+  // happens in the loader's tasks.
+  return Timed(get_partitions_, [&] { return inner_->ReadPartitions(db, table); });
+}
 Result<std::vector<hive::Partition>> TimedMetastore::GetPartitionsByNames(
     const std::string& db, const std::string& table, const std::vector<std::string>& names) {
   return Timed(get_partitions_by_names_,

@@ -31,6 +31,8 @@ class TimedMetastore final : public Metastore {
   Result<hive::Table> GetTable(const std::string& db, const std::string& table) override;
   Result<std::vector<hive::Partition>> GetPartitions(const std::string& db,
                                                      const std::string& table) override;
+  Result<std::unique_ptr<PartitionReader>> ReadPartitions(const std::string& db,
+                                                          const std::string& table) override;
   Result<std::vector<hive::Partition>> GetPartitionsByNames(
       const std::string& db, const std::string& table,
       const std::vector<std::string>& names) override;

@@ -408,6 +408,45 @@ def section_s7(data, plot):
     return "".join(md) + "\n"
 
 
+def section_s8(data, plot):
+    runs = data.get("s8", {})
+    if not runs:
+        return ""
+    md = ["## 8. The real path: catalogd memory, REFRESH rate, ADD PARTITION latency\n\n",
+          "real_path_bench: the daemons as processes; one table created through the HMS "
+          "endpoint with every partition's full storage descriptor, Spark-style data files on "
+          "tmpfs, REFRESH through a coordinator; catalogd VmRSS from /proc before and after "
+          "the first REFRESH. ADD PARTITION through the coordinator on a 100-partition table "
+          "and on the big table, alternating.\n"]
+    rows = []
+    per_part = {}
+    for label in sorted(runs, key=lambda l: tuple(int(x[1:]) for x in l.split("_"))):
+        f = runs[label]
+        g = lambda x: f.get("real_path " + x, {})
+        p, files = (int(x[1:]) for x in label.split("_"))
+        per_part[(p, files)] = g("rss_bytes_per_partition")
+        big = next((k for k in f if k.startswith("real_path add_partition_ms_p50_t")
+                    and not k.endswith("_t100")), None)
+        rows.append([str(p), str(files), cell(g("rss_bytes_per_partition")),
+                     cell(g("rss_after_refresh_mb")), cell(g("refresh_partitions_per_s")),
+                     cell(g("second_refresh_partitions_per_s")),
+                     cell(g("add_partition_ms_p50_t100")), cell(f.get(big, {})) if big else "-",
+                     cell(g("add_partition_p50_ratio"))])
+    md.append(table(["partitions", "files each", "RSS B/partition", "RSS MiB after",
+                     "REFRESH partitions/s", "unchanged REFRESH partitions/s",
+                     "ADD PARTITION ms (100)", "ADD PARTITION ms (big)", "ratio"], rows))
+    extra = []
+    for (p, files), v in sorted(per_part.items()):
+        one = per_part.get((p, 1))
+        if files > 1 and one:
+            per_file = {r: (v[r] - one[r]) / (files - 1) for r in v if r in one}
+            extra.append("%d partitions: %s B per additional file" % (p, cell(per_file)))
+    if extra:
+        md.append("\nRSS per additional file (same run, %s): %s.\n" % (
+            "10 files vs 1 per partition", "; ".join(extra)))
+    return "".join(md) + "\n"
+
+
 def appendix(data, units):
     md = ["## Appendix: every figure (min / median / max over repeats)\n\n"]
     rows = []
@@ -454,7 +493,8 @@ def main():
     ]))
     md.append("\nCells are median [min-max] over the repeats. The machine may be shared: "
               "compare ratios measured in the same repeat rather than absolute figures.\n\n")
-    for sec in (section_s1, section_s2, section_s3, section_s4, section_s5, section_s6, section_s7):
+    for sec in (section_s1, section_s2, section_s3, section_s4, section_s5, section_s6, section_s7,
+                section_s8):
         md.append(sec(data, plot))
     if not plot.gnuplot:
         md.append("\n(gnuplot not found: no plots)\n")

@@ -59,11 +59,11 @@ TEST(CatalogTest, DeltaHasChangedObjectsAndDeletions) {
   EXPECT_TRUE(since1.databases.empty());
   ASSERT_EQ(since1.deletions.size(), 2u);
   EXPECT_EQ(since1.deletions[0].version, 2);
-  EXPECT_EQ(since1.deletions[0].object.type, impala::TCatalogObjectType::TABLE);
-  EXPECT_EQ(since1.deletions[0].object.table.tbl_name, "t1");
-  EXPECT_EQ(since1.deletions[1].object.type, impala::TCatalogObjectType::HDFS_PARTITION);
-  EXPECT_EQ(since1.deletions[1].object.hdfs_partition.id, 10);
-  EXPECT_EQ(since1.deletions[1].object.catalog_version, 3);
+  EXPECT_EQ(since1.deletions[0].Object().type, impala::TCatalogObjectType::TABLE);
+  EXPECT_EQ(since1.deletions[0].Object().table.tbl_name, "t1");
+  EXPECT_EQ(since1.deletions[1].Object().type, impala::TCatalogObjectType::HDFS_PARTITION);
+  EXPECT_EQ(since1.deletions[1].Object().hdfs_partition.id, 10);
+  EXPECT_EQ(since1.deletions[1].Object().catalog_version, 3);
 
   CatalogDelta none = c.CollectDelta(3);
   EXPECT_TRUE(none.tables.empty() && none.deletions.empty() && none.databases.empty());

@@ -263,7 +263,7 @@ TEST_F(DdlAlterTest, TableAndPartitionProperties) {
   const PartitionState* p2 = after->FindPartition("year=2/month=a");
   ASSERT_NE(p1, nullptr);
   ASSERT_NE(p2, nullptr);
-  EXPECT_EQ(p1->hms.parameters.at("pk"), "pv");
+  EXPECT_EQ(p1->Hms().parameters.at("pk"), "pv");
   EXPECT_EQ(p1->prev_id, before->FindPartition("year=1/month=a")->id) << "replaced partition";
   EXPECT_EQ(p2->id, before->FindPartition("year=2/month=a")->id) << "untouched partition reused";
   sp.__set_partition_set({{Kv("year", "9"), Kv("month", "a")}});
@@ -284,10 +284,8 @@ TEST_F(DdlAlterTest, PartitionFormatAndLocation) {
   ASSERT_DDL_OK(out, Exec(ff));
   EXPECT_EQ(out.summary, "Updated 1 partition(s).");
   TablePtr t = catalog_->GetTable("db", "p");
-  EXPECT_EQ(FileFormatOf(t->FindPartition("year=1/month=a")->hms.sd),
-            impala::THdfsFileFormat::AVRO);
-  EXPECT_EQ(FileFormatOf(t->FindPartition("year=2/month=a")->hms.sd),
-            impala::THdfsFileFormat::TEXT);
+  EXPECT_EQ(FileFormatOf(t->FindPartition("year=1/month=a")->sd()), impala::THdfsFileFormat::AVRO);
+  EXPECT_EQ(FileFormatOf(t->FindPartition("year=2/month=a")->sd()), impala::THdfsFileFormat::TEXT);
   EXPECT_EQ(FileFormatOf(t->hms.sd), impala::THdfsFileFormat::TEXT);
 
   WriteFile(root_ + "/p2/f");

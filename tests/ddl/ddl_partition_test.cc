@@ -154,7 +154,7 @@ TEST_F(DdlPartitionTest, DropPartitions) {
   // The dropped partitions are logged for subscribers.
   int partition_deletions = 0;
   for (const Deletion& d : catalog_->CollectDelta(out.version - 1).deletions) {
-    partition_deletions += d.object.type == impala::TCatalogObjectType::HDFS_PARTITION;
+    partition_deletions += d.Object().type == impala::TCatalogObjectType::HDFS_PARTITION;
   }
   EXPECT_EQ(partition_deletions, 2);
 

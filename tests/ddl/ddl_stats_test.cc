@@ -87,7 +87,7 @@ TEST_F(DdlStatsTest, UpdateTablePartitionAndColumnStats) {
   auto decoded = DecodePartitionStats(p1->partition_stats);
   ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
   EXPECT_EQ(*decoded, big);
-  EXPECT_EQ(p1->hms.parameters.count(kStatsNumChunksParam), 0u) << "chunks live compressed";
+  EXPECT_EQ(p1->Hms().parameters.count(kStatsNumChunksParam), 0u) << "chunks live compressed";
   ASSERT_EQ(t->column_stats.count("id"), 1u);
   EXPECT_EQ(t->column_stats.at("id").statsData.longStats.numDVs, 250);
   EXPECT_EQ(t->column_stats.at("name").statsData.stringStats.maxColLen, 20);

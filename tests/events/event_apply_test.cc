@@ -131,7 +131,8 @@ TEST_F(EventsTest, RenameDropsTheOldNameAndAddsTheNewOne) {
   // The old name was published as a deletion.
   bool deleted = false;
   for (const Deletion& d : catalog_->CollectDelta(before->version).deletions) {
-    if (d.object.__isset.table && d.object.table.tbl_name == "t" && d.object.table.db_name == "d") {
+    if (d.Object().__isset.table && d.Object().table.tbl_name == "t" &&
+        d.Object().table.db_name == "d") {
       deleted = true;
     }
   }
@@ -150,7 +151,7 @@ TEST_F(EventsTest, DropOfALoadedTable) {
   EXPECT_NE(catalog_->GetDatabase("d"), nullptr);
   size_t table_deletions = 0;
   for (const Deletion& d : catalog_->CollectDelta(before->version).deletions) {
-    if (d.object.type == impala::TCatalogObjectType::TABLE) ++table_deletions;
+    if (d.Object().type == impala::TCatalogObjectType::TABLE) ++table_deletions;
   }
   EXPECT_EQ(table_deletions, 1u);
 }

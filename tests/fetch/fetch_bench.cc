@@ -82,7 +82,9 @@ std::shared_ptr<TableState> BuildTable(const Config& c, std::atomic<int64_t>* id
     p->name = "ss_sold_date_sk=" + std::to_string(2450000 + i);
     p->values = {std::to_string(2450000 + i)};
     p->location = t->hms.sd.location + "/" + p->name;
-    p->hms.sd.location = p->location;
+    hive::Partition hms;
+    hms.sd.location = p->location;
+    p->SetHms(std::move(hms));
     for (int f = 0; f < c.files; ++f) {
       FileDescInfo info;
       char name[64];

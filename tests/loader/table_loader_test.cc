@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "catalogd/loader/partition_stats_params.h"
+#include "catalogd/loader/table_load_manager.h"
 #include "common/codec/file_desc.h"
 #include "common/codec/partition_stats.h"
 #include "common/types/column_type.h"
@@ -183,9 +184,9 @@ TEST_F(TableLoaderTest, LoadsPartitionedTable) {
   auto stats = DecodePartitionStats(p1->partition_stats);
   ASSERT_TRUE(stats.ok()) << stats.status().ToString();
   EXPECT_EQ(*stats, SampleStats(5000));
-  EXPECT_EQ(p1->hms.parameters.count(kStatsNumChunksParam), 0u);
-  EXPECT_EQ(p1->hms.parameters.count(std::string(kStatsChunkParamPrefix) + "0"), 0u);
-  EXPECT_EQ(p1->hms.parameters.at("numRows"), "600");
+  EXPECT_EQ(p1->Hms().parameters.count(kStatsNumChunksParam), 0u);
+  EXPECT_EQ(p1->Hms().parameters.count(std::string(kStatsChunkParamPrefix) + "0"), 0u);
+  EXPECT_EQ(p1->Hms().parameters.at("numRows"), "600");
 
   const PartitionState* p2 = t.FindPartition("year=2024/month=02");
   ASSERT_NE(p2, nullptr);
@@ -235,6 +236,47 @@ TEST_F(TableLoaderTest, IdsAreNeverReusedAcrossLoads) {
   EXPECT_EQ(ids.size(), 6u);
 }
 
+TEST_F(TableLoaderTest, ReloadKeepsUnchangedPartitions) {
+  TableLoader loader(&ms_, &fs_, Options(), &next_id_);
+  auto a = loader.Load("db1", "sales");
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  // Nothing changed: every partition is the previous state itself.
+  auto b = loader.Load("db1", "sales", a->get());
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  ASSERT_EQ((*b)->partitions.size(), 3u);
+  for (const auto& [id, p] : (*b)->partitions) {
+    ASSERT_EQ((*a)->partitions.count(id), 1u) << p->name;
+    EXPECT_EQ((*a)->partitions.at(id).get(), p.get()) << p->name;
+  }
+  // A new file in one partition, a new parameter on another: those two get
+  // new ids that point back at the old ones; the third is kept.
+  WriteFile(table_dir_ + "/year=2024/month=01/000002_0", 7);
+  hive::Partition p2 = Partition({"2024", "02"});
+  p2.sd.location = external_dir_;
+  p2.parameters["owner_note"] = "x";
+  ASSERT_TRUE(ms_.PutPartition(p2).ok());
+  auto c = loader.Load("db1", "sales", b->get());
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  const PartitionState* jan_old = (*b)->FindPartition("year=2024/month=01");
+  const PartitionState* jan = (*c)->FindPartition("year=2024/month=01");
+  const PartitionState* feb_old = (*b)->FindPartition("year=2024/month=02");
+  const PartitionState* feb = (*c)->FindPartition("year=2024/month=02");
+  const PartitionState* ab_old = (*b)->FindPartition("year=2025/month=a%2Fb");
+  const PartitionState* ab = (*c)->FindPartition("year=2025/month=a%2Fb");
+  ASSERT_TRUE(jan && jan_old && feb && feb_old && ab && ab_old);
+  EXPECT_NE(jan->id, jan_old->id);
+  EXPECT_EQ(jan->prev_id, jan_old->id);
+  EXPECT_EQ(jan->file_descs.size(), jan_old->file_descs.size() + 1);
+  EXPECT_NE(feb->id, feb_old->id);
+  EXPECT_EQ(feb->prev_id, feb_old->id);
+  EXPECT_EQ(ab, ab_old);
+  // An unloaded previous state is no base.
+  auto unloaded = MakeUnloadedTable("db1", "sales");
+  auto d = loader.Load("db1", "sales", unloaded.get());
+  ASSERT_TRUE(d.ok());
+  for (const auto& [id, p] : (*d)->partitions) EXPECT_EQ((*c)->partitions.count(id), 0u);
+}
+
 TEST_F(TableLoaderTest, UnpartitionedTable) {
   hive::Table t;
   t.dbName = "db1";
@@ -258,8 +300,8 @@ TEST_F(TableLoaderTest, UnpartitionedTable) {
   EXPECT_TRUE(p.values.empty());
   EXPECT_EQ(p.location, t.sd.location);
   EXPECT_EQ(p.num_rows, 7);
-  EXPECT_EQ(p.hms.tableName, "flat");
-  EXPECT_EQ(p.hms.sd.location, t.sd.location);
+  EXPECT_EQ(p.Hms().tableName, "flat");
+  EXPECT_EQ(p.Hms().sd.location, t.sd.location);
   ASSERT_EQ(p.file_descs.size(), 1u);
   EXPECT_EQ(ToFileDescInfo(**ReadFileDesc(p.file_descs[0])).compression, fb::FbCompression::ZSTD);
   EXPECT_TRUE(p.has_incremental_stats);
@@ -357,7 +399,7 @@ TEST_F(TableLoaderTest, CorruptStatsAreDroppedNotFatal) {
   ASSERT_NE(part, nullptr);
   EXPECT_FALSE(part->has_incremental_stats);
   EXPECT_TRUE(part->partition_stats.empty());
-  EXPECT_EQ(part->hms.parameters.count(kStatsNumChunksParam), 0u);
+  EXPECT_EQ(part->Hms().parameters.count(kStatsNumChunksParam), 0u);
 }
 
 TEST_F(TableLoaderTest, LoadPartitionAndRefresh) {

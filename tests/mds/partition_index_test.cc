@@ -149,9 +149,11 @@ TEST(PartitionIndexTest, FollowsTableChanges) {
   // 2000 partition (new id, same values).
   auto next = std::make_shared<TableState>(*t);
   next->version = 2;
-  for (auto it = next->partitions.begin(); it != next->partitions.end();) {
-    it = it->second->values[0] == "2001" ? next->partitions.erase(it) : std::next(it);
+  std::vector<int64_t> drop;
+  for (const auto& [id, p] : next->partitions) {
+    if (p->values[0] == "2001") drop.push_back(id);
   }
+  for (int64_t id : drop) next->partitions.erase(id);
   for (const char* r : {"r0", "r1"}) {
     auto p = std::make_shared<PartitionState>();
     p->id = next_id++;

@@ -1,0 +1,100 @@
+// CompactStringMap: an immutable string -> string map in one heap block.
+//
+// Partition parameters (numRows, transient_lastDdlTime, ...) are a handful
+// of short pairs per partition, and there are millions of partitions. A
+// std::map costs a node of ~100 bytes per pair plus the strings; this keeps
+// the pairs, in key order, in one std::string: for each pair a varint key
+// length, the key, a varint value length, the value. Built from and turned
+// back into the Thrift map type (std::map) on the way in and out.
+//
+// Thread-safety: immutable after construction; share freely.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ics::catalog {
+
+class CompactStringMap {
+ public:
+  CompactStringMap() = default;
+  explicit CompactStringMap(const std::map<std::string, std::string>& m) {
+    for (const auto& [k, v] : m) {
+      Put(k);
+      Put(v);
+    }
+    blob_.shrink_to_fit();
+    size_ = static_cast<uint32_t>(m.size());
+  }
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+
+  std::map<std::string, std::string> ToMap() const {
+    std::map<std::string, std::string> m;
+    ForEach([&](std::string_view k, std::string_view v) {
+      m.emplace_hint(m.end(), std::string(k), std::string(v));
+    });
+    return m;
+  }
+
+  // The value of `key`, if present.
+  std::optional<std::string_view> Find(std::string_view key) const {
+    std::optional<std::string_view> out;
+    ForEach([&](std::string_view k, std::string_view v) {
+      if (!out && k == key) out = v;
+    });
+    return out;
+  }
+
+  // Calls fn(key, value) for every pair in key order.
+  template <typename Fn>
+  void ForEach(Fn&& fn) const {
+    size_t pos = 0;
+    for (size_t i = 0; i < size_; ++i) {
+      const std::string_view k = Take(&pos);
+      const std::string_view v = Take(&pos);
+      fn(k, v);
+    }
+  }
+
+  // Heap bytes held beyond the object.
+  size_t HeapBytes() const { return blob_.capacity() > 15 ? blob_.capacity() + 1 : 0; }
+
+  bool operator==(const CompactStringMap& o) const { return size_ == o.size_ && blob_ == o.blob_; }
+  bool operator!=(const CompactStringMap& o) const { return !(*this == o); }
+
+ private:
+  void Put(const std::string& s) {
+    uint64_t n = s.size();
+    while (n >= 0x80) {
+      blob_.push_back(static_cast<char>((n & 0x7f) | 0x80));
+      n >>= 7;
+    }
+    blob_.push_back(static_cast<char>(n));
+    blob_ += s;
+  }
+  // The blob is only ever written by Put, so it is well formed.
+  std::string_view Take(size_t* pos) const {
+    uint64_t n = 0;
+    int shift = 0;
+    while (true) {
+      const auto b = static_cast<unsigned char>(blob_[(*pos)++]);
+      n |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if ((b & 0x80) == 0) break;
+      shift += 7;
+    }
+    const std::string_view s(blob_.data() + *pos, n);
+    *pos += n;
+    return s;
+  }
+
+  std::string blob_;
+  uint32_t size_ = 0;
+};
+
+}  // namespace ics::catalog
