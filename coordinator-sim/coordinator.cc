@@ -213,10 +213,15 @@ Result<impala::TCatalogUpdateResult> Coordinator::Finish(impala::TCatalogUpdateR
 }
 
 namespace {
-impala::TCatalogServiceRequestHeader Header(const std::string& coordinator) {
+// An on-demand catalog only invalidates what a request touched, so it asks
+// for the small form of every result (DDL, REFRESH/INVALIDATE, INSERT), as
+// Impala's local-catalog coordinators do: catalogd then never renders a
+// whole table (every partition and file) only for it to be dropped here.
+impala::TCatalogServiceRequestHeader Header(const std::string& coordinator, bool minimal) {
   impala::TCatalogServiceRequestHeader h;
   h.__set_requesting_user("ics");
   h.__set_coordinator_hostname(coordinator);
+  if (minimal) h.__set_want_minimal_response(true);
   return h;
 }
 }  // namespace
@@ -224,10 +229,7 @@ impala::TCatalogServiceRequestHeader Header(const std::string& coordinator) {
 Result<impala::TDdlExecResponse> Coordinator::ExecDdl(impala::TDdlExecRequest req,
                                                       bool sync_ddl) {
   req.protocol_version = impala::CatalogServiceVersion::V2;
-  req.__set_header(Header(opts_.id));
-  // An on-demand catalog only invalidates what a DDL touched, so it asks for
-  // the small form of the result, as Impala's local-catalog coordinators do.
-  if (opts_.use_local_catalog) req.header.__set_want_minimal_response(true);
+  req.__set_header(Header(opts_.id, opts_.use_local_catalog));
   req.query_options.sync_ddl = sync_ddl;
   impala::TDdlExecResponse resp;
   ICS_RETURN_IF_ERROR(
@@ -240,7 +242,7 @@ Result<impala::TDdlExecResponse> Coordinator::ExecDdl(impala::TDdlExecRequest re
 Result<impala::TCatalogUpdateResult> Coordinator::UpdateCatalog(impala::TUpdateCatalogRequest req,
                                                                 bool sync_ddl) {
   req.protocol_version = impala::CatalogServiceVersion::V2;
-  req.__set_header(Header(opts_.id));
+  req.__set_header(Header(opts_.id, opts_.use_local_catalog));
   req.sync_ddl = sync_ddl;
   impala::TUpdateCatalogResponse resp;
   ICS_RETURN_IF_ERROR(
@@ -252,7 +254,7 @@ Result<impala::TCatalogUpdateResult> Coordinator::UpdateCatalog(impala::TUpdateC
 Result<impala::TCatalogUpdateResult> Coordinator::ResetMetadata(impala::TResetMetadataRequest req,
                                                                 bool sync_ddl) {
   req.protocol_version = impala::CatalogServiceVersion::V2;
-  req.__set_header(Header(opts_.id));
+  req.__set_header(Header(opts_.id, opts_.use_local_catalog));
   req.sync_ddl = sync_ddl;
   impala::TResetMetadataResponse resp;
   ICS_RETURN_IF_ERROR(

@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include "common/util/exception_barrier.h"
+#include "common/util/heap_release.h"
 
 namespace ics::catalog {
 
@@ -62,6 +63,10 @@ Result<TablePtr> TableLoadManager::LoadUnderLock(const std::string& db, const st
   std::shared_ptr<TableState> state = std::move(loaded).value();
   cs.put_tables.push_back(state);
   catalog_->Install(std::move(cs));
+  // The load's transient memory (decoded rows, listings, the replaced
+  // partitions) is free now; after a large load give its pages back.
+  current.reset();
+  if (state->partitions.size() >= kReleaseHeapAfterPartitions) ReleaseFreeHeap();
   return TablePtr(state);
 }
 

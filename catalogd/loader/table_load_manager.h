@@ -37,6 +37,10 @@ namespace ics::catalog {
 
 class TableLoadManager {
  public:
+  // A load of at least this many partitions ends by returning the heap's
+  // free pages to the kernel (ReleaseFreeHeap).
+  static constexpr size_t kReleaseHeapAfterPartitions = 10000;
+
   TableLoadManager(Catalog* catalog, TableLoader* loader, int num_background_threads);
   ~TableLoadManager();
 

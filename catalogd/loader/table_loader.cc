@@ -5,6 +5,7 @@
 #include <charconv>
 #include <chrono>
 #include <limits>
+#include <string_view>
 #include <unordered_set>
 #include <utility>
 
@@ -240,13 +241,34 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
                                 std::chrono::steady_clock::now() - listing_start)
                                 .count();
 
-  for (PartitionPtr& p : built) {
-    if (!t->partition_ids_by_name.emplace(p->name, p->id).second) {
-      return Status::Corruption("duplicate partition '" + p->name + "'");
+  {
+    std::unordered_set<std::string_view> names;
+    names.reserve(built.size());
+    for (const PartitionPtr& p : built) {
+      if (!names.insert(p->name).second) {
+        return Status::Corruption("duplicate partition '" + p->name + "'");
+      }
     }
-    t->partitions.emplace(p->id, std::move(p));
   }
-  FinishTableState(t.get());
+  if (previous != nullptr) {
+    // Start from the previous maps (shared chunks) and apply what differs:
+    // an unchanged table allocates nothing new for its partitions.
+    t->partitions = previous->partitions;
+    std::unordered_set<int64_t> kept;
+    kept.reserve(built.size());
+    for (const PartitionPtr& p : built) kept.insert(p->id);
+    std::vector<int64_t> gone;
+    for (const auto& [id, p] : previous->partitions) {
+      if (kept.count(id) == 0) gone.push_back(id);
+    }
+    for (int64_t id : gone) t->partitions.erase(id);
+    for (PartitionPtr& p : built) {
+      if (p->added_version == 0) t->partitions.emplace(p->id, std::move(p));
+    }
+  } else {
+    for (PartitionPtr& p : built) t->partitions.emplace(p->id, std::move(p));
+  }
+  FinishTableState(t.get(), previous);
   t->loaded = true;
   t->load_time_ms = NowMs();
   return t;

@@ -31,6 +31,15 @@ Status CheckProtocol(CatalogServiceVersion::type v) {
   return Status::OK();
 }
 
+// Whether the caller asked for the small form of the result (invalidations
+// instead of whole objects): Impala's local-catalog coordinators set it in
+// the header of every request (ExecDdl, UpdateCatalog, ResetMetadata).
+template <typename Req>
+bool WantsMinimal(const Req& req) {
+  return req.__isset.header && req.header.__isset.want_minimal_response &&
+         req.header.want_minimal_response;
+}
+
 class Handler : public impala::CatalogServiceIf {
  public:
   explicit Handler(HandlerDeps d) : d_(d) {}
@@ -89,9 +98,7 @@ class Handler : public impala::CatalogServiceIf {
   void ExecDdl(impala::TDdlExecResponse& resp, const impala::TDdlExecRequest& req) override {
     Status proto = CheckProtocol(req.protocol_version);
     Result<DdlOutcome> r = proto.ok() ? d_.ddl->ExecDdl(req) : Result<DdlOutcome>(proto);
-    const bool minimal = req.__isset.header && req.header.__isset.want_minimal_response &&
-                         req.header.want_minimal_response;
-    resp.result = MakeResult(r, req.query_options.sync_ddl, minimal);
+    resp.result = MakeResult(r, req.query_options.sync_ddl, WantsMinimal(req));
     if (r.ok()) {
       resp.__set_result_set(SummaryResultSet(r->summary));
       if (r->new_table_created) resp.__set_new_table_created(true);
@@ -103,14 +110,14 @@ class Handler : public impala::CatalogServiceIf {
                      const impala::TUpdateCatalogRequest& req) override {
     Status proto = CheckProtocol(req.protocol_version);
     Result<DdlOutcome> r = proto.ok() ? d_.ddl->UpdateCatalog(req) : Result<DdlOutcome>(proto);
-    resp.result = MakeResult(r, req.sync_ddl, false);
+    resp.result = MakeResult(r, req.sync_ddl, WantsMinimal(req));
   }
 
   void ResetMetadata(impala::TResetMetadataResponse& resp,
                      const impala::TResetMetadataRequest& req) override {
     Status proto = CheckProtocol(req.protocol_version);
     Result<DdlOutcome> r = proto.ok() ? d_.ddl->ResetMetadata(req) : Result<DdlOutcome>(proto);
-    resp.result = MakeResult(r, req.sync_ddl, false);
+    resp.result = MakeResult(r, req.sync_ddl, WantsMinimal(req));
   }
 
   void GetCatalogObject(impala::TGetCatalogObjectResponse& resp,

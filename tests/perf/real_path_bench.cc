@@ -17,8 +17,9 @@
 //   4. ADD PARTITION through the coordinator on a table of
 //      --small_table_partitions partitions and on the first (big) table,
 //      alternating, --ddl_rounds each.
-// catalogd's RSS comes from /proc/<pid>/status (VmRSS) before step 3 (the
-// table names are known, nothing loaded) and after it; the difference over
+// catalogd is restarted between steps 2 and 3, so it starts knowing the
+// tables by name only. Its RSS comes from /proc/<pid>/status (VmRSS) before
+// step 3 and after it; the difference over
 // the partitions is the per-partition figure. Run once with 1 and once with
 // 10 files per partition to get the cost of one more file.
 //
@@ -26,7 +27,9 @@
 //   rss_before_refresh_mb, rss_after_refresh_mb, rss_bytes_per_partition,
 //   refresh_seconds, refresh_partitions_per_s, second_refresh_partitions_per_s
 //   (an unchanged table again), add_partition_ms_p50/p99 for both tables and
-//   their ratio. Not a test; scripts/bench.sh runs it (scenario s8).
+//   their ratio, through the coordinator and (catalogd_add_partition_*)
+//   straight to catalogd's ExecDdl. Not a test; scripts/bench.sh runs it
+//   (scenario s8).
 #include <gflags/gflags.h>
 #include <glog/logging.h>
 #include <thrift/protocol/TBinaryProtocol.h>
@@ -42,7 +45,9 @@
 #include <string>
 #include <vector>
 
+#include "CatalogService.h"
 #include "ThriftHiveMetastore.h"
+#include "common/rpc/thrift_client.h"
 #include "tests/external/external_cluster.h"
 #include "tests/perf/perf_util.h"
 
@@ -149,6 +154,43 @@ bool Populate(int hms_port, const SyntheticCatalogSpec& spec, int small_table) {
   return true;
 }
 
+// ALTER TABLE rp.<table> ADD PARTITION (year=<year>, day=<day>) sent to
+// catalogd's CatalogService as an on-demand coordinator sends it (minimal
+// response); an error Status if it fails.
+Status DirectAddPartition(ThriftClient<impala::CatalogServiceClient>* c, const std::string& table,
+                          int year, int day) {
+  impala::TDdlExecRequest r;
+  r.protocol_version = impala::CatalogServiceVersion::V2;
+  r.ddl_type = impala::TDdlType::ALTER_TABLE;
+  impala::TCatalogServiceRequestHeader h;
+  h.__set_requesting_user("bench");
+  h.__set_coordinator_hostname("real_path_bench");
+  h.__set_want_minimal_response(true);
+  r.__set_header(h);
+  r.__isset.alter_table_params = true;
+  r.alter_table_params.alter_type = impala::TAlterTableType::ADD_PARTITION;
+  r.alter_table_params.table_name.db_name = kDb;
+  r.alter_table_params.table_name.table_name = table;
+  r.alter_table_params.__isset.add_partition_params = true;
+  impala::TPartitionDef def;
+  impala::TPartitionKeyValue y, d;
+  y.name = "year";
+  y.value = std::to_string(year);
+  d.name = "day";
+  d.value = std::to_string(day);
+  def.partition_spec = {y, d};
+  r.alter_table_params.add_partition_params.partitions = {def};
+  impala::TDdlExecResponse resp;
+  ICS_RETURN_IF_ERROR(
+      c->Call("ExecDdl", [&](impala::CatalogServiceClient& cl) { cl.ExecDdl(resp, r); }));
+  if (resp.result.status.status_code != impala::TErrorCode::OK) {
+    std::string msg;
+    for (const auto& m : resp.result.status.error_msgs) msg += m;
+    return Status::Internal("ExecDdl failed: " + msg);
+  }
+  return Status::OK();
+}
+
 bool Ok(const external::ExecResult& r, const std::string& what) {
   if (r.ok()) return true;
   std::fprintf(stderr, "%s: %s\n", what.c_str(), r.status.ToString().c_str());
@@ -198,7 +240,6 @@ int Run() {
     std::fprintf(stderr, "cluster: %s\n", s.ToString().c_str());
     return 1;
   }
-  const pid_t catalogd = cluster.process(external::ExternalCluster::kCatalogd)->pid();
   Note(kBench, std::to_string(P) + " partitions in " + std::to_string(T) + " table(s), " +
                    std::to_string(FLAGS_files_per_partition) + " file(s) each, " +
                    std::to_string(FLAGS_columns) + " columns; warehouse on " +
@@ -214,6 +255,15 @@ int Run() {
   }
   std::vector<std::string> names;
   for (int i = 0; i < T; ++i) names.push_back(TableNameOf(spec, i));
+  // A fresh catalogd (as after a restart) knows the tables by name only;
+  // its RSS is the baseline, without what serving the population left.
+  s = cluster.Restart(external::ExternalCluster::kCatalogd);
+  if (s.ok()) s = cluster.WaitForCoordinatorsReady(external::Millis(60000));
+  if (!s.ok()) {
+    std::fprintf(stderr, "restarting catalogd: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  const pid_t catalogd = cluster.process(external::ExternalCluster::kCatalogd)->pid();
 
   const int64_t rss0 = ProcessRssBytes(catalogd);
   bool ok = true;
@@ -254,6 +304,30 @@ int Run() {
   Figure(kBench, "add_partition_p50_ratio",
          big_lat.Percentile(0.5) / std::max(1.0, small_lat.Percentile(0.5)), "",
          big_tag + " table / " + small_tag + " table, median latency through the coordinator");
+
+  // The same statements sent straight to catalogd: its own cost.
+  Latencies small_direct, big_direct;
+  ThriftClient<impala::CatalogServiceClient> direct("127.0.0.1", cluster.catalogd_port());
+  for (int r = 0; r < FLAGS_ddl_rounds; ++r) {
+    for (int which = 0; which < 2; ++which) {
+      auto t0 = Clock::now();
+      s = DirectAddPartition(&direct, which == 0 ? "small0" : names[0], 1901, r);
+      if (!s.ok()) {
+        std::fprintf(stderr, "catalogd ADD PARTITION: %s\n", s.ToString().c_str());
+        return 1;
+      }
+      (which == 0 ? small_direct : big_direct).Add(t0);
+    }
+  }
+  Figure(kBench, "catalogd_add_partition_ms_p50_" + small_tag, small_direct.Percentile(0.5) / 1e3,
+         "ms");
+  Figure(kBench, "catalogd_add_partition_ms_p50_" + big_tag, big_direct.Percentile(0.5) / 1e3,
+         "ms");
+  Figure(kBench, "catalogd_add_partition_ms_p99_" + big_tag, big_direct.Percentile(0.99) / 1e3,
+         "ms");
+  Figure(kBench, "catalogd_add_partition_p50_ratio",
+         big_direct.Percentile(0.5) / std::max(1.0, small_direct.Percentile(0.5)), "",
+         big_tag + " table / " + small_tag + " table, ExecDdl straight to catalogd");
   return 0;
 }
 
