@@ -91,9 +91,9 @@ impala::THdfsPartition PartitionToThrift(const TableState& t, const PartitionSta
   if (with_files) {
     std::vector<impala::THdfsFileDesc> fds;
     fds.reserve(p.file_descs.size());
-    for (const std::string& fd : p.file_descs) {
+    for (std::string_view fd : p.file_descs) {
       impala::THdfsFileDesc d;
-      d.file_desc_data = fd;
+      d.file_desc_data.assign(fd.data(), fd.size());
       fds.push_back(std::move(d));
     }
     out.__set_file_desc(std::move(fds));

@@ -86,7 +86,7 @@ int64_t PartitionState::EstimateBytes() const {
   int64_t b = Alloc(sizeof(PartitionState) + 16);
   b += Heap(name) + Heap(values) + Heap(location) + Heap(partition_stats);
   b += static_cast<int64_t>(hms_parameters.HeapBytes());
-  b += Heap(file_descs);
+  b += static_cast<int64_t>(file_descs.HeapBytes());
   return b;
 }
 

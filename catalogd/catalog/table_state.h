@@ -29,6 +29,7 @@
 #include "CatalogObjects_types.h"
 #include "Types_types.h"
 #include "catalogd/catalog/compact_string_map.h"
+#include "catalogd/catalog/file_desc_list.h"
 #include "catalogd/catalog/persistent_map.h"
 #include "common/util/mutex.h"
 #include "common/util/status.h"
@@ -60,7 +61,7 @@ struct PartitionState {
   int32_t hms_last_access_time = 0;
   bool hms_has_location = false;        // sd.location set in the metastore (it is `location`)
   std::string location;                 // absolute directory path
-  std::vector<std::string> file_descs;  // FbFileDesc buffers
+  FileDescList file_descs;  // FbFileDesc buffers, packed
   int64_t total_file_bytes = 0;
   int64_t num_blocks = 0;
   int64_t num_rows = -1;               // from HMS parameter numRows; -1 unknown

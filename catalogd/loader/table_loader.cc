@@ -63,7 +63,7 @@ Result<std::vector<FileStatus>> ListFilesGuarded(FileSystem* fs, const std::stri
 }
 
 // Whether `listing` describes exactly the files of `descs`.
-bool SameFiles(const std::vector<std::string>& descs, const std::vector<FileStatus>& listing) {
+bool SameFiles(const FileDescList& descs, const std::vector<FileStatus>& listing) {
   if (descs.size() != listing.size()) return false;
   for (size_t i = 0; i < descs.size(); ++i) {
     Result<const fb::FbFileDesc*> fd = ReadFileDesc(descs[i]);
@@ -347,6 +347,7 @@ Status TableLoader::FillFiles(const std::vector<FileStatus>& files, PartitionSta
     part->total_file_bytes = SaturatingAdd(part->total_file_bytes, f.length);
     part->num_blocks = SaturatingAdd(part->num_blocks, static_cast<int64_t>(info.blocks.size()));
   }
+  part->file_descs.shrink_to_fit();
   part->last_refresh_ms = NowMs();
   return Status::OK();
 }

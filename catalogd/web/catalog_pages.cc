@@ -75,7 +75,7 @@ Result<TablePtr> RequestedTable(const Catalog& catalog, const WebRequest& req) {
 Json FileRows(const PartitionState& p, int limit, int64_t* shown) {
   Json files = Json::array();
   *shown = 0;
-  for (const std::string& buf : p.file_descs) {
+  for (std::string_view buf : p.file_descs) {
     if (*shown >= limit) break;
     ++*shown;
     auto fd = ReadFileDesc(buf);

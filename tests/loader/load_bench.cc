@@ -158,7 +158,7 @@ int Run() {
   const double files = static_cast<double>(full.table->NumFiles());
   int64_t fd_raw = 0;
   for (const auto& [id, p] : full.table->partitions) {
-    for (const std::string& fd : p->file_descs) fd_raw += static_cast<int64_t>(fd.size());
+    for (std::string_view fd : p->file_descs) fd_raw += static_cast<int64_t>(fd.size());
   }
   const double est_bare = static_cast<double>(bare.table->EstimateBytes());
   const double est_full = static_cast<double>(full.table->EstimateBytes());

@@ -164,7 +164,7 @@ TEST_F(LoaderHardeningTest, HugeFilesGiveBoundedBlocksAndSaturatedTotals) {
       EXPECT_EQ(p->total_file_bytes, kMax);
       ASSERT_EQ(p->file_descs.size(), 4u);
       int64_t blocks = 0;
-      for (const std::string& bytes : p->file_descs) {
+      for (std::string_view bytes : p->file_descs) {
         auto fd = ReadFileDesc(bytes);
         ASSERT_TRUE(fd.ok());
         FileDescInfo info = ToFileDescInfo(**fd);

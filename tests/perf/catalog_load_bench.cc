@@ -150,7 +150,7 @@ LoadResult LoadAll(catalog::Metastore* ms, Catalog* cat, catalog::FileSystem* fs
     r.partitions += static_cast<int64_t>(tp->partitions.size());
     for (const auto& [id, p] : tp->partitions) {
       r.files += static_cast<int64_t>(p->file_descs.size());
-      for (const std::string& fd : p->file_descs) r.fd_bytes += static_cast<int64_t>(fd.size());
+      for (std::string_view fd : p->file_descs) r.fd_bytes += static_cast<int64_t>(fd.size());
     }
   }
   return r;

@@ -43,6 +43,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "CatalogService.h"
@@ -59,6 +60,9 @@ DEFINE_int32(small_table_partitions, 100, "Partitions of the small table of the 
 DEFINE_int32(ddl_rounds, 20, "ADD PARTITION statements per table in the DDL phase.");
 DEFINE_string(warehouse_parent, "/dev/shm",
               "Directory (tmpfs) under which the warehouse of real files is made.");
+DEFINE_int32(pause_before_refresh_s, 0,
+             "Seconds to wait, after printing catalogd's pid, before the measured REFRESH "
+             "(time to attach a profiler to it).");
 DEFINE_string(statestored, "", "statestored binary (default: the build's).");
 DEFINE_string(catalogd, "", "catalogd binary (default: the build's).");
 DEFINE_string(coordinator_sim, "", "coordinator-sim binary (default: the build's).");
@@ -264,6 +268,11 @@ int Run() {
     return 1;
   }
   const pid_t catalogd = cluster.process(external::ExternalCluster::kCatalogd)->pid();
+  if (FLAGS_pause_before_refresh_s > 0) {
+    Note(kBench, "catalogd pid " + std::to_string(catalogd) + "; REFRESH in " +
+                     std::to_string(FLAGS_pause_before_refresh_s) + " s");
+    std::this_thread::sleep_for(std::chrono::seconds(FLAGS_pause_before_refresh_s));
+  }
 
   const int64_t rss0 = ProcessRssBytes(catalogd);
   bool ok = true;
