@@ -1,10 +1,12 @@
 // Immutable in-memory states of catalog objects.
 //
 // A table's loaded metadata is a TableState behind shared_ptr<const>; a DDL
-// builds a new TableState (sharing the unchanged PartitionStates) and swaps
-// it in, so readers (topic publisher, partial fetch) never block writers and
-// never see half a change. Nothing here is mutated after it is published to
-// the catalog.
+// builds a new TableState (sharing the unchanged PartitionStates and every
+// chunk of its partition maps that the change did not touch, see
+// persistent_map.h) and swaps it in, so readers (topic publisher, partial
+// fetch) never block writers and never see half a change, and a change to a
+// large table costs what it changed. Nothing here is mutated after it is
+// published to the catalog.
 //
 // Partitions: ids are unique per catalogd process and never reused; a
 // modified partition becomes a new PartitionState with a new id and
@@ -12,9 +14,11 @@
 // table state that introduced the partition object, which is how the topic
 // publisher finds new/changed partitions since its last delta.
 //
-// File descriptors are finished FlatBuffers (common/codec/file_desc.h);
-// partition stats are kept deflate-compressed (common/codec/partition_stats.h)
-// and never inflated in catalogd.
+// File descriptors are finished FlatBuffers (common/codec/file_desc.h),
+// packed per partition (file_desc_list.h); partition stats are kept
+// deflate-compressed (common/codec/partition_stats.h) and never inflated in
+// catalogd; the HMS object of a partition shares its storage descriptor with
+// the table's other partitions (hms_shape).
 //
 // Thread-safety: immutable after construction; share freely.
 #pragma once
