@@ -27,6 +27,16 @@ std::unique_ptr<PartitionReader> ReaderOf(std::vector<hive::Partition> partition
   return std::make_unique<DecodedReader>(std::move(partitions));
 }
 
+Result<std::vector<hive::Partition>> TakeAll(PartitionReader* reader) {
+  std::vector<hive::Partition> parts;
+  parts.reserve(reader->size());
+  for (size_t i = 0; i < reader->size(); ++i) {
+    ICS_ASSIGN_OR_RETURN(hive::Partition p, reader->Take(i));
+    parts.push_back(std::move(p));
+  }
+  return parts;
+}
+
 Result<std::unique_ptr<PartitionReader>> Metastore::ReadPartitions(const std::string& db,
                                                                    const std::string& table) {
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> parts, GetPartitions(db, table));

@@ -211,6 +211,8 @@ class PartitionReader {
 
 // A PartitionReader over partitions already decoded.
 std::unique_ptr<PartitionReader> ReaderOf(std::vector<hive::Partition> partitions);
+// Every partition of `reader`, decoded, in order; the first decoding error.
+Result<std::vector<hive::Partition>> TakeAll(PartitionReader* reader);
 
 class Metastore {
  public:

@@ -116,20 +116,8 @@ Result<std::vector<T>> DecodeAll(const KeyedBlobs& rows, const std::string& what
   return out;
 }
 
-// Decodes partition rows and restores the names the stored blob omits.
-Result<std::vector<hive::Partition>> DecodePartitions(const KeyedBlobs& rows, const std::string& db,
-                                                      const std::string& table) {
-  ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> parts,
-                       DecodeAll<hive::Partition>(rows, "partition of " + db + "." + table + ": "));
-  for (hive::Partition& p : parts) {
-    p.dbName = db;
-    p.tableName = table;
-  }
-  return parts;
-}
-
-// Partition rows read in one transaction, decoded when taken; each row's
-// strings are released once decoded.
+// Partition rows read in one transaction, decoded when taken (the names the
+// stored blob omits restored); each row's strings are released once decoded.
 class BlobPartitionReader : public PartitionReader {
  public:
   BlobPartitionReader(KeyedBlobs rows, std::string db, std::string table)
@@ -229,13 +217,7 @@ Result<hive::Table> SqlMetastore::GetTable(const std::string& db, const std::str
 Result<std::vector<hive::Partition>> SqlMetastore::GetPartitions(const std::string& db,
                                                                  const std::string& table) {
   ICS_ASSIGN_OR_RETURN(std::unique_ptr<PartitionReader> reader, ReadPartitions(db, table));
-  std::vector<hive::Partition> parts;
-  parts.reserve(reader->size());
-  for (size_t i = 0; i < reader->size(); ++i) {
-    ICS_ASSIGN_OR_RETURN(hive::Partition p, reader->Take(i));
-    parts.push_back(std::move(p));
-  }
-  return parts;
+  return TakeAll(reader.get());
 }
 
 Result<std::unique_ptr<PartitionReader>> SqlMetastore::ReadPartitions(const std::string& db,
@@ -277,7 +259,8 @@ Result<std::vector<hive::Partition>> SqlMetastore::GetPartitionsByNames(
     }
     ICS_RETURN_IF_ERROR(txn.Commit());
   }
-  return DecodePartitions(rows, db, table);
+  BlobPartitionReader reader(std::move(rows), db, table);
+  return TakeAll(&reader);
 }
 
 Result<std::vector<impala::TFunction>> SqlMetastore::GetFunctions(const std::string& db) {

@@ -48,6 +48,7 @@
 #include "common/rpc/thrift_client.h"
 #include "common/types/column_type.h"
 #include "tests/external/postgres_server.h"
+#include "tests/perf/ddl_requests.h"
 #include "tests/perf/perf_util.h"
 
 DEFINE_int32(statements, 400, "ADD PARTITION statements per add_partition phase.");
@@ -68,7 +69,7 @@ namespace ics::perf {
 namespace {
 
 std::string g_bench = "ddl";  // figure prefix of the backend being run
-using Client = ThriftClient<impala::CatalogServiceClient>;
+using Client = CatalogClient;
 
 impala::TColumn Col(const std::string& name, const std::string& type) {
   impala::TColumn c;
@@ -84,21 +85,8 @@ impala::TTableName Name(const std::string& db, const std::string& table) {
   return n;
 }
 
-impala::TDdlExecRequest Req(impala::TDdlType::type type, bool minimal) {
-  impala::TDdlExecRequest r;
-  r.protocol_version = impala::CatalogServiceVersion::V2;
-  r.ddl_type = type;
-  impala::TCatalogServiceRequestHeader h;
-  h.__set_requesting_user("bench");
-  h.__set_coordinator_hostname("ddl_bench");
-  if (minimal) h.__set_want_minimal_response(true);
-  r.__set_header(h);
-  r.query_options.sync_ddl = false;
-  return r;
-}
-
 impala::TDdlExecRequest CreateDb(const std::string& db) {
-  impala::TDdlExecRequest r = Req(impala::TDdlType::CREATE_DATABASE, false);
+  impala::TDdlExecRequest r = DdlRequest(impala::TDdlType::CREATE_DATABASE, false);
   r.__isset.create_db_params = true;
   r.create_db_params.db = db;
   r.create_db_params.owner = "bench";
@@ -107,7 +95,7 @@ impala::TDdlExecRequest CreateDb(const std::string& db) {
 
 // db.table (id int, name string, v double) PARTITIONED BY (k int) STORED AS PARQUET.
 impala::TDdlExecRequest CreateTable(const std::string& db, const std::string& table) {
-  impala::TDdlExecRequest r = Req(impala::TDdlType::CREATE_TABLE, false);
+  impala::TDdlExecRequest r = DdlRequest(impala::TDdlType::CREATE_TABLE, false);
   r.__isset.create_table_params = true;
   auto& p = r.create_table_params;
   p.table_name = Name(db, table);
@@ -123,40 +111,9 @@ impala::TDdlExecRequest CreateTable(const std::string& db, const std::string& ta
 // ALTER TABLE db.table ADD PARTITION (k=first) ... (k=first+count-1).
 impala::TDdlExecRequest AddPartitions(const std::string& db, const std::string& table, int first,
                                       int count, bool minimal) {
-  impala::TDdlExecRequest r = Req(impala::TDdlType::ALTER_TABLE, minimal);
-  r.__isset.alter_table_params = true;
-  r.alter_table_params.alter_type = impala::TAlterTableType::ADD_PARTITION;
-  r.alter_table_params.table_name = Name(db, table);
-  r.alter_table_params.__isset.add_partition_params = true;
-  auto& ap = r.alter_table_params.add_partition_params;
-  ap.if_not_exists = false;
-  for (int i = first; i < first + count; ++i) {
-    impala::TPartitionDef def;
-    impala::TPartitionKeyValue kv;
-    kv.name = "k";
-    kv.value = std::to_string(i);
-    def.partition_spec = {kv};
-    ap.partitions.push_back(def);
-  }
-  return r;
-}
-
-// Runs one DDL; a failed status in the response becomes an error Status.
-// With `response_bytes`, reports the serialized size of the response.
-Status Exec(Client* c, const impala::TDdlExecRequest& req, int64_t* response_bytes = nullptr) {
-  impala::TDdlExecResponse resp;
-  ICS_RETURN_IF_ERROR(
-      c->Call("ExecDdl", [&](impala::CatalogServiceClient& cl) { cl.ExecDdl(resp, req); }));
-  if (resp.result.status.status_code != impala::TErrorCode::OK) {
-    std::string msg;
-    for (const auto& m : resp.result.status.error_msgs) msg += m;
-    return Status::Internal("ExecDdl failed: " + msg);
-  }
-  if (response_bytes != nullptr) {
-    auto bytes = SerializeThrift(resp);
-    *response_bytes = bytes.ok() ? static_cast<int64_t>(bytes->size()) : -1;
-  }
-  return Status::OK();
+  std::vector<PartitionSpec> specs;
+  for (int i = first; i < first + count; ++i) specs.push_back({{"k", std::to_string(i)}});
+  return AddPartitionsRequest(db, table, specs, minimal);
 }
 
 struct Phase {
@@ -184,7 +141,7 @@ Phase Run(int port, int clients, int per_client,
       for (int i = 0; i < per_client; ++i) {
         const impala::TDdlExecRequest req = stmt(c, i);
         const auto s0 = Clock::now();
-        Status s = Exec(conns[static_cast<size_t>(c)].get(), req);
+        Status s = ExecDdl(conns[static_cast<size_t>(c)].get(), req);
         lat[static_cast<size_t>(c)].Add(s0);
         if (!s.ok()) {
           if (errors[static_cast<size_t>(c)]++ == 0) first_error[static_cast<size_t>(c)] = s.ToString();
@@ -294,7 +251,7 @@ int RunBackend(const std::string& metastore, const std::string& what) {
   }
   const int port = server.port();
   Client admin("127.0.0.1", port);
-  s = Exec(&admin, CreateDb("ddl"));
+  s = ExecDdl(&admin, CreateDb("ddl"));
   if (!s.ok()) {
     std::fprintf(stderr, "%s\n", s.ToString().c_str());
     return 1;
@@ -312,10 +269,10 @@ int RunBackend(const std::string& metastore, const std::string& what) {
 
   // ADD PARTITION.
   for (const std::string& t : {std::string("p_single"), std::string("p_shared")}) {
-    s = Exec(&admin, CreateTable("ddl", t));
+    s = ExecDdl(&admin, CreateTable("ddl", t));
   }
   for (int c = 0; c < C; ++c) {
-    if (s.ok()) s = Exec(&admin, CreateTable("ddl", "p_own_" + std::to_string(c)));
+    if (s.ok()) s = ExecDdl(&admin, CreateTable("ddl", "p_own_" + std::to_string(c)));
   }
   if (!s.ok()) {
     std::fprintf(stderr, "%s\n", s.ToString().c_str());
@@ -338,10 +295,10 @@ int RunBackend(const std::string& metastore, const std::string& what) {
 
   // A big table: the cost of one ADD PARTITION as the table grows.
   if (FLAGS_big_table_partitions > 0) {
-    s = Exec(&admin, CreateTable("ddl", "big"));
+    s = ExecDdl(&admin, CreateTable("ddl", "big"));
     const auto t0 = Clock::now();
     for (int first = 0; s.ok() && first < FLAGS_big_table_partitions; first += 1000) {
-      s = Exec(&admin, AddPartitions("ddl", "big", first,
+      s = ExecDdl(&admin, AddPartitions("ddl", "big", first,
                                      std::min(1000, FLAGS_big_table_partitions - first), true));
     }
     if (!s.ok()) {
@@ -356,7 +313,7 @@ int RunBackend(const std::string& metastore, const std::string& what) {
     const std::string size = std::to_string(FLAGS_big_table_partitions / 1000) + "k";
     for (bool minimal : {false, true}) {
       int64_t bytes = 0;
-      s = Exec(&admin, AddPartitions("ddl", "big", next++, 1, minimal), &bytes);
+      s = ExecDdl(&admin, AddPartitions("ddl", "big", next++, 1, minimal), &bytes);
       Figure(g_bench.c_str(),
              "add_partition_" + size + "_table_response_bytes_" + (minimal ? "minimal" : "full"),
              static_cast<double>(bytes), "bytes");

@@ -46,10 +46,9 @@
 #include <thread>
 #include <vector>
 
-#include "CatalogService.h"
 #include "ThriftHiveMetastore.h"
-#include "common/rpc/thrift_client.h"
 #include "tests/external/external_cluster.h"
+#include "tests/perf/ddl_requests.h"
 #include "tests/perf/perf_util.h"
 
 DEFINE_int64(partitions, 10000, "Partitions in all, spread evenly over the tables.");
@@ -161,38 +160,11 @@ bool Populate(int hms_port, const SyntheticCatalogSpec& spec, int small_table) {
 // ALTER TABLE rp.<table> ADD PARTITION (year=<year>, day=<day>) sent to
 // catalogd's CatalogService as an on-demand coordinator sends it (minimal
 // response); an error Status if it fails.
-Status DirectAddPartition(ThriftClient<impala::CatalogServiceClient>* c, const std::string& table,
-                          int year, int day) {
-  impala::TDdlExecRequest r;
-  r.protocol_version = impala::CatalogServiceVersion::V2;
-  r.ddl_type = impala::TDdlType::ALTER_TABLE;
-  impala::TCatalogServiceRequestHeader h;
-  h.__set_requesting_user("bench");
-  h.__set_coordinator_hostname("real_path_bench");
-  h.__set_want_minimal_response(true);
-  r.__set_header(h);
-  r.__isset.alter_table_params = true;
-  r.alter_table_params.alter_type = impala::TAlterTableType::ADD_PARTITION;
-  r.alter_table_params.table_name.db_name = kDb;
-  r.alter_table_params.table_name.table_name = table;
-  r.alter_table_params.__isset.add_partition_params = true;
-  impala::TPartitionDef def;
-  impala::TPartitionKeyValue y, d;
-  y.name = "year";
-  y.value = std::to_string(year);
-  d.name = "day";
-  d.value = std::to_string(day);
-  def.partition_spec = {y, d};
-  r.alter_table_params.add_partition_params.partitions = {def};
-  impala::TDdlExecResponse resp;
-  ICS_RETURN_IF_ERROR(
-      c->Call("ExecDdl", [&](impala::CatalogServiceClient& cl) { cl.ExecDdl(resp, r); }));
-  if (resp.result.status.status_code != impala::TErrorCode::OK) {
-    std::string msg;
-    for (const auto& m : resp.result.status.error_msgs) msg += m;
-    return Status::Internal("ExecDdl failed: " + msg);
-  }
-  return Status::OK();
+Status DirectAddPartition(CatalogClient* c, const std::string& table, int year, int day) {
+  return ExecDdl(c, AddPartitionsRequest(kDb, table,
+                                         {{{"year", std::to_string(year)},
+                                           {"day", std::to_string(day)}}},
+                                         /*minimal=*/true, "real_path_bench"));
 }
 
 bool Ok(const external::ExecResult& r, const std::string& what) {
@@ -316,7 +288,7 @@ int Run() {
 
   // The same statements sent straight to catalogd: its own cost.
   Latencies small_direct, big_direct;
-  ThriftClient<impala::CatalogServiceClient> direct("127.0.0.1", cluster.catalogd_port());
+  CatalogClient direct("127.0.0.1", cluster.catalogd_port());
   for (int r = 0; r < FLAGS_ddl_rounds; ++r) {
     for (int which = 0; which < 2; ++which) {
       auto t0 = Clock::now();
