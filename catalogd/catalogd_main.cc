@@ -86,6 +86,16 @@ DEFINE_int64(audit_log_max_file_bytes, 64ll << 20,
 DEFINE_int32(audit_log_max_files, 20,
              "Audit files kept (the oldest are removed); 0 keeps all of them.");
 DEFINE_string(port_file, "", "If set, '<catalog port> <subscriber port>' is written here.");
+DEFINE_bool(enable_catalogd_ha, false,
+            "catalogd high availability: run as one of two catalogds sharing one metastore "
+            "(--metastore sqlite: or postgresql:); the statestore designates one active, the "
+            "other stays a warm standby that answers CATALOG_IN_STANDBY_MODE.");
+DEFINE_bool(force_catalogd_active, false,
+            "catalogd HA: ask the statestore to make this catalogd the active one, even if "
+            "another is active.");
+DEFINE_int32(catalogd_ha_catchup_timeout_ms, 30000,
+             "catalogd HA: how long a takeover may spend applying the metastore's notification "
+             "log before it is retried.");
 
 namespace {
 
@@ -165,6 +175,9 @@ int main(int argc, char** argv) {
   o.audit.dir = FLAGS_audit_log_dir;
   o.audit.max_file_bytes = FLAGS_audit_log_max_file_bytes;
   o.audit.max_files = FLAGS_audit_log_max_files;
+  o.enable_catalogd_ha = FLAGS_enable_catalogd_ha;
+  o.force_catalogd_active = FLAGS_force_catalogd_active;
+  o.catalogd_ha_catchup_timeout_ms = FLAGS_catalogd_ha_catchup_timeout_ms;
 
   ics::catalog::CatalogServer server(o);
   ics::Status s = server.Start();

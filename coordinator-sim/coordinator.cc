@@ -27,7 +27,8 @@ Coordinator::Coordinator(CoordinatorOptions options)
       statements_(std::make_unique<OperationLog>()),
       catalogd_(std::make_shared<CatalogdClient>(
           opts_.catalogd_host, opts_.catalogd_port,
-          CatalogdClientOptions(opts_.catalog_rpc_timeout_ms, opts_.security.tls), 8)) {
+          CatalogdClientOptions(opts_.catalog_rpc_timeout_ms, opts_.security.tls), 8,
+          opts_.enable_catalogd_ha ? opts_.catalogd_ha_failover_wait_ms : 0)) {
   if (opts_.use_local_catalog) {
     OnDemandOptions o;
     o.catalogd = catalogd_;
@@ -72,6 +73,13 @@ Status Coordinator::Start() {
   sopts.advertised_host = opts_.hostname;
   sopts.statestore_timeout_ms = opts_.statestore_subscriber_timeout_ms;
   sopts.subscriber_type = impala::TStatestoreSubscriberType::COORDINATOR;
+  if (opts_.enable_catalogd_ha) {
+    sopts.subscribe_catalogd_change = true;
+    CatalogdClient* catalogd = catalogd_.get();
+    sopts.on_catalogd_change = [catalogd](const statestore::CatalogdDesignation& d) {
+      catalogd->SetAddress(d.registration.address.hostname, d.registration.address.port);
+    };
+  }
   subscriber_ = std::make_unique<statestore::StatestoreSubscriber>(sopts);
   statestore::TopicSubscription topic;
   topic.topic = kCatalogTopic;
@@ -213,6 +221,9 @@ Result<impala::TCatalogUpdateResult> Coordinator::Finish(impala::TCatalogUpdateR
 }
 
 namespace {
+// The status a catalogd reply carries, for CatalogdClient::CallActive.
+Status ResultStatus(const impala::TCatalogUpdateResult& r) { return FromTStatus(r.status); }
+
 // An on-demand catalog only invalidates what a request touched, so it asks
 // for the small form of every result (DDL, REFRESH/INVALIDATE, INSERT), as
 // Impala's local-catalog coordinators do: catalogd then never renders a
@@ -232,9 +243,10 @@ Result<impala::TDdlExecResponse> Coordinator::ExecDdl(impala::TDdlExecRequest re
   req.__set_header(Header(opts_.id, opts_.use_local_catalog));
   req.query_options.sync_ddl = sync_ddl;
   impala::TDdlExecResponse resp;
-  ICS_RETURN_IF_ERROR(
-      catalogd_->Call("ExecDdl", CatalogdRetry::kNoRetry,
-                      [&](impala::CatalogServiceClient& c) { c.ExecDdl(resp, req); }));
+  ICS_RETURN_IF_ERROR(catalogd_->CallActive(
+      "ExecDdl", CatalogdRetry::kNoRetry,
+      [&](impala::CatalogServiceClient& c) { c.ExecDdl(resp, req); },
+      [&] { return ResultStatus(resp.result); }));
   ICS_ASSIGN_OR_RETURN(resp.result, Finish(std::move(resp.result), sync_ddl));
   return resp;
 }
@@ -245,9 +257,10 @@ Result<impala::TCatalogUpdateResult> Coordinator::UpdateCatalog(impala::TUpdateC
   req.__set_header(Header(opts_.id, opts_.use_local_catalog));
   req.sync_ddl = sync_ddl;
   impala::TUpdateCatalogResponse resp;
-  ICS_RETURN_IF_ERROR(
-      catalogd_->Call("UpdateCatalog", CatalogdRetry::kNoRetry,
-                      [&](impala::CatalogServiceClient& c) { c.UpdateCatalog(resp, req); }));
+  ICS_RETURN_IF_ERROR(catalogd_->CallActive(
+      "UpdateCatalog", CatalogdRetry::kNoRetry,
+      [&](impala::CatalogServiceClient& c) { c.UpdateCatalog(resp, req); },
+      [&] { return ResultStatus(resp.result); }));
   return Finish(std::move(resp.result), sync_ddl);
 }
 
@@ -257,9 +270,10 @@ Result<impala::TCatalogUpdateResult> Coordinator::ResetMetadata(impala::TResetMe
   req.__set_header(Header(opts_.id, opts_.use_local_catalog));
   req.sync_ddl = sync_ddl;
   impala::TResetMetadataResponse resp;
-  ICS_RETURN_IF_ERROR(
-      catalogd_->Call("ResetMetadata", CatalogdRetry::kNoRetry,
-                      [&](impala::CatalogServiceClient& c) { c.ResetMetadata(resp, req); }));
+  ICS_RETURN_IF_ERROR(catalogd_->CallActive(
+      "ResetMetadata", CatalogdRetry::kNoRetry,
+      [&](impala::CatalogServiceClient& c) { c.ResetMetadata(resp, req); },
+      [&] { return ResultStatus(resp.result); }));
   return Finish(std::move(resp.result), sync_ddl);
 }
 

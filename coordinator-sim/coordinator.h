@@ -76,6 +76,12 @@ struct CoordinatorOptions {
   // refused with "Catalog not ready" (0: refuse at once while not ready).
   int wait_for_catalog_timeout_ms = 30000;
   int catalog_rpc_timeout_ms = 120000;
+  // catalogd HA: follow the active catalogd the statestore designates
+  // (UpdateCatalogd; catalogd_host/port is only the first guess), and repeat
+  // a catalogd call refused by a standby or not sent for up to this long
+  // (coordinator-sim/catalog/catalogd_client.h).
+  bool enable_catalogd_ha = false;
+  int catalogd_ha_failover_wait_ms = 30000;
   CatalogTopicFormat topic_format;  // --compact_catalog_topic (must match catalogd's)
   // TLS for the CoordinatorService and subscriber ports and the connections
   // to catalogd and the statestore, and the bind policy (common/rpc/tls.h).

@@ -28,6 +28,13 @@ DEFINE_int32(statestore_subscriber_timeout_seconds, 30,
              "No statestore heartbeat for this long => re-register.");
 DEFINE_string(catalog_service_host, "127.0.0.1", "catalogd host.");
 DEFINE_int32(catalog_service_port, 26000, "catalogd CatalogService port.");
+DEFINE_bool(enable_catalogd_ha, false,
+            "catalogd HA: follow the active catalogd the statestore designates "
+            "(--catalog_service_host/port is only where to start), and repeat catalogd calls "
+            "a standby refused or that could not be sent.");
+DEFINE_int32(catalogd_ha_failover_wait_ms, 30000,
+             "catalogd HA: how long one catalogd call follows failovers before its error is "
+             "returned.");
 DEFINE_bool(use_local_catalog, true,
             "On-demand local catalog (2: invalidations + partial fetches); false = full replica.");
 DEFINE_int32(local_catalog_cache_mb, 256, "Byte limit of the on-demand cache.");
@@ -72,6 +79,8 @@ int main(int argc, char** argv) {
     o.statestore_subscriber_timeout_ms = FLAGS_statestore_subscriber_timeout_seconds * 1000;
     o.catalogd_host = FLAGS_catalog_service_host;
     o.catalogd_port = FLAGS_catalog_service_port;
+    o.enable_catalogd_ha = FLAGS_enable_catalogd_ha;
+    o.catalogd_ha_failover_wait_ms = std::max(0, FLAGS_catalogd_ha_failover_wait_ms);
     o.use_local_catalog = FLAGS_use_local_catalog;
     o.local_catalog_cache_bytes = int64_t{FLAGS_local_catalog_cache_mb} << 20;
     o.sync_ddl_timeout_ms = FLAGS_sync_ddl_timeout_ms;

@@ -4,6 +4,7 @@
 
 #include <glog/logging.h>
 
+#include "statestore/catalogd_designation.h"
 #include "statestore/statestore_impl.h"
 
 namespace ics::statestore {
@@ -102,6 +103,12 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
     RefuseRegistration(s);
     return s;
   }
+  const bool ha_candidate = CatalogdHa::IsCandidate(type, req);
+  if (ha_candidate) {
+    if (Status s = ValidateCatalogdRegistration(req.catalogd_registration); !s.ok()) {
+      return s.WithContext("subscriber '" + req.subscriber_id + "'");
+    }
+  }
 
   auto sub = std::make_shared<SubscriberRecord>();
   sub->id = req.subscriber_id;
@@ -110,6 +117,9 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
   sub->registration_id = GenerateUniqueId();
   sub->registration_key = PrintId(sub->registration_id);
   sub->location = loc;
+  sub->ha_candidate = ha_candidate;
+  sub->wants_catalogd =
+      ha_candidate || (req.__isset.subscribe_catalogd_change && req.subscribe_catalogd_change);
   ThriftClientOptions copts;
   copts.connect_timeout_ms = opts_.connect_timeout_ms;
   copts.max_message_bytes = opts_.max_message_bytes;
@@ -149,6 +159,11 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
                                 << "', attempted by '" << identity << "')";
       return s;
     }
+    // A candidate that registers again keeps its place (and an active one
+    // its role): the old registration's end below then leaves it alone.
+    if (ha_candidate && old != nullptr) {
+      ha_.AddCandidate(sub->id, sub->registration_key, req.catalogd_registration, Now());
+    }
   }
   if (old != nullptr) Unregister(old, "re-registered");
 
@@ -171,6 +186,10 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
     }
     sub->last_heartbeat_ok = sub->registered_at = Now();
     ++counters_.registrations;
+    if (ha_candidate) {
+      ha_.AddCandidate(sub->id, sub->registration_key, req.catalogd_registration, Now());
+      EvaluateHaLocked();
+    }
     ScheduleUpdateLocked(sub);
     sub->heartbeat.next_due = Now() + milliseconds(opts_.heartbeat_interval_ms);
   }
@@ -200,6 +219,10 @@ void Statestore::Impl::Unregister(const SubPtr& sub, const std::string& reason) 
       if (tr == topics_.end()) continue;
       auto v = tr->second.versions.find(st.last_version);
       if (v != tr->second.versions.end()) tr->second.versions.erase(v);
+    }
+    if (sub->ha_candidate) {
+      ha_.RemoveCandidate(sub->id, sub->registration_key);
+      EvaluateHaLocked();
     }
   }
   LOG(INFO) << "unregistered subscriber '" << sub->id << "' (" << sub->registration_key
@@ -294,6 +317,20 @@ void Statestore::Impl::SetVersionLocked(SubscriberRecord* sub, const std::string
   st->second.last_version = v;
 }
 
+void Statestore::Impl::EvaluateHaLocked() {
+  if (!ha_.Evaluate(Now())) return;
+  ++counters_.catalogd_designations;
+  for (auto& [id, sub] : subscribers_) {
+    if (sub->wants_catalogd) ScheduleUpdateLocked(sub);
+  }
+}
+
+bool Statestore::Impl::MayPublishLocked(const SubscriberRecord& sub,
+                                        const std::string& topic) const {
+  if (topic != kCatalogTopicName || !ha_.enabled()) return true;
+  return ha_.IsActive(sub.id);
+}
+
 void Statestore::Impl::PushMinChangesLocked() {
   for (auto& [name, tr] : topics_) {
     const int64_t min = MinLocked(tr);
@@ -371,6 +408,7 @@ void Statestore::Impl::TimerLoop() {
       }
       if (now >= sub->heartbeat.next_due) ScheduleHeartbeatLocked(sub);
     }
+    if (ha_.enabled() && !ha_.active()) EvaluateHaLocked();  // the first designation's wait
     if (now >= next_gc) {
       next_gc = now + milliseconds(std::clamp(opts_.tombstone_retention_ms / 4, 10, 1000));
       for (auto& [name, tr] : topics_) {
@@ -442,6 +480,9 @@ Status Statestore::RequestTopicUpdate(const impala::TUniqueId& registration_id) 
   return impl_->RequestUpdate(registration_id);
 }
 const impala::TUniqueId& Statestore::statestore_id() const { return impl_->statestore_id(); }
+std::optional<ActiveCatalogd> Statestore::active_catalogd() const {
+  return impl_->ActiveCatalogdInfo();
+}
 std::vector<SubscriberInfo> Statestore::Subscribers() const { return impl_->Subscribers(); }
 std::vector<TopicStats> Statestore::Topics() const { return impl_->Topics(); }
 StatestoreCounters Statestore::Counters() const { return impl_->Counters(); }

@@ -61,6 +61,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,8 +69,9 @@
 #include "common/metrics/metrics.h"
 #include "common/rpc/tls.h"
 #include "common/util/result.h"
-#include "statestore/topic.h"
+#include "statestore/catalogd_ha.h"
 #include "statestore/subscriber_tokens.h"
+#include "statestore/topic.h"
 #include "statestore/topic_writers.h"
 
 namespace ics::statestore {
@@ -90,6 +92,18 @@ struct StatestoreOptions {
   std::shared_ptr<const TlsContext> tls;
   // Who may write which topic (statestore/topic_writers.h).
   TopicWriterPolicy writers;
+  // catalogd high availability (statestore/catalogd_ha.h): the first
+  // designation's wait for a second candidate, and how the active catalogd
+  // is watched. Once the active catalogd misses a heartbeat it is probed
+  // every active_catalogd_probe_interval_ms (instead of
+  // heartbeat_interval_ms); after active_catalogd_max_missed_heartbeats
+  // consecutive misses the role passes to a standby. The designation is only
+  // the statestore's word: catalogd itself fences its metastore writes
+  // (catalogd/metastore/writer_epoch.h), so a catalogd that lost the role
+  // cannot commit even if it has not heard yet.
+  CatalogdHaOptions catalogd_ha;
+  int active_catalogd_probe_interval_ms = 100;
+  int active_catalogd_max_missed_heartbeats = 3;
   // Token identities for subscribers without client certificates
   // (statestore/subscriber_tokens.h); empty: not required.
   SubscriberTokens tokens;
@@ -138,6 +152,10 @@ struct StatestoreCounters {
   // topic, and registrations refused for their identity (topic_writers.h).
   int64_t publications_refused = 0;
   int64_t registrations_refused = 0;
+  // catalogd HA: designations of an active catalogd (the first included),
+  // and UpdateCatalogd RPCs sent.
+  int64_t catalogd_designations = 0;
+  int64_t catalogd_updates_sent = 0;
 };
 
 class Statestore {
@@ -167,6 +185,9 @@ class Statestore {
   [[nodiscard]] Status RequestTopicUpdate(const impala::TUniqueId& registration_id);
 
   const impala::TUniqueId& statestore_id() const;
+
+  // The designated active catalogd (catalogd HA), if any.
+  std::optional<ActiveCatalogd> active_catalogd() const;
 
   std::vector<SubscriberInfo> Subscribers() const;
   std::vector<TopicStats> Topics() const;

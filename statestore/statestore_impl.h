@@ -33,7 +33,8 @@ class Statestore::Impl {
       : opts_(o),
         statestore_id_(GenerateUniqueId()),
         update_queue_(std::max(1, o.num_update_threads)),
-        heartbeat_queue_(std::max(1, o.num_heartbeat_threads)) {
+        heartbeat_queue_(std::max(1, o.num_heartbeat_threads)),
+        ha_(o.catalogd_ha) {
     if (m == nullptr) return;
     update_latency_ = m->AddHistogram("statestore_update_duration_seconds",
                                       "Round trip of one UpdateState RPC to a subscriber "
@@ -60,6 +61,10 @@ class Statestore::Impl {
   StatestoreCounters Counters() const {
     MutexLock l(&mu_);
     return counters_;
+  }
+  std::optional<ActiveCatalogd> ActiveCatalogdInfo() const {
+    MutexLock l(&mu_);
+    return ha_.active();
   }
   int64_t MinVersion(const std::string& topic) const {
     MutexLock l(&mu_);
@@ -92,6 +97,15 @@ class Statestore::Impl {
   void ScheduleTopicSubscribersLocked(const std::string& topic) REQUIRES(mu_);
   void SetVersionLocked(SubscriberRecord* sub, const std::string& topic, int64_t v) REQUIRES(mu_);
   void PushMinChangesLocked() REQUIRES(mu_);
+  // Re-applies the catalogd HA rules; on a new designation, schedules an
+  // update (which carries the UpdateCatalogd call) to everyone who wants it.
+  void EvaluateHaLocked() REQUIRES(mu_);
+  // Tells `sub` the designation if it wants it and has not heard it yet.
+  // Returns false when the RPC failed (the update is then abandoned).
+  bool SendCatalogdUpdate(const SubPtr& sub) EXCLUDES(mu_);
+  // Whether `sub` may publish to `topic` now: with catalogd HA on, only the
+  // active catalogd writes the catalog topic.
+  bool MayPublishLocked(const SubscriberRecord& sub, const std::string& topic) const REQUIRES(mu_);
   // The lane of the next job of kind `own` (the other kind is `other`): a
   // failing kind is suspect; a kind never tried yet follows the other one.
   static JobLane LaneOf(const JobSlot& own, const JobSlot& other);
@@ -127,6 +141,7 @@ class Statestore::Impl {
   bool started_ GUARDED_BY(mu_) = false;
   bool stopping_ GUARDED_BY(mu_) = false;
   StatestoreCounters counters_ GUARDED_BY(mu_);
+  CatalogdHa ha_ GUARDED_BY(mu_);
   CondVar update_cv_;
   CondVar heartbeat_cv_;
   CondVar timer_cv_;

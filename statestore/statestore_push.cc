@@ -10,7 +10,51 @@ using std::chrono::milliseconds;
 
 // ---------------------------------------------------------------- update / heartbeat RPCs
 
+bool Statestore::Impl::SendCatalogdUpdate(const SubPtr& sub) {
+  impala::TUpdateCatalogdRequest req;
+  {
+    MutexLock l(&mu_);
+    const std::optional<ActiveCatalogd>& active = ha_.active();
+    if (!sub->wants_catalogd || !active || active->version <= sub->catalogd_version_sent) {
+      return true;
+    }
+    req.catalogd_version = active->version;
+    req.catalogd_registration = active->registration;
+  }
+  req.protocol_version = impala::StatestoreServiceVersion::V2;
+  req.registration_id = sub->registration_id;
+  req.statestore_id = statestore_id_;
+  impala::TUpdateCatalogdResponse resp;
+  Status s = sub->update_channel->Call(
+      "UpdateCatalogd",
+      [&](impala::StatestoreSubscriberClient& c) { c.UpdateCatalogd(resp, req); });
+  MutexLock l(&mu_);
+  if (!s.ok()) {
+    NoteRpcOutcome(&sub->update, s);
+    ++counters_.update_failures;
+    ++sub->update_failures;
+    LOG_EVERY_N(WARNING, 100) << "UpdateCatalogd to subscriber '" << sub->id
+                              << "' failed: " << s.ToString();
+    return false;
+  }
+  ++counters_.catalogd_updates_sent;
+  // Taken in only when answered OK and not skipped (a subscriber still
+  // waiting for its registration reply skips it); otherwise the next update
+  // sends it again.
+  const bool taken =
+      resp.status.status_code == impala::TErrorCode::OK && !(resp.__isset.skipped && resp.skipped);
+  if (taken)
+    sub->catalogd_version_sent = std::max(sub->catalogd_version_sent, req.catalogd_version);
+  if (resp.status.status_code != impala::TErrorCode::OK) {
+    LOG_EVERY_N(WARNING, 100) << "subscriber '" << sub->id << "' answered UpdateCatalogd with "
+                              << (resp.status.error_msgs.empty() ? std::string("an error")
+                                                                 : resp.status.error_msgs[0]);
+  }
+  return true;
+}
+
 void Statestore::Impl::RunUpdate(const SubPtr& sub) {
+  if (!SendCatalogdUpdate(sub)) return;
   std::vector<TopicPlan> plan;
   {
     MutexLock l(&mu_);
@@ -48,6 +92,9 @@ void Statestore::Impl::RunUpdate(const SubPtr& sub) {
     NoteRpcOutcome(&sub->update, s);
     ++counters_.update_failures;
     ++sub->update_failures;
+    // The active catalogd did not answer: probe it now rather than at its
+    // next scheduled heartbeat.
+    if (!s.ok() && ha_.IsActive(sub->id)) sub->heartbeat.next_due = Now();
     if (!sub->unregistered) {
       LOG_EVERY_N(WARNING, 100) << "update to subscriber '" << sub->id << "' failed: "
                                 << (s.ok() ? (resp.status.error_msgs.empty()
@@ -85,6 +132,21 @@ void Statestore::Impl::RunUpdate(const SubPtr& sub) {
         continue;
       }
       const bool clears = pub.__isset.clear_topic_entries && pub.clear_topic_entries;
+      bool may_publish = true;
+      {
+        MutexLock l(&mu_);
+        may_publish = MayPublishLocked(*sub, pub.topic_name);
+      }
+      if ((clears || !pub.topic_entries.empty()) && !may_publish) {
+        {
+          MutexLock l(&mu_);
+          ++counters_.publications_refused;
+        }
+        LOG_EVERY_N(WARNING, 100) << "subscriber '" << sub->id << "' is not the active catalogd; "
+                                  << "its " << pub.topic_entries.size() << " entries for topic '"
+                                  << pub.topic_name << "' are refused";
+        continue;
+      }
       if ((clears || !pub.topic_entries.empty()) &&
           !opts_.writers.MayWrite(pub.topic_name, sub->type, sub->identity)) {
         {
@@ -158,10 +220,22 @@ void Statestore::Impl::RunHeartbeat(const SubPtr& sub) {
     if (ok) {
       sub->consecutive_heartbeat_failures = 0;
       sub->last_heartbeat_ok = Now();
+      if (sub->ha_candidate) ha_.MarkHealthy(sub->id);
     } else {
       ++counters_.heartbeat_failures;
       ++sub->heartbeat_failures;
-      if (++sub->consecutive_heartbeat_failures >= opts_.max_missed_heartbeats &&
+      ++sub->consecutive_heartbeat_failures;
+      if (ha_.IsActive(sub->id) && !sub->unregistered) {
+        if (sub->consecutive_heartbeat_failures >= opts_.active_catalogd_max_missed_heartbeats) {
+          LOG(WARNING) << "active catalogd '" << sub->id << "' missed "
+                       << sub->consecutive_heartbeat_failures << " heartbeats; failing over";
+          ha_.MarkFailed(sub->id);
+          EvaluateHaLocked();
+        } else {
+          sub->heartbeat.next_due = Now() + milliseconds(opts_.active_catalogd_probe_interval_ms);
+        }
+      }
+      if (sub->consecutive_heartbeat_failures >= opts_.max_missed_heartbeats &&
           !sub->unregistered) {
         failed = true;
         ++counters_.subscribers_failed;

@@ -19,7 +19,14 @@ class StatestoreServiceHandler : public impala::StatestoreServiceIf {
     resp.status = ToTStatus(reg.status());
     resp.__set_protocol_version(impala::StatestoreServiceVersion::V2);
     resp.__set_statestore_id(ss_->statestore_id());
-    if (reg.ok()) resp.__set_registration_id(*reg);
+    if (!reg.ok()) return;
+    resp.__set_registration_id(*reg);
+    // A lone statestore is always the active one.
+    resp.__set_statestore_is_active(true);
+    if (std::optional<ActiveCatalogd> active = ss_->active_catalogd()) {
+      resp.__set_catalogd_registration(active->registration);
+      resp.__set_catalogd_version(active->version);
+    }
   }
 
   void GetProtocolVersion(impala::TGetProtocolVersionResponse& resp,

@@ -187,6 +187,11 @@ void RegisterStatestoreMetrics(metrics::MetricRegistry* r, const Statestore* ss)
        "Topic publications (entries or clear_topic_entries) dropped because the publishing "
        "registration may not write that topic.",
        &StatestoreCounters::publications_refused},
+      {"statestore_catalogd_designations_total",
+       "catalogd HA: designations of an active catalogd (the first one and each failover).",
+       &StatestoreCounters::catalogd_designations},
+      {"statestore_catalogd_updates_sent_total", "catalogd HA: UpdateCatalogd RPCs sent.",
+       &StatestoreCounters::catalogd_updates_sent},
       {"statestore_rpcs_cut_at_deadline_total",
        "UpdateState/Heartbeat RPCs interrupted at their hard deadline.",
        &StatestoreCounters::rpcs_cut_at_deadline},
@@ -200,6 +205,12 @@ void RegisterStatestoreMetrics(metrics::MetricRegistry* r, const Statestore* ss)
   r->AddCallbackGauge("statestore_subscribers", "Current registrations.", [ss] {
     return static_cast<double>(ss->Subscribers().size());
   });
+  r->AddCallbackGauge("statestore_active_catalogd_version",
+                      "catalogd HA: version of the current active-catalogd designation (0: none).",
+                      [ss] {
+                        auto a = ss->active_catalogd();
+                        return a ? static_cast<double>(a->version) : 0.0;
+                      });
   r->AddCallbackGauge("statestore_topics", "Topics known to the broker.", [ss] {
     return static_cast<double>(ss->Topics().size());
   });

@@ -2,6 +2,9 @@
 #include <gflags/gflags.h>
 #include <glog/logging.h>
 
+#include <algorithm>
+#include <chrono>
+
 #include "common/daemon/daemon.h"
 #include "common/daemon/security_flags.h"
 #include "common/web/web_flags.h"
@@ -44,6 +47,17 @@ DEFINE_string(statestore_subscriber_tokens_file, "",
               "of the secrets (subscribers' --statestore_auth_token_file) unless its client "
               "certificate identifies it; its identity is then 'token:<name>'.");
 
+DEFINE_int32(catalogd_ha_preemption_wait_period_ms, 10000,
+             "catalogd HA: how long the first designation of an active catalogd waits for a "
+             "second catalogd to register (one registered with --force_catalogd_active, or a "
+             "second one, ends the wait).");
+DEFINE_int32(active_catalogd_designation_monitoring_interval_ms, 100,
+             "catalogd HA: once the active catalogd misses a heartbeat, it is probed at this "
+             "interval instead of --statestore_heartbeat_frequency_ms.");
+DEFINE_int32(active_catalogd_max_missed_heartbeats, 3,
+             "catalogd HA: consecutive missed heartbeats (probes included) after which the "
+             "active role passes to a standby catalogd.");
+
 int main(int argc, char** argv) {
   ics::web::SetDefaultWebserverPort(25010);
   ics::InitDaemon(&argc, &argv, "statestored: the catalog pub/sub topic broker");
@@ -69,6 +83,12 @@ int main(int argc, char** argv) {
   ss.num_heartbeat_threads = FLAGS_statestore_num_heartbeat_threads;
   ss.tombstone_retention_ms = FLAGS_statestore_tombstone_retention_ms;
   ss.max_message_bytes = FLAGS_statestore_max_message_bytes;
+  ss.catalogd_ha.preemption_wait =
+      std::chrono::milliseconds(std::max(0, FLAGS_catalogd_ha_preemption_wait_period_ms));
+  ss.active_catalogd_probe_interval_ms =
+      std::max(1, FLAGS_active_catalogd_designation_monitoring_interval_ms);
+  ss.active_catalogd_max_missed_heartbeats =
+      std::max(1, FLAGS_active_catalogd_max_missed_heartbeats);
   ss.writers.catalogd_identity = FLAGS_statestore_catalogd_identity;
   auto writers = ics::statestore::ParseTopicWriters(FLAGS_statestore_topic_writers);
   if (!writers.ok()) {

@@ -49,6 +49,14 @@ class StatestoreSubscriber::Handler : public impala::StatestoreSubscriberIf {
   void Heartbeat(impala::THeartbeatResponse& resp, const impala::THeartbeatRequest& req) override {
     owner_->Heartbeat(req, &resp);
   }
+  void UpdateCatalogd(impala::TUpdateCatalogdResponse& resp,
+                      const impala::TUpdateCatalogdRequest& req) override {
+    owner_->UpdateCatalogd(req, &resp);
+  }
+  void UpdateStatestoredRole(impala::TUpdateStatestoredRoleResponse& resp,
+                             const impala::TUpdateStatestoredRoleRequest& req) override {
+    owner_->UpdateStatestoredRole(req, &resp);
+  }
 
  private:
   StatestoreSubscriber* const owner_;
@@ -390,6 +398,59 @@ void StatestoreSubscriber::Heartbeat(const impala::THeartbeatRequest& req,
   resp->status = ToTStatus(status);
 }
 
+Status StatestoreSubscriber::CheckAnnouncementIds(const char* rpc, const TUniqueId& registration_id,
+                                                  const TUniqueId& statestore_id) {
+  MutexLock l(&mu_);
+  return CheckRequestIds(rpc, &registration_id, &statestore_id);
+}
+
+Status StatestoreSubscriber::ObserveCatalogdLocked(int64_t version,
+                                                   const impala::TCatalogRegistration& reg) {
+  ICS_ASSIGN_OR_RETURN(bool newer, catalogd_.Observe(version, reg));
+  if (!newer) return Status::OK();
+  CatalogdDesignation d = *catalogd_.current();
+  {
+    MutexLock l(&mu_);
+    if (statestore_id_) d.statestore_id = PrintId(*statestore_id_);
+  }
+  LOG(INFO) << options_.subscriber_id << ": active catalogd is " << d.address() << " (designation "
+            << d.version << ")";
+  if (options_.on_catalogd_change) options_.on_catalogd_change(d);
+  return Status::OK();
+}
+
+void StatestoreSubscriber::UpdateCatalogd(const impala::TUpdateCatalogdRequest& req,
+                                          impala::TUpdateCatalogdResponse* resp) {
+  MutexLock cl(&catalogd_mu_);
+  Status s = CheckAnnouncementIds("UpdateCatalogd", req.registration_id, req.statestore_id);
+  if (!s.ok()) {
+    resp->__set_skipped(true);
+  } else if (options_.subscribe_catalogd_change) {
+    s = ObserveCatalogdLocked(req.catalogd_version, req.catalogd_registration);
+  }
+  resp->status = ToTStatus(s);
+}
+
+void StatestoreSubscriber::UpdateStatestoredRole(const impala::TUpdateStatestoredRoleRequest& req,
+                                                 impala::TUpdateStatestoredRoleResponse* resp) {
+  MutexLock cl(&catalogd_mu_);
+  Status s = CheckAnnouncementIds("UpdateStatestoredRole", req.registration_id, req.statestore_id);
+  if (!s.ok()) {
+    resp->__set_skipped(true);
+  } else if (options_.subscribe_catalogd_change && req.__isset.catalogd_version &&
+             req.__isset.catalogd_registration) {
+    // Only the designation is taken in: this subscriber talks to one
+    // statestore, so the statestore's own role changes nothing here.
+    s = ObserveCatalogdLocked(req.catalogd_version, req.catalogd_registration);
+  }
+  resp->status = ToTStatus(s);
+}
+
+std::optional<CatalogdDesignation> StatestoreSubscriber::active_catalogd() const {
+  MutexLock cl(&catalogd_mu_);
+  return catalogd_.current();
+}
+
 // ---------------------------------------------------------------------------
 // Background thread
 
@@ -449,26 +510,41 @@ Status StatestoreSubscriber::Register() {
   if (s.ok() && !resp.__isset.registration_id) {
     s = Status::Internal("RegisterSubscriber reply without a registration id");
   }
-  MutexLock l(&mu_);
-  registering_ = false;
-  in_rpc_ = false;
-  if (s.ok()) {
-    registration_id_ = resp.registration_id;
-    if (resp.__isset.statestore_id) {
-      statestore_id_ = resp.statestore_id;
-    } else {
-      statestore_id_.reset();
+  MutexLock cl(&catalogd_mu_);
+  {
+    MutexLock l(&mu_);
+    registering_ = false;
+    in_rpc_ = false;
+    if (s.ok()) {
+      if (!(statestore_id_.has_value() && resp.__isset.statestore_id &&
+            *statestore_id_ == resp.statestore_id)) {
+        catalogd_.StartOver();  // designation versions are per statestore
+      }
+      registration_id_ = resp.registration_id;
+      if (resp.__isset.statestore_id) {
+        statestore_id_ = resp.statestore_id;
+      } else {
+        statestore_id_.reset();
+      }
+      ++num_registrations_;
+      last_heartbeat_ = Clock::now();
+      update_requested_ = false;  // the first update follows registration anyway
+      for (auto& [name, state] : topics_) state = TopicState{};
+      LOG(INFO) << options_.subscriber_id << " registered with statestore "
+                << options_.statestore_host << ":" << options_.statestore_port
+                << ", registration id " << PrintId(*registration_id_) << ", statestore id "
+                << (statestore_id_ ? PrintId(*statestore_id_) : std::string("(none)"));
     }
-    ++num_registrations_;
-    last_heartbeat_ = Clock::now();
-    update_requested_ = false;  // the first update follows registration anyway
-    for (auto& [name, state] : topics_) state = TopicState{};
-    LOG(INFO) << options_.subscriber_id << " registered with statestore "
-              << options_.statestore_host << ":" << options_.statestore_port << ", registration id "
-              << PrintId(*registration_id_) << ", statestore id "
-              << (statestore_id_ ? PrintId(*statestore_id_) : std::string("(none)"));
+    state_cv_.Broadcast();
   }
-  state_cv_.Broadcast();
+  if (s.ok() && options_.subscribe_catalogd_change && resp.__isset.catalogd_registration &&
+      resp.__isset.catalogd_version) {
+    Status observed = ObserveCatalogdLocked(resp.catalogd_version, resp.catalogd_registration);
+    if (!observed.ok()) {
+      LOG(WARNING) << options_.subscriber_id
+                   << ": ignoring the registration reply's catalogd: " << observed.ToString();
+    }
+  }
   return s;
 }
 

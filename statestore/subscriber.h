@@ -2,17 +2,17 @@
 // catalogd and by (simulated) coordinators.
 //
 // What it does: serves the StatestoreSubscriber Thrift service (UpdateState,
-// Heartbeat) on its own port, registers with the statestore for the topics
-// added with AddTopic(), and hands every topic update to the topic's
-// callback. The callback may append publications, which travel back to the
-// statestore in the UpdateState reply. The subscriber keeps each topic's
-// processed version: a delta that does not start at that version is not
-// given to the callback; the reply asks the statestore for a new base
-// instead. A background thread registers (retrying with capped exponential
-// backoff while the statestore is unreachable), watches heartbeats
-// (re-registering when none arrived for statestore_timeout_ms, or when
-// requests come from a different statestore) and sends RequestTopicUpdate
-// calls (coalesced).
+// Heartbeat, UpdateCatalogd, UpdateStatestoredRole) on its own port, registers with the statestore
+// for the topics added with AddTopic(), and hands every topic update to the topic's callback. The
+// callback may append publications, which travel back to the statestore in the UpdateState reply.
+// The subscriber keeps each topic's processed version: a delta that does not start at that version
+// is not given to the callback; the reply asks the statestore for a new base instead. A background
+// thread registers (retrying with capped exponential backoff while the statestore is unreachable),
+// watches heartbeats (re-registering when none arrived for statestore_timeout_ms, or when requests
+// come from a different statestore) and sends RequestTopicUpdate calls (coalesced). With
+// subscribe_catalogd_change it follows the active catalogd the statestore designates (catalogd HA):
+// announced in the registration reply and by UpdateCatalogd / UpdateStatestoredRole, kept by a
+// CatalogdDesignationTracker (newest version wins), and handed to on_catalogd_change.
 //
 // Lifecycle: construct, AddTopic()..., Start(), ..., Stop(). Stop() is
 // idempotent and run by the destructor. Resources per subscriber: one
@@ -35,7 +35,7 @@
 // update of the same subscriber. An UpdateState that arrives while our
 // RegisterSubscriber call is in flight waits (at most 0.5 s) for its reply.
 //
-// Lock order: stop_mu_ -> mu_; update_mu_ -> mu_. mu_ is terminal; no RPC is
+// Lock order: stop_mu_ -> mu_; update_mu_ -> mu_; catalogd_mu_ -> mu_. mu_ is terminal; no RPC is
 // made and no callback is run with mu_ held.
 #pragma once
 
@@ -55,6 +55,7 @@
 #include "common/rpc/thrift_server.h"
 #include "common/util/mutex.h"
 #include "common/util/status.h"
+#include "statestore/catalogd_designation.h"
 
 namespace impala {
 class StatestoreServiceClient;
@@ -100,8 +101,13 @@ struct StatestoreSubscriberOptions {
 
   impala::TStatestoreSubscriberType::type subscriber_type =
       impala::TStatestoreSubscriberType::COORDINATOR;
-  // catalogd only: passed through in the registration.
+  // Ask the statestore for the active catalogd (catalogd HA). Each newer
+  // designation is passed to on_catalogd_change (on an RPC or the
+  // background thread, one call at a time, in version order); it must not
+  // block for long nor call Stop().
   bool subscribe_catalogd_change = false;
+  std::function<void(const CatalogdDesignation&)> on_catalogd_change;
+  // catalogd only: passed through in the registration.
   std::optional<impala::TCatalogRegistration> catalogd_registration;
 
   // No heartbeat for this long after registering => statestore lost;
@@ -162,6 +168,8 @@ class StatestoreSubscriber {
 
   // The current registration (nullopt when not registered).
   std::optional<impala::TUniqueId> registration_id() const EXCLUDES(mu_);
+  // The active catalogd last announced (nullopt before any announcement).
+  std::optional<CatalogdDesignation> active_catalogd() const EXCLUDES(catalogd_mu_);
   // The statestore of the current or last registration.
   std::optional<impala::TUniqueId> statestore_id() const EXCLUDES(mu_);
   bool is_registered() const EXCLUDES(mu_);
@@ -194,6 +202,19 @@ class StatestoreSubscriber {
       EXCLUDES(update_mu_, mu_);
   void Heartbeat(const impala::THeartbeatRequest& req, impala::THeartbeatResponse* resp)
       EXCLUDES(mu_);
+  void UpdateCatalogd(const impala::TUpdateCatalogdRequest& req,
+                      impala::TUpdateCatalogdResponse* resp) EXCLUDES(catalogd_mu_, mu_);
+  void UpdateStatestoredRole(const impala::TUpdateStatestoredRoleRequest& req,
+                             impala::TUpdateStatestoredRoleResponse* resp)
+      EXCLUDES(catalogd_mu_, mu_);
+  // Checks the ids of a catalogd announcement; OK, or why it is not ours.
+  [[nodiscard]] Status CheckAnnouncementIds(const char* rpc,
+                                            const impala::TUniqueId& registration_id,
+                                            const impala::TUniqueId& statestore_id) EXCLUDES(mu_);
+  // Takes in an announced designation and, if newer, tells the owner.
+  [[nodiscard]] Status ObserveCatalogdLocked(int64_t version,
+                                             const impala::TCatalogRegistration& reg)
+      REQUIRES(catalogd_mu_) EXCLUDES(mu_);
 
   // Checks the ids a request carries against the current registration;
   // drops the registration (so the background thread registers again) when
@@ -235,6 +256,10 @@ class StatestoreSubscriber {
   // Used by the background thread only (and Interrupt() from Stop while
   // in_rpc_). Created in Start().
   std::unique_ptr<StatestoreClient> client_;
+
+  // Serialises catalogd announcements and on_catalogd_change calls.
+  mutable Mutex catalogd_mu_ ACQUIRED_BEFORE(mu_);
+  CatalogdDesignationTracker catalogd_ GUARDED_BY(catalogd_mu_);
 
   // Held while an UpdateState is processed (callbacks run under it).
   Mutex update_mu_ ACQUIRED_BEFORE(mu_);

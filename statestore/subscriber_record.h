@@ -44,6 +44,10 @@ struct SubscriberRecord {
   impala::TNetworkAddress location;
   impala::TStatestoreSubscriberType::type type = impala::TStatestoreSubscriberType::COORDINATOR;
   std::string identity;  // verified certificate subject of the registering peer; "" without mTLS
+  // catalogd HA: a candidate for the active role; gets UpdateCatalogd calls
+  // (subscribe_catalogd_change, or a candidate).
+  bool ha_candidate = false;
+  bool wants_catalogd = false;
 
   // Guarded by the broker's registry lock.
   std::map<std::string, SubscribedTopic> topics;
@@ -55,6 +59,7 @@ struct SubscriberRecord {
   int64_t updates_sent = 0;
   int64_t update_failures = 0;
   int64_t heartbeat_failures = 0;
+  int64_t catalogd_version_sent = 0;  // last designation this subscriber was told
 
   // Set once when the registration ends; workers then drop their results.
   std::atomic<bool> unregistered{false};

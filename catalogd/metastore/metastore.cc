@@ -81,6 +81,20 @@ Result<int64_t> Metastore::PruneTableVersions(int64_t /*keep_per_table*/, int /*
   return Status::NotImplemented("this metastore backend does not keep table versions");
 }
 
+Result<WriterEpoch> Metastore::AcquireWriterEpoch(const std::string& /*owner*/) {
+  return Status::NotImplemented(
+      "this metastore backend has no writer epoch (catalogd HA needs "
+      "the embedded SQLite or a PostgreSQL metastore)");
+}
+
+Result<WriterEpoch> Metastore::ReadWriterEpoch() {
+  return Status::NotImplemented("this metastore backend has no writer epoch");
+}
+
+Result<int64_t> Metastore::CommitFenced(const MetastoreTxn& /*txn*/, int64_t /*epoch*/) {
+  return Status::NotImplemented("this metastore backend cannot fence commits");
+}
+
 // ---- MetastoreOp ----
 
 namespace {

@@ -157,6 +157,13 @@ struct MetastoreTxn {
   std::vector<MetastoreOp> ops;
 };
 
+// The metastore's writer epoch (Metastore::AcquireWriterEpoch).
+struct WriterEpoch {
+  int64_t epoch = 0;  // 0: never taken
+  std::string owner;  // who took it: a catalogd's address and service id
+  int64_t acquired_ms = 0;
+};
+
 // A row of the notification log.
 using NotificationEvent = hive::NotificationEvent;
 
@@ -308,6 +315,20 @@ class Metastore {
   // for a deleted version get NOT_FOUND as for any absent version.
   // NOT_IMPLEMENTED by default (backends without versions).
   virtual Result<int64_t> PruneTableVersions(int64_t keep_per_table, int batch_limit);
+
+  // ---- writer epochs (catalogd HA fencing): an optional capability ----
+  // The metastore keeps one writer epoch: a counter and who took it last.
+  // A catalogd that becomes active takes the next epoch (AcquireWriterEpoch)
+  // and commits with CommitFenced(txn, its epoch), which applies the txn, as
+  // Commit does, only if the epoch is still the metastore's current one, in
+  // the same write transaction; otherwise nothing is applied and the answer
+  // is CATALOG_IN_STANDBY_MODE naming the current epoch and owner. So once
+  // another catalogd took the role, a catalogd that has not heard yet
+  // (paused, cut off) cannot commit. NOT_IMPLEMENTED by default (the remote
+  // Hive backend has no such row).
+  virtual Result<WriterEpoch> AcquireWriterEpoch(const std::string& owner);
+  virtual Result<WriterEpoch> ReadWriterEpoch();
+  virtual Result<int64_t> CommitFenced(const MetastoreTxn& txn, int64_t epoch);
 };
 
 // Opens (creating if needed) the embedded SQLite metastore at `path`,

@@ -89,10 +89,35 @@ CREATE TABLE notification_sequence (
   last_id BIGINT NOT NULL
 );
 INSERT INTO notification_sequence VALUES (0);
+CREATE TABLE catalogd_writer_epoch (
+  epoch       BIGINT NOT NULL,
+  owner       TEXT NOT NULL,
+  acquired_ms BIGINT NOT NULL
+);
+INSERT INTO catalogd_writer_epoch VALUES (0, '', 0);
 CREATE TABLE schema_version (
   version INTEGER NOT NULL
 );
 )sql";
+
+// Upgrades from older versions (the statements after kSchema's first
+// version), each ending at its version.
+struct PgUpgrade {
+  int to_version;
+  const char* sql;
+};
+constexpr PgUpgrade kUpgrades[] = {
+    {4, R"sql(
+CREATE TABLE catalogd_writer_epoch (
+  epoch       BIGINT NOT NULL,
+  owner       TEXT NOT NULL,
+  acquired_ms BIGINT NOT NULL
+);
+INSERT INTO catalogd_writer_epoch VALUES (0, '', 0);
+)sql"},
+};
+// The oldest version a PostgreSQL metastore was ever created at.
+constexpr int kFirstPgVersion = 3;
 
 Result<bool> Exists(Connection* conn, const char* table) {
   ICS_ASSIGN_OR_RETURN(Stmt st, conn->Prepare("SELECT to_regclass(?1) IS NOT NULL"));
@@ -100,7 +125,7 @@ Result<bool> Exists(Connection* conn, const char* table) {
   return row && st.Int(0) != 0;
 }
 
-Status CheckVersion(Connection* conn) {
+Status CheckOrUpgradeVersion(Connection* conn) {
   ICS_ASSIGN_OR_RETURN(Stmt st, conn->Prepare("SELECT version FROM schema_version"));
   ICS_ASSIGN_OR_RETURN(bool row, st.Step());
   if (!row) return Status::Corruption("metastore " + conn->name() + " has no schema_version row");
@@ -116,10 +141,16 @@ Status CheckVersion(Connection* conn) {
                                    std::to_string(kSchemaVersion) +
                                    " this build supports; use a newer build (refusing to open it)");
   }
-  if (v != kSchemaVersion) {
-    // PostgreSQL databases start at this version; nothing older exists.
+  if (v < kFirstPgVersion) {
+    // PostgreSQL metastores started at version 3; nothing older exists.
     return Status::Corruption("metastore " + conn->name() + " has impossible schema version " +
                               std::to_string(v));
+  }
+  for (const PgUpgrade& u : kUpgrades) {
+    if (u.to_version <= v) continue;
+    ICS_RETURN_IF_ERROR(conn->Exec(u.sql));
+    ICS_RETURN_IF_ERROR(
+        conn->Exec("UPDATE schema_version SET version = " + std::to_string(u.to_version)));
   }
   return Status::OK();
 }
@@ -131,7 +162,7 @@ Status InitSchema(Connection* conn) {
   Status s = [&]() -> Status {
     ICS_RETURN_IF_ERROR(conn->Exec(kInitLock));
     ICS_ASSIGN_OR_RETURN(bool versioned, Exists(conn, "schema_version"));
-    if (versioned) return CheckVersion(conn);
+    if (versioned) return CheckOrUpgradeVersion(conn);
     ICS_ASSIGN_OR_RETURN(bool foreign, Exists(conn, "databases"));
     if (foreign) {
       return Status::InvalidArgument("database " + conn->name() +

@@ -83,8 +83,14 @@ class SqlMetastore final : public Metastore {
   Result<int64_t> FirstRetainedNotificationEventId() override;
   Result<int64_t> PruneNotifications(const NotificationRetention& r) override;
   Result<int64_t> PruneTableVersions(int64_t keep_per_table, int batch_limit) override;
+  Result<WriterEpoch> AcquireWriterEpoch(const std::string& owner) override;
+  Result<WriterEpoch> ReadWriterEpoch() override;
+  Result<int64_t> CommitFenced(const MetastoreTxn& txn, int64_t epoch) override;
 
  private:
+  // Commit and CommitFenced: with `epoch`, the txn applies only while the
+  // writer epoch is still *epoch (checked inside the write transaction).
+  Result<int64_t> CommitTxn(const MetastoreTxn& txn, const int64_t* epoch);
   // Reads a table's column stats (partition_name == nullptr) or a partition's.
   Result<KeyedBlobs> ColumnStatsRows(const std::string& db, const std::string& table,
                                      const std::string* partition_name);
@@ -453,7 +459,47 @@ Result<TableVersionRecord> SqlMetastore::GetTableVersionAsOf(const std::string& 
                           std::to_string(at_ms) + " ms since the epoch");
 }
 
-Result<int64_t> SqlMetastore::Commit(const MetastoreTxn& txn) {
+// Reads the writer epoch row on `conn` (inside the caller's transaction).
+Result<WriterEpoch> ReadEpochRow(sqldb::Connection* conn) {
+  ICS_ASSIGN_OR_RETURN(
+      sqldb::Stmt st, conn->Prepare("SELECT epoch, owner, acquired_ms FROM catalogd_writer_epoch"));
+  ICS_ASSIGN_OR_RETURN(bool row, st.Step());
+  if (!row) return Status::Corruption("metastore " + conn->name() + " has no writer epoch row");
+  WriterEpoch e;
+  e.epoch = st.Int(0);
+  e.owner = std::string(st.Text(1));
+  e.acquired_ms = st.Int(2);
+  return e;
+}
+
+Result<WriterEpoch> SqlMetastore::AcquireWriterEpoch(const std::string& owner) {
+  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+  ICS_ASSIGN_OR_RETURN(sqldb::ConnectionPool::Lease conn, pool_->Acquire());
+  sqldb::Transaction txn(conn.get());
+  ICS_RETURN_IF_ERROR(txn.Begin(sqldb::TxnKind::kWrite));
+  ICS_ASSIGN_OR_RETURN(sqldb::Stmt upd,
+                       conn->Prepare("UPDATE catalogd_writer_epoch SET epoch = epoch + 1, "
+                                     "owner = ?1, acquired_ms = ?2"));
+  ICS_RETURN_IF_ERROR(upd.BindText(1, owner).BindInt(2, now_ms).Run());
+  ICS_ASSIGN_OR_RETURN(WriterEpoch e, ReadEpochRow(conn.get()));
+  ICS_RETURN_IF_ERROR(txn.Commit());
+  return e;
+}
+
+Result<WriterEpoch> SqlMetastore::ReadWriterEpoch() {
+  ICS_ASSIGN_OR_RETURN(sqldb::ConnectionPool::Lease conn, pool_->Acquire());
+  return ReadEpochRow(conn.get());
+}
+
+Result<int64_t> SqlMetastore::Commit(const MetastoreTxn& txn) { return CommitTxn(txn, nullptr); }
+
+Result<int64_t> SqlMetastore::CommitFenced(const MetastoreTxn& txn, int64_t epoch) {
+  return CommitTxn(txn, &epoch);
+}
+
+Result<int64_t> SqlMetastore::CommitTxn(const MetastoreTxn& txn, const int64_t* epoch) {
   if (txn.ops.empty()) return int64_t{0};
   const auto now = static_cast<int32_t>(std::time(nullptr));
   const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -462,6 +508,17 @@ Result<int64_t> SqlMetastore::Commit(const MetastoreTxn& txn) {
   ICS_ASSIGN_OR_RETURN(sqldb::ConnectionPool::Lease conn, pool_->Acquire());
   sqldb::Transaction sql_txn(conn.get());
   ICS_RETURN_IF_ERROR(sql_txn.Begin(sqldb::TxnKind::kWrite));
+  if (epoch != nullptr) {
+    // Writers are serialized from BEGIN (sql_db.h): an epoch taken by
+    // another catalogd either committed before this read or waits for us.
+    ICS_ASSIGN_OR_RETURN(WriterEpoch current, ReadEpochRow(conn.get()));
+    if (current.epoch != *epoch) {
+      return Status(ErrorCode::kCatalogInStandbyMode,
+                    "fenced: this catalogd's writer epoch " + std::to_string(*epoch) +
+                        " is no longer the metastore's (epoch " + std::to_string(current.epoch) +
+                        " was taken by " + current.owner + "); nothing was committed");
+    }
+  }
   TxnApplier applier(conn.get(), now, now_ms);
   for (size_t i = 0; i < txn.ops.size(); ++i) {
     Status s = applier.Apply(txn.ops[i]);

@@ -101,10 +101,22 @@ INSERT INTO notification_sequence
   SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'notification_log'), 0);
 )sql";
 
+// Version 4: the writer epoch that fences the commits of catalogd HA peers
+// (Metastore::AcquireWriterEpoch), one row, never taken.
+constexpr const char kSchemaV4[] = R"sql(
+CREATE TABLE catalogd_writer_epoch (
+  epoch       INTEGER NOT NULL,
+  owner       TEXT NOT NULL,
+  acquired_ms INTEGER NOT NULL
+);
+INSERT INTO catalogd_writer_epoch VALUES (0, '', 0);
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
+    {4, kSchemaV4},
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion,
               "one migration per schema version");

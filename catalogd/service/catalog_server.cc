@@ -17,9 +17,11 @@
 #include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/mds/metastore_service_server.h"
+#include "catalogd/metastore/fenced_metastore.h"
 #include "catalogd/metastore/hms_remote_metastore.h"
 #include "catalogd/metastore/metastore.h"
 #include "catalogd/service/catalog_service_handler.h"
+#include "catalogd/service/catalogd_role.h"
 #include "catalogd/web/catalog_metrics.h"
 #include "catalogd/web/timed_metastore.h"
 #include "common/rpc/thrift_server.h"
@@ -110,6 +112,20 @@ Status CatalogServer::Start() {
   ICS_ASSIGN_OR_RETURN(auto opened, OpenMetastoreFromUri(opts_.metastore, opts_.security.tls));
   // Every metastore call is timed for /metrics.
   metastore_ = std::make_unique<TimedMetastore>(std::move(opened), metrics_.get());
+  if (opts_.enable_catalogd_ha) {
+    if (opts_.statestore_port < 0 || opts_.hms_event_polling_interval_ms <= 0) {
+      return Status::InvalidArgument(
+          "catalogd HA needs the statestore (--state_store_port >= 0) and event processing "
+          "(--hms_event_polling_interval_s or _ms > 0), which keeps the standby current");
+    }
+    Result<WriterEpoch> epoch = metastore_->ReadWriterEpoch();
+    if (!epoch.ok()) {
+      return epoch.status().WithContext(
+          "catalogd HA needs a metastore with writer epochs "
+          "(sqlite: or postgresql:), shared by both catalogds");
+    }
+    fence_ = std::make_unique<FencedMetastore>(metastore_.get());
+  }
   if (opts_.synthetic_files) {
     fs_ = std::make_unique<SyntheticFileSystem>();
   } else {
@@ -134,7 +150,10 @@ Status CatalogServer::Start() {
   // writer (the HMS endpoint) gets metastore_ itself, and the processor
   // applies its changes like any other process's.
   self_events_ = std::make_unique<SelfEventLog>();
-  ddl_metastore_ = std::make_unique<SelfRecordingMetastore>(metastore_.get(), self_events_.get());
+  // Under HA, catalogd's own commits are fenced by its writer epoch.
+  Metastore* own_writes = fence_ != nullptr ? static_cast<Metastore*>(fence_.get())
+                                            : static_cast<Metastore*>(metastore_.get());
+  ddl_metastore_ = std::make_unique<SelfRecordingMetastore>(own_writes, self_events_.get());
   ctx_->metastore = ddl_metastore_.get();
   ctx_->fs = fs_.get();
   ctx_->loader = loader_.get();
@@ -180,6 +199,18 @@ Status CatalogServer::Start() {
   retention_ = std::make_unique<MetastoreRetention>(metastore_.get(), std::move(retention));
   retention_->Start();
 
+  if (opts_.enable_catalogd_ha) {
+    CatalogdRoleDeps rd;
+    rd.metastore = metastore_.get();
+    rd.fence = fence_.get();
+    rd.events = events_.get();
+    rd.publisher = publisher_.get();
+    rd.catchup_timeout = std::chrono::milliseconds(opts_.catalogd_ha_catchup_timeout_ms);
+    // Started once the RPC server is bound (port 0 picks a port), before
+    // the subscriber can hear a designation.
+    role_ = std::make_unique<CatalogdRole>(std::move(rd));
+  }
+
   ThriftServerOptions ropts;
   ropts.name = "catalog-service";
   ropts.bind_host = opts_.bind_host;
@@ -190,7 +221,7 @@ Status CatalogServer::Start() {
   rpc_ = std::make_unique<ThriftServer>(
       std::make_shared<impala::CatalogServiceProcessor>(MakeCatalogServiceHandler(
           HandlerDeps{ctx_.get(), ddl_.get(), fetcher_.get(), opts_.sync_ddl_timeout_ms,
-                      events_.get()})),
+                      events_.get(), role_.get()})),
       ropts);
   ICS_RETURN_IF_ERROR(rpc_->Start());
   if (opts_.hms_port >= 0) {
@@ -225,6 +256,11 @@ Status CatalogServer::Start() {
     ICS_RETURN_IF_ERROR(mds_->Start());
   }
 
+  if (role_ != nullptr) {
+    const std::string self = opts_.hostname + ":" + std::to_string(port());
+    role_->Start(self,
+                 "catalogd@" + self + " (service id " + PrintId(catalog_->service_id()) + ")");
+  }
   if (opts_.statestore_port >= 0) {
     statestore::StatestoreSubscriberOptions sopts;
     sopts.subscriber_id = "catalog-server@" + opts_.hostname + ":" + std::to_string(port());
@@ -242,6 +278,20 @@ Status CatalogServer::Start() {
     reg.protocol = impala::CatalogServiceVersion::V2;
     reg.address.hostname = opts_.hostname;
     reg.address.port = port();
+    if (role_ != nullptr) {
+      reg.__set_enable_catalogd_ha(true);
+      reg.__set_force_catalogd_active(opts_.force_catalogd_active);
+      // The statestore prefers the catalogd that started first.
+      reg.__set_registration_time(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                      std::chrono::system_clock::now().time_since_epoch())
+                                      .count());
+      sopts.subscribe_catalogd_change = true;
+      CatalogdRole* role = role_.get();
+      sopts.on_catalogd_change = [role](const statestore::CatalogdDesignation& d) {
+        role->OnDesignation(d);
+      };
+      fence_->SetOnFenced([role](const Status& why) { role->OnFenced(why); });
+    }
     sopts.catalogd_registration = reg;
     subscriber_ = std::make_unique<statestore::StatestoreSubscriber>(sopts);
     statestore::TopicSubscription topic;
@@ -249,8 +299,11 @@ Status CatalogServer::Start() {
     topic.is_transient = false;
     topic.filter_prefix = "!";  // publish only; receive no entries back
     CatalogTopicPublisher* pub = publisher_.get();
-    topic.callback = [pub, cm](const impala::TTopicDelta& delta,
-                               std::vector<impala::TTopicDelta>* out) {
+    const CatalogdRole* role = role_.get();
+    topic.callback = [pub, cm, role](const impala::TTopicDelta& delta,
+                                     std::vector<impala::TTopicDelta>* out) {
+      // A standby publishes nothing; it publishes in full once it takes over.
+      if (role != nullptr && !role->is_active()) return;
       const auto start = std::chrono::steady_clock::now();
       const size_t first = out->size();
       pub->OnTopicUpdate(delta, out);
@@ -262,6 +315,7 @@ Status CatalogServer::Start() {
     // Every installed change asks the statestore to collect it right away.
     statestore::StatestoreSubscriber* sub = subscriber_.get();
     catalog_->SetChangeListener([sub](int64_t) { sub->RequestTopicUpdate(); });
+    if (role_ != nullptr) role_->SetTopicUpdateRequester([sub] { sub->RequestTopicUpdate(); });
   }
   LOG(INFO) << "catalogd serving CatalogService on " << opts_.bind_host << ":" << port()
             << ", metastore " << opts_.metastore << ", warehouse " << opts_.warehouse_dir;
@@ -271,6 +325,7 @@ Status CatalogServer::Start() {
 void CatalogServer::Stop() {
   if (stopped_) return;
   stopped_ = true;
+  if (role_) role_->Stop();            // before the processor its takeover waits for
   if (retention_) retention_->Stop();  // before the processor it protects
   if (events_) events_->Stop();
   if (catalog_) catalog_->SetChangeListener(nullptr);

@@ -40,6 +40,8 @@ namespace hms {
 class HmsServer;
 }
 class CatalogMetrics;
+class CatalogdRole;
+class FencedMetastore;
 class DdlExecutor;
 class EventProcessor;
 class SelfEventLog;
@@ -110,6 +112,14 @@ struct CatalogServerOptions {
   // endpoint writes. Off when audit.dir is empty; Start fails when the
   // directory cannot be written.
   AuditLogOptions audit;
+  // catalogd high availability (catalogd/service/catalogd_role.h): register
+  // as an HA candidate; serve and write only while the statestore designates
+  // this catalogd active. Needs a statestore, the event processor and a
+  // metastore with writer epochs (SQLite or PostgreSQL) shared with the peer.
+  bool enable_catalogd_ha = false;
+  bool force_catalogd_active = false;
+  // How long a takeover may spend applying the notification log.
+  int catalogd_ha_catchup_timeout_ms = 30000;
 };
 
 class CatalogServer {
@@ -134,6 +144,8 @@ class CatalogServer {
   CatalogTopicPublisher* publisher() { return publisher_.get(); }
   EventProcessor* event_processor() { return events_.get(); }
   MetastoreRetention* retention() { return retention_.get(); }
+  // Null without catalogd HA.
+  const CatalogdRole* role() const { return role_.get(); }
   const CatalogServerOptions& options() const { return opts_; }
 
  private:
@@ -148,6 +160,7 @@ class CatalogServer {
   std::unique_ptr<OperationLog> operations_;
   std::unique_ptr<Metastore> metastore_;  // undecorated: writes through it are external
   std::unique_ptr<SelfEventLog> self_events_;
+  std::unique_ptr<FencedMetastore> fence_;    // HA only: between ddl_metastore_ and metastore_
   std::unique_ptr<Metastore> ddl_metastore_;  // records own commits (ctx_->metastore)
   std::unique_ptr<FileSystem> fs_;
   std::unique_ptr<Catalog> catalog_;
@@ -162,6 +175,7 @@ class CatalogServer {
   std::unique_ptr<ThriftServer> rpc_;
   std::unique_ptr<hms::HmsServer> hms_;  // writes to metastore_ itself (external)
   std::unique_ptr<MetastoreServiceServer> mds_;
+  std::unique_ptr<CatalogdRole> role_;  // HA only
   std::unique_ptr<statestore::StatestoreSubscriber> subscriber_;
   bool stopped_ = false;
 };

@@ -7,6 +7,7 @@
 #include "catalogd/ddl/ddl_executor.h"
 #include "catalogd/events/event_rpc.h"
 #include "catalogd/fetch/partial_fetcher.h"
+#include "catalogd/service/catalogd_role.h"
 #include "catalogd/service/outcome_objects.h"
 #include "common/rpc/status_convert.h"
 
@@ -43,6 +44,13 @@ bool WantsMinimal(const Req& req) {
 class Handler : public impala::CatalogServiceIf {
  public:
   explicit Handler(HandlerDeps d) : d_(d) {}
+
+  // Every call's admission: the protocol check, then (catalogd HA) whether
+  // this catalogd is the active one.
+  Status Admit(CatalogServiceVersion::type v) const {
+    ICS_RETURN_IF_ERROR(CheckProtocol(v));
+    return d_.role != nullptr ? d_.role->CheckActive() : Status::OK();
+  }
 
   // Builds the TCatalogUpdateResult of a finished (or failed) operation,
   // waiting for topic publication first when SYNC_DDL is requested.
@@ -96,7 +104,7 @@ class Handler : public impala::CatalogServiceIf {
   }
 
   void ExecDdl(impala::TDdlExecResponse& resp, const impala::TDdlExecRequest& req) override {
-    Status proto = CheckProtocol(req.protocol_version);
+    Status proto = Admit(req.protocol_version);
     Result<DdlOutcome> r = proto.ok() ? d_.ddl->ExecDdl(req) : Result<DdlOutcome>(proto);
     resp.result = MakeResult(r, req.query_options.sync_ddl, WantsMinimal(req));
     if (r.ok()) {
@@ -108,21 +116,21 @@ class Handler : public impala::CatalogServiceIf {
 
   void UpdateCatalog(impala::TUpdateCatalogResponse& resp,
                      const impala::TUpdateCatalogRequest& req) override {
-    Status proto = CheckProtocol(req.protocol_version);
+    Status proto = Admit(req.protocol_version);
     Result<DdlOutcome> r = proto.ok() ? d_.ddl->UpdateCatalog(req) : Result<DdlOutcome>(proto);
     resp.result = MakeResult(r, req.sync_ddl, WantsMinimal(req));
   }
 
   void ResetMetadata(impala::TResetMetadataResponse& resp,
                      const impala::TResetMetadataRequest& req) override {
-    Status proto = CheckProtocol(req.protocol_version);
+    Status proto = Admit(req.protocol_version);
     Result<DdlOutcome> r = proto.ok() ? d_.ddl->ResetMetadata(req) : Result<DdlOutcome>(proto);
     resp.result = MakeResult(r, req.sync_ddl, WantsMinimal(req));
   }
 
   void GetCatalogObject(impala::TGetCatalogObjectResponse& resp,
                         const impala::TGetCatalogObjectRequest& req) override {
-    Status proto = CheckProtocol(req.protocol_version);
+    Status proto = Admit(req.protocol_version);
     if (!proto.ok()) {
       resp.status = ToTStatus(proto);
       return;
@@ -138,7 +146,7 @@ class Handler : public impala::CatalogServiceIf {
 
   void GetPartitionStats(impala::TGetPartitionStatsResponse& resp,
                          const impala::TGetPartitionStatsRequest& req) override {
-    Status proto = CheckProtocol(req.protocol_version);
+    Status proto = Admit(req.protocol_version);
     if (!proto.ok()) {
       resp.__set_status(ToTStatus(proto));
       return;
@@ -150,7 +158,7 @@ class Handler : public impala::CatalogServiceIf {
 
   void GetFunctions(impala::TGetFunctionsResponse& resp,
                     const impala::TGetFunctionsRequest& req) override {
-    Status proto = CheckProtocol(req.protocol_version);
+    Status proto = Admit(req.protocol_version);
     if (!proto.ok() || !req.__isset.db_name) {
       resp.__set_status(ToTStatus(proto.ok() ? Status::InvalidArgument("db_name is required")
                                              : proto));
@@ -163,7 +171,7 @@ class Handler : public impala::CatalogServiceIf {
 
   void PrioritizeLoad(impala::TPrioritizeLoadResponse& resp,
                       const impala::TPrioritizeLoadRequest& req) override {
-    Status s = CheckProtocol(req.protocol_version);
+    Status s = Admit(req.protocol_version);
     if (s.ok()) {
       std::vector<std::pair<std::string, std::string>> tables;
       for (const auto& o : req.object_descs) {
@@ -176,7 +184,7 @@ class Handler : public impala::CatalogServiceIf {
 
   void GetPartialCatalogObject(impala::TGetPartialCatalogObjectResponse& resp,
                                const impala::TGetPartialCatalogObjectRequest& req) override {
-    Status proto = CheckProtocol(req.protocol_version);
+    Status proto = Admit(req.protocol_version);
     if (!proto.ok()) {
       resp = d_.fetcher->NewResponse();
       resp.__set_status(ToTStatus(proto));
@@ -189,12 +197,12 @@ class Handler : public impala::CatalogServiceIf {
                         const impala::TUpdateTableUsageRequest& req) override {
     // Usage counters only steer the peer's cache eviction, which this
     // catalogd does not do; accept and ignore.
-    resp.__set_status(ToTStatus(CheckProtocol(req.protocol_version)));
+    resp.__set_status(ToTStatus(Admit(req.protocol_version)));
   }
 
   void GetNullPartitionName(impala::TGetNullPartitionNameResponse& resp,
                             const impala::TGetNullPartitionNameRequest& req) override {
-    resp.status = ToTStatus(CheckProtocol(req.protocol_version));
+    resp.status = ToTStatus(Admit(req.protocol_version));
     resp.partition_value = kNullPartitionKeyValue;
   }
 
@@ -206,7 +214,7 @@ class Handler : public impala::CatalogServiceIf {
 
   void SetEventProcessorStatus(impala::TSetEventProcessorStatusResponse& resp,
                                const impala::TSetEventProcessorStatusRequest& req) override {
-    Status proto = CheckProtocol(req.protocol_version);
+    Status proto = Admit(req.protocol_version);
     if (!proto.ok()) {
       resp.status = ToTStatus(proto);
       return;
@@ -216,7 +224,7 @@ class Handler : public impala::CatalogServiceIf {
 
   void WaitForHmsEvent(impala::TWaitForHmsEventResponse& resp,
                        const impala::TWaitForHmsEventRequest& req) override {
-    Status proto = CheckProtocol(req.protocol_version);
+    Status proto = Admit(req.protocol_version);
     if (!proto.ok()) {
       resp.status = ToTStatus(proto);
       return;

@@ -2,7 +2,8 @@
 // protocol version, call the operation layer (DdlExecutor, PartialFetcher,
 // TableLoadManager) and map Status to the response's TStatus. Errors are
 // always returned in the response, never as Thrift exceptions, as the peer
-// does. Services that have no meaning here answer NOT_IMPLEMENTED.
+// does. Services that have no meaning here answer NOT_IMPLEMENTED. Under
+// catalogd HA a standby answers every call with CATALOG_IN_STANDBY_MODE.
 //
 // Thread-safety: stateless beyond the pointers it is given; called
 // concurrently by the RPC server's threads.
@@ -14,6 +15,7 @@
 
 namespace ics::catalog {
 
+class CatalogdRole;
 class DdlExecutor;
 class EventProcessor;
 class PartialFetcher;
@@ -25,6 +27,9 @@ struct HandlerDeps {
   PartialFetcher* fetcher;
   int sync_ddl_timeout_ms;
   EventProcessor* events = nullptr;  // SetEventProcessorStatus, WaitForHmsEvent
+  // catalogd HA: requests are served only while this catalogd is active
+  // (CATALOG_IN_STANDBY_MODE otherwise). Null without HA.
+  const CatalogdRole* role = nullptr;
 };
 
 std::shared_ptr<impala::CatalogServiceIf> MakeCatalogServiceHandler(HandlerDeps deps);

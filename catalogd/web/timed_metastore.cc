@@ -25,7 +25,8 @@ TimedMetastore::TimedMetastore(std::unique_ptr<Metastore> inner, metrics::Metric
       first_retained_notification_event_id_(
           MakeCall(registry, "first_retained_notification_event_id")),
       prune_notifications_(MakeCall(registry, "prune_notifications")),
-      prune_table_versions_(MakeCall(registry, "prune_table_versions")) {}
+      prune_table_versions_(MakeCall(registry, "prune_table_versions")),
+      writer_epoch_(MakeCall(registry, "writer_epoch")) {}
 
 TimedMetastore::Call TimedMetastore::MakeCall(metrics::MetricRegistry* registry,
                                               const std::string& name) {
@@ -131,6 +132,16 @@ Result<int64_t> TimedMetastore::PruneNotifications(const NotificationRetention& 
 Result<int64_t> TimedMetastore::PruneTableVersions(int64_t keep_per_table, int batch_limit) {
   return Timed(prune_table_versions_,
                [&] { return inner_->PruneTableVersions(keep_per_table, batch_limit); });
+}
+Result<WriterEpoch> TimedMetastore::AcquireWriterEpoch(const std::string& owner) {
+  return Timed(writer_epoch_, [&] { return inner_->AcquireWriterEpoch(owner); });
+}
+Result<WriterEpoch> TimedMetastore::ReadWriterEpoch() {
+  return Timed(writer_epoch_, [&] { return inner_->ReadWriterEpoch(); });
+}
+Result<int64_t> TimedMetastore::CommitFenced(const MetastoreTxn& txn, int64_t epoch) {
+  // A commit like any other for the latency figures.
+  return Timed(commit_, [&] { return inner_->CommitFenced(txn, epoch); });
 }
 
 }  // namespace ics::catalog

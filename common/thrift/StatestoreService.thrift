@@ -158,9 +158,90 @@ struct THeartbeatResponse {
   2: optional TStatestoreConnState statestore_conn_state;
 }
 
+// catalogd high availability: the statestore tells subscribers that asked
+// for catalogd changes (subscribe_catalogd_change) which catalogd is active.
+// catalogd_version grows with every new designation; a subscriber ignores a
+// request older than the designation it already follows.
+struct TUpdateCatalogdRequest {
+  1: required StatestoreServiceVersion protocol_version =
+      StatestoreServiceVersion.V2
+  2: required Types.TUniqueId registration_id;
+  3: required Types.TUniqueId statestore_id;
+  4: required i64 catalogd_version;
+  5: required TCatalogRegistration catalogd_registration;
+}
+
+// skipped: the subscriber did not take the request in (e.g. it came from a
+// statestore or registration it does not know).
+struct TUpdateCatalogdResponse {
+  1: required Status.TStatus status;
+  2: optional bool skipped;
+}
+
+// statestored high availability: a statestore announces its role (active or
+// standby) to a subscriber registered with both statestores, together with
+// the active catalogd it knows of.
+struct TUpdateStatestoredRoleRequest {
+  1: required StatestoreServiceVersion protocol_version =
+      StatestoreServiceVersion.V2;
+  2: required Types.TUniqueId registration_id;
+  3: required Types.TUniqueId statestore_id;
+  4: required i64 active_statestored_version;
+  5: required bool is_active;
+  6: optional i64 catalogd_version;
+  7: optional TCatalogRegistration catalogd_registration;
+}
+
+struct TUpdateStatestoredRoleResponse {
+  1: required Status.TStatus status;
+  2: optional bool skipped;
+}
+
 // Calls the statestore makes on each subscriber.
 service StatestoreSubscriber {
   TUpdateStateResponse UpdateState(1: TUpdateStateRequest params);
 
   THeartbeatResponse Heartbeat(1: THeartbeatRequest params);
+
+  TUpdateCatalogdResponse UpdateCatalogd(1: TUpdateCatalogdRequest params);
+
+  TUpdateStatestoredRoleResponse UpdateStatestoredRole(
+      1: TUpdateStatestoredRoleRequest params);
+}
+
+// Between the two statestores of an HA pair: the handshake that settles
+// which one is active, then heartbeats from the active to the standby.
+struct TStatestoreHaHandshakeRequest {
+  1: required StatestoreServiceVersion src_protocol_version =
+      StatestoreServiceVersion.V2;
+  2: required Types.TUniqueId src_statestore_id;
+  3: required string src_statestore_address;
+  4: required bool src_force_active;
+}
+
+struct TStatestoreHaHandshakeResponse {
+  1: required Status.TStatus status;
+  2: required StatestoreServiceVersion dst_protocol_version =
+      StatestoreServiceVersion.V2;
+  3: required Types.TUniqueId dst_statestore_id;
+  4: required bool dst_statestore_active;
+}
+
+struct TStatestoreHaHeartbeatRequest {
+  1: required StatestoreServiceVersion protocol_version =
+      StatestoreServiceVersion.V2;
+  2: required Types.TUniqueId dst_statestore_id;
+  3: required Types.TUniqueId src_statestore_id;
+}
+
+struct TStatestoreHaHeartbeatResponse {
+  1: required Status.TStatus status;
+}
+
+service StatestoreHaService {
+  TStatestoreHaHandshakeResponse StatestoreHaHandshake(
+      1: TStatestoreHaHandshakeRequest params);
+
+  TStatestoreHaHeartbeatResponse StatestoreHaHeartbeat(
+      1: TStatestoreHaHeartbeatRequest params);
 }

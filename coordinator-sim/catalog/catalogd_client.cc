@@ -1,6 +1,9 @@
 #include "coordinator-sim/catalog/catalogd_client.h"
 
+#include <algorithm>
 #include <utility>
+
+#include "common/rpc/status_convert.h"
 
 namespace ics::coord {
 
@@ -15,37 +18,82 @@ ThriftClientOptions CatalogdClientOptions(int rpc_timeout_ms,
 }
 
 CatalogdClient::CatalogdClient(std::string host, int port, ThriftClientOptions options,
-                               int max_idle)
-    : host_(std::move(host)),
-      port_(port),
-      options_(options),
-      max_idle_(static_cast<size_t>(max_idle > 0 ? max_idle : 1)) {}
+                               int max_idle, int failover_wait_ms)
+    : options_(options),
+      max_idle_(static_cast<size_t>(max_idle > 0 ? max_idle : 1)),
+      failover_wait_(std::max(0, failover_wait_ms)),
+      host_(std::move(host)),
+      port_(port) {}
 
-std::unique_ptr<CatalogdClient::Client> CatalogdClient::Take(bool* reused) {
+CatalogdClient::Pooled CatalogdClient::Take(bool* reused) {
+  Pooled p;
   {
     MutexLock l(&mu_);
     if (!idle_.empty()) {
-      std::unique_ptr<Client> c = std::move(idle_.back());
+      p = std::move(idle_.back());
       idle_.pop_back();
       *reused = true;
-      return c;
+      return p;
     }
+    p.generation = generation_;
+    p.address = host_ + ":" + std::to_string(port_);
+    p.client = std::make_unique<Client>(host_, port_, options_);
   }
   *reused = false;
-  return std::make_unique<Client>(host_, port_, options_);
+  return p;
 }
 
-void CatalogdClient::Give(std::unique_ptr<Client> client) {
+void CatalogdClient::Give(Pooled p) {
   MutexLock l(&mu_);
-  if (idle_.size() < max_idle_) idle_.push_back(std::move(client));
+  if (p.generation == generation_ && idle_.size() < max_idle_) idle_.push_back(std::move(p));
+}
+
+void CatalogdClient::SetAddress(std::string host, int port) {
+  std::vector<Pooled> dropped;
+  MutexLock l(&mu_);
+  if (host == host_ && port == port_) return;
+  host_ = std::move(host);
+  port_ = port;
+  ++generation_;
+  dropped.swap(idle_);  // closed when this returns (no RPC runs on idle connections)
+  address_cv_.Broadcast();
+}
+
+std::string CatalogdClient::address() const {
+  MutexLock l(&mu_);
+  return host_ + ":" + std::to_string(port_);
+}
+
+int64_t CatalogdClient::address_generation() const {
+  MutexLock l(&mu_);
+  return generation_;
+}
+
+void CatalogdClient::WaitForAddressChange(int64_t generation,
+                                          std::chrono::steady_clock::time_point deadline) {
+  const auto until =
+      std::min(deadline, std::chrono::steady_clock::now() + std::chrono::milliseconds(100));
+  MutexLock l(&mu_);
+  while (generation_ == generation && std::chrono::steady_clock::now() < until) {
+    address_cv_.WaitFor(&mu_, until - std::chrono::steady_clock::now());
+  }
 }
 
 Result<impala::TGetPartialCatalogObjectResponse> CatalogdClient::GetPartialCatalogObject(
     const impala::TGetPartialCatalogObjectRequest& req) {
   impala::TGetPartialCatalogObjectResponse resp;
-  ICS_RETURN_IF_ERROR(
-      Call("GetPartialCatalogObject", CatalogdRetry::kRetryOnStaleConnection,
-           [&](impala::CatalogServiceClient& c) { c.GetPartialCatalogObject(resp, req); }));
+  // A standby's refusal is followed to the active catalogd; other error
+  // statuses are the caller's to read.
+  Status s = CallActive(
+      "GetPartialCatalogObject", CatalogdRetry::kRetryOnStaleConnection,
+      [&](impala::CatalogServiceClient& c) { c.GetPartialCatalogObject(resp, req); },
+      [&]() -> Status {
+        if (resp.status.status_code == impala::TErrorCode::CATALOG_IN_STANDBY_MODE) {
+          return FromTStatus(resp.status);
+        }
+        return Status::OK();
+      });
+  ICS_RETURN_IF_ERROR(s);
   return resp;
 }
 

@@ -12,9 +12,19 @@
 //   kNoRetry                 a write: it may have taken effect, so an error
 //                            is returned as it is.
 //
+// catalogd HA: SetAddress() points the pool at the newly designated active
+// catalogd (the coordinator's subscriber calls it); connections to the old
+// one are not reused. CallActive() follows failovers for one call: when the
+// answer is CATALOG_IN_STANDBY_MODE (refused unexecuted), or the connection
+// could not be opened (nothing sent), or a read lost its reply, it waits for
+// the next designation (or a moment, for a catalogd still taking over) and
+// calls again, for at most `failover_wait_ms`. A write whose reply was lost
+// is never repeated: its error says so.
+//
 // Thread-safety: thread-safe. mu_ is terminal (no RPC runs under it).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -38,7 +48,9 @@ ThriftClientOptions CatalogdClientOptions(int rpc_timeout_ms,
 
 class CatalogdClient {
  public:
-  CatalogdClient(std::string host, int port, ThriftClientOptions options, int max_idle);
+  // failover_wait_ms: CallActive's bound (0: calls are not repeated).
+  CatalogdClient(std::string host, int port, ThriftClientOptions options, int max_idle,
+                 int failover_wait_ms = 0);
   CatalogdClient(const CatalogdClient&) = delete;
   CatalogdClient& operator=(const CatalogdClient&) = delete;
 
@@ -46,20 +58,38 @@ class CatalogdClient {
   // catalogd's address.
   template <typename Fn>
   [[nodiscard]] Status Call(const char* name, CatalogdRetry retry, Fn&& fn) EXCLUDES(mu_) {
-    for (int attempt = 0;; ++attempt) {
-      bool reused = false;
-      std::unique_ptr<Client> client = Take(&reused);
-      Status s = client->Call(name, fn);
-      if (s.ok()) {
-        Give(std::move(client));
-        return s;
+    bool sent = false;
+    return CallOnce(name, retry, fn, &sent);
+  }
+
+  // Call(), then `outcome()` (the response's status), following catalogd
+  // failovers as described above.
+  template <typename Fn, typename Outcome>
+  [[nodiscard]] Status CallActive(const char* name, CatalogdRetry retry, Fn&& fn, Outcome&& outcome)
+      EXCLUDES(mu_) {
+    const auto deadline = std::chrono::steady_clock::now() + failover_wait_;
+    while (true) {
+      const int64_t generation = address_generation();
+      bool sent = false;
+      Status s = CallOnce(name, retry, fn, &sent);
+      if (s.ok()) s = outcome();
+      const bool refused = s.Is(ErrorCode::kCatalogInStandbyMode);
+      const bool unsent_or_read = s.Is(ErrorCode::kNetworkError) &&
+                                  (!sent || retry == CatalogdRetry::kRetryOnStaleConnection);
+      if (failover_wait_.count() <= 0 || !(refused || unsent_or_read)) return s;
+      if (std::chrono::steady_clock::now() >= deadline) {
+        return s.WithContext("no active catalogd answered within " +
+                             std::to_string(failover_wait_.count()) + " ms");
       }
-      if (!(retry == CatalogdRetry::kRetryOnStaleConnection && reused && attempt == 0 &&
-            s.Is(ErrorCode::kNetworkError))) {
-        return s.WithContext("catalogd " + host_ + ":" + std::to_string(port_));
-      }
+      WaitForAddressChange(generation, deadline);
     }
   }
+
+  // Points new calls at host:port (a newly designated active catalogd).
+  void SetAddress(std::string host, int port) EXCLUDES(mu_);
+  std::string address() const EXCLUDES(mu_);
+  // Incremented by every SetAddress.
+  int64_t address_generation() const EXCLUDES(mu_);
 
   // A read (kRetryOnStaleConnection).
   Result<impala::TGetPartialCatalogObjectResponse> GetPartialCatalogObject(
@@ -67,18 +97,52 @@ class CatalogdClient {
 
  private:
   using Client = ThriftClient<impala::CatalogServiceClient>;
+  struct Pooled {
+    std::unique_ptr<Client> client;
+    int64_t generation = 0;  // the address it was opened to
+    std::string address;
+  };
 
-  std::unique_ptr<Client> Take(bool* reused) EXCLUDES(mu_);
-  void Give(std::unique_ptr<Client> client) EXCLUDES(mu_);
+  template <typename Fn>
+  [[nodiscard]] Status CallOnce(const char* name, CatalogdRetry retry, Fn& fn, bool* sent)
+      EXCLUDES(mu_) {
+    for (int attempt = 0;; ++attempt) {
+      bool reused = false;
+      Pooled p = Take(&reused);
+      *sent = false;
+      Status s = p.client->connection().Open();
+      if (s.ok()) {
+        *sent = true;
+        s = p.client->Call(name, fn);
+      }
+      if (s.ok()) {
+        Give(std::move(p));
+        return s;
+      }
+      if (!(retry == CatalogdRetry::kRetryOnStaleConnection && reused && attempt == 0 &&
+            s.Is(ErrorCode::kNetworkError))) {
+        return s.WithContext("catalogd " + p.address);
+      }
+    }
+  }
+  Pooled Take(bool* reused) EXCLUDES(mu_);
+  void Give(Pooled client) EXCLUDES(mu_);
+  // Waits until the address generation moves past `generation`, for at
+  // most 100 ms and never beyond `deadline`.
+  void WaitForAddressChange(int64_t generation, std::chrono::steady_clock::time_point deadline)
+      EXCLUDES(mu_);
 
   // Constant after construction.
-  const std::string host_;
-  const int port_;
   const ThriftClientOptions options_;
   const size_t max_idle_;
+  const std::chrono::milliseconds failover_wait_;
 
-  Mutex mu_;  // terminal
-  std::vector<std::unique_ptr<Client>> idle_ GUARDED_BY(mu_);
+  mutable Mutex mu_;  // terminal
+  CondVar address_cv_;
+  std::string host_ GUARDED_BY(mu_);
+  int port_ GUARDED_BY(mu_);
+  int64_t generation_ GUARDED_BY(mu_) = 0;
+  std::vector<Pooled> idle_ GUARDED_BY(mu_);
 };
 
 }  // namespace ics::coord

@@ -102,7 +102,9 @@ ExternalCluster::~ExternalCluster() {
   for (auto& cp : coord_procs_) {
     if (cp.proc) cp.proc->Kill();
   }
-  if (catalogd_) catalogd_->Kill();
+  for (CatalogdProc& c : catalogds_) {
+    if (c.proc) c.proc->Kill();
+  }
   if (statestored_) statestored_->Kill();
   // tmp_ removes the directory after this body, once every process is gone.
   if (keep_dir_) tmp_->Keep();
@@ -123,7 +125,8 @@ std::string ExternalCluster::PortFile(const std::string& role, int start) const 
 Status ExternalCluster::Start() {
   if (dir_.empty()) return Status::IoError("could not create the cluster's temp dir");
   ICS_RETURN_IF_ERROR(StartStatestored(0));
-  ICS_RETURN_IF_ERROR(StartCatalogd(0, 0));
+  ICS_RETURN_IF_ERROR(StartCatalogd(0, 0, 0));
+  if (opts_.catalogd_ha) ICS_RETURN_IF_ERROR(StartCatalogd(1, 0, 0));
   for (int p = 0; p < num_coordinator_processes(); ++p) {
     ICS_RETURN_IF_ERROR(StartCoordinators(p, 0, 0));
   }
@@ -160,7 +163,8 @@ Status ExternalCluster::Launch(ExternalProcess* proc, const Placement& placement
 std::vector<std::string> ExternalCluster::TlsFlags(const std::string& role) const {
   if (opts_.tls_certs_dir.empty()) return {};
   const std::string& d = opts_.tls_certs_dir;
-  const std::string cert = opts_.mutual_tls && role == kCatalogd ? "catalogd" : "server";
+  const bool catalogd = role == kCatalogd || role == kCatalogd2;
+  const std::string cert = opts_.mutual_tls && catalogd ? "catalogd" : "server";
   std::vector<std::string> f = {"--ssl_server_certificate=" + d + "/" + cert + ".pem",
                                 "--ssl_private_key=" + d + "/" + cert + ".key",
                                 "--ssl_client_ca_certificate=" + d + "/ca.pem"};
@@ -197,11 +201,12 @@ Status ExternalCluster::StartStatestored(int port) {
   return Status::OK();
 }
 
-Status ExternalCluster::StartCatalogd(int port, int subscriber_port) {
-  const std::string role = kCatalogd;
-  if (!catalogd_) {
+Status ExternalCluster::StartCatalogd(int i, int port, int subscriber_port) {
+  const std::string role = CatalogdRole(i);
+  CatalogdProc& cd = catalogds_[i];
+  if (!cd.proc) {
     fs::create_directories(DataDir(role));
-    catalogd_ = std::make_unique<ExternalProcess>(role, LogPath(role), DataDir(role));
+    cd.proc = std::make_unique<ExternalProcess>(role, LogPath(role), DataDir(role));
   }
   const Placement& pl = opts_.catalogd_placement;
   std::string mode = opts_.catalog_topic_mode;
@@ -218,22 +223,32 @@ Status ExternalCluster::StartCatalogd(int port, int subscriber_port) {
       "--data_dir=" + DataDir(role),
       "--catalog_topic_mode=" + mode,
       "--sync_ddl_timeout_ms=" + std::to_string(opts_.sync_ddl_timeout_ms),
-      "--port_file=" + PortFile(role, catalogd_starts_)};
+      "--port_file=" + PortFile(role, cd.starts)};
+  if (opts_.catalogd_ha) {
+    // One metastore and one warehouse for both (the HMS endpoint and the
+    // metastore services get free ports each).
+    fs::create_directories(dir_ + "/shared-warehouse");
+    argv.push_back("--enable_catalogd_ha");
+    argv.push_back("--metastore=sqlite:" + dir_ + "/shared-metastore.db");
+    argv.push_back("--warehouse_dir=" + dir_ + "/shared-warehouse");
+    argv.push_back("--hms_event_polling_interval_ms=100");
+  }
   for (std::string& f : TlsFlags(role)) argv.push_back(std::move(f));
   argv.insert(argv.end(), opts_.catalogd_flags.begin(), opts_.catalogd_flags.end());
+  if (i == 1) argv.insert(argv.end(), opts_.catalogd2_flags.begin(), opts_.catalogd2_flags.end());
   std::vector<std::string> lines;
-  const std::string port_file = PortFile(role, catalogd_starts_++);
-  ICS_RETURN_IF_ERROR(Launch(catalogd_.get(), pl, argv, port_file, 1, &lines));
-  catalogd_port_line_ = lines[0];
+  const std::string port_file = PortFile(role, cd.starts++);
+  ICS_RETURN_IF_ERROR(Launch(cd.proc.get(), pl, argv, port_file, 1, &lines));
+  cd.port_line = lines[0];
   std::istringstream in(lines[0]);
-  if (!(in >> catalogd_port_ >> catalogd_subscriber_port_) || catalogd_port_ <= 0) {
+  if (!(in >> cd.port >> cd.subscriber_port) || cd.port <= 0) {
     return Status::Corruption("bad catalogd port file: " + lines[0]);
   }
   return Status::OK();
 }
 
 int ExternalCluster::catalogd_named_port(const std::string& key) const {
-  std::istringstream in(catalogd_port_line_);
+  std::istringstream in(catalogds_[0].port_line);
   std::string word;
   while (in >> word) {
     if (word.rfind(key + "=", 0) == 0) return std::atoi(word.c_str() + key.size() + 1);
@@ -260,11 +275,12 @@ Status ExternalCluster::StartCoordinators(int p, int port, int subscriber_port) 
       "--state_store_port=" + std::to_string(statestore_port_),
       "--statestore_subscriber_timeout_seconds=" + std::to_string(opts_.subscriber_timeout_seconds),
       "--catalog_service_host=" + pl.catalogd_host,
-      "--catalog_service_port=" + std::to_string(catalogd_port_),
+      "--catalog_service_port=" + std::to_string(catalogds_[0].port),
       std::string("--use_local_catalog=") + (opts_.use_local_catalog ? "true" : "false"),
       "--sync_ddl_timeout_ms=" + std::to_string(opts_.sync_ddl_timeout_ms),
       "--id_prefix=" + role,
       "--port_file=" + PortFile(role, cp.starts)};
+  if (opts_.catalogd_ha) argv.push_back("--enable_catalogd_ha");
   for (std::string& f : TlsFlags(role)) argv.push_back(std::move(f));
   argv.insert(argv.end(), cp.spec.extra_flags.begin(), cp.spec.extra_flags.end());
   std::vector<std::string> lines;
@@ -306,7 +322,8 @@ Status ExternalCluster::WaitForCoordinatorsReady(Millis timeout) {
 
 ExternalProcess* ExternalCluster::FindProcess(const std::string& role) const {
   if (role == kStatestored) return statestored_.get();
-  if (role == kCatalogd) return catalogd_.get();
+  if (role == kCatalogd) return catalogds_[0].proc.get();
+  if (role == kCatalogd2) return catalogds_[1].proc.get();
   const int p = CoordinatorProcessIndex(role);
   return p >= 0 ? coord_procs_[p].proc.get() : nullptr;
 }
@@ -368,10 +385,11 @@ Status ExternalCluster::Restart(const std::string& role) {
     const int port = statestore_port_;
     return RestartWithRetry([&] { return StartStatestored(port); });
   }
-  if (role == kCatalogd) {
-    const int port = catalogd_port_;
-    const int sport = catalogd_subscriber_port_;
-    return RestartWithRetry([&] { return StartCatalogd(port, sport); });
+  if (role == kCatalogd || role == kCatalogd2) {
+    const int i = role == kCatalogd ? 0 : 1;
+    const int port = catalogds_[i].port;
+    const int sport = catalogds_[i].subscriber_port;
+    return RestartWithRetry([&] { return StartCatalogd(i, port, sport); });
   }
   const int idx = CoordinatorProcessIndex(role);
   const CoordProc& cp = coord_procs_[idx];
@@ -484,6 +502,7 @@ bool ExternalCluster::LogContains(const std::string& role, const std::string& te
 
 void ExternalCluster::DumpLogs(std::ostream& out, size_t lines) const {
   std::vector<std::string> roles = {kStatestored, kCatalogd};
+  if (opts_.catalogd_ha) roles.push_back(kCatalogd2);
   for (int p = 0; p < static_cast<int>(coord_procs_.size()); ++p) {
     roles.push_back(CoordinatorProcess(p));
   }

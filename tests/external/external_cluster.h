@@ -9,6 +9,12 @@
 // banner per start) and its own data dir (also its working directory) under
 // a per-cluster temp dir.
 //
+// catalogd HA (catalogd_ha): a second catalogd, "catalogd2", runs beside
+// "catalogd"; both get --enable_catalogd_ha and share one SQLite metastore
+// file and one warehouse under the cluster dir, and the coordinators get
+// --enable_catalogd_ha (they start at catalogd's address and follow the
+// statestore's designation).
+//
 // Roles are named: "statestored", "catalogd", and "coordinators-<p>" for
 // the p-th coordinator-sim process. Coordinators are numbered globally in
 // process order (process 0 runs coordinators 0..n0-1, process 1 the next,
@@ -95,6 +101,10 @@ struct ExternalClusterOptions {
   bool mutual_tls = false;
 
   Placement statestored_placement;
+  // Two catalogds, active and standby (see the file comment).
+  bool catalogd_ha = false;
+  std::vector<std::string> catalogd2_flags;  // extra flags of catalogd2 only
+
   Placement catalogd_placement;
   std::vector<std::string> statestored_flags;  // extra flags per role
   std::vector<std::string> catalogd_flags;
@@ -146,6 +156,7 @@ class ExternalCluster {
  public:
   static constexpr const char* kStatestored = "statestored";
   static constexpr const char* kCatalogd = "catalogd";
+  static constexpr const char* kCatalogd2 = "catalogd2";  // with catalogd_ha
   static std::string CoordinatorProcess(int p) { return "coordinators-" + std::to_string(p); }
 
   explicit ExternalCluster(ExternalClusterOptions options);
@@ -186,8 +197,11 @@ class ExternalCluster {
   std::string ProcessOf(int coordinator) const;
   int coordinator_port(int i) const { return coordinators_.at(i).port; }
   int statestore_port() const { return statestore_port_; }
-  int catalogd_port() const { return catalogd_port_; }
-  int catalogd_subscriber_port() const { return catalogd_subscriber_port_; }
+  int catalogd_port() const { return catalogds_[0].port; }
+  int catalogd_subscriber_port() const { return catalogds_[0].subscriber_port; }
+  // catalogd i (0: "catalogd", 1: "catalogd2").
+  int catalogd_port(int i) const { return catalogds_[i].port; }
+  static const char* CatalogdRole(int i) { return i == 0 ? kCatalogd : kCatalogd2; }
   // A port catalogd reported as `key=<port>` in its port file (e.g. "hms",
   // "metastore_service", "webserver"); 0 when it reported none.
   int catalogd_named_port(const std::string& key) const;
@@ -219,7 +233,7 @@ class ExternalCluster {
   };
 
   [[nodiscard]] Status StartStatestored(int port);
-  [[nodiscard]] Status StartCatalogd(int port, int subscriber_port);
+  [[nodiscard]] Status StartCatalogd(int i, int port, int subscriber_port);
   [[nodiscard]] Status StartCoordinators(int p, int port, int subscriber_port);
   // Starts `proc` with argv and waits for `port_file` to hold `lines` lines.
   [[nodiscard]] Status Launch(ExternalProcess* proc, const Placement& placement,
@@ -239,15 +253,18 @@ class ExternalCluster {
   std::vector<std::string> TlsFlags(const std::string& role) const;
   bool keep_dir_ = false;
   std::unique_ptr<ExternalProcess> statestored_;
-  std::unique_ptr<ExternalProcess> catalogd_;
+  struct CatalogdProc {
+    std::unique_ptr<ExternalProcess> proc;
+    int port = 0;
+    int subscriber_port = 0;
+    std::string port_line;
+    int starts = 0;
+  };
+  CatalogdProc catalogds_[2];  // the second only with catalogd_ha
   std::vector<CoordProc> coord_procs_;
   std::vector<CoordinatorInfo> coordinators_;
   int statestore_port_ = 0;
-  int catalogd_port_ = 0;
-  int catalogd_subscriber_port_ = 0;
-  std::string catalogd_port_line_;
   int statestored_starts_ = 0;
-  int catalogd_starts_ = 0;
 };
 
 }  // namespace ics::external

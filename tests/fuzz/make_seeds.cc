@@ -481,6 +481,25 @@ void SubscriberSeeds(CatalogdStack& stack) {
           hb.__set_request_statestore_conn_state(true);
           c.send_Heartbeat(hb);
         }));
+  impala::TCatalogRegistration catalogd;
+  catalogd.protocol = impala::CatalogServiceVersion::V2;
+  catalogd.address.hostname = "127.0.0.1";
+  catalogd.address.port = 26000;
+  catalogd.__set_enable_catalogd_ha(true);
+  Write("subscriber_fuzz", "update_catalogd", Calls<Client>([&](Client& c) {
+          impala::TUpdateCatalogdRequest req;
+          req.catalogd_version = 2;
+          req.catalogd_registration = catalogd;
+          c.send_UpdateCatalogd(req);
+        }));
+  Write("subscriber_fuzz", "update_statestored_role", Calls<Client>([&](Client& c) {
+          impala::TUpdateStatestoredRoleRequest req;
+          req.active_statestored_version = 3;
+          req.is_active = true;
+          req.__set_catalogd_version(2);
+          req.__set_catalogd_registration(catalogd);
+          c.send_UpdateStatestoredRole(req);
+        }));
 }
 
 void CoordinatorSeeds() {

@@ -1,5 +1,6 @@
 // StatestoreSubscriber (the callback service every subscriber serves to the
-// statestore: UpdateState, Heartbeat) fed raw request bytes.
+// statestore: UpdateState, Heartbeat, UpdateCatalogd, UpdateStatestoredRole)
+// fed raw request bytes.
 //
 // Handler: the generated processor over an adapter, because the library's
 // own handler (StatestoreSubscriber::Handler, statestore/subscriber.cc) is
@@ -17,6 +18,7 @@
 #include "StatestoreSubscriber.h"
 #include "common/rpc/status_convert.h"
 #include "coordinator-sim/catalog/local_catalog.h"
+#include "statestore/catalogd_designation.h"
 #include "tests/fuzz/fuzz_rpc.h"
 
 namespace ics::fuzz {
@@ -42,6 +44,23 @@ class TopicCallbackAdapter : public impala::StatestoreSubscriberIf {
   }
   void Heartbeat(impala::THeartbeatResponse& resp, const impala::THeartbeatRequest&) override {
     resp.__set_status(ToTStatus(Status::OK()));
+  }
+  // Catalogd announcements go to the subscriber library's real tracker
+  // (statestore/catalogd_designation.h), fresh per input.
+  void UpdateCatalogd(impala::TUpdateCatalogdResponse& resp,
+                      const impala::TUpdateCatalogdRequest& req) override {
+    statestore::CatalogdDesignationTracker tracker;
+    resp.status =
+        ToTStatus(tracker.Observe(req.catalogd_version, req.catalogd_registration).status());
+  }
+  void UpdateStatestoredRole(impala::TUpdateStatestoredRoleResponse& resp,
+                             const impala::TUpdateStatestoredRoleRequest& req) override {
+    statestore::CatalogdDesignationTracker tracker;
+    Status s;
+    if (req.__isset.catalogd_version && req.__isset.catalogd_registration) {
+      s = tracker.Observe(req.catalogd_version, req.catalogd_registration).status();
+    }
+    resp.status = ToTStatus(s);
   }
 };
 

@@ -160,12 +160,13 @@ TEST(TableVersionSchemaTest, UpgradesVersionOneFile) {
   // Turn the file into what a version 1 build wrote.
   RawSql(path,
          "DROP TABLE table_versions; DROP TABLE table_version_heads; "
-         "DROP TABLE notification_sequence; UPDATE schema_version SET version = 1");
+         "DROP TABLE notification_sequence; DROP TABLE catalogd_writer_epoch; "
+         "UPDATE schema_version SET version = 1");
   EXPECT_EQ(RawSql(path, "SELECT count(*) FROM sqlite_master WHERE name = 'table_versions'"),
             "0");
   auto ms = OpenSqliteMetastore(path);
   ASSERT_OK(ms);
-  EXPECT_EQ(RawSql(path, "SELECT version FROM schema_version"), "3");
+  EXPECT_EQ(RawSql(path, "SELECT version FROM schema_version"), "4");
   ASSERT_OK((*ms)->GetTable("d", "t"));
   EXPECT_EQ((*ms)->GetCurrentTableVersion("d", "t")->version_id, 1);
   hive::Table t = MakeTable("d", "t");

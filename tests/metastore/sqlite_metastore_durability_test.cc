@@ -45,7 +45,7 @@ TEST(SqliteMetastoreDurabilityTest, ReopenKeepsData) {
   EXPECT_EQ(*ms->Commit(Txn({CreateDbOp(MakeDb("e"))})), 4);
   ms.reset();
   EXPECT_EQ(RawSql(path, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(RawSql(path, "SELECT version FROM schema_version"), "3");
+  EXPECT_EQ(RawSql(path, "SELECT version FROM schema_version"), "4");
 }
 
 TEST(SqliteMetastoreDurabilityTest, VersionTwoFileKeepsItsEventIds) {
@@ -58,10 +58,12 @@ TEST(SqliteMetastoreDurabilityTest, VersionTwoFileKeepsItsEventIds) {
   }
   // What a version 2 build wrote: no counter row; AUTOINCREMENT's sequence
   // holds the last id.
-  RawSql(path, "DROP TABLE notification_sequence; UPDATE schema_version SET version = 2");
+  RawSql(path,
+         "DROP TABLE catalogd_writer_epoch; DROP TABLE notification_sequence; "
+         "UPDATE schema_version SET version = 2");
   auto ms = OpenOrDie(path);
   ASSERT_NE(ms, nullptr);
-  EXPECT_EQ(RawSql(path, "SELECT version FROM schema_version"), "3");
+  EXPECT_EQ(RawSql(path, "SELECT version FROM schema_version"), "4");
   EXPECT_EQ(*ms->CurrentNotificationEventId(), 2);
   EXPECT_EQ(*ms->Commit(Txn({CreateDbOp(MakeDb("f"))})), 3);
   auto events = ms->GetNextNotifications(0, 10);

@@ -120,6 +120,25 @@ class FakeSubscriber::Handler : public impala::StatestoreSubscriberIf {
   void Heartbeat(impala::THeartbeatResponse& resp, const impala::THeartbeatRequest& req) override {
     owner_->OnHeartbeat(resp, req);
   }
+  void UpdateCatalogd(impala::TUpdateCatalogdResponse& resp,
+                      const impala::TUpdateCatalogdRequest& req) override {
+    RecordedCatalogdUpdate u;
+    u.registration_id = req.registration_id;
+    u.catalogd_version = req.catalogd_version;
+    u.catalogd = req.catalogd_registration;
+    owner_->OnCatalogdUpdate(std::move(u));
+    resp.status = OkStatus();
+  }
+  void UpdateStatestoredRole(impala::TUpdateStatestoredRoleResponse& resp,
+                             const impala::TUpdateStatestoredRoleRequest& req) override {
+    RecordedCatalogdUpdate u;
+    u.statestored_role = true;
+    u.registration_id = req.registration_id;
+    if (req.__isset.catalogd_version) u.catalogd_version = req.catalogd_version;
+    if (req.__isset.catalogd_registration) u.catalogd = req.catalogd_registration;
+    owner_->OnCatalogdUpdate(std::move(u));
+    resp.status = OkStatus();
+  }
 
  private:
   FakeSubscriber* const owner_;
@@ -188,6 +207,9 @@ impala::TRegisterSubscriberResponse FakeSubscriber::Register() {
   req.subscriber_location.port = port_.load();
   req.topic_registrations = options_.topics;
   if (options_.subscriber_type) req.__set_subscriber_type(*options_.subscriber_type);
+  if (options_.subscribe_catalogd_change) req.__set_subscribe_catalogd_change(true);
+  if (options_.catalogd_registration)
+    req.__set_catalogd_registration(*options_.catalogd_registration);
   {
     std::lock_guard<std::mutex> l(mu_);
     registering_ = true;
@@ -200,6 +222,7 @@ impala::TRegisterSubscriberResponse FakeSubscriber::Register() {
       options_.rpc_timeout_ms);
   std::lock_guard<std::mutex> l(mu_);
   registering_ = false;
+  last_registration_ = resp;
   if (!sent) {
     resp.status = ErrorStatus("transport error: " + error);
   } else if (resp.status.status_code == impala::TErrorCode::OK && resp.__isset.registration_id) {
@@ -505,6 +528,23 @@ void FakeSubscriber::OnHeartbeat(impala::THeartbeatResponse& resp,
   if (req.__isset.request_statestore_conn_state && req.request_statestore_conn_state) {
     resp.__set_statestore_conn_state(impala::TStatestoreConnState::OK);
   }
+}
+
+void FakeSubscriber::OnCatalogdUpdate(RecordedCatalogdUpdate update) {
+  std::lock_guard<std::mutex> l(mu_);
+  update.at = Clock::now();
+  catalogd_updates_.push_back(std::move(update));
+  BumpLocked();
+}
+
+std::vector<RecordedCatalogdUpdate> FakeSubscriber::CatalogdUpdates() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return catalogd_updates_;
+}
+
+impala::TRegisterSubscriberResponse FakeSubscriber::LastRegistration() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return last_registration_;
 }
 
 void FakeSubscriber::MonitorLoop() {

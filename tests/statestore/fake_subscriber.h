@@ -78,6 +78,15 @@ struct RecordedUpdate {
   impala::TTopicDelta delta;
 };
 
+// One UpdateCatalogd or UpdateStatestoredRole call (catalogd HA).
+struct RecordedCatalogdUpdate {
+  Clock::time_point at;
+  bool statestored_role = false;  // UpdateStatestoredRole (else UpdateCatalogd)
+  std::optional<impala::TUniqueId> registration_id;
+  int64_t catalogd_version = 0;  // 0 when the request carried none
+  std::optional<impala::TCatalogRegistration> catalogd;
+};
+
 struct RecordedHeartbeat {
   Clock::time_point at;
   std::optional<impala::TUniqueId> registration_id;
@@ -100,6 +109,9 @@ struct FakeSubscriberOptions {
   int rpc_timeout_ms = 5000;
   // Sent in the registration when set (only CATALOGD may write catalog-update).
   std::optional<impala::TStatestoreSubscriberType::type> subscriber_type;
+  // catalogd HA: sent in the registration when set.
+  bool subscribe_catalogd_change = false;
+  std::optional<impala::TCatalogRegistration> catalogd_registration;
 };
 
 // A topic registration for the common cases.
@@ -166,6 +178,10 @@ class FakeSubscriber {
   size_t UpdateCount(const std::string& topic) const;
   int64_t UpdateCalls() const;
   std::vector<RecordedHeartbeat> Heartbeats() const;
+  // UpdateCatalogd / UpdateStatestoredRole calls, and the catalogd fields of
+  // the last registration reply.
+  std::vector<RecordedCatalogdUpdate> CatalogdUpdates() const;
+  impala::TRegisterSubscriberResponse LastRegistration() const;
   size_t HeartbeatCount() const;
   // Last processed version of the topic (local model).
   int64_t TopicVersion(const std::string& topic) const;
@@ -217,6 +233,7 @@ class FakeSubscriber {
 
   void OnUpdateState(impala::TUpdateStateResponse& resp, const impala::TUpdateStateRequest& req);
   void OnHeartbeat(impala::THeartbeatResponse& resp, const impala::THeartbeatRequest& req);
+  void OnCatalogdUpdate(RecordedCatalogdUpdate update);
   // Sleeps for `d` unless stopping; returns false if interrupted by Stop().
   bool SleepInterruptibly(std::unique_lock<std::mutex>& l, Millis d);
   void WaitWhileRegistering(std::unique_lock<std::mutex>& l);
@@ -236,6 +253,8 @@ class FakeSubscriber {
   int registration_count_ = 0;
   std::map<std::string, TopicModel> topics_;
   std::vector<RecordedHeartbeat> heartbeats_;
+  std::vector<RecordedCatalogdUpdate> catalogd_updates_;
+  impala::TRegisterSubscriberResponse last_registration_;
   int64_t update_calls_ = 0;
   int updates_in_flight_ = 0;
   int max_updates_in_flight_ = 0;

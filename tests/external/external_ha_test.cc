@@ -1,0 +1,184 @@
+// catalogd high availability with the real daemons: statestored, two
+// catalogds (HA candidates sharing one SQLite metastore file) and a
+// coordinator-sim process with two coordinators that follow the designation.
+//  * kill -9 of the active catalogd during a DDL storm: the standby takes
+//    over, the coordinators follow, no acknowledged DDL is lost and both
+//    coordinators converge; the failover time is printed.
+//  * SIGSTOP of the active catalogd: the other one takes over; once
+//    resumed, the old one is fenced: it answers CATALOG_IN_STANDBY_MODE and
+//    commits nothing.
+//  * the old active restarts: it stays standby (no flip-flop).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <iostream>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "CatalogService.h"
+#include "common/rpc/status_convert.h"
+#include "common/rpc/thrift_client.h"
+#include "tests/external/ddl_storm.h"
+#include "tests/external/external_test_util.h"
+
+namespace ics::external {
+namespace {
+
+class ExternalCatalogdHa : public ExternalTest {
+ protected:
+  ExternalCluster* StartHaCluster() {
+    ExternalClusterOptions o;
+    o.catalogd_ha = true;
+    o.coordinator_processes = {CoordinatorProcessSpec{2, {}, {}}};
+    // The first designation waits for the second catalogd (it registers
+    // within this), and a failing active is probed every 100 ms.
+    o.statestored_flags = {"--catalogd_ha_preemption_wait_period_ms=3000",
+                           "--active_catalogd_designation_monitoring_interval_ms=100",
+                           "--active_catalogd_max_missed_heartbeats=3"};
+    return StartCluster(o);
+  }
+
+  // How many times the catalogd `role` logged that it became active.
+  static int Takeovers(ExternalCluster* cl, const std::string& role) {
+    int n = 0;
+    for (const std::string& line : ReadLines(cl->LogPath(role))) {
+      if (line.find("is the active catalogd (designation") != std::string::npos) ++n;
+    }
+    return n;
+  }
+
+  // An ExecDdl CREATE DATABASE sent straight to catalogd i.
+  static impala::TDdlExecResponse CreateDatabaseOn(ExternalCluster* cl, int i,
+                                                   const std::string& db, Status* transport) {
+    impala::TDdlExecRequest req;
+    req.protocol_version = impala::CatalogServiceVersion::V2;
+    req.ddl_type = impala::TDdlType::CREATE_DATABASE;
+    req.__isset.create_db_params = true;
+    req.create_db_params.db = db;
+    req.query_options.sync_ddl = false;
+    ThriftClientOptions co;
+    co.connect_timeout_ms = 2000;
+    co.recv_timeout_ms = co.send_timeout_ms = 10000;
+    ThriftClient<impala::CatalogServiceClient> client("127.0.0.1", cl->catalogd_port(i), co);
+    impala::TDdlExecResponse resp;
+    *transport =
+        client.Call("ExecDdl", [&](impala::CatalogServiceClient& c) { c.ExecDdl(resp, req); });
+    return resp;
+  }
+};
+
+TEST_F(ExternalCatalogdHa, KillActiveDuringDdlStormLosesNothing) {
+  ExternalCluster* cl = StartHaCluster();
+  ASSERT_NE(cl, nullptr);
+  // catalogd started first, so it is the one designated.
+  ASSERT_TRUE(
+      WaitFor([&] { return Takeovers(cl, ExternalCluster::kCatalogd) == 1; }, Millis(10000)));
+  EXPECT_EQ(Takeovers(cl, ExternalCluster::kCatalogd2), 0);
+  ASSERT_TRUE(MustExec(0, "CREATE DATABASE storm", true).ok());
+  // Coordinator 1 caches the table list before the failover.
+  ASSERT_EVENTUALLY(Millis(5000), { ASSERT_EQ(Tables(1, "storm"), std::vector<std::string>{}); });
+
+  DdlStorm storm(cl);
+  storm.Start();
+  ASSERT_TRUE(WaitFor([&] { return storm.acked() >= 20; }, Millis(20000)))
+      << "storm made no progress: " << storm.acked() << " acked, " << storm.failed() << " failed";
+  const int acked_at_kill = storm.acked();
+  const auto killed_at = Clock::now();
+  cl->Kill(ExternalCluster::kCatalogd);
+  // The first statement acknowledged after the kill, by the new active.
+  ASSERT_TRUE(WaitFor([&] { return storm.acked() > acked_at_kill + 1; }, Millis(30000)))
+      << "no DDL acknowledged after the kill: " << storm.failed() << " failed";
+  const double failover_s = SecondsSince(killed_at);
+  ASSERT_TRUE(WaitFor([&] { return storm.acked() >= acked_at_kill + 20; }, Millis(30000)));
+  storm.Finish();
+  EXPECT_EQ(Takeovers(cl, ExternalCluster::kCatalogd2), 1);
+
+  const std::vector<StormStatement> log = storm.statements();
+  int failed = 0;
+  for (const StormStatement& s : log) failed += s.ok ? 0 : 1;
+  std::cout << "catalogd failover: kill -9 of the active -> the next DDL acknowledged after "
+            << static_cast<int>(failover_s * 1000) << " ms (upper bound: includes the DDL "
+            << "itself); storm " << storm.acked() << " acknowledged, " << failed << " failed\n";
+
+  // Both coordinators converge on the metastore's state, and it holds every
+  // acknowledged statement.
+  bool ok = false;
+  const std::vector<std::string> tables = Tables(0, "storm", &ok);
+  ASSERT_TRUE(ok);
+  ExpectStormDurable(log, tables,
+                     [&](const std::string& t) { return Partitions(0, "storm." + t); });
+  ASSERT_EVENTUALLY(Millis(10000), { ASSERT_EQ(Tables(1, "storm"), tables); });
+  // A statement that failed during the failover either never ran or ran
+  // completely (ExpectStormDurable checked the partitions); none hangs.
+  for (const StormStatement& s : log) {
+    if (!s.ok) EXPECT_LT(s.elapsed_ms, 31000) << s.error;
+  }
+}
+
+TEST_F(ExternalCatalogdHa, PausedActiveIsFencedWhenItResumes) {
+  ExternalCluster* cl = StartHaCluster();
+  ASSERT_NE(cl, nullptr);
+  ASSERT_TRUE(
+      WaitFor([&] { return Takeovers(cl, ExternalCluster::kCatalogd) == 1; }, Millis(10000)));
+  ASSERT_TRUE(MustExec(0, "CREATE DATABASE before_pause").ok());
+  ASSERT_TRUE(cl->Pause(ExternalCluster::kCatalogd).ok());
+  ASSERT_TRUE(
+      WaitFor([&] { return Takeovers(cl, ExternalCluster::kCatalogd2) == 1; }, Millis(15000)))
+      << "the standby did not take over from the paused active";
+  // DDL goes on through the coordinators, now served by catalogd2.
+  ASSERT_TRUE(MustExec(0, "CREATE DATABASE during_pause").ok());
+
+  cl->Resume(ExternalCluster::kCatalogd);
+  // Straight away, before or after it heard of the new designation: the old
+  // active refuses (its role or its fenced epoch), and commits nothing.
+  Status transport;
+  impala::TDdlExecResponse resp = CreateDatabaseOn(cl, 0, "from_old_active", &transport);
+  ASSERT_TRUE(transport.ok()) << transport.ToString();
+  EXPECT_EQ(resp.result.status.status_code, impala::TErrorCode::CATALOG_IN_STANDBY_MODE)
+      << FromTStatus(resp.result.status).ToString();
+  ASSERT_TRUE(WaitFor([&] { return cl->LogContains(ExternalCluster::kCatalogd, "steps down"); },
+                      Millis(10000)));
+  resp = CreateDatabaseOn(cl, 0, "from_old_active", &transport);
+  ASSERT_TRUE(transport.ok());
+  EXPECT_EQ(resp.result.status.status_code, impala::TErrorCode::CATALOG_IN_STANDBY_MODE);
+  const std::string msg =
+      resp.result.status.error_msgs.empty() ? "" : resp.result.status.error_msgs[0];
+  EXPECT_NE(msg.find("the active catalogd is 127.0.0.1:" + std::to_string(cl->catalogd_port(1))),
+            std::string::npos)
+      << msg;
+
+  ExecResult dbs = MustExec(1, "SHOW DATABASES");
+  EXPECT_TRUE(Contains(dbs.Column(0), "before_pause"));
+  EXPECT_TRUE(Contains(dbs.Column(0), "during_pause"));
+  EXPECT_FALSE(Contains(dbs.Column(0), "from_old_active"));
+  // It never took the role back.
+  EXPECT_EQ(Takeovers(cl, ExternalCluster::kCatalogd), 1);
+}
+
+TEST_F(ExternalCatalogdHa, RestartedOldActiveStaysStandby) {
+  ExternalCluster* cl = StartHaCluster();
+  ASSERT_NE(cl, nullptr);
+  ASSERT_TRUE(
+      WaitFor([&] { return Takeovers(cl, ExternalCluster::kCatalogd) == 1; }, Millis(10000)));
+  cl->Kill(ExternalCluster::kCatalogd);
+  ASSERT_TRUE(
+      WaitFor([&] { return Takeovers(cl, ExternalCluster::kCatalogd2) == 1; }, Millis(15000)));
+  ASSERT_TRUE(cl->Restart(ExternalCluster::kCatalogd).ok());
+  ASSERT_EVENTUALLY(Millis(15000), {
+    ASSERT_TRUE(cl->Exec(0, "CREATE DATABASE IF NOT EXISTS after_restart").ok());
+  });
+  // Give the statestore time to have flipped back, if it were going to.
+  std::this_thread::sleep_for(Millis(2000));
+  ASSERT_TRUE(MustExec(1, "CREATE DATABASE later").ok());
+  EXPECT_EQ(Takeovers(cl, ExternalCluster::kCatalogd), 1) << "the restarted catalogd took over";
+  EXPECT_EQ(Takeovers(cl, ExternalCluster::kCatalogd2), 1);
+  Status transport;
+  impala::TDdlExecResponse resp = CreateDatabaseOn(cl, 0, "on_standby", &transport);
+  ASSERT_TRUE(transport.ok());
+  EXPECT_EQ(resp.result.status.status_code, impala::TErrorCode::CATALOG_IN_STANDBY_MODE);
+}
+
+}  // namespace
+}  // namespace ics::external
