@@ -15,7 +15,9 @@
 #                Redis), s2 partial fetch, s3 load + s4 topic size (one
 #                bench), s5 statestore scale, s6 coordinator memory, s7 codecs,
 #                s8 the real path (HMS endpoint, real files on tmpfs, REFRESH
-#                through a coordinator, catalogd RSS from /proc)
+#                through a coordinator, catalogd RSS from /proc), s9 catalogd
+#                failover (two HA catalogds, kill -9 of the active during a
+#                DDL storm; default and fast timings)
 #   --bin DIR    use binaries already built in DIR instead of building build/
 #   --max-partitions P  skip s3 and s8 sizes above P (full mode goes to 10^6, which
 #                needs ~8 GB RAM and a long metastore write)
@@ -29,7 +31,7 @@ root=$(pwd)
 mode=quick
 out=""
 repeats=""
-only="s1,s2,s3,s5,s6,s7,s8"
+only="s1,s2,s3,s5,s6,s7,s8,s9"
 bin=""
 max_partitions=""
 while [ $# -gt 0 ]; do
@@ -56,7 +58,7 @@ t_start=$(date +%s)
 scripts/setup.sh || exit 1
 targets=(statestored catalogd coordinator-sim statestore_bench redis_fanout_bench propagation_bench
          partial_fetch_rpc_bench catalog_load_bench coordinator_memory_bench codec_bench
-         real_path_bench)
+         real_path_bench ha_failover_bench)
 if [ -z "$bin" ]; then
   scripts/build.sh "${targets[@]}" || exit 1
   bin=build/bin
@@ -83,6 +85,7 @@ if [ "$mode" = quick ]; then
   s6_args=(--tables=100 --partitions=5000 --latency_tables=10 --warm_repeats=2)
   s7_min_time=0.02
   s8_runs=("10000 1" "10000 10")
+  s9_args=(--coordinators=4 --tables=50)
 else
   s1_sizes=10,100,500;       s1_rounds=50; s1_sync=20
   s2_args=(--partitions=10000 --clients=1,8,32 --seconds=3 --rounds=2)
@@ -91,6 +94,7 @@ else
   s6_args=(--tables=1000 --partitions=100000 --files_per_partition=1)
   s7_min_time=0.5
   s8_runs=("10000 1" "10000 10" "100000 1" "100000 10" "1000000 1")
+  s9_args=(--coordinators=16 --tables=200)
 fi
 
 # Machine facts for the report.
@@ -196,6 +200,11 @@ for rep in $(seq "$repeats"); do
           --files_per_partition="$f" --statestored="$bin/statestored" --catalogd="$bin/catalogd" \
           --coordinator_sim="$bin/coordinator-sim"
     done
+  fi
+  if want s9; then
+    run s9 failover "$rep" "$bin/ha_failover_bench" --rounds=1 "${s9_args[@]}" \
+        --statestored="$bin/statestored" --catalogd="$bin/catalogd" \
+        --coordinator_sim="$bin/coordinator-sim"
   fi
   if want s7; then
     run s7 codec "$rep" "$bin/codec_bench" --benchmark_format=json \

@@ -295,6 +295,12 @@ Status ExternalCluster::StartCoordinators(int p, int port, int subscriber_port) 
     }
     coordinators_.at(cp.first + i).port = cport;
     coordinators_.at(cp.first + i).subscriber_port = sport;
+    std::string token;
+    while (in >> token) {
+      if (token.rfind("webserver=", 0) == 0) {
+        coordinators_.at(cp.first + i).web_port = std::atoi(token.c_str() + 10);
+      }
+    }
   }
   return Status::OK();
 }

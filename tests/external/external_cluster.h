@@ -206,6 +206,8 @@ class ExternalCluster {
   // "metastore_service", "webserver"); 0 when it reported none.
   int catalogd_named_port(const std::string& key) const;
   int coordinator_subscriber_port(int i) const { return coordinators_.at(i).subscriber_port; }
+  // Coordinator i's web server port (0 when it runs none).
+  int coordinator_web_port(int i) const { return coordinators_.at(i).web_port; }
   const ExternalClusterOptions& options() const { return opts_; }
   // The client context Exec() uses (nullptr without TLS).
   const std::shared_ptr<const TlsContext>& client_tls() const { return client_tls_; }
@@ -224,6 +226,7 @@ class ExternalCluster {
     int process = 0;
     int port = 0;
     int subscriber_port = 0;
+    int web_port = 0;
   };
   struct CoordProc {
     CoordinatorProcessSpec spec;

@@ -138,16 +138,17 @@ TEST_F(ExternalCatalogdHa, PausedActiveIsFencedWhenItResumes) {
   ASSERT_TRUE(transport.ok()) << transport.ToString();
   EXPECT_EQ(resp.result.status.status_code, impala::TErrorCode::CATALOG_IN_STANDBY_MODE)
       << FromTStatus(resp.result.status).ToString();
-  ASSERT_TRUE(WaitFor([&] { return cl->LogContains(ExternalCluster::kCatalogd, "steps down"); },
-                      Millis(10000)));
+  // Once it has heard of the new designation, it answers naming the active.
+  const std::string active2 = "127.0.0.1:" + std::to_string(cl->catalogd_port(1));
+  ASSERT_TRUE(WaitFor(
+      [&] { return cl->LogContains(ExternalCluster::kCatalogd, "active catalogd is " + active2); },
+      Millis(10000)));
   resp = CreateDatabaseOn(cl, 0, "from_old_active", &transport);
   ASSERT_TRUE(transport.ok());
   EXPECT_EQ(resp.result.status.status_code, impala::TErrorCode::CATALOG_IN_STANDBY_MODE);
   const std::string msg =
       resp.result.status.error_msgs.empty() ? "" : resp.result.status.error_msgs[0];
-  EXPECT_NE(msg.find("the active catalogd is 127.0.0.1:" + std::to_string(cl->catalogd_port(1))),
-            std::string::npos)
-      << msg;
+  EXPECT_NE(msg.find("the active catalogd is " + active2), std::string::npos) << msg;
 
   ExecResult dbs = MustExec(1, "SHOW DATABASES");
   EXPECT_TRUE(Contains(dbs.Column(0), "before_pause"));
