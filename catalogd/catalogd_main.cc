@@ -20,6 +20,10 @@ DEFINE_int32(catalog_service_port, 26000, "CatalogService port (0 picks a free p
 DEFINE_string(state_store_host, "127.0.0.1", "Statestore host.");
 DEFINE_int32(state_store_port, 24000, "Statestore port; -1 runs without a statestore.");
 DEFINE_int32(state_store_subscriber_port, 23020, "Port of catalogd's statestore subscriber.");
+DEFINE_string(state_store_2_host, "127.0.0.1", "statestored HA: the second statestore's host.");
+DEFINE_int32(state_store_2_port, 0,
+             "statestored HA: the second statestore's port (0: there is none). catalogd "
+             "registers with both; its second subscriber takes a free port.");
 DEFINE_int32(statestore_subscriber_timeout_seconds, 30,
              "No statestore heartbeat for this long => re-register.");
 DEFINE_string(data_dir, "./catalogd-data", "Directory for the embedded metastore.");
@@ -134,6 +138,8 @@ int main(int argc, char** argv) {
   o.statestore_host = FLAGS_state_store_host;
   o.statestore_port = FLAGS_state_store_port;
   o.subscriber_port = FLAGS_state_store_subscriber_port;
+  o.statestore2_host = FLAGS_state_store_2_host;
+  o.statestore2_port = FLAGS_state_store_2_port;
   o.statestore_subscriber_timeout_ms = FLAGS_statestore_subscriber_timeout_seconds * 1000;
   auto mode = ics::catalog::ParseTopicMode(FLAGS_catalog_topic_mode);
   if (!mode.ok()) {

@@ -81,13 +81,27 @@ Status Coordinator::Start() {
     };
   }
   subscriber_ = std::make_unique<statestore::StatestoreSubscriber>(sopts);
+  if (opts_.statestore2_port > 0) {
+    sopts.statestore_host = opts_.statestore2_host;
+    sopts.statestore_port = opts_.statestore2_port;
+    sopts.port = 0;
+    subscriber2_ = std::make_unique<statestore::StatestoreSubscriber>(sopts);
+  }
   statestore::TopicSubscription topic;
   topic.topic = kCatalogTopic;
   topic.is_transient = true;
   topic.populate_min_subscriber_topic_version = true;
   topic.filter_prefix = catalog_->topic_prefix();
+  if (subscriber2_ != nullptr) {
+    statestore::TopicSubscription second = topic;
+    second.callback = [this](const impala::TTopicDelta& d, std::vector<impala::TTopicDelta>* out) {
+      OnTopicUpdate(1, d, out);
+    };
+    ICS_RETURN_IF_ERROR(subscriber2_->AddTopic(std::move(second)));
+    ICS_RETURN_IF_ERROR(subscriber2_->Start());
+  }
   topic.callback = [this](const impala::TTopicDelta& d, std::vector<impala::TTopicDelta>* out) {
-    OnTopicUpdate(d, out);
+    OnTopicUpdate(0, d, out);
   };
   ICS_RETURN_IF_ERROR(subscriber_->AddTopic(std::move(topic)));
   return subscriber_->Start();
@@ -97,14 +111,25 @@ void Coordinator::Stop() {
   if (stopped_.exchange(true)) return;
   if (rpc_) rpc_->Stop();
   if (subscriber_) subscriber_->Stop();
+  if (subscriber2_) subscriber2_->Stop();
   {
     MutexLock l(&mu_);
     topic_cv_.Broadcast();
   }
 }
 
-void Coordinator::OnTopicUpdate(const impala::TTopicDelta& delta,
+void Coordinator::OnTopicUpdate(int source, const impala::TTopicDelta& delta,
                                 std::vector<impala::TTopicDelta>* publications) {
+  bool switched = false;
+  {
+    MutexLock l(&mu_);
+    if (source != topic_source_) {
+      // The other statestore took over: its topic versions are its own.
+      topic_source_ = source;
+      topic_version_of_.clear();
+      switched = true;
+    }
+  }
   // The local catalog decodes the entries; it reports the CATALOG object's
   // service id and version, which SYNC_DDL waits on.
   const TopicProgress progress = catalog_->OnTopicUpdate(delta, publications);
@@ -120,8 +145,8 @@ void Coordinator::OnTopicUpdate(const impala::TTopicDelta& delta,
       catalog_ready_ = true;
       LOG(INFO) << opts_.id << ": catalog ready at catalog version " << progress.catalog_version;
     }
-    if (progress.catalog_version > topic_catalog_version_) {
-      topic_catalog_version_ = progress.catalog_version;
+    if (progress.catalog_version > topic_catalog_version_ || switched) {
+      topic_catalog_version_ = std::max(topic_catalog_version_, progress.catalog_version);
       if (delta.__isset.to_version) topic_version_of_[progress.catalog_version] = delta.to_version;
       // Keep the map small: SYNC_DDL only asks about recent versions.
       while (topic_version_of_.size() > 4096) topic_version_of_.erase(topic_version_of_.begin());
@@ -169,46 +194,60 @@ CoordinatorState Coordinator::State() const {
     s.topic_catalog_version = topic_catalog_version_;
     s.catalog_ready = catalog_ready_;
   }
-  if (subscriber_ != nullptr) {
-    s.topic_version = subscriber_->last_topic_version(kCatalogTopic);
-    s.min_subscriber_topic_version = subscriber_->min_subscriber_topic_version(kCatalogTopic);
-    s.registered = subscriber_->is_registered();
-    s.registrations = subscriber_->num_registrations();
-    if (auto rid = subscriber_->registration_id()) s.registration_id = PrintId(*rid);
+  int source = 0;
+  {
+    MutexLock l(&mu_);
+    source = topic_source_;
+  }
+  if (statestore::StatestoreSubscriber* sub = Subscriber(source)) {
+    s.topic_version = sub->last_topic_version(kCatalogTopic);
+    s.min_subscriber_topic_version = sub->min_subscriber_topic_version(kCatalogTopic);
+    s.registered = sub->is_registered();
+    s.registrations = sub->num_registrations();
+    if (auto rid = sub->registration_id()) s.registration_id = PrintId(*rid);
   }
   return s;
 }
 
 Status Coordinator::WaitForSyncDdl(int64_t v) {
   const auto deadline = Clock::now() + std::chrono::milliseconds(opts_.sync_ddl_timeout_ms);
-  int64_t topic_version = 0;
-  {
-    MutexLock l(&mu_);
-    const std::string sid = topic_service_id_;
-    while (topic_catalog_version_ < v && topic_service_id_ == sid && !stopped_) {
-      if (!topic_cv_.WaitUntil(&mu_, deadline) && topic_catalog_version_ < v) {
-        return Status::TimedOut("SYNC_DDL timed out after " +
-                                std::to_string(opts_.sync_ddl_timeout_ms) +
-                                " ms waiting for catalog version " + std::to_string(v) +
-                                " to reach this coordinator (it has " +
-                                std::to_string(topic_catalog_version_) + ")");
+  // In slices, so that a statestore failover mid-wait moves the wait to the
+  // new active statestore (and its numbering of topic versions).
+  while (true) {
+    int64_t topic_version = 0;
+    int source = 0;
+    {
+      MutexLock l(&mu_);
+      const std::string sid = topic_service_id_;
+      while (topic_catalog_version_ < v && topic_service_id_ == sid && !stopped_) {
+        if (!topic_cv_.WaitUntil(&mu_, deadline) && topic_catalog_version_ < v) {
+          return Status::TimedOut(
+              "SYNC_DDL timed out after " + std::to_string(opts_.sync_ddl_timeout_ms) +
+              " ms waiting for catalog version " + std::to_string(v) +
+              " to reach this coordinator (it has " + std::to_string(topic_catalog_version_) + ")");
+        }
       }
+      if (topic_service_id_ != sid) return Status::OK();  // catalogd restarted: peer gives up
+      auto it = topic_version_of_.lower_bound(v);
+      if (it == topic_version_of_.end()) return Status::OK();
+      topic_version = it->second;
+      source = topic_source_;
     }
-    if (topic_service_id_ != sid) return Status::OK();  // catalogd restarted: peer gives up
-    auto it = topic_version_of_.lower_bound(v);
-    if (it == topic_version_of_.end()) return Status::OK();
-    topic_version = it->second;
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto slice =
+        subscriber2_ != nullptr ? std::min(left, std::chrono::milliseconds(200)) : left;
+    Status s = Subscriber(source)->WaitForMinSubscriberTopicVersion(
+        kCatalogTopic, topic_version, std::max(slice, std::chrono::milliseconds(1)));
+    if (s.Is(ErrorCode::kTimedOut) && Clock::now() < deadline) continue;
+    if (s.Is(ErrorCode::kTimedOut)) {
+      return Status::TimedOut("SYNC_DDL timed out after " +
+                              std::to_string(opts_.sync_ddl_timeout_ms) +
+                              " ms waiting for every coordinator to process topic version " +
+                              std::to_string(topic_version));
+    }
+    return s;
   }
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-  Status s = subscriber_->WaitForMinSubscriberTopicVersion(
-      kCatalogTopic, topic_version, std::max(left, std::chrono::milliseconds(1)));
-  if (s.Is(ErrorCode::kTimedOut)) {
-    return Status::TimedOut("SYNC_DDL timed out after " +
-                            std::to_string(opts_.sync_ddl_timeout_ms) +
-                            " ms waiting for every coordinator to process topic version " +
-                            std::to_string(topic_version));
-  }
-  return s;
 }
 
 Result<impala::TCatalogUpdateResult> Coordinator::Finish(impala::TCatalogUpdateResult result,

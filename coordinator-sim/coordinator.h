@@ -67,6 +67,10 @@ struct CoordinatorOptions {
   std::string statestore_host = "127.0.0.1";
   int statestore_port = 24000;
   int statestore_subscriber_timeout_ms = 30000;
+  // statestored HA: the second statestore (registered with too; its
+  // subscriber takes a free port). <= 0: none.
+  std::string statestore2_host = "127.0.0.1";
+  int statestore2_port = 0;
   std::string catalogd_host = "127.0.0.1";
   int catalogd_port = 26000;
   bool use_local_catalog = true;  // on-demand mode (peer default); false = full replica
@@ -131,8 +135,12 @@ class Coordinator : public CoordinatorBackend {
   int64_t topic_catalog_version() const EXCLUDES(mu_);
 
  private:
-  void OnTopicUpdate(const impala::TTopicDelta& delta,
+  // `source`: which statestore's subscriber delivered it (0 or 1).
+  void OnTopicUpdate(int source, const impala::TTopicDelta& delta,
                      std::vector<impala::TTopicDelta>* publications) EXCLUDES(mu_);
+  statestore::StatestoreSubscriber* Subscriber(int source) const {
+    return source == 0 ? subscriber_.get() : subscriber2_.get();
+  }
   Result<impala::TCatalogUpdateResult> Finish(impala::TCatalogUpdateResult result, bool sync_ddl);
   // Registers the metrics (coordinator_metrics.cc); from the constructor.
   void RegisterMetrics();
@@ -143,6 +151,7 @@ class Coordinator : public CoordinatorBackend {
   std::unique_ptr<OperationLog> statements_;
   std::unique_ptr<LocalCatalog> catalog_;
   std::unique_ptr<statestore::StatestoreSubscriber> subscriber_;
+  std::unique_ptr<statestore::StatestoreSubscriber> subscriber2_;  // statestored HA
   std::unique_ptr<StatementExecutor> executor_;
   std::unique_ptr<ThriftServer> rpc_;
 
@@ -156,8 +165,11 @@ class Coordinator : public CoordinatorBackend {
   // catalogd's first update replaces the catalog, it does not unready it).
   bool catalog_ready_ GUARDED_BY(mu_) = false;
   std::string topic_service_id_ GUARDED_BY(mu_);
-  // catalog version -> topic version of the delta that first carried it.
+  // catalog version -> topic version of the delta that first carried it,
+  // as numbered by the statestore that sent the last update (`topic_source_`:
+  // topic versions are per statestore).
   std::map<int64_t, int64_t> topic_version_of_ GUARDED_BY(mu_);
+  int topic_source_ GUARDED_BY(mu_) = 0;
   std::atomic<bool> stopped_{false};
 };
 

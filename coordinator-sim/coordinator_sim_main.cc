@@ -24,6 +24,10 @@ DEFINE_int32(coordinator_port, 21000, "CoordinatorService port of the first coor
 DEFINE_int32(state_store_subscriber_port, 23000, "Subscriber port of the first coordinator.");
 DEFINE_string(state_store_host, "127.0.0.1", "Statestore host.");
 DEFINE_int32(state_store_port, 24000, "Statestore port.");
+DEFINE_string(state_store_2_host, "127.0.0.1", "statestored HA: the second statestore's host.");
+DEFINE_int32(state_store_2_port, 0,
+             "statestored HA: the second statestore's port (0: there is none); each "
+             "coordinator registers with both (its second subscriber takes a free port).");
 DEFINE_int32(statestore_subscriber_timeout_seconds, 30,
              "No statestore heartbeat for this long => re-register.");
 DEFINE_string(catalog_service_host, "127.0.0.1", "catalogd host.");
@@ -76,6 +80,8 @@ int main(int argc, char** argv) {
         FLAGS_state_store_subscriber_port == 0 ? 0 : FLAGS_state_store_subscriber_port + i;
     o.statestore_host = FLAGS_state_store_host;
     o.statestore_port = FLAGS_state_store_port;
+    o.statestore2_host = FLAGS_state_store_2_host;
+    o.statestore2_port = FLAGS_state_store_2_port;
     o.statestore_subscriber_timeout_ms = FLAGS_statestore_subscriber_timeout_seconds * 1000;
     o.catalogd_host = FLAGS_catalog_service_host;
     o.catalogd_port = FLAGS_catalog_service_port;

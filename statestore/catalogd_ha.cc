@@ -69,6 +69,16 @@ bool CatalogdHa::Evaluate(TimePoint now) {
     }
   }
   if (best == nullptr) return false;  // nobody to designate; keep what subscribers know
+  if (current == nullptr && !preferred_host_.empty()) {
+    for (const auto& [id, c] : candidates_) {
+      if (c.healthy && c.registration.address.hostname == preferred_host_ &&
+          c.registration.address.port == preferred_port_) {
+        best_id = &id;
+        best = &c;
+        healthy = std::max<size_t>(healthy, 2);  // no wait: the peer had chosen
+      }
+    }
+  }
   if (current != nullptr) {
     // Only a forced candidate preempts a healthy active that was not forced.
     if (current == best || current->forced() || !best->forced()) return false;

@@ -64,6 +64,12 @@ class CatalogdHa {
   // The registration `registration_key` of `subscriber_id` ended (a later
   // registration of the same id is not touched).
   void RemoveCandidate(const std::string& subscriber_id, const std::string& registration_key);
+  // Without an active, a healthy candidate at this CatalogService address
+  // is designated first (a statestore taking over keeps its peer's choice).
+  void Prefer(const std::string& host, int port) {
+    preferred_host_ = host;
+    preferred_port_ = port;
+  }
   void MarkFailed(const std::string& subscriber_id);
   void MarkHealthy(const std::string& subscriber_id);
 
@@ -101,6 +107,8 @@ class CatalogdHa {
   std::map<std::string, Candidate> candidates_;
   std::optional<ActiveCatalogd> active_;
   std::optional<TimePoint> first_candidate_at_;
+  std::string preferred_host_;
+  int preferred_port_ = 0;
   bool enabled_ = false;
   int64_t version_ = 0;
 };

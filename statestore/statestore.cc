@@ -251,8 +251,28 @@ void Statestore::Impl::Unregister(const SubPtr& sub, const std::string& reason) 
   PushMinChangesLocked();
 }
 
+void Statestore::Impl::SetActive(bool active, int64_t version) {
+  MutexLock l(&mu_);
+  if (active == active_ && (!active || version == active_version_)) return;
+  active_ = active;
+  if (!active) {
+    LOG(WARNING) << "statestore " << PrintId(statestore_id_) << " is now the standby";
+    return;
+  }
+  active_version_ = version;
+  ++counters_.activations;
+  hold_until_ = Now() + milliseconds(kTakeoverHoldMs);
+  LOG(INFO) << "statestore " << PrintId(statestore_id_) << " is now the active statestore "
+            << "(active_statestored_version " << version << ")";
+  EvaluateHaLocked();
+  // Every subscriber hears of it (UpdateStatestoredRole) and gets a full
+  // update from this statestore.
+  for (auto& [id, sub] : subscribers_) ScheduleUpdateLocked(sub);
+}
+
 Status Statestore::Impl::RequestUpdate(const impala::TUniqueId& registration_id) {
   MutexLock l(&mu_);
+  if (!active_) return Status::OK();  // a standby sends no updates
   for (auto& [id, sub] : subscribers_) {
     if (sub->registration_id == registration_id) {
       ScheduleUpdateLocked(sub);
@@ -318,6 +338,7 @@ void Statestore::Impl::SetVersionLocked(SubscriberRecord* sub, const std::string
 }
 
 void Statestore::Impl::EvaluateHaLocked() {
+  if (!active_) return;  // a standby statestore designates nobody
   if (!ha_.Evaluate(Now())) return;
   ++counters_.catalogd_designations;
   for (auto& [id, sub] : subscribers_) {
@@ -482,6 +503,12 @@ Status Statestore::RequestTopicUpdate(const impala::TUniqueId& registration_id) 
 const impala::TUniqueId& Statestore::statestore_id() const { return impl_->statestore_id(); }
 std::optional<ActiveCatalogd> Statestore::active_catalogd() const {
   return impl_->ActiveCatalogdInfo();
+}
+void Statestore::SetActive(bool active, int64_t version) { impl_->SetActive(active, version); }
+bool Statestore::is_active() const { return impl_->IsActive(); }
+int64_t Statestore::active_version() const { return impl_->ActiveVersion(); }
+void Statestore::PreferCatalogd(const std::string& host, int port) {
+  impl_->PreferCatalogd(host, port);
 }
 std::vector<SubscriberInfo> Statestore::Subscribers() const { return impl_->Subscribers(); }
 std::vector<TopicStats> Statestore::Topics() const { return impl_->Topics(); }

@@ -102,6 +102,13 @@ struct StatestoreOptions {
   // (catalogd/metastore/writer_epoch.h), so a catalogd that lost the role
   // cannot commit even if it has not heard yet.
   CatalogdHaOptions catalogd_ha;
+  // statestored HA (statestore/statestore_ha.h): the broker starts as a
+  // standby (SetActive() makes it active). A standby registers subscribers
+  // and heartbeats them but sends no topic updates and designates no
+  // catalogd; becoming active, it tells every subscriber with
+  // UpdateStatestoredRole and starts sending updates (full ones: its
+  // topics start empty and fill from the publishers' first replies).
+  bool start_as_standby = false;
   int active_catalogd_probe_interval_ms = 100;
   int active_catalogd_max_missed_heartbeats = 3;
   // Token identities for subscribers without client certificates
@@ -156,6 +163,9 @@ struct StatestoreCounters {
   // and UpdateCatalogd RPCs sent.
   int64_t catalogd_designations = 0;
   int64_t catalogd_updates_sent = 0;
+  // statestored HA: UpdateStatestoredRole RPCs sent, and activations.
+  int64_t role_updates_sent = 0;
+  int64_t activations = 0;
 };
 
 class Statestore {
@@ -188,6 +198,16 @@ class Statestore {
 
   // The designated active catalogd (catalogd HA), if any.
   std::optional<ActiveCatalogd> active_catalogd() const;
+
+  // statestored HA: the role (see StatestoreOptions::start_as_standby).
+  // `version` (>= 1, growing with every activation of either statestore)
+  // is sent as active_statestored_version. Idempotent per role.
+  void SetActive(bool active, int64_t version);
+  bool is_active() const;
+  int64_t active_version() const;
+  // A standby about to take over keeps this catalogd active (the peer's
+  // designation), if it is a healthy candidate.
+  void PreferCatalogd(const std::string& host, int port);
 
   std::vector<SubscriberInfo> Subscribers() const;
   std::vector<TopicStats> Topics() const;

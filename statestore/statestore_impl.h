@@ -27,6 +27,10 @@ namespace ics::statestore {
 using Clock = std::chrono::steady_clock;
 using SubPtr = std::shared_ptr<SubscriberRecord>;
 
+// statestored HA: how long a statestore that just became active holds back
+// updates to non-catalogd subscribers while the catalog topic is empty.
+inline constexpr int kTakeoverHoldMs = 2000;
+
 class Statestore::Impl {
  public:
   Impl(StatestoreOptions o, metrics::MetricRegistry* m)
@@ -34,7 +38,8 @@ class Statestore::Impl {
         statestore_id_(GenerateUniqueId()),
         update_queue_(std::max(1, o.num_update_threads)),
         heartbeat_queue_(std::max(1, o.num_heartbeat_threads)),
-        ha_(o.catalogd_ha) {
+        ha_(o.catalogd_ha),
+        active_(!o.start_as_standby) {
     if (m == nullptr) return;
     update_latency_ = m->AddHistogram("statestore_update_duration_seconds",
                                       "Round trip of one UpdateState RPC to a subscriber "
@@ -65,6 +70,19 @@ class Statestore::Impl {
   std::optional<ActiveCatalogd> ActiveCatalogdInfo() const {
     MutexLock l(&mu_);
     return ha_.active();
+  }
+  void SetActive(bool active, int64_t version) EXCLUDES(mu_);
+  bool IsActive() const {
+    MutexLock l(&mu_);
+    return active_;
+  }
+  int64_t ActiveVersion() const {
+    MutexLock l(&mu_);
+    return active_version_;
+  }
+  void PreferCatalogd(const std::string& host, int port) {
+    MutexLock l(&mu_);
+    ha_.Prefer(host, port);
   }
   int64_t MinVersion(const std::string& topic) const {
     MutexLock l(&mu_);
@@ -103,6 +121,9 @@ class Statestore::Impl {
   // Tells `sub` the designation if it wants it and has not heard it yet.
   // Returns false when the RPC failed (the update is then abandoned).
   bool SendCatalogdUpdate(const SubPtr& sub) EXCLUDES(mu_);
+  // statestored HA: tells `sub` this statestore is active, once per
+  // activation. Returns false when the RPC failed.
+  bool SendRoleUpdate(const SubPtr& sub) EXCLUDES(mu_);
   // Whether `sub` may publish to `topic` now: with catalogd HA on, only the
   // active catalogd writes the catalog topic.
   bool MayPublishLocked(const SubscriberRecord& sub, const std::string& topic) const REQUIRES(mu_);
@@ -142,6 +163,9 @@ class Statestore::Impl {
   bool stopping_ GUARDED_BY(mu_) = false;
   StatestoreCounters counters_ GUARDED_BY(mu_);
   CatalogdHa ha_ GUARDED_BY(mu_);
+  bool active_ GUARDED_BY(mu_) = true;  // statestored HA role
+  int64_t active_version_ GUARDED_BY(mu_) = 0;
+  SteadyTime hold_until_ GUARDED_BY(mu_);  // see RunUpdate
   CondVar update_cv_;
   CondVar heartbeat_cv_;
   CondVar timer_cv_;

@@ -53,8 +53,63 @@ bool Statestore::Impl::SendCatalogdUpdate(const SubPtr& sub) {
   return true;
 }
 
+bool Statestore::Impl::SendRoleUpdate(const SubPtr& sub) {
+  impala::TUpdateStatestoredRoleRequest req;
+  {
+    MutexLock l(&mu_);
+    if (!opts_.start_as_standby || active_version_ <= sub->role_version_sent) return true;
+    req.active_statestored_version = active_version_;
+    if (const std::optional<ActiveCatalogd>& a = ha_.active()) {
+      req.__set_catalogd_version(a->version);
+      req.__set_catalogd_registration(a->registration);
+    }
+  }
+  req.protocol_version = impala::StatestoreServiceVersion::V2;
+  req.registration_id = sub->registration_id;
+  req.statestore_id = statestore_id_;
+  req.is_active = true;
+  impala::TUpdateStatestoredRoleResponse resp;
+  Status s = sub->update_channel->Call(
+      "UpdateStatestoredRole",
+      [&](impala::StatestoreSubscriberClient& c) { c.UpdateStatestoredRole(resp, req); });
+  MutexLock l(&mu_);
+  if (!s.ok()) {
+    NoteRpcOutcome(&sub->update, s);
+    ++counters_.update_failures;
+    ++sub->update_failures;
+    return false;
+  }
+  ++counters_.role_updates_sent;
+  if (resp.status.status_code == impala::TErrorCode::OK &&
+      !(resp.__isset.skipped && resp.skipped)) {
+    sub->role_version_sent = std::max(sub->role_version_sent, req.active_statestored_version);
+    // The role update carried the designation too.
+    if (req.__isset.catalogd_version) {
+      sub->catalogd_version_sent = std::max(sub->catalogd_version_sent, req.catalogd_version);
+    }
+  }
+  return true;
+}
+
 void Statestore::Impl::RunUpdate(const SubPtr& sub) {
+  {
+    MutexLock l(&mu_);
+    if (!active_) return;  // a standby statestore sends no updates
+  }
+  // The announcements go out at once, also while the updates are held.
+  if (!SendRoleUpdate(sub)) return;
   if (!SendCatalogdUpdate(sub)) return;
+  {
+    MutexLock l(&mu_);
+    // Just took over: the catalog topic is empty until catalogd's first
+    // reply fills it (which schedules everyone). Until then, or for at most
+    // kTakeoverHoldMs, only catalogd gets updates, so that coordinators do
+    // not take an empty topic for the catalog.
+    if (sub->type != impala::TStatestoreSubscriberType::CATALOGD && Now() < hold_until_) {
+      auto tr = topics_.find(std::string(kCatalogTopicName));
+      if (tr != topics_.end() && tr->second.topic->last_version() == 0) return;
+    }
+  }
   std::vector<TopicPlan> plan;
   {
     MutexLock l(&mu_);

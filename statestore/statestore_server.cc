@@ -21,8 +21,8 @@ class StatestoreServiceHandler : public impala::StatestoreServiceIf {
     resp.__set_statestore_id(ss_->statestore_id());
     if (!reg.ok()) return;
     resp.__set_registration_id(*reg);
-    // A lone statestore is always the active one.
-    resp.__set_statestore_is_active(true);
+    resp.__set_statestore_is_active(ss_->is_active());
+    if (ss_->active_version() > 0) resp.__set_active_statestored_version(ss_->active_version());
     if (std::optional<ActiveCatalogd> active = ss_->active_catalogd()) {
       resp.__set_catalogd_registration(active->registration);
       resp.__set_catalogd_version(active->version);

@@ -8,6 +8,7 @@
 #include "common/daemon/daemon.h"
 #include "common/daemon/security_flags.h"
 #include "common/web/web_flags.h"
+#include "statestore/statestore_ha.h"
 #include "statestore/statestore_server.h"
 #include "statestore/statestore_web.h"
 
@@ -57,6 +58,25 @@ DEFINE_int32(active_catalogd_designation_monitoring_interval_ms, 100,
 DEFINE_int32(active_catalogd_max_missed_heartbeats, 3,
              "catalogd HA: consecutive missed heartbeats (probes included) after which the "
              "active role passes to a standby catalogd.");
+
+DEFINE_bool(enable_statestored_ha, false,
+            "statestored HA: run as one of two statestores (--state_store_peer_host, "
+            "--state_store_peer_ha_port); one is active, the other a standby that takes over.");
+DEFINE_int32(state_store_ha_port, 24020,
+             "statestored HA: this statestore's StatestoreHaService port.");
+DEFINE_string(state_store_peer_host, "127.0.0.1", "statestored HA: the other statestore's host.");
+DEFINE_int32(state_store_peer_ha_port, 24020,
+             "statestored HA: the other statestore's StatestoreHaService port.");
+DEFINE_int32(statestore_peer_timeout_seconds, 3,
+             "statestored HA: a standby that hears no heartbeat from the active for this long "
+             "takes over (and at start-up, a peer that does not answer for this long is taken "
+             "to be down).");
+DEFINE_int32(statestore_peer_timeout_ms, 0,
+             "statestored HA: if > 0, overrides --statestore_peer_timeout_seconds.");
+DEFINE_int32(statestore_ha_heartbeat_monitoring_frequency_ms, 100,
+             "statestored HA: interval of the active statestore's heartbeats to the standby.");
+DEFINE_bool(statestore_force_active, false,
+            "statestored HA: prefer this statestore as the active one when both start.");
 
 int main(int argc, char** argv) {
   ics::web::SetDefaultWebserverPort(25010);
@@ -123,11 +143,36 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  ss.start_as_standby = FLAGS_enable_statestored_ha;
   ics::statestore::StatestoreServer server(opts);
   ics::Status s = server.Start();
   if (!s.ok()) {
     LOG(ERROR) << "statestored failed to start: " << s.ToString();
     return 1;
+  }
+  std::unique_ptr<ics::statestore::StatestoreHa> ha;
+  if (FLAGS_enable_statestored_ha) {
+    ics::statestore::StatestoreHaOptions ho;
+    ho.bind_host = opts.bind_host;
+    ho.ha_port = FLAGS_state_store_ha_port;
+    ho.peer_host = FLAGS_state_store_peer_host;
+    ho.peer_ha_port = FLAGS_state_store_peer_ha_port;
+    ho.self_address = opts.bind_host + ":" + std::to_string(FLAGS_state_store_ha_port);
+    ho.force_active = FLAGS_statestore_force_active;
+    ho.heartbeat_interval = std::chrono::milliseconds(
+        std::max(10, FLAGS_statestore_ha_heartbeat_monitoring_frequency_ms));
+    ho.peer_timeout =
+        std::chrono::milliseconds(FLAGS_statestore_peer_timeout_ms > 0
+                                      ? FLAGS_statestore_peer_timeout_ms
+                                      : std::max(1, FLAGS_statestore_peer_timeout_seconds) * 1000);
+    ho.security = opts.security;
+    ho.metrics = server.metrics();
+    ha = std::make_unique<ics::statestore::StatestoreHa>(server.statestore(), ho);
+    s = ha->Start();
+    if (!s.ok()) {
+      LOG(ERROR) << "statestored failed to start its HA service: " << s.ToString();
+      return 1;
+    }
   }
   LOG(INFO) << "statestored listening on " << opts.bind_host << ":" << server.port();
   ics::statestore::RegisterStatestoreMetrics(server.metrics(), server.statestore());
@@ -141,14 +186,15 @@ int main(int argc, char** argv) {
   }
   if (!FLAGS_port_file.empty()) {
     s = ics::WriteFileAtomically(
-        FLAGS_port_file,
-        std::to_string(server.port()) + ics::web::PortFileToken(web->get()) + "\n");
+        FLAGS_port_file, std::to_string(server.port()) + ics::web::PortFileToken(web->get()) +
+                             (ha ? " ha=" + std::to_string(ha->ha_port()) : std::string()) + "\n");
     if (!s.ok()) {
       LOG(ERROR) << s.ToString();
       return 1;
     }
   }
   ics::WaitForShutdownSignal();
+  if (ha) ha->Stop();
   if (*web) (*web)->Stop();  // first: its pages read the broker
   server.Stop();
   LOG(INFO) << "statestored stopped";

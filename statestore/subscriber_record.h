@@ -60,6 +60,7 @@ struct SubscriberRecord {
   int64_t update_failures = 0;
   int64_t heartbeat_failures = 0;
   int64_t catalogd_version_sent = 0;  // last designation this subscriber was told
+  int64_t role_version_sent = 0;      // last active_statestored_version it was told
 
   // Set once when the registration ends; workers then drop their results.
   std::atomic<bool> unregistered{false};

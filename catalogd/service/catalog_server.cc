@@ -294,6 +294,14 @@ Status CatalogServer::Start() {
     }
     sopts.catalogd_registration = reg;
     subscriber_ = std::make_unique<statestore::StatestoreSubscriber>(sopts);
+    if (opts_.statestore2_port > 0) {
+      // statestored HA: registered with both; only the active one sends
+      // updates, so the topic callback runs for one of them at a time.
+      sopts.statestore_host = opts_.statestore2_host;
+      sopts.statestore_port = opts_.statestore2_port;
+      sopts.port = 0;
+      subscriber2_ = std::make_unique<statestore::StatestoreSubscriber>(sopts);
+    }
     statestore::TopicSubscription topic;
     topic.topic = kCatalogTopic;
     topic.is_transient = false;
@@ -310,12 +318,22 @@ Status CatalogServer::Start() {
       cm->RecordPublication(*out, first, start);
     };
     topic.on_reply_lost = [pub] { pub->OnPublicationLost(); };
+    if (subscriber2_ != nullptr) {
+      ICS_RETURN_IF_ERROR(subscriber2_->AddTopic(topic));
+      ICS_RETURN_IF_ERROR(subscriber2_->Start());
+    }
     ICS_RETURN_IF_ERROR(subscriber_->AddTopic(std::move(topic)));
     ICS_RETURN_IF_ERROR(subscriber_->Start());
-    // Every installed change asks the statestore to collect it right away.
+    // Every installed change asks the statestore(s) to collect it right away
+    // (a standby statestore ignores the request).
     statestore::StatestoreSubscriber* sub = subscriber_.get();
-    catalog_->SetChangeListener([sub](int64_t) { sub->RequestTopicUpdate(); });
-    if (role_ != nullptr) role_->SetTopicUpdateRequester([sub] { sub->RequestTopicUpdate(); });
+    statestore::StatestoreSubscriber* sub2 = subscriber2_.get();
+    auto request = [sub, sub2] {
+      sub->RequestTopicUpdate();
+      if (sub2 != nullptr) sub2->RequestTopicUpdate();
+    };
+    catalog_->SetChangeListener([request](int64_t) { request(); });
+    if (role_ != nullptr) role_->SetTopicUpdateRequester(request);
   }
   LOG(INFO) << "catalogd serving CatalogService on " << opts_.bind_host << ":" << port()
             << ", metastore " << opts_.metastore << ", warehouse " << opts_.warehouse_dir;
@@ -330,6 +348,7 @@ void CatalogServer::Stop() {
   if (events_) events_->Stop();
   if (catalog_) catalog_->SetChangeListener(nullptr);
   if (subscriber_) subscriber_->Stop();
+  if (subscriber2_) subscriber2_->Stop();
   if (mds_) mds_->Stop();
   if (hms_) hms_->Stop();
   if (rpc_) rpc_->Stop();

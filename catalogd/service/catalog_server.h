@@ -70,6 +70,10 @@ struct CatalogServerOptions {
   std::string statestore_host = "127.0.0.1";
   int statestore_port = 24000;
   int subscriber_port = 23020;
+  // statestored HA: the second statestore (its subscriber gets a free
+  // port); <= 0: none.
+  std::string statestore2_host = "127.0.0.1";
+  int statestore2_port = 0;
   int statestore_subscriber_timeout_ms = 30000;
   PublisherOptions publisher;
   bool load_in_background = false;
@@ -177,6 +181,7 @@ class CatalogServer {
   std::unique_ptr<MetastoreServiceServer> mds_;
   std::unique_ptr<CatalogdRole> role_;  // HA only
   std::unique_ptr<statestore::StatestoreSubscriber> subscriber_;
+  std::unique_ptr<statestore::StatestoreSubscriber> subscriber2_;  // statestored HA
   bool stopped_ = false;
 };
 

@@ -232,6 +232,11 @@ struct TStatestoreHaHeartbeatRequest {
       StatestoreServiceVersion.V2;
   2: required Types.TUniqueId dst_statestore_id;
   3: required Types.TUniqueId src_statestore_id;
+  // This project's own field (an id far from Impala's, which skips it): the
+  // CatalogService address of the catalogd the sending (active) statestore
+  // designated, so that a standby taking over keeps that catalogd active
+  // instead of choosing again.
+  100: optional Types.TNetworkAddress active_catalogd_address;
 }
 
 struct TStatestoreHaHeartbeatResponse {

@@ -16,6 +16,7 @@
 #include "CoordinatorService.h"
 #include "common/rpc/status_convert.h"
 #include "common/rpc/thrift_client.h"
+#include "tests/util/free_port.h"
 
 #ifndef ICS_STATESTORED_BIN
 #error "ICS_STATESTORED_BIN must name the statestored binary"
@@ -105,7 +106,9 @@ ExternalCluster::~ExternalCluster() {
   for (CatalogdProc& c : catalogds_) {
     if (c.proc) c.proc->Kill();
   }
-  if (statestored_) statestored_->Kill();
+  for (StatestoredProc& ss : statestoreds_) {
+    if (ss.proc) ss.proc->Kill();
+  }
   // tmp_ removes the directory after this body, once every process is gone.
   if (keep_dir_) tmp_->Keep();
 }
@@ -124,7 +127,12 @@ std::string ExternalCluster::PortFile(const std::string& role, int start) const 
 
 Status ExternalCluster::Start() {
   if (dir_.empty()) return Status::IoError("could not create the cluster's temp dir");
-  ICS_RETURN_IF_ERROR(StartStatestored(0));
+  if (opts_.statestored_ha) {
+    statestoreds_[0].ha_port = ::ics::testing::UnusedLoopbackPort();
+    statestoreds_[1].ha_port = ::ics::testing::UnusedLoopbackPort();
+  }
+  ICS_RETURN_IF_ERROR(StartStatestored(0, 0));
+  if (opts_.statestored_ha) ICS_RETURN_IF_ERROR(StartStatestored(1, 0));
   ICS_RETURN_IF_ERROR(StartCatalogd(0, 0, 0));
   if (opts_.catalogd_ha) ICS_RETURN_IF_ERROR(StartCatalogd(1, 0, 0));
   for (int p = 0; p < num_coordinator_processes(); ++p) {
@@ -170,34 +178,45 @@ std::vector<std::string> ExternalCluster::TlsFlags(const std::string& role) cons
                                 "--ssl_client_ca_certificate=" + d + "/ca.pem"};
   if (opts_.mutual_tls) {
     f.push_back("--ssl_require_client_certificate");
-    if (role == kStatestored) f.push_back("--statestore_catalogd_identity=CN=catalogd");
+    if (role == kStatestored || role == kStatestored2) {
+      f.push_back("--statestore_catalogd_identity=CN=catalogd");
+    }
   }
   return f;
 }
 
-Status ExternalCluster::StartStatestored(int port) {
-  const std::string role = kStatestored;
-  if (!statestored_) {
+Status ExternalCluster::StartStatestored(int i, int port) {
+  const std::string role = StatestoredRole(i);
+  StatestoredProc& ss = statestoreds_[i];
+  if (!ss.proc) {
     fs::create_directories(DataDir(role));
-    statestored_ = std::make_unique<ExternalProcess>(role, LogPath(role), DataDir(role));
+    ss.proc = std::make_unique<ExternalProcess>(role, LogPath(role), DataDir(role));
   }
   const Placement& pl = opts_.statestored_placement;
   std::vector<std::string> argv = {
       opts_.statestored_bin.empty() ? ICS_STATESTORED_BIN : opts_.statestored_bin,
       "--hostname=" + pl.hostname,
       "--state_store_port=" + std::to_string(port),
-      "--port_file=" + PortFile(role, statestored_starts_),
+      "--port_file=" + PortFile(role, ss.starts),
       "--statestore_heartbeat_frequency_ms=" + std::to_string(opts_.heartbeat_frequency_ms),
       "--statestore_max_missed_heartbeats=" + std::to_string(opts_.max_missed_heartbeats),
       "--statestore_heartbeat_tcp_timeout_ms=" + std::to_string(opts_.heartbeat_tcp_timeout_ms),
       "--statestore_update_frequency_ms=" + std::to_string(opts_.update_frequency_ms)};
+  if (opts_.statestored_ha) {
+    argv.push_back("--enable_statestored_ha");
+    argv.push_back("--state_store_ha_port=" + std::to_string(ss.ha_port));
+    argv.push_back("--state_store_peer_host=127.0.0.1");
+    argv.push_back("--state_store_peer_ha_port=" + std::to_string(statestoreds_[1 - i].ha_port));
+    argv.push_back("--statestore_peer_timeout_ms=1000");
+    argv.push_back("--statestore_ha_heartbeat_monitoring_frequency_ms=100");
+  }
   for (std::string& f : TlsFlags(role)) argv.push_back(std::move(f));
   argv.insert(argv.end(), opts_.statestored_flags.begin(), opts_.statestored_flags.end());
   std::vector<std::string> lines;
-  const std::string port_file = PortFile(role, statestored_starts_++);
-  ICS_RETURN_IF_ERROR(Launch(statestored_.get(), pl, argv, port_file, 1, &lines));
-  statestore_port_ = std::atoi(lines[0].c_str());
-  if (statestore_port_ <= 0) return Status::Corruption("bad statestored port file: " + lines[0]);
+  const std::string port_file = PortFile(role, ss.starts++);
+  ICS_RETURN_IF_ERROR(Launch(ss.proc.get(), pl, argv, port_file, 1, &lines));
+  ss.port = std::atoi(lines[0].c_str());
+  if (ss.port <= 0) return Status::Corruption("bad statestored port file: " + lines[0]);
   return Status::OK();
 }
 
@@ -217,13 +236,16 @@ Status ExternalCluster::StartCatalogd(int i, int port, int subscriber_port) {
       "--listen_host=" + pl.listen_host,
       "--catalog_service_port=" + std::to_string(port),
       "--state_store_host=" + pl.statestore_host,
-      "--state_store_port=" + std::to_string(statestore_port_),
+      "--state_store_port=" + std::to_string(statestoreds_[0].port),
       "--state_store_subscriber_port=" + std::to_string(subscriber_port),
       "--statestore_subscriber_timeout_seconds=" + std::to_string(opts_.subscriber_timeout_seconds),
       "--data_dir=" + DataDir(role),
       "--catalog_topic_mode=" + mode,
       "--sync_ddl_timeout_ms=" + std::to_string(opts_.sync_ddl_timeout_ms),
       "--port_file=" + PortFile(role, cd.starts)};
+  if (opts_.statestored_ha) {
+    argv.push_back("--state_store_2_port=" + std::to_string(statestoreds_[1].port));
+  }
   if (opts_.catalogd_ha) {
     // One metastore and one warehouse for both (the HMS endpoint and the
     // metastore services get free ports each).
@@ -272,7 +294,7 @@ Status ExternalCluster::StartCoordinators(int p, int port, int subscriber_port) 
       "--coordinator_port=" + std::to_string(port),
       "--state_store_subscriber_port=" + std::to_string(subscriber_port),
       "--state_store_host=" + pl.statestore_host,
-      "--state_store_port=" + std::to_string(statestore_port_),
+      "--state_store_port=" + std::to_string(statestoreds_[0].port),
       "--statestore_subscriber_timeout_seconds=" + std::to_string(opts_.subscriber_timeout_seconds),
       "--catalog_service_host=" + pl.catalogd_host,
       "--catalog_service_port=" + std::to_string(catalogds_[0].port),
@@ -281,6 +303,9 @@ Status ExternalCluster::StartCoordinators(int p, int port, int subscriber_port) 
       "--id_prefix=" + role,
       "--port_file=" + PortFile(role, cp.starts)};
   if (opts_.catalogd_ha) argv.push_back("--enable_catalogd_ha");
+  if (opts_.statestored_ha) {
+    argv.push_back("--state_store_2_port=" + std::to_string(statestoreds_[1].port));
+  }
   for (std::string& f : TlsFlags(role)) argv.push_back(std::move(f));
   argv.insert(argv.end(), cp.spec.extra_flags.begin(), cp.spec.extra_flags.end());
   std::vector<std::string> lines;
@@ -327,7 +352,8 @@ Status ExternalCluster::WaitForCoordinatorsReady(Millis timeout) {
 }
 
 ExternalProcess* ExternalCluster::FindProcess(const std::string& role) const {
-  if (role == kStatestored) return statestored_.get();
+  if (role == kStatestored) return statestoreds_[0].proc.get();
+  if (role == kStatestored2) return statestoreds_[1].proc.get();
   if (role == kCatalogd) return catalogds_[0].proc.get();
   if (role == kCatalogd2) return catalogds_[1].proc.get();
   const int p = CoordinatorProcessIndex(role);
@@ -387,9 +413,10 @@ Status ExternalCluster::Restart(const std::string& role) {
   ExternalProcess* p = FindProcess(role);
   if (p == nullptr) return Status::NotFound("no role " + role);
   p->Kill();
-  if (role == kStatestored) {
-    const int port = statestore_port_;
-    return RestartWithRetry([&] { return StartStatestored(port); });
+  if (role == kStatestored || role == kStatestored2) {
+    const int i = role == kStatestored ? 0 : 1;
+    const int port = statestoreds_[i].port;
+    return RestartWithRetry([&] { return StartStatestored(i, port); });
   }
   if (role == kCatalogd || role == kCatalogd2) {
     const int i = role == kCatalogd ? 0 : 1;
@@ -508,6 +535,7 @@ bool ExternalCluster::LogContains(const std::string& role, const std::string& te
 
 void ExternalCluster::DumpLogs(std::ostream& out, size_t lines) const {
   std::vector<std::string> roles = {kStatestored, kCatalogd};
+  if (opts_.statestored_ha) roles.insert(roles.begin() + 1, kStatestored2);
   if (opts_.catalogd_ha) roles.push_back(kCatalogd2);
   for (int p = 0; p < static_cast<int>(coord_procs_.size()); ++p) {
     roles.push_back(CoordinatorProcess(p));

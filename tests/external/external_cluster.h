@@ -103,6 +103,10 @@ struct ExternalClusterOptions {
   Placement statestored_placement;
   // Two catalogds, active and standby (see the file comment).
   bool catalogd_ha = false;
+  // Two statestoreds ("statestored", "statestored2") in an HA pair on
+  // loopback HA ports chosen here; catalogds and coordinators register with
+  // both (--state_store_2_port).
+  bool statestored_ha = false;
   std::vector<std::string> catalogd2_flags;  // extra flags of catalogd2 only
 
   Placement catalogd_placement;
@@ -155,6 +159,7 @@ struct ExecOptions {
 class ExternalCluster {
  public:
   static constexpr const char* kStatestored = "statestored";
+  static constexpr const char* kStatestored2 = "statestored2";  // with statestored_ha
   static constexpr const char* kCatalogd = "catalogd";
   static constexpr const char* kCatalogd2 = "catalogd2";  // with catalogd_ha
   static std::string CoordinatorProcess(int p) { return "coordinators-" + std::to_string(p); }
@@ -196,7 +201,9 @@ class ExternalCluster {
   // Role name of the process that runs coordinator i.
   std::string ProcessOf(int coordinator) const;
   int coordinator_port(int i) const { return coordinators_.at(i).port; }
-  int statestore_port() const { return statestore_port_; }
+  int statestore_port() const { return statestoreds_[0].port; }
+  int statestore_port(int i) const { return statestoreds_[i].port; }
+  static const char* StatestoredRole(int i) { return i == 0 ? kStatestored : kStatestored2; }
   int catalogd_port() const { return catalogds_[0].port; }
   int catalogd_subscriber_port() const { return catalogds_[0].subscriber_port; }
   // catalogd i (0: "catalogd", 1: "catalogd2").
@@ -235,7 +242,7 @@ class ExternalCluster {
     int starts = 0;
   };
 
-  [[nodiscard]] Status StartStatestored(int port);
+  [[nodiscard]] Status StartStatestored(int i, int port);
   [[nodiscard]] Status StartCatalogd(int i, int port, int subscriber_port);
   [[nodiscard]] Status StartCoordinators(int p, int port, int subscriber_port);
   // Starts `proc` with argv and waits for `port_file` to hold `lines` lines.
@@ -255,7 +262,13 @@ class ExternalCluster {
   // --ssl_* flags for a role (empty without TLS).
   std::vector<std::string> TlsFlags(const std::string& role) const;
   bool keep_dir_ = false;
-  std::unique_ptr<ExternalProcess> statestored_;
+  struct StatestoredProc {
+    std::unique_ptr<ExternalProcess> proc;
+    int port = 0;
+    int ha_port = 0;  // statestored_ha: chosen before the first start
+    int starts = 0;
+  };
+  StatestoredProc statestoreds_[2];  // the second only with statestored_ha
   struct CatalogdProc {
     std::unique_ptr<ExternalProcess> proc;
     int port = 0;
@@ -266,8 +279,6 @@ class ExternalCluster {
   CatalogdProc catalogds_[2];  // the second only with catalogd_ha
   std::vector<CoordProc> coord_procs_;
   std::vector<CoordinatorInfo> coordinators_;
-  int statestore_port_ = 0;
-  int statestored_starts_ = 0;
 };
 
 }  // namespace ics::external

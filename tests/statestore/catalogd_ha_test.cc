@@ -199,6 +199,51 @@ TEST_F(CatalogdHaBroker, DesignationIsAnnouncedAndFailsOver) {
       kWait));
 }
 
+class StandbyBroker : public BrokerTest {
+ protected:
+  statestore::StatestoreOptions Options() override {
+    statestore::StatestoreOptions o = FastOptions();
+    o.start_as_standby = true;
+    o.catalogd_ha.preemption_wait = Millis(0);
+    return o;
+  }
+};
+
+// statestored HA, the broker's side: a standby registers and heartbeats but
+// sends no updates and designates no catalogd; once active it tells every
+// subscriber with UpdateStatestoredRole (carrying the designation) and
+// updates flow.
+TEST_F(StandbyBroker, ActivationIsAnnouncedWithUpdateStatestoredRole) {
+  FakeSubscriber* coord = StartHaSubscriber(&subs_, port_, "coordinator", Type::COORDINATOR,
+                                            std::nullopt, {TopicReg(kCatalog, true)});
+  FakeSubscriber* cat = StartHaSubscriber(&subs_, port_, "catalogd-a", Type::CATALOGD,
+                                          Reg(26001, 100), {TopicReg(kCatalog, false, "!")});
+  ASSERT_NE(coord, nullptr);
+  ASSERT_NE(cat, nullptr);
+  EXPECT_FALSE(coord->LastRegistration().statestore_is_active);
+  ASSERT_TRUE(coord->WaitForHeartbeats(3, kWait));
+  EXPECT_EQ(coord->UpdateCalls(), 0);
+  EXPECT_FALSE(broker()->active_catalogd().has_value());
+
+  broker()->PreferCatalogd("127.0.0.1", 26001);
+  broker()->SetActive(true, 12345);
+  auto role_update = [&]() -> std::optional<RecordedCatalogdUpdate> {
+    for (const auto& u : coord->CatalogdUpdates()) {
+      if (u.statestored_role) return u;
+    }
+    return std::nullopt;
+  };
+  ASSERT_TRUE(coord->WaitUntil([&] { return role_update().has_value(); }, kWait));
+  const RecordedCatalogdUpdate u = *role_update();
+  ASSERT_TRUE(u.catalogd.has_value());
+  EXPECT_EQ(u.catalogd->address.port, 26001);
+  EXPECT_EQ(u.catalogd_version, 1);
+  cat->Publish(kCatalog, {Item("1:TABLE:db.t", "v")});
+  ASSERT_TRUE(coord->WaitForKey(kCatalog, "1:TABLE:db.t", kWait));
+  EXPECT_EQ(broker()->Counters().activations, 1);
+  EXPECT_GE(broker()->Counters().role_updates_sent, 2);
+}
+
 TEST_F(CatalogdHaBroker, InvalidCatalogdAddressIsRefusedAtRegistration) {
   impala::TCatalogRegistration bad = Reg(0, 1);
   FakeSubscriberOptions o;

@@ -1,0 +1,220 @@
+#include "statestore/statestore_ha.h"
+
+#include <glog/logging.h>
+
+#include "StatestoreHaService.h"
+#include "common/rpc/status_convert.h"
+#include "common/rpc/thrift_client.h"
+#include "common/util/unique_id.h"
+
+namespace ics::statestore {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+using HaClient = ThriftClient<impala::StatestoreHaServiceClient>;
+
+int64_t WallMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
+class StatestoreHa::Handler : public impala::StatestoreHaServiceIf {
+ public:
+  explicit Handler(StatestoreHa* owner) : owner_(owner) {}
+  void StatestoreHaHandshake(impala::TStatestoreHaHandshakeResponse& resp,
+                             const impala::TStatestoreHaHandshakeRequest& req) override {
+    resp = owner_->OnHandshake(req);
+  }
+  void StatestoreHaHeartbeat(impala::TStatestoreHaHeartbeatResponse& resp,
+                             const impala::TStatestoreHaHeartbeatRequest& req) override {
+    resp = owner_->OnHeartbeat(req);
+  }
+
+ private:
+  StatestoreHa* const owner_;
+};
+
+StatestoreHa::StatestoreHa(Statestore* broker, StatestoreHaOptions options)
+    : broker_(broker), opts_(std::move(options)) {}
+
+StatestoreHa::~StatestoreHa() { Stop(); }
+
+int StatestoreHa::ha_port() const { return server_ ? server_->port() : 0; }
+
+Status StatestoreHa::Start() {
+  ThriftServerOptions so;
+  so.name = "statestore-ha";
+  so.bind_host = opts_.bind_host;
+  so.port = opts_.ha_port;
+  so.security = opts_.security;
+  so.max_connections = 16;
+  so.max_message_bytes = 1 << 20;
+  so.metrics = opts_.metrics;
+  server_ = std::make_unique<ThriftServer>(
+      std::make_shared<impala::StatestoreHaServiceProcessor>(std::make_shared<Handler>(this)), so);
+  ICS_RETURN_IF_ERROR(server_->Start());
+  {
+    MutexLock l(&mu_);
+    last_peer_heartbeat_ = Clock::now();
+  }
+  thread_ = std::thread([this] { Loop(); });
+  return Status::OK();
+}
+
+void StatestoreHa::Stop() {
+  {
+    MutexLock l(&mu_);
+    if (stopping_) return;
+    stopping_ = true;
+    cv_.Broadcast();
+  }
+  if (thread_.joinable()) thread_.join();
+  if (server_) server_->Stop();
+}
+
+bool StatestoreHa::PreferredOver(const impala::TUniqueId& peer_id, bool peer_forced) const {
+  if (opts_.force_active != peer_forced) return opts_.force_active;
+  return PrintId(broker_->statestore_id()) < PrintId(peer_id);
+}
+
+void StatestoreHa::BecomeActiveLocked(const char* why) {
+  decided_ = true;
+  if (active_) return;
+  active_ = true;
+  LOG(INFO) << "statestored HA: becoming the active statestore (" << why << ")";
+  broker_->SetActive(true, WallMillis());
+}
+
+void StatestoreHa::BecomeStandbyLocked(const char* why) {
+  decided_ = true;
+  last_peer_heartbeat_ = Clock::now();
+  if (!active_) return;
+  active_ = false;
+  LOG(WARNING) << "statestored HA: becoming the standby statestore (" << why << ")";
+  broker_->SetActive(false, 0);
+}
+
+impala::TStatestoreHaHandshakeResponse StatestoreHa::OnHandshake(
+    const impala::TStatestoreHaHandshakeRequest& r) {
+  impala::TStatestoreHaHandshakeResponse resp;
+  resp.dst_statestore_id = broker_->statestore_id();
+  MutexLock l(&mu_);
+  peer_id_ = r.src_statestore_id;
+  if (!decided_) {
+    // Both starting: the same rule on both sides.
+    if (PreferredOver(r.src_statestore_id, r.src_force_active)) {
+      BecomeActiveLocked("won the start-up handshake");
+    } else {
+      BecomeStandbyLocked("lost the start-up handshake");
+    }
+  }
+  resp.dst_statestore_active = active_;
+  resp.status = ToTStatus(Status::OK());
+  return resp;
+}
+
+impala::TStatestoreHaHeartbeatResponse StatestoreHa::OnHeartbeat(
+    const impala::TStatestoreHaHeartbeatRequest& r) {
+  impala::TStatestoreHaHeartbeatResponse resp;
+  MutexLock l(&mu_);
+  peer_id_ = r.src_statestore_id;
+  if (active_ && PreferredOver(r.src_statestore_id, false)) {
+    // Both active: the peer will step down on our heartbeat.
+    resp.status = ToTStatus(Status::OK());
+    return resp;
+  }
+  if (active_) BecomeStandbyLocked("the peer is active too and preferred");
+  decided_ = true;
+  last_peer_heartbeat_ = Clock::now();
+  if (r.__isset.active_catalogd_address) {
+    broker_->PreferCatalogd(r.active_catalogd_address.hostname, r.active_catalogd_address.port);
+  }
+  resp.status = ToTStatus(Status::OK());
+  return resp;
+}
+
+void StatestoreHa::Handshake() {
+  ThriftClientOptions co;
+  co.connect_timeout_ms = 500;
+  co.recv_timeout_ms = co.send_timeout_ms = 1000;
+  co.tls = opts_.security.tls;
+  HaClient client(opts_.peer_host, opts_.peer_ha_port, co);
+  impala::TStatestoreHaHandshakeRequest req;
+  req.src_statestore_id = broker_->statestore_id();
+  req.src_statestore_address = opts_.self_address;
+  req.src_force_active = opts_.force_active;
+  impala::TStatestoreHaHandshakeResponse resp;
+  Status s = client.Call("StatestoreHaHandshake", [&](impala::StatestoreHaServiceClient& c) {
+    c.StatestoreHaHandshake(resp, req);
+  });
+  if (s.ok()) s = FromTStatus(resp.status);
+  MutexLock l(&mu_);
+  if (decided_) return;  // the peer's handshake reached us first
+  if (!s.ok()) return;   // keep trying until peer_timeout
+  peer_id_ = resp.dst_statestore_id;
+  if (resp.dst_statestore_active) {
+    BecomeStandbyLocked("the peer is active");
+  } else if (PreferredOver(resp.dst_statestore_id, false)) {
+    BecomeActiveLocked("won the start-up handshake");
+  } else {
+    BecomeStandbyLocked("lost the start-up handshake");
+  }
+}
+
+void StatestoreHa::SendHeartbeat() {
+  ThriftClientOptions co;
+  co.connect_timeout_ms = static_cast<int>(std::max<int64_t>(50, opts_.heartbeat_interval.count()));
+  co.recv_timeout_ms = co.send_timeout_ms = co.connect_timeout_ms;
+  co.tls = opts_.security.tls;
+  if (heartbeat_client_ == nullptr) {
+    heartbeat_client_ = std::make_unique<HaClient>(opts_.peer_host, opts_.peer_ha_port, co);
+  }
+  impala::TStatestoreHaHeartbeatRequest req;
+  req.src_statestore_id = broker_->statestore_id();
+  {
+    MutexLock l(&mu_);
+    if (peer_id_) req.dst_statestore_id = *peer_id_;
+  }
+  if (std::optional<ActiveCatalogd> a = broker_->active_catalogd()) {
+    req.__set_active_catalogd_address(a->registration.address);
+  }
+  impala::TStatestoreHaHeartbeatResponse resp;
+  Status s = heartbeat_client_->Call(
+      "StatestoreHaHeartbeat",
+      [&](impala::StatestoreHaServiceClient& c) { c.StatestoreHaHeartbeat(resp, req); });
+  if (!s.ok()) heartbeat_client_.reset();  // a fresh connection next time
+}
+
+void StatestoreHa::Loop() {
+  const auto started = Clock::now();
+  while (true) {
+    bool decided = false, active = false;
+    {
+      MutexLock l(&mu_);
+      if (stopping_) return;
+      decided = decided_;
+      active = active_;
+      const auto now = Clock::now();
+      if (!decided && now - started >= opts_.peer_timeout) {
+        BecomeActiveLocked("no answer from the peer at start-up");
+        continue;
+      }
+      if (decided && !active && now - last_peer_heartbeat_ >= opts_.peer_timeout) {
+        BecomeActiveLocked("no heartbeat from the active peer");
+        continue;
+      }
+    }
+    if (!decided) {
+      Handshake();
+    } else if (active) {
+      SendHeartbeat();
+    }
+    MutexLock l(&mu_);
+    if (stopping_) return;
+    cv_.WaitFor(&mu_, opts_.heartbeat_interval);
+  }
+}
+
+}  // namespace ics::statestore
