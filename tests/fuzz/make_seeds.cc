@@ -29,6 +29,7 @@
 #include "CatalogService.h"
 #include "CoordinatorService.h"
 #include "PartitionService.h"
+#include "StatestoreHaService.h"
 #include "StatestoreService.h"
 #include "StatestoreSubscriber.h"
 #include "TableService.h"
@@ -437,12 +438,53 @@ void StatestoreSeeds() {
           r.topic_registrations.push_back(t);
           c.send_RegisterSubscriber(r);
         }));
+  Write("statestore_service_fuzz", "catalogd_ha_candidates", Calls<Client>([](Client& c) {
+          for (int i = 0; i < 2; ++i) {
+            impala::TRegisterSubscriberRequest r = Registration("catalogd-" + std::to_string(i));
+            r.__set_subscriber_type(impala::TStatestoreSubscriberType::CATALOGD);
+            impala::TCatalogRegistration reg;
+            reg.protocol = impala::CatalogServiceVersion::V2;
+            reg.address.hostname = "127.0.0.1";
+            reg.address.port = 26000 + i;
+            reg.__set_enable_catalogd_ha(true);
+            reg.__set_force_catalogd_active(i == 1);
+            reg.__set_registration_time(1000 + i);
+            r.__set_catalogd_registration(reg);
+            r.__set_subscribe_catalogd_change(true);
+            c.send_RegisterSubscriber(r);
+          }
+        }));
   Write("statestore_service_fuzz", "version_and_update", Calls<Client>([](Client& c) {
           c.send_GetProtocolVersion(impala::TGetProtocolVersionRequest());
           impala::TRequestTopicUpdateRequest u;
           u.registration_id.hi = 1;
           u.registration_id.lo = 2;
           c.send_RequestTopicUpdate(u);
+        }));
+}
+
+void StatestoreHaSeeds() {
+  using Client = impala::StatestoreHaServiceClient;
+  Write("statestore_ha_fuzz", "handshake_then_heartbeat", Calls<Client>([](Client& c) {
+          impala::TStatestoreHaHandshakeRequest h;
+          h.src_statestore_id.hi = 7;
+          h.src_statestore_id.lo = 8;
+          h.src_statestore_address = "127.0.0.1:24021";
+          h.src_force_active = false;
+          c.send_StatestoreHaHandshake(h);
+          impala::TStatestoreHaHeartbeatRequest b;
+          b.src_statestore_id = h.src_statestore_id;
+          impala::TNetworkAddress a;
+          a.hostname = "127.0.0.1";
+          a.port = 26000;
+          b.__set_active_catalogd_address(a);
+          c.send_StatestoreHaHeartbeat(b);
+        }));
+  Write("statestore_ha_fuzz", "forced_handshake", Calls<Client>([](Client& c) {
+          impala::TStatestoreHaHandshakeRequest h;
+          h.src_statestore_address = "peer:24020";
+          h.src_force_active = true;
+          c.send_StatestoreHaHandshake(h);
         }));
 }
 
@@ -557,6 +599,7 @@ int main(int argc, char** argv) {
   HmsSeeds();
   MetastoreServicesSeeds();
   StatestoreSeeds();
+  StatestoreHaSeeds();
   SubscriberSeeds(stack);
   CoordinatorSeeds();
   CodecSeeds(stack);
@@ -568,6 +611,7 @@ int main(int argc, char** argv) {
                   {{"PartitionService", "PartitionService:"}, {"TableService", "TableService:"}});
   WriteMethodDict("statestore_service_fuzz", gen, {{"StatestoreService", ""}});
   WriteMethodDict("subscriber_fuzz", gen, {{"StatestoreSubscriber", ""}});
+  WriteMethodDict("statestore_ha_fuzz", gen, {{"StatestoreHaService", ""}});
   WriteMethodDict("coordinator_service_fuzz", gen, {{"CoordinatorService", ""}});
   std::cout << "fuzz_make_seeds: wrote " << g_files << " files under " << g_out << "\n";
   return 0;
