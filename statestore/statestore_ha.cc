@@ -43,6 +43,10 @@ StatestoreHa::~StatestoreHa() { Stop(); }
 
 int StatestoreHa::ha_port() const { return server_ ? server_->port() : 0; }
 
+std::shared_ptr<impala::StatestoreHaServiceIf> StatestoreHa::MakeHandler() {
+  return std::make_shared<Handler>(this);
+}
+
 Status StatestoreHa::Start() {
   ThriftServerOptions so;
   so.name = "statestore-ha";
@@ -53,7 +57,7 @@ Status StatestoreHa::Start() {
   so.max_message_bytes = 1 << 20;
   so.metrics = opts_.metrics;
   server_ = std::make_unique<ThriftServer>(
-      std::make_shared<impala::StatestoreHaServiceProcessor>(std::make_shared<Handler>(this)), so);
+      std::make_shared<impala::StatestoreHaServiceProcessor>(MakeHandler()), so);
   ICS_RETURN_IF_ERROR(server_->Start());
   {
     MutexLock l(&mu_);

@@ -40,6 +40,7 @@
 
 namespace impala {
 class StatestoreHaServiceClient;
+class StatestoreHaServiceIf;
 }
 
 namespace ics::statestore {
@@ -68,6 +69,10 @@ class StatestoreHa {
   [[nodiscard]] Status Start() EXCLUDES(mu_);
   void Stop() EXCLUDES(mu_);
   int ha_port() const;
+
+  // The StatestoreHaService handler Start() serves (fuzz targets feed it
+  // directly).
+  std::shared_ptr<impala::StatestoreHaServiceIf> MakeHandler();
 
   // The StatestoreHaService handlers.
   impala::TStatestoreHaHandshakeResponse OnHandshake(const impala::TStatestoreHaHandshakeRequest& r)

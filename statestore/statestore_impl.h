@@ -124,6 +124,9 @@ class Statestore::Impl {
   // statestored HA: tells `sub` this statestore is active, once per
   // activation. Returns false when the RPC failed.
   bool SendRoleUpdate(const SubPtr& sub) EXCLUDES(mu_);
+  // Counts a failed UpdateCatalogd / UpdateStatestoredRole as an update
+  // failure (the update is abandoned and retried); returns false.
+  bool AnnouncementFailedLocked(SubscriberRecord* sub, const Status& s) REQUIRES(mu_);
   // Whether `sub` may publish to `topic` now: with catalogd HA on, only the
   // active catalogd writes the catalog topic.
   bool MayPublishLocked(const SubscriberRecord& sub, const std::string& topic) const REQUIRES(mu_);

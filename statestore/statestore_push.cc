@@ -29,14 +29,7 @@ bool Statestore::Impl::SendCatalogdUpdate(const SubPtr& sub) {
       "UpdateCatalogd",
       [&](impala::StatestoreSubscriberClient& c) { c.UpdateCatalogd(resp, req); });
   MutexLock l(&mu_);
-  if (!s.ok()) {
-    NoteRpcOutcome(&sub->update, s);
-    ++counters_.update_failures;
-    ++sub->update_failures;
-    LOG_EVERY_N(WARNING, 100) << "UpdateCatalogd to subscriber '" << sub->id
-                              << "' failed: " << s.ToString();
-    return false;
-  }
+  if (!s.ok()) return AnnouncementFailedLocked(sub.get(), s);
   ++counters_.catalogd_updates_sent;
   // Taken in only when answered OK and not skipped (a subscriber still
   // waiting for its registration reply skips it); otherwise the next update
@@ -51,6 +44,15 @@ bool Statestore::Impl::SendCatalogdUpdate(const SubPtr& sub) {
                                                                  : resp.status.error_msgs[0]);
   }
   return true;
+}
+
+bool Statestore::Impl::AnnouncementFailedLocked(SubscriberRecord* sub, const Status& s) {
+  NoteRpcOutcome(&sub->update, s);
+  ++counters_.update_failures;
+  ++sub->update_failures;
+  LOG_EVERY_N(WARNING, 100) << "announcement to subscriber '" << sub->id
+                            << "' failed: " << s.ToString();
+  return false;
 }
 
 bool Statestore::Impl::SendRoleUpdate(const SubPtr& sub) {
@@ -73,12 +75,7 @@ bool Statestore::Impl::SendRoleUpdate(const SubPtr& sub) {
       "UpdateStatestoredRole",
       [&](impala::StatestoreSubscriberClient& c) { c.UpdateStatestoredRole(resp, req); });
   MutexLock l(&mu_);
-  if (!s.ok()) {
-    NoteRpcOutcome(&sub->update, s);
-    ++counters_.update_failures;
-    ++sub->update_failures;
-    return false;
-  }
+  if (!s.ok()) return AnnouncementFailedLocked(sub.get(), s);
   ++counters_.role_updates_sent;
   if (resp.status.status_code == impala::TErrorCode::OK &&
       !(resp.__isset.skipped && resp.skipped)) {

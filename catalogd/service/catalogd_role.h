@@ -16,8 +16,11 @@
 //    epoch at once, so no commit of its own can apply any more, and answers
 //    every CatalogService request with CATALOG_IN_STANDBY_MODE naming the
 //    active catalogd.
-// A takeover whose steps fail is retried (with a capped backoff) while the
-// designation stands.
+// A fenced catalogd that is still designated takes the role back only when
+// the epoch's owner record names an older designation of the same statestore
+// (a takeover overtaken by a designation change); otherwise it waits for a
+// newer designation. A takeover whose steps fail is retried (with a capped
+// backoff) while the designation stands.
 //
 // Lifecycle: construct, Start(), Stop() (idempotent; also the destructor).
 // Thread-safety: thread-safe. mu_ is terminal; no metastore call, wait or

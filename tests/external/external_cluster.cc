@@ -525,12 +525,17 @@ CommandResult ExternalCluster::Shell(int coordinator, const std::string& sql) {
 }
 
 bool ExternalCluster::LogContains(const std::string& role, const std::string& text) const {
+  return LogCount(role, text) > 0;
+}
+
+int ExternalCluster::LogCount(const std::string& role, const std::string& text) const {
   std::ifstream in(LogPath(role));
   std::string line;
+  int n = 0;
   while (std::getline(in, line)) {
-    if (line.find(text) != std::string::npos) return true;
+    if (line.find(text) != std::string::npos) ++n;
   }
-  return false;
+  return n;
 }
 
 void ExternalCluster::DumpLogs(std::ostream& out, size_t lines) const {

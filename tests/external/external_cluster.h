@@ -223,6 +223,16 @@ class ExternalCluster {
   std::string DataDir(const std::string& role) const;
   // Whether the role's log (all starts so far) contains `text`.
   bool LogContains(const std::string& role, const std::string& text) const;
+  // How many lines of the role's log contain `text`.
+  int LogCount(const std::string& role, const std::string& text) const;
+  // How many times the HA catalogd / statestored `role` logged taking the
+  // active role (catalogd/service/catalogd_role.cc, statestore/statestore_ha.cc).
+  int CatalogdTakeovers(const std::string& role) const {
+    return LogCount(role, "is the active catalogd (designation");
+  }
+  int StatestoredActivations(const std::string& role) const {
+    return LogCount(role, "becoming the active statestore");
+  }
   // Appends the tail of every role's log, and the temp dir, to `out`.
   void DumpLogs(std::ostream& out, size_t lines = 40) const;
   // Keep the temp dir at destruction (for post-mortems).

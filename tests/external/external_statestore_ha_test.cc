@@ -24,13 +24,8 @@ class ExternalStatestoredHa : public ExternalTest {
     return StartCluster(o);
   }
 
-  // How many times statestored `role` logged becoming the active one.
   static int Activations(ExternalCluster* cl, const std::string& role) {
-    int n = 0;
-    for (const std::string& line : ReadLines(cl->LogPath(role))) {
-      if (line.find("becoming the active statestore") != std::string::npos) ++n;
-    }
-    return n;
+    return cl->StatestoredActivations(role);
   }
 
   // Index (0/1) of the active statestored, -1 if neither logged it.

@@ -1,9 +1,8 @@
 // StatestoreHaService (the port two statestoreds of an HA pair talk on) fed
 // raw request bytes.
 //
-// Handler: the REAL StatestoreHa (statestore/statestore_ha.h) handlers,
-// OnHandshake and OnHeartbeat, behind an adapter (StatestoreHa::Handler is
-// private to its file), over a standby broker. Neither is Start()ed: the
+// Handler: the REAL StatestoreHa handler (statestore/statestore_ha.h,
+// MakeHandler: OnHandshake and OnHeartbeat) over a standby broker. Neither is Start()ed: the
 // role decisions run (a handshake can make the broker active, a heartbeat
 // can make it standby again and name a preferred catalogd) but no thread
 // dials the peer or a subscriber.
@@ -17,22 +16,6 @@
 namespace ics::fuzz {
 namespace {
 
-class HaAdapter : public impala::StatestoreHaServiceIf {
- public:
-  explicit HaAdapter(statestore::StatestoreHa* ha) : ha_(ha) {}
-  void StatestoreHaHandshake(impala::TStatestoreHaHandshakeResponse& resp,
-                             const impala::TStatestoreHaHandshakeRequest& req) override {
-    resp = ha_->OnHandshake(req);
-  }
-  void StatestoreHaHeartbeat(impala::TStatestoreHaHeartbeatResponse& resp,
-                             const impala::TStatestoreHaHeartbeatRequest& req) override {
-    resp = ha_->OnHeartbeat(req);
-  }
-
- private:
-  statestore::StatestoreHa* const ha_;
-};
-
 statestore::StatestoreOptions BrokerOptions() {
   statestore::StatestoreOptions o;
   o.max_subscribers = 64;
@@ -45,7 +28,7 @@ struct HaStack {
   statestore::Statestore broker{BrokerOptions()};
   statestore::StatestoreHa ha{&broker, statestore::StatestoreHaOptions{}};
   std::shared_ptr<apache::thrift::TProcessor> processor =
-      std::make_shared<impala::StatestoreHaServiceProcessor>(std::make_shared<HaAdapter>(&ha));
+      std::make_shared<impala::StatestoreHaServiceProcessor>(ha.MakeHandler());
 };
 
 }  // namespace

@@ -98,14 +98,6 @@ double MetricValue(int web_port, const std::string& name) {
   return sum;
 }
 
-int TakeoversLogged(ExternalCluster* c, const std::string& role) {
-  int n = 0;
-  for (const std::string& l : external::ReadLines(c->LogPath(role))) {
-    n += l.find("is the active catalogd (designation") != std::string::npos ? 1 : 0;
-  }
-  return n;
-}
-
 RoundResult RunRound(const Profile& p) {
   RoundResult out;
   ExternalClusterOptions o;
@@ -128,7 +120,7 @@ RoundResult RunRound(const Profile& p) {
     std::fprintf(stderr, "cluster: %s\n", s.ToString().c_str());
     return out;
   }
-  if (!external::WaitFor([&] { return TakeoversLogged(&c, ExternalCluster::kCatalogd) == 1; },
+  if (!external::WaitFor([&] { return c.CatalogdTakeovers(ExternalCluster::kCatalogd) == 1; },
                          Millis(20000))) {
     std::fprintf(stderr, "catalogd never became active\n");
     return out;
@@ -231,7 +223,7 @@ RoundResult RunRound(const Profile& p) {
   }
   const double lookups = (hits1 - hits0) + (misses1 - misses0);
   out.hit_ratio = lookups > 0 ? (hits1 - hits0) / lookups : 0;
-  out.ok = TakeoversLogged(&c, ExternalCluster::kCatalogd2) == 1;
+  out.ok = c.CatalogdTakeovers(ExternalCluster::kCatalogd2) == 1;
   if (!out.ok) std::fprintf(stderr, "catalogd2 did not take over exactly once\n");
   return out;
 }
