@@ -16,6 +16,7 @@
 #include "CoordinatorService.h"
 #include "common/rpc/status_convert.h"
 #include "common/rpc/thrift_client.h"
+#include "tests/external/netns.h"
 #include "tests/util/free_port.h"
 
 #ifndef ICS_STATESTORED_BIN
@@ -227,7 +228,8 @@ Status ExternalCluster::StartCatalogd(int i, int port, int subscriber_port) {
     fs::create_directories(DataDir(role));
     cd.proc = std::make_unique<ExternalProcess>(role, LogPath(role), DataDir(role));
   }
-  const Placement& pl = opts_.catalogd_placement;
+  const Placement& pl =
+      i == 1 && opts_.catalogd2_placement ? *opts_.catalogd2_placement : opts_.catalogd_placement;
   std::string mode = opts_.catalog_topic_mode;
   if (mode.empty()) mode = opts_.use_local_catalog ? "minimal" : "full";
   std::vector<std::string> argv = {
@@ -488,19 +490,9 @@ ExecResult ExternalCluster::Exec(int coordinator, const std::string& sql,
   // A network namespace is per thread: run the RPC on a thread that joined
   // the coordinator's namespace.
   ExecResult r;
-  std::thread t([&] {
-    const std::string path = "/var/run/netns/" + pl.netns;
-    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || setns(fd, CLONE_NEWNET) != 0) {
-      r.status =
-          Status::IoError("cannot enter network namespace " + pl.netns + ": " + strerror(errno));
-      if (fd >= 0) close(fd);
-      return;
-    }
-    close(fd);
-    r = ExecOn(host, info.port, sql, options, client_tls_);
-  });
-  t.join();
+  Status entered =
+      RunInNetns(pl.netns, [&] { r = ExecOn(host, info.port, sql, options, client_tls_); });
+  if (!entered.ok()) r.status = entered;
   return r;
 }
 

@@ -49,6 +49,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -108,6 +109,7 @@ struct ExternalClusterOptions {
   // both (--state_store_2_port).
   bool statestored_ha = false;
   std::vector<std::string> catalogd2_flags;  // extra flags of catalogd2 only
+  std::optional<Placement> catalogd2_placement;  // default: catalogd_placement
 
   Placement catalogd_placement;
   std::vector<std::string> statestored_flags;  // extra flags per role

@@ -8,6 +8,10 @@
 //    resumed, the old one is fenced: it answers CATALOG_IN_STANDBY_MODE and
 //    commits nothing.
 //  * the old active restarts: it stays standby (no flip-flop).
+//  * the active catalogd cut off by a network partition (it runs alone in a
+//    network namespace whose veth link the test takes down, as root): the
+//    other takes over; the cut-off one still believes it is active, and its
+//    commits are refused by the metastore's writer epoch.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -22,6 +26,7 @@
 #include "common/rpc/thrift_client.h"
 #include "tests/external/ddl_storm.h"
 #include "tests/external/external_test_util.h"
+#include "tests/external/netns.h"
 
 namespace ics::external {
 namespace {
@@ -44,9 +49,10 @@ class ExternalCatalogdHa : public ExternalTest {
     return cl->CatalogdTakeovers(role);
   }
 
-  // An ExecDdl CREATE DATABASE sent straight to catalogd i.
+  // An ExecDdl CREATE DATABASE sent straight to catalogd i (at `host`).
   static impala::TDdlExecResponse CreateDatabaseOn(ExternalCluster* cl, int i,
-                                                   const std::string& db, Status* transport) {
+                                                   const std::string& db, Status* transport,
+                                                   const std::string& host = "127.0.0.1") {
     impala::TDdlExecRequest req;
     req.protocol_version = impala::CatalogServiceVersion::V2;
     req.ddl_type = impala::TDdlType::CREATE_DATABASE;
@@ -56,7 +62,7 @@ class ExternalCatalogdHa : public ExternalTest {
     ThriftClientOptions co;
     co.connect_timeout_ms = 2000;
     co.recv_timeout_ms = co.send_timeout_ms = 10000;
-    ThriftClient<impala::CatalogServiceClient> client("127.0.0.1", cl->catalogd_port(i), co);
+    ThriftClient<impala::CatalogServiceClient> client(host, cl->catalogd_port(i), co);
     impala::TDdlExecResponse resp;
     *transport =
         client.Call("ExecDdl", [&](impala::CatalogServiceClient& c) { c.ExecDdl(resp, req); });
@@ -174,6 +180,80 @@ TEST_F(ExternalCatalogdHa, RestartedOldActiveStaysStandby) {
   impala::TDdlExecResponse resp = CreateDatabaseOn(cl, 0, "on_standby", &transport);
   ASSERT_TRUE(transport.ok());
   EXPECT_EQ(resp.result.status.status_code, impala::TErrorCode::CATALOG_IN_STANDBY_MODE);
+}
+
+class ExternalCatalogdHaPartition : public ExternalCatalogdHa {
+ protected:
+  void TearDown() override {
+    StopCluster();  // the processes first, then their namespaces
+    netns_.Destroy();
+  }
+  NetnsPair netns_;
+};
+
+TEST_F(ExternalCatalogdHaPartition, CutOffActiveIsFenced) {
+  const std::string why = NetnsPair::Unavailable();
+  if (!why.empty()) GTEST_SKIP() << "network namespaces unavailable: " << why;
+  ASSERT_TRUE(netns_.Create().ok());
+  // Namespace A: statestored, catalogd2 and the coordinators; namespace B:
+  // catalogd, the first to start and so the active one. Both catalogds
+  // share the metastore file (one host, one file system).
+  const std::string plaintext_ok = "--insecure_allow_plaintext_remote";
+  ExternalClusterOptions o;
+  o.catalogd_ha = true;
+  Placement a;
+  a.netns = netns_.ns_a();
+  o.statestored_placement = a;
+  o.statestored_placement.hostname = "0.0.0.0";
+  Placement b;
+  b.netns = netns_.ns_b();
+  b.hostname = netns_.addr_b();
+  b.listen_host = "0.0.0.0";
+  b.statestore_host = netns_.addr_a();
+  o.catalogd_placement = b;
+  o.catalogd2_placement = a;
+  Placement coords = a;
+  coords.catalogd_host = netns_.addr_b();
+  o.coordinator_processes = {{2, coords, {plaintext_ok}}};
+  o.statestored_flags = {plaintext_ok, "--catalogd_ha_preemption_wait_period_ms=3000",
+                         "--active_catalogd_designation_monitoring_interval_ms=100",
+                         "--active_catalogd_max_missed_heartbeats=3"};
+  o.catalogd_flags = {plaintext_ok};
+  ExternalCluster* cl = StartCluster(o);
+  ASSERT_NE(cl, nullptr);
+  ASSERT_TRUE(
+      WaitFor([&] { return Takeovers(cl, ExternalCluster::kCatalogd) == 1; }, Millis(10000)));
+  ASSERT_TRUE(MustExec(0, "CREATE DATABASE before_cut").ok());
+
+  // B's end down: packets to and from catalogd vanish (heartbeats time out).
+  ASSERT_TRUE(netns_.Cut(NetnsPair::Side::kB).ok());
+  const auto cut_at = Clock::now();
+  ASSERT_TRUE(
+      WaitFor([&] { return Takeovers(cl, ExternalCluster::kCatalogd2) == 1; }, Millis(15000)))
+      << "catalogd2 did not take over from the cut-off catalogd";
+  std::cout << "partition: catalogd2 active " << static_cast<int>(SecondsSince(cut_at) * 1000)
+            << " ms after the cut\n";
+  ASSERT_EVENTUALLY(Millis(15000),
+                    { ASSERT_TRUE(cl->Exec(0, "CREATE DATABASE IF NOT EXISTS during_cut").ok()); });
+
+  // The cut-off catalogd has heard nothing and still serves; reached from
+  // inside its namespace, its DDL is refused by the writer epoch.
+  Status transport;
+  impala::TDdlExecResponse resp;
+  ASSERT_TRUE(RunInNetns(netns_.ns_b(), [&] {
+                resp = CreateDatabaseOn(cl, 0, "from_cut_off", &transport);
+              }).ok());
+  ASSERT_TRUE(transport.ok()) << transport.ToString();
+  EXPECT_EQ(resp.result.status.status_code, impala::TErrorCode::CATALOG_IN_STANDBY_MODE)
+      << FromTStatus(resp.result.status).ToString();
+  EXPECT_TRUE(cl->LogContains(ExternalCluster::kCatalogd, "fenced"));
+
+  ASSERT_TRUE(netns_.Heal(NetnsPair::Side::kB).ok());
+  ExecResult dbs = MustExec(1, "SHOW DATABASES");
+  EXPECT_TRUE(Contains(dbs.Column(0), "before_cut"));
+  EXPECT_TRUE(Contains(dbs.Column(0), "during_cut"));
+  EXPECT_FALSE(Contains(dbs.Column(0), "from_cut_off"));
+  EXPECT_EQ(Takeovers(cl, ExternalCluster::kCatalogd), 1);
 }
 
 }  // namespace

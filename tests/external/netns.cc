@@ -1,15 +1,36 @@
 #include "tests/external/netns.h"
 
+#include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "tests/external/external_process.h"
 
 namespace ics::external {
+
+Status RunInNetns(const std::string& ns, const std::function<void()>& fn) {
+  Status s;
+  std::thread t([&] {
+    const std::string path = "/var/run/netns/" + ns;
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || setns(fd, CLONE_NEWNET) != 0) {
+      s = Status::IoError("cannot enter network namespace " + ns + ": " + strerror(errno));
+      if (fd >= 0) close(fd);
+      return;
+    }
+    close(fd);
+    fn();
+  });
+  t.join();
+  return s;
+}
 
 namespace {
 

@@ -10,11 +10,17 @@
 // Thread-safety: not thread-safe.
 #pragma once
 
+#include <functional>
+
 #include <string>
 
 #include "common/util/status.h"
 
 namespace ics::external {
+
+// Runs fn() on a thread that joined network namespace `ns` (namespaces are
+// per thread), waiting for it; IO_ERROR if the namespace cannot be entered.
+[[nodiscard]] Status RunInNetns(const std::string& ns, const std::function<void()>& fn);
 
 class NetnsPair {
  public:
