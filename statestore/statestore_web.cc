@@ -192,6 +192,12 @@ void RegisterStatestoreMetrics(metrics::MetricRegistry* r, const Statestore* ss)
        &StatestoreCounters::catalogd_designations},
       {"statestore_catalogd_updates_sent_total", "catalogd HA: UpdateCatalogd RPCs sent.",
        &StatestoreCounters::catalogd_updates_sent},
+      {"statestore_role_updates_sent_total",
+       "statestored HA: UpdateStatestoredRole RPCs sent after this statestore became active.",
+       &StatestoreCounters::role_updates_sent},
+      {"statestore_activations_total",
+       "statestored HA: times this statestore became the active one.",
+       &StatestoreCounters::activations},
       {"statestore_rpcs_cut_at_deadline_total",
        "UpdateState/Heartbeat RPCs interrupted at their hard deadline.",
        &StatestoreCounters::rpcs_cut_at_deadline},
@@ -205,6 +211,10 @@ void RegisterStatestoreMetrics(metrics::MetricRegistry* r, const Statestore* ss)
   r->AddCallbackGauge("statestore_subscribers", "Current registrations.", [ss] {
     return static_cast<double>(ss->Subscribers().size());
   });
+  r->AddCallbackGauge("statestore_is_active",
+                      "statestored HA: 1 while this statestore is the active one (always 1 "
+                      "without HA), 0 while it is the standby.",
+                      [ss] { return ss->is_active() ? 1.0 : 0.0; });
   r->AddCallbackGauge("statestore_active_catalogd_version",
                       "catalogd HA: version of the current active-catalogd designation (0: none).",
                       [ss] {
