@@ -47,6 +47,19 @@ Status CheckDbExists(const ExecContext& ctx, const std::string& db) {
   return d.status();
 }
 
+Result<bool> TableListed(const ExecContext& ctx, const std::string& db, const std::string& table) {
+  Result<std::vector<std::string>> names = ctx.catalog()->TableNames(db);
+  if (!names.ok()) {
+    if (names.status().Is(ErrorCode::kNotFound)) return AnalysisError("Database does not exist: " + db);
+    return names.status();
+  }
+  const std::string want = AsciiLower(table);
+  for (const std::string& n : *names) {
+    if (AsciiLower(n) == want) return true;
+  }
+  return false;
+}
+
 Result<bool> TableExists(const ExecContext& ctx, const std::string& db, const std::string& table) {
   Result<TablePtr> t = ctx.catalog()->GetTable(db, table);
   if (t.ok()) return true;

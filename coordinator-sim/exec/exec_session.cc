@@ -83,10 +83,33 @@ Result<StatementResult> ExecInvalidate(const ExecContext& ctx,
   return out;
 }
 
+// A whole-table REFRESH checks only that the table is listed before it asks
+// catalogd: fetching the table here would make catalogd load a table it has
+// not loaded yet, and the REFRESH would then load it a second time. Whether
+// it is a view is checked afterwards, when the table is loaded anyway (a
+// view's refresh only re-reads its definition), so the answer is Impala's.
+static Result<StatementResult> ExecWholeTableRefresh(const ExecContext& ctx, const sql::RefreshStmt& s) {
+  const std::string db = DbOf(s.table, ctx);
+  ICS_ASSIGN_OR_RETURN(bool listed, TableListed(ctx, db, s.table.table));
+  if (!listed) return AnalysisError("Table does not exist: " + db + "." + s.table.table);
+  impala::TResetMetadataRequest req;
+  req.is_refresh = true;
+  req.__set_table_name(ToTTableName(s.table, ctx));
+  ctx.side_effects = true;
+  Result<impala::TCatalogUpdateResult> r = ctx.backend->ResetMetadata(std::move(req), ctx.sync_ddl());
+  if (!r.ok()) return r.status();
+  ICS_ASSIGN_OR_RETURN(TablePtr t, ResolveTable(ctx, s.table, /*need_loaded=*/false));
+  if (t->is_view) return AnalysisError("REFRESH not allowed on a view: " + FullName(*t));
+  StatementResult out;
+  out.messages.push_back("Table has been refreshed.");
+  return out;
+}
+
 Result<StatementResult> ExecRefresh(const ExecContext& ctx, const sql::RefreshStmt& s) {
-  // Partition keys need the table's metadata; a whole-table REFRESH loads it anyway.
   const bool partitions = !s.partitions.empty();
-  ICS_ASSIGN_OR_RETURN(TablePtr t, ResolveTable(ctx, s.table, /*need_loaded=*/partitions));
+  if (!partitions) return ExecWholeTableRefresh(ctx, s);
+  // Partition keys need the table's metadata.
+  ICS_ASSIGN_OR_RETURN(TablePtr t, ResolveTable(ctx, s.table, /*need_loaded=*/true));
   if (t->is_view) return AnalysisError("REFRESH not allowed on a view: " + FullName(*t));
   impala::TResetMetadataRequest req;
   req.is_refresh = true;
@@ -94,7 +117,7 @@ Result<StatementResult> ExecRefresh(const ExecContext& ctx, const sql::RefreshSt
   name.db_name = t->db;
   name.table_name = t->name;
   req.__set_table_name(name);
-  if (partitions) {
+  {
     // As Impala's coordinators do: every partition in partition_spec_list, none
     // in the older single partition_spec.
     std::vector<std::vector<impala::TPartitionKeyValue>> specs;
@@ -109,9 +132,8 @@ Result<StatementResult> ExecRefresh(const ExecContext& ctx, const sql::RefreshSt
   Result<impala::TCatalogUpdateResult> r = ctx.backend->ResetMetadata(std::move(req), ctx.sync_ddl());
   if (!r.ok()) return r.status();
   StatementResult out;
-  out.messages.push_back(!partitions                  ? "Table has been refreshed."
-                         : s.partitions.size() == 1 ? "Partition has been refreshed."
-                                                    : "Partitions have been refreshed.");
+  out.messages.push_back(s.partitions.size() == 1 ? "Partition has been refreshed."
+                                                 : "Partitions have been refreshed.");
   return out;
 }
 

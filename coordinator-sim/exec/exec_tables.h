@@ -24,6 +24,11 @@ std::string FullName(const LocalTable& t);  // "db.t"
 [[nodiscard]] Status CheckDbExists(const ExecContext& ctx, const std::string& db);
 // Whether db.table exists (the database must exist).
 Result<bool> TableExists(const ExecContext& ctx, const std::string& db, const std::string& table);
+// Whether db.table is in the database's table list (NOT_FOUND-free: an
+// unknown database is ANALYSIS_ERROR as CheckDbExists says). Unlike
+// TableExists it never fetches the table itself, so catalogd does not load it.
+[[nodiscard]] Result<bool> TableListed(const ExecContext& ctx, const std::string& db,
+                                       const std::string& table);
 // Resolves a table or view: "Database does not exist: x" /
 // "Table does not exist: db.t". With `need_loaded`, a table whose metadata
 // catalogd has not loaded yet (full-replica mode) is loaded first with a

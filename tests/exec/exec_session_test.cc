@@ -96,6 +96,21 @@ TEST_F(ExecSessionTest, InvalidateAndRefresh) {
   EXPECT_EQ(r2.partition_spec_list[1][0].value, "y");
   EXPECT_EQ(Error("REFRESH nope"), "Table does not exist: db1.nope");
   EXPECT_EQ(Error("REFRESH t PARTITION (k='x')"), "Table is not partitioned: db1.t");
+  cat().AddView("db1", "v", {{"x", "INT"}}, "SELECT 1");
+  EXPECT_EQ(Error("REFRESH v"), "REFRESH not allowed on a view: db1.v");
+}
+
+// A whole-table REFRESH of a table catalogd has not loaded asks catalogd
+// once: nothing fetches the table before the REFRESH (which would load it).
+TEST_F(ExecSessionTest, WholeTableRefreshOfUnloadedTableIsOneRequest) {
+  cat().tables.at({"db1", "t"})->loaded = false;
+  const size_t fetches = cat().get_table_calls;
+  const size_t resets = backend_.reset_requests.size();
+  ASSERT_TRUE(Run("REFRESH db1.t").ok());
+  ASSERT_EQ(backend_.reset_requests.size(), resets + 1);
+  EXPECT_EQ(backend_.table_lookups_at_reset.back(), fetches) << "the table was fetched first";
+  // The only table lookup is the view check after the REFRESH.
+  EXPECT_EQ(cat().get_table_calls, fetches + 1);
 }
 
 TEST_F(ExecSessionTest, UnloadedTableIsLoadedWithRefresh) {

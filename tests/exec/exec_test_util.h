@@ -65,6 +65,7 @@ class FakeCatalog : public LocalCatalog {
   }
   Result<std::shared_ptr<const LocalTable>> GetTable(const std::string& db,
                                                      const std::string& table) override {
+    ++get_table_calls;
     auto it = tables.find({db, table});
     if (it == tables.end()) return Status::NotFound("table " + db + "." + table);
     return std::shared_ptr<const LocalTable>(it->second);
@@ -210,6 +211,7 @@ class FakeCatalog : public LocalCatalog {
   }
 
   std::map<std::string, hive::Database> dbs;
+  size_t get_table_calls = 0;  // GetTable calls so far
   std::map<std::pair<std::string, std::string>, std::shared_ptr<LocalTable>> tables;
   std::map<std::pair<std::string, std::string>, std::map<int64_t, std::shared_ptr<LocalPartition>>>
       partitions;
@@ -252,6 +254,7 @@ class FakeBackend : public CoordinatorBackend {
   Result<impala::TCatalogUpdateResult> ResetMetadata(impala::TResetMetadataRequest req,
                                                      bool sync_ddl) override {
     reset_requests.push_back(req);
+    table_lookups_at_reset.push_back(catalog_.get_table_calls);
     sync_flags.push_back(sync_ddl);
     if (!next_error.ok()) return std::exchange(next_error, Status::OK());
     return impala::TCatalogUpdateResult();
@@ -262,6 +265,8 @@ class FakeBackend : public CoordinatorBackend {
   std::vector<impala::TDdlExecRequest> ddl_requests;
   std::vector<impala::TUpdateCatalogRequest> update_requests;
   std::vector<impala::TResetMetadataRequest> reset_requests;
+  // FakeCatalog::get_table_calls when each ResetMetadata arrived.
+  std::vector<size_t> table_lookups_at_reset;
   std::vector<bool> sync_flags;
   std::string summary = "Done.";
   Status next_error;
