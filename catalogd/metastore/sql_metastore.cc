@@ -16,6 +16,7 @@
 #include "catalogd/metastore/metastore_blob.h"
 #include "catalogd/metastore/sql_metastore.h"
 #include "catalogd/metastore/sql_retention.h"
+#include "catalogd/metastore/sql_writer_epoch.h"
 #include "catalogd/metastore/sqlite_db.h"
 #include "catalogd/metastore/sqlite_schema.h"
 #include "catalogd/metastore/txn_applier.h"
@@ -459,38 +460,14 @@ Result<TableVersionRecord> SqlMetastore::GetTableVersionAsOf(const std::string& 
                           std::to_string(at_ms) + " ms since the epoch");
 }
 
-// Reads the writer epoch row on `conn` (inside the caller's transaction).
-Result<WriterEpoch> ReadEpochRow(sqldb::Connection* conn) {
-  ICS_ASSIGN_OR_RETURN(
-      sqldb::Stmt st, conn->Prepare("SELECT epoch, owner, acquired_ms FROM catalogd_writer_epoch"));
-  ICS_ASSIGN_OR_RETURN(bool row, st.Step());
-  if (!row) return Status::Corruption("metastore " + conn->name() + " has no writer epoch row");
-  WriterEpoch e;
-  e.epoch = st.Int(0);
-  e.owner = std::string(st.Text(1));
-  e.acquired_ms = st.Int(2);
-  return e;
-}
-
 Result<WriterEpoch> SqlMetastore::AcquireWriterEpoch(const std::string& owner) {
-  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count();
   ICS_ASSIGN_OR_RETURN(sqldb::ConnectionPool::Lease conn, pool_->Acquire());
-  sqldb::Transaction txn(conn.get());
-  ICS_RETURN_IF_ERROR(txn.Begin(sqldb::TxnKind::kWrite));
-  ICS_ASSIGN_OR_RETURN(sqldb::Stmt upd,
-                       conn->Prepare("UPDATE catalogd_writer_epoch SET epoch = epoch + 1, "
-                                     "owner = ?1, acquired_ms = ?2"));
-  ICS_RETURN_IF_ERROR(upd.BindText(1, owner).BindInt(2, now_ms).Run());
-  ICS_ASSIGN_OR_RETURN(WriterEpoch e, ReadEpochRow(conn.get()));
-  ICS_RETURN_IF_ERROR(txn.Commit());
-  return e;
+  return sqldb::TakeNextWriterEpoch(conn.get(), owner);
 }
 
 Result<WriterEpoch> SqlMetastore::ReadWriterEpoch() {
   ICS_ASSIGN_OR_RETURN(sqldb::ConnectionPool::Lease conn, pool_->Acquire());
-  return ReadEpochRow(conn.get());
+  return sqldb::ReadWriterEpochRow(conn.get());
 }
 
 Result<int64_t> SqlMetastore::Commit(const MetastoreTxn& txn) { return CommitTxn(txn, nullptr); }
@@ -511,7 +488,7 @@ Result<int64_t> SqlMetastore::CommitTxn(const MetastoreTxn& txn, const int64_t* 
   if (epoch != nullptr) {
     // Writers are serialized from BEGIN (sql_db.h): an epoch taken by
     // another catalogd either committed before this read or waits for us.
-    ICS_ASSIGN_OR_RETURN(WriterEpoch current, ReadEpochRow(conn.get()));
+    ICS_ASSIGN_OR_RETURN(WriterEpoch current, sqldb::ReadWriterEpochRow(conn.get()));
     if (current.epoch != *epoch) {
       return Status(ErrorCode::kCatalogInStandbyMode,
                     "fenced: this catalogd's writer epoch " + std::to_string(*epoch) +

@@ -1,11 +1,18 @@
 // Shared by the seed generator's files (make_seeds.cc: RPC seeds, the
 // method dictionaries and main; make_seeds_codec.cc: codec seeds;
-// make_seeds_text.cc: the text targets' seeds).
+// make_seeds_text.cc: the text targets' seeds; make_seeds_statestore.cc: the
+// statestore, statestore HA and subscriber seeds).
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/protocol/TMultiplexedProtocol.h>
+#include <thrift/transport/TBufferTransports.h>
 
 #include "CatalogObjects_types.h"
 #include "StatestoreService_types.h"
@@ -15,6 +22,21 @@
 namespace ics::fuzz {
 
 class CatalogdStack;
+
+// The bytes a client of `Client` sends for the calls `calls` makes with its
+// send_* methods; `service` wraps them for a TMultiplexedProcessor.
+template <typename Client>
+std::string Calls(const std::function<void(Client&)>& calls, const std::string& service = "") {
+  auto buffer = std::make_shared<apache::thrift::transport::TMemoryBuffer>();
+  std::shared_ptr<apache::thrift::protocol::TProtocol> proto =
+      std::make_shared<apache::thrift::protocol::TBinaryProtocol>(buffer);
+  if (!service.empty()) {
+    proto = std::make_shared<apache::thrift::protocol::TMultiplexedProtocol>(proto, service);
+  }
+  Client client(proto);
+  calls(client);
+  return buffer->getBufferAsString();
+}
 
 // Writes `bytes` as <out>/corpus/<target>/<name> (and counts the file).
 void Write(const std::string& target, const std::string& name, const std::string& bytes);
@@ -46,5 +68,11 @@ void CodecSeeds(CatalogdStack& stack);
 
 // Seeds of the text targets: sql, column_type, hms_filter, partition_filter.
 void TextSeeds();
+
+// Seeds of the statestore targets (make_seeds_statestore.cc):
+// statestore_service, statestore_ha and subscriber.
+void StatestoreSeeds();
+void StatestoreHaSeeds();
+void SubscriberSeeds(CatalogdStack& stack);
 
 }  // namespace ics::fuzz

@@ -1,0 +1,152 @@
+// Seeds of the statestore RPC targets: statestore_service_fuzz,
+// statestore_ha_fuzz and subscriber_fuzz (see make_seeds.h).
+#include <string>
+
+#include "CatalogService_types.h"
+#include "StatestoreHaService.h"
+#include "StatestoreService.h"
+#include "StatestoreSubscriber.h"
+#include "common/codec/catalog_topic.h"
+#include "tests/fuzz/fuzz_stacks.h"
+#include "tests/fuzz/make_seeds.h"
+
+namespace ics::fuzz {
+namespace {
+
+impala::TRegisterSubscriberRequest Registration(const std::string& id) {
+  impala::TRegisterSubscriberRequest r;
+  r.subscriber_id = id;
+  r.subscriber_location.hostname = "127.0.0.1";
+  r.subscriber_location.port = 23999;
+  impala::TTopicRegistration t;
+  t.topic_name = ics::kCatalogTopic;
+  t.is_transient = false;
+  t.populate_min_subscriber_topic_version = true;
+  t.__set_filter_prefix("1:");
+  r.topic_registrations = {t};
+  r.__set_subscriber_type(impala::TStatestoreSubscriberType::COORDINATOR);
+  return r;
+}
+
+}  // namespace
+
+void StatestoreSeeds() {
+  using Client = impala::StatestoreServiceClient;
+  Write("statestore_service_fuzz", "register",
+        Calls<Client>([](Client& c) { c.send_RegisterSubscriber(Registration("coordinator-1")); }));
+  Write("statestore_service_fuzz", "register_twice", Calls<Client>([](Client& c) {
+          c.send_RegisterSubscriber(Registration("coordinator-1"));
+          impala::TRegisterSubscriberRequest r = Registration("coordinator-1");
+          impala::TTopicRegistration t;
+          t.topic_name = "impala-membership";
+          t.is_transient = true;
+          r.topic_registrations.push_back(t);
+          c.send_RegisterSubscriber(r);
+        }));
+  Write("statestore_service_fuzz", "catalogd_ha_candidates", Calls<Client>([](Client& c) {
+          for (int i = 0; i < 2; ++i) {
+            impala::TRegisterSubscriberRequest r = Registration("catalogd-" + std::to_string(i));
+            r.__set_subscriber_type(impala::TStatestoreSubscriberType::CATALOGD);
+            impala::TCatalogRegistration reg;
+            reg.protocol = impala::CatalogServiceVersion::V2;
+            reg.address.hostname = "127.0.0.1";
+            reg.address.port = 26000 + i;
+            reg.__set_enable_catalogd_ha(true);
+            reg.__set_force_catalogd_active(i == 1);
+            reg.__set_registration_time(1000 + i);
+            r.__set_catalogd_registration(reg);
+            r.__set_subscribe_catalogd_change(true);
+            c.send_RegisterSubscriber(r);
+          }
+        }));
+  Write("statestore_service_fuzz", "version_and_update", Calls<Client>([](Client& c) {
+          c.send_GetProtocolVersion(impala::TGetProtocolVersionRequest());
+          impala::TRequestTopicUpdateRequest u;
+          u.registration_id.hi = 1;
+          u.registration_id.lo = 2;
+          c.send_RequestTopicUpdate(u);
+        }));
+}
+
+void StatestoreHaSeeds() {
+  using Client = impala::StatestoreHaServiceClient;
+  Write("statestore_ha_fuzz", "handshake_then_heartbeat", Calls<Client>([](Client& c) {
+          impala::TStatestoreHaHandshakeRequest h;
+          h.src_statestore_id.hi = 7;
+          h.src_statestore_id.lo = 8;
+          h.src_statestore_address = "127.0.0.1:24021";
+          h.src_force_active = false;
+          c.send_StatestoreHaHandshake(h);
+          impala::TStatestoreHaHeartbeatRequest b;
+          b.src_statestore_id = h.src_statestore_id;
+          impala::TNetworkAddress a;
+          a.hostname = "127.0.0.1";
+          a.port = 26000;
+          b.__set_active_catalogd_address(a);
+          c.send_StatestoreHaHeartbeat(b);
+        }));
+  Write("statestore_ha_fuzz", "forced_handshake", Calls<Client>([](Client& c) {
+          impala::TStatestoreHaHandshakeRequest h;
+          h.src_statestore_address = "peer:24020";
+          h.src_force_active = true;
+          c.send_StatestoreHaHandshake(h);
+        }));
+}
+
+void SubscriberSeeds(CatalogdStack& stack) {
+  using Client = impala::StatestoreSubscriberClient;
+  const impala::TTopicDelta full = SeedTopic(stack, catalog::TopicMode::kFull);
+  const impala::TTopicDelta mixed = SeedTopic(stack, catalog::TopicMode::kMixed);
+  Write("subscriber_fuzz", "full_topic", Calls<Client>([&](Client& c) {
+          impala::TUpdateStateRequest req;
+          req.topic_deltas = {{ics::kCatalogTopic, full}};
+          c.send_UpdateState(req);
+        }));
+  Write("subscriber_fuzz", "mixed_delta", Calls<Client>([&](Client& c) {
+          impala::TUpdateStateRequest req;
+          impala::TTopicDelta delta = mixed;
+          delta.is_delta = true;
+          delta.__set_from_version(1);
+          delta.__set_to_version(2);
+          delta.__set_min_subscriber_topic_version(1);
+          // The invalidations ("2:") and one deleted full object ("1:").
+          std::vector<impala::TTopicItem> kept;
+          for (const auto& item : mixed.topic_entries) {
+            if (item.key.compare(0, 2, "2:") == 0) kept.push_back(item);
+          }
+          if (const impala::TTopicItem* db = FindEntry(mixed, "1:DATABASE:")) {
+            kept.push_back(*db);
+            kept.back().deleted = true;
+          }
+          delta.topic_entries = std::move(kept);
+          req.topic_deltas = {{ics::kCatalogTopic, delta}};
+          req.__set_registration_id(impala::TUniqueId());
+          c.send_UpdateState(req);
+        }));
+  Write("subscriber_fuzz", "heartbeat", Calls<Client>([](Client& c) {
+          impala::THeartbeatRequest hb;
+          hb.__set_request_statestore_conn_state(true);
+          c.send_Heartbeat(hb);
+        }));
+  impala::TCatalogRegistration catalogd;
+  catalogd.protocol = impala::CatalogServiceVersion::V2;
+  catalogd.address.hostname = "127.0.0.1";
+  catalogd.address.port = 26000;
+  catalogd.__set_enable_catalogd_ha(true);
+  Write("subscriber_fuzz", "update_catalogd", Calls<Client>([&](Client& c) {
+          impala::TUpdateCatalogdRequest req;
+          req.catalogd_version = 2;
+          req.catalogd_registration = catalogd;
+          c.send_UpdateCatalogd(req);
+        }));
+  Write("subscriber_fuzz", "update_statestored_role", Calls<Client>([&](Client& c) {
+          impala::TUpdateStatestoredRoleRequest req;
+          req.active_statestored_version = 3;
+          req.is_active = true;
+          req.__set_catalogd_version(2);
+          req.__set_catalogd_registration(catalogd);
+          c.send_UpdateStatestoredRole(req);
+        }));
+}
+
+}  // namespace ics::fuzz
