@@ -3,6 +3,7 @@
 //   coordinator_statement_duration_seconds   histogram, every statement
 //   coordinator_statements_total{status}     counter, OK or the error code
 //   coordinator_local_catalog_{hits,misses,evictions,invalidations,fetches}_total
+//   coordinator_local_catalog_partition_list_patches_total
 //   coordinator_local_catalog_cached_bytes / _objects     gauges
 //   coordinator_catalog_version             local catalog version
 //   coordinator_catalog_ready               1 once the first catalog update is applied
@@ -46,6 +47,10 @@ void Coordinator::RegisterMetrics() {
   counter("coordinator_local_catalog_fetches_total",
           "GetPartialCatalogObject calls made to catalogd (on-demand mode).",
           &LocalCatalogStats::fetches);
+  counter("coordinator_local_catalog_partition_list_patches_total",
+          "Cached tables whose partition list was patched from a DDL result instead of "
+          "being fetched again (on-demand mode).",
+          &LocalCatalogStats::partition_list_patches);
   m->AddCallbackGauge("coordinator_local_catalog_cached_bytes",
                       "Estimated bytes of metadata the local catalog holds.",
                       [cat] { return static_cast<double>(cat->Stats().cached_bytes); });

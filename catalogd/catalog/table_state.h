@@ -34,8 +34,8 @@
 #include "Types_types.h"
 #include "catalogd/catalog/compact_string_map.h"
 #include "catalogd/catalog/file_desc_list.h"
-#include "catalogd/catalog/persistent_map.h"
 #include "common/util/mutex.h"
+#include "common/util/persistent_map.h"
 #include "common/util/status.h"
 #include "hive_metastore_types.h"
 

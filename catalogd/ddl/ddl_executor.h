@@ -22,6 +22,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,16 @@ struct DdlOutcome {
   bool new_table_created = false;
   std::string table_location;
   bool is_invalidate = false;  // global INVALIDATE METADATA
+  // Set by a change that only added and removed partitions of tables[0]
+  // (ADD / DROP PARTITION): the version of the state it was applied to and
+  // the partitions it added and removed. A minimal result carries them, so
+  // a coordinator holding that version patches its partition list.
+  struct PartitionDelta {
+    int64_t base_version = 0;
+    std::vector<PartitionPtr> added;
+    std::vector<PartitionPtr> removed;
+  };
+  std::optional<PartitionDelta> partition_delta;
 };
 
 // A batch of partition changes to one partitioned table, applied by

@@ -71,17 +71,22 @@ Result<DdlOutcome> CommitNewPartitions(CatalogContext* ctx, const TableRef& t,
       }
     }
   }
+  DdlOutcome::PartitionDelta delta;
+  delta.base_version = old.version;
   auto build = [&]() -> Result<std::shared_ptr<TableState>> {
     std::shared_ptr<TableState> next = CopyTable(old);
     for (const hive::Partition& part : adds) {
       ICS_ASSIGN_OR_RETURN(std::shared_ptr<PartitionState> p,
                            ctx->loader->LoadPartition(*next, part));
       const int64_t id = p->id;
+      delta.added.push_back(p);
       next->partitions.emplace(id, std::move(p));
     }
     return next;
   };
-  return InstallAfterCommit(ctx, t, build(), std::move(summary));
+  DdlOutcome out = InstallAfterCommit(ctx, t, build(), std::move(summary));
+  if (delta.added.size() == adds.size()) out.partition_delta = std::move(delta);
+  return out;
 }
 
 }  // namespace
@@ -155,6 +160,7 @@ Result<DdlOutcome> DropPartitions(CatalogContext* ctx, const TableRef& t,
   for (const PartitionPtr& part : parts) next->partitions.erase(part->id);
   DdlOutcome out = InstallTable(
       ctx, std::move(next), "Dropped " + std::to_string(parts.size()) + " partition(s)." + kept);
+  out.partition_delta = DdlOutcome::PartitionDelta{old->version, {}, std::move(parts)};
   if (!fs_status.ok()) {
     return fs_status.WithContext("partitions of " + t.full() +
                                  " were dropped but removing their data failed");

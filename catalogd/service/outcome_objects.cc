@@ -14,6 +14,16 @@ OutcomeObjects RenderOutcome(const DdlOutcome& o, bool minimal) {
   for (const TablePtr& t : o.tables) {
     out.updated.push_back(minimal ? TableInvalidation(*t, t->version) : TableObjectFull(*t));
   }
+  if (minimal && o.partition_delta.has_value() && !o.tables.empty() && o.tables[0]->loaded) {
+    const TableState& t = *o.tables[0];
+    out.updated[o.databases.size()].__set_base_catalog_version(o.partition_delta->base_version);
+    for (const PartitionPtr& p : o.partition_delta->added) {
+      out.updated.push_back(PartitionInvalidation(t, *p, t.version));
+    }
+    for (const PartitionPtr& p : o.partition_delta->removed) {
+      out.removed.push_back(PartitionInvalidation(t, *p, t.version));
+    }
+  }
   for (const FunctionPtr& f : o.functions) {
     out.updated.push_back(minimal ? FunctionInvalidation(*f, f->version) : FunctionObject(*f));
   }

@@ -5,7 +5,10 @@
 // applies), or, when the caller asked for want_minimal_response (on-demand
 // coordinators), as invalidations: type, names and catalog version only.
 // Removed objects are always invalidations at the outcome's version. Only
-// the form asked for is built.
+// the form asked for is built. A minimal result of a partition-only change
+// (DdlOutcome::partition_delta) also names the partitions it added (updated)
+// and removed, at the table's new version, and sets base_catalog_version on
+// the table's invalidation.
 //
 // Thread-safety: stateless.
 #pragma once

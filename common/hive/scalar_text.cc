@@ -526,4 +526,17 @@ bool PartitionValuesEqual(const impala::TColumnType& type, const std::string& a,
   return false;
 }
 
+std::string PartitionValueKey(const impala::TColumnType& type, const std::string& value) {
+  // One tag byte per class of PartitionValuesEqual: 'd' the NULL partition
+  // (equal only to itself), 'n' a number by exact value, 'b' a boolean in
+  // lower case, 's' anything else byte for byte.
+  if (value == kDefaultPartitionName) return "d";
+  if (IsScalar(type) && IsNumericType(type)) {
+    if (std::optional<ExactNumber> n = ParseExactNumber(value)) return "n" + n->ToString();
+  } else if (IsScalar(type) && type.types[0].scalar_type.type == TPrimitiveType::BOOLEAN) {
+    return "b" + AsciiLower(value);
+  }
+  return "s" + value;
+}
+
 }  // namespace ics

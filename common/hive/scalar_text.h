@@ -120,4 +120,9 @@ bool IsNumericType(const impala::TColumnType& type);
 bool PartitionValuesEqual(const impala::TColumnType& type, const std::string& a,
                           const std::string& b);
 
+// A key of a stored partition value such that two values of one key of
+// `type` have equal keys exactly when PartitionValuesEqual holds for them
+// (what an index of partitions by value is keyed on). Not a display form.
+std::string PartitionValueKey(const impala::TColumnType& type, const std::string& value);
+
 }  // namespace ics

@@ -456,4 +456,12 @@ struct TCatalogObject {
   12: optional THdfsPartition hdfs_partition
   // Wall-clock time (ms) of the last version change in catalogd.
   13: optional i64 last_modified_time_ms
+  // Our own extension (upstream has no field 100). On a TABLE invalidation in
+  // a minimal DDL result: the catalog_version of the table state the change
+  // was applied to. It is set only when the same result lists every partition
+  // the change added (HDFS_PARTITION in updated_catalog_objects) and removed
+  // (in removed_catalog_objects), so that a coordinator holding exactly that
+  // version can apply the change to its partition list instead of fetching
+  // the whole list again. Peers that do not know the field skip it.
+  100: optional i64 base_catalog_version
 }

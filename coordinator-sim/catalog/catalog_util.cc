@@ -123,9 +123,10 @@ std::shared_ptr<LocalTable> TableFromThrift(const impala::TTable& t, int64_t ver
                  IsView(t.metastore_table);
   out->clustering_columns = t.clustering_columns;
   out->columns = t.columns;
+  out->partition_names = PartitionList(out->clustering_columns);
   if (t.__isset.hdfs_table) {
     for (const auto& [id, p] : t.hdfs_table.partitions)
-      out->partition_names.emplace(id, p.partition_name);
+      out->partition_names.Add(id, p.partition_name);
   }
   if (t.__isset.table_stats) {
     out->num_rows = t.table_stats.num_rows;
@@ -158,7 +159,7 @@ Status ColumnsFromHms(const hive::Table& hms, LocalTable* table) {
 int64_t EstimateBytes(const LocalTable& t) {
   int64_t b = static_cast<int64_t>(sizeof(LocalTable)) + Bytes(t.db) + Bytes(t.name) +
               Bytes(t.hms) + Bytes(t.clustering_columns) + Bytes(t.columns);
-  for (const auto& [id, name] : t.partition_names) b += kObjectOverhead + Bytes(name);
+  b += t.partition_names.EstimateBytes();
   for (const auto& [name, cs] : t.column_stats) {
     b += kObjectOverhead + static_cast<int64_t>(sizeof(hive::ColumnStatisticsObj)) + Bytes(name) +
          Bytes(cs.colName) + Bytes(cs.colType);

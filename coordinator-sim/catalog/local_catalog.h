@@ -38,6 +38,7 @@
 #include "common/hive/partition_name.h"
 #include "common/rpc/tls.h"
 #include "common/util/result.h"
+#include "coordinator-sim/catalog/partition_list.h"
 
 namespace ics::coord {
 
@@ -68,8 +69,8 @@ struct LocalTable {
   bool is_view = false;
   std::vector<impala::TColumn> clustering_columns;
   std::vector<impala::TColumn> columns;
-  // Partition id -> name for every partition (full list).
-  std::map<int64_t, std::string> partition_names;
+  // Partition id -> name for every partition (full list), indexed by value.
+  PartitionList partition_names;
   std::map<std::string, hive::ColumnStatisticsObj> column_stats;
   int64_t num_rows = -1;
 };
@@ -80,6 +81,7 @@ struct LocalCatalogStats {
   int64_t evictions = 0;
   int64_t invalidations = 0;
   int64_t fetches = 0;
+  int64_t partition_list_patches = 0;  // cached tables patched from a DDL result
   int64_t cached_bytes = 0;  // estimate of what the catalog holds
   int64_t catalog_version = 0;
   int64_t objects = 0;

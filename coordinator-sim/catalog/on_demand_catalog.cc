@@ -117,6 +117,7 @@ void OnDemandCatalog::ApplyUpdateResult(const impala::TCatalogUpdateResult& resu
   const bool changed = ObserveServiceIdLocked(result.catalog_service_id);
   if (changed) catalog_version_ = 0;
   if (result.is_invalidate && !changed) ClearCacheLocked("global INVALIDATE METADATA");
+  if (!changed && !result.is_invalidate) PatchPartitionListsLocked(result);
   for (const TCatalogObject& obj : result.updated_catalog_objects) {
     InvalidateObjectLocked(obj, /*deleted=*/false);
   }
@@ -125,6 +126,38 @@ void OnDemandCatalog::ApplyUpdateResult(const impala::TCatalogUpdateResult& resu
   }
   catalog_version_ = std::max(catalog_version_, result.version);
   version_cv_.Broadcast();
+}
+
+void OnDemandCatalog::PatchPartitionListsLocked(const impala::TCatalogUpdateResult& result) {
+  for (const TCatalogObject& obj : result.updated_catalog_objects) {
+    if (obj.type != TCatalogObjectType::TABLE || !obj.__isset.base_catalog_version) continue;
+    const std::string& db = obj.table.db_name;
+    const std::string& tbl = obj.table.tbl_name;
+    const std::string key = TableKey(db, tbl);
+    int64_t cached_version = 0;
+    const CacheValue* v = cache_.Peek(key, &cached_version);
+    const auto* cached = v == nullptr ? nullptr : std::get_if<std::shared_ptr<const LocalTable>>(v);
+    if (cached == nullptr || cached_version != obj.base_catalog_version) continue;
+    auto next = std::make_shared<LocalTable>(**cached);
+    next->version = obj.catalog_version;
+    auto of_table = [&](const TCatalogObject& o) {
+      return o.type == TCatalogObjectType::HDFS_PARTITION && o.hdfs_partition.__isset.id &&
+             o.catalog_version == obj.catalog_version && o.hdfs_partition.db_name == db &&
+             o.hdfs_partition.tbl_name == tbl;
+    };
+    for (const TCatalogObject& o : result.removed_catalog_objects) {
+      if (of_table(o)) next->partition_names.Erase(o.hdfs_partition.id);
+    }
+    for (const TCatalogObject& o : result.updated_catalog_objects) {
+      if (of_table(o))
+        next->partition_names.Add(o.hdfs_partition.id, o.hdfs_partition.partition_name);
+    }
+    ++generation_;  // a fetch of the old version that is in flight must not be cached
+    const int64_t bytes = EstimateBytes(*next);
+    cache_.Put(key, std::shared_ptr<const LocalTable>(std::move(next)), bytes, obj.catalog_version,
+               Now());
+    ++patched_tables_;
+  }
 }
 
 bool OnDemandCatalog::ObserveServiceIdLocked(const impala::TUniqueId& id) {
@@ -292,6 +325,7 @@ LocalCatalogStats OnDemandCatalog::Stats() const {
   s.evictions = cache_.evictions();
   s.invalidations = invalidations_;
   s.fetches = fetches_;
+  s.partition_list_patches = patched_tables_;
   s.cached_bytes = cache_.bytes();
   s.catalog_version = catalog_version_;
   s.objects = cache_.size();

@@ -96,6 +96,11 @@ class OnDemandCatalog final : public LocalCatalog {
   void Store(const std::string& key, CacheValue value, int64_t bytes, int64_t version, int64_t gen)
       EXCLUDES(mu_);
   void InvalidateObjectLocked(const impala::TCatalogObject& obj, bool deleted) REQUIRES(mu_);
+  // For each TABLE in `result` with base_catalog_version equal to the cached
+  // table's version: caches the table at the result's version with the
+  // partitions the result lists as added and removed (no refetch of the
+  // whole partition list). Other tables are left to the invalidations.
+  void PatchPartitionListsLocked(const impala::TCatalogUpdateResult& result) REQUIRES(mu_);
   void InvalidateTableLocked(const std::string& db, const std::string& tbl, int64_t version,
                              bool deleted) REQUIRES(mu_);
   void InvalidateDbLocked(const std::string& db, int64_t version, bool deleted) REQUIRES(mu_);
@@ -143,6 +148,7 @@ class OnDemandCatalog final : public LocalCatalog {
   int64_t misses_ GUARDED_BY(mu_) = 0;
   int64_t invalidations_ GUARDED_BY(mu_) = 0;
   int64_t fetches_ GUARDED_BY(mu_) = 0;
+  int64_t patched_tables_ GUARDED_BY(mu_) = 0;
 };
 
 // Cache keys.

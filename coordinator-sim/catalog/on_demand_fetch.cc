@@ -321,7 +321,8 @@ Result<std::shared_ptr<const LocalTable>> OnDemandCatalog::FetchTable(const std:
     t->is_view = IsView(info.hms_table);
     ICS_RETURN_IF_ERROR(
         ColumnsFromHms(info.hms_table, t.get()).WithContext("table " + db + "." + tbl));
-    for (const auto& p : info.partitions) t->partition_names.emplace(p.id, p.name);
+    t->partition_names = PartitionList(t->clustering_columns);
+    for (const auto& p : info.partitions) t->partition_names.Add(p.id, p.name);
     for (const auto& cs : info.column_stats) t->column_stats.emplace(cs.colName, cs);
     t->num_rows = NumRowsOf(info.hms_table.parameters);
     return TablePtr(std::move(t));
@@ -382,7 +383,7 @@ Status OnDemandCatalog::FetchPartitions(
   const std::string tbl = AsciiLower(table.name);
   const std::string what = "partitions of " + db + "." + tbl;
   int64_t expected_version = table.version;
-  std::map<int64_t, std::string> names = table.partition_names;
+  PartitionList names = table.partition_names;
   std::set<int64_t> remaining(ids.begin(), ids.end());
 
   // The table changed under the caller: refetch it; the request stands if
@@ -450,8 +451,8 @@ Status OnDemandCatalog::FetchPartitions(
       for (const impala::TPartialPartitionInfo& pp : info.partitions) {
         if (remaining.erase(pp.id) == 0) continue;  // not asked for (or a duplicate)
         ++progress;
-        auto name_it = names.find(pp.id);
-        const std::string& name = name_it != names.end() ? name_it->second : pp.name;
+        const std::string* listed = names.Name(pp.id);
+        const std::string& name = listed != nullptr ? *listed : pp.name;
         auto part = std::make_shared<const LocalPartition>(
             PartitionFromPartial(pp, name, info.partition_prefixes, files, stats));
         (*out)[pp.id] = part;

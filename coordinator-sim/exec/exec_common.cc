@@ -195,6 +195,19 @@ std::vector<int64_t> MatchingPartitionIds(const LocalTable& t,
       if (t.clustering_columns[i].columnName == kv.name) want.emplace_back(i, &kv);
     }
   }
+  // Every key given once: the value index answers.
+  std::vector<const impala::TPartitionKeyValue*> by_key(t.clustering_columns.size(), nullptr);
+  bool full = t.partition_names.indexed() && want.size() == by_key.size();
+  for (const auto& [pos, kv] : want) {
+    full = full && by_key[pos] == nullptr;
+    by_key[pos] = kv;
+  }
+  if (full) {
+    std::vector<std::string> values;
+    values.reserve(by_key.size());
+    for (const impala::TPartitionKeyValue* kv : by_key) values.push_back(kv->value);
+    return t.partition_names.FindByValues(values);
+  }
   std::vector<int64_t> ids;
   for (const auto& [id, name] : t.partition_names) {
     const std::vector<std::string> values = PartitionValuesFromName(name);

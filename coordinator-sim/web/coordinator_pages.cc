@@ -65,6 +65,7 @@ Status CatalogPage(Coordinator* c, const web::WebRequest& req, Json* doc) {
   cache["evictions"] = stats.evictions;
   cache["invalidations"] = stats.invalidations;
   cache["fetches"] = stats.fetches;
+  cache["partition_list_patches"] = stats.partition_list_patches;
   cache["cached_bytes"] = stats.cached_bytes;
   cache["objects"] = stats.objects;
   d["local_catalog"] = std::move(cache);

@@ -1,4 +1,4 @@
-#include "catalogd/catalog/persistent_map.h"
+#include "common/util/persistent_map.h"
 
 #include <gtest/gtest.h>
 
@@ -52,6 +52,10 @@ TEST(PersistentMapTest, BehavesLikeStdMapUnderRandomWrites) {
     ASSERT_EQ(it == m.end(), ref.count(k) == 0) << k;
     if (it != m.end()) EXPECT_EQ(it->second, ref.at(k));
     EXPECT_EQ(m.count(k), ref.count(k));
+    auto lb = m.lower_bound(k);
+    auto ref_lb = ref.lower_bound(k);
+    ASSERT_EQ(lb == m.end(), ref_lb == ref.end()) << k;
+    if (lb != m.end()) EXPECT_EQ(lb->first, ref_lb->first) << k;
   }
   EXPECT_EQ(m.front().first, ref.begin()->first);
   EXPECT_EQ(m.back().first, ref.rbegin()->first);

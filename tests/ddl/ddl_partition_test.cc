@@ -166,6 +166,46 @@ TEST_F(DdlPartitionTest, DropPartitions) {
   EXPECT_DDL_FAILS(Exec(DropReq({{Kv("nokey", "1")}})), ErrorCode::kInvalidArgument);
 }
 
+// For an on-demand coordinator (want_minimal_response) an ADD or DROP
+// PARTITION result names the partitions it added and removed, and the table
+// version it was applied to; a full result does not.
+TEST_F(DdlPartitionTest, MinimalResultListsThePartitionChange) {
+  TablePtr before = Loaded("db", "p");
+  ASSERT_DDL_OK(add, AddPartitions("db", "p",
+                                   {{Kv("year", "1"), Kv("month", "a")},
+                                    {Kv("year", "2"), Kv("month", "b")}}));
+  OutcomeObjects minimal = RenderOutcome(add, /*minimal=*/true);
+  ASSERT_EQ(minimal.updated.size(), 3u);
+  ASSERT_EQ(minimal.updated[0].type, impala::TCatalogObjectType::TABLE);
+  ASSERT_TRUE(minimal.updated[0].__isset.base_catalog_version);
+  EXPECT_EQ(minimal.updated[0].base_catalog_version, before->version);
+  EXPECT_EQ(minimal.updated[0].catalog_version, add.version);
+  TablePtr after = catalog_->GetTable("db", "p");
+  std::set<std::string> names;
+  for (size_t i = 1; i < minimal.updated.size(); ++i) {
+    const impala::TCatalogObject& o = minimal.updated[i];
+    ASSERT_EQ(o.type, impala::TCatalogObjectType::HDFS_PARTITION);
+    EXPECT_EQ(o.catalog_version, add.version);
+    const PartitionState* p = after->FindPartition(o.hdfs_partition.partition_name);
+    ASSERT_NE(p, nullptr) << o.hdfs_partition.partition_name;
+    EXPECT_EQ(o.hdfs_partition.id, p->id);
+    names.insert(o.hdfs_partition.partition_name);
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"year=1/month=a", "year=2/month=b"}));
+  EXPECT_TRUE(minimal.removed.empty());
+  EXPECT_FALSE(Updated(add)[0].__isset.base_catalog_version);
+  EXPECT_EQ(Updated(add).size(), 1u);
+
+  const int64_t dropped_id = after->FindPartition("year=1/month=a")->id;
+  ASSERT_DDL_OK(drop, Exec(DropReq({{Kv("year", "1")}})));
+  minimal = RenderOutcome(drop, /*minimal=*/true);
+  ASSERT_EQ(minimal.updated.size(), 1u);
+  EXPECT_EQ(minimal.updated[0].base_catalog_version, add.version);
+  ASSERT_EQ(minimal.removed.size(), 1u);
+  EXPECT_EQ(minimal.removed[0].hdfs_partition.id, dropped_id);
+  EXPECT_EQ(minimal.removed[0].catalog_version, drop.version);
+}
+
 TEST_F(DdlPartitionTest, DropPartitionOfExternalTableKeepsData) {
   MakePartitionedTable("db", "ext", /*external=*/true, root_ + "/extdata");
   ASSERT_TRUE(AddPartitions("db", "ext", {{Kv("year", "1"), Kv("month", "a")}}).ok());

@@ -151,12 +151,13 @@ class FakeCatalog : public LocalCatalog {
     };
     for (const auto& c : part_cols) add(c, &t->clustering_columns, &t->hms.partitionKeys);
     for (const auto& c : cols) add(c, &t->columns, &t->hms.sd.cols);
+    t->partition_names = PartitionList(t->clustering_columns);
     if (part_cols.empty()) {
       // The single partition of an unpartitioned table.
       auto p = std::make_shared<LocalPartition>();
       p->id = next_partition_id++;
       p->location = t->hms.sd.location;
-      t->partition_names[p->id] = "";
+      t->partition_names.Add(p->id, "");
       partitions[{db, name}][p->id] = p;
     }
     tables[{db, name}] = t;
@@ -172,7 +173,7 @@ class FakeCatalog : public LocalCatalog {
     v.hms.viewExpandedText = text;
     v.hms.sd = hive::StorageDescriptor();
     partitions.erase({db, name});
-    v.partition_names.clear();
+    v.partition_names.Clear();
     return v;
   }
 
@@ -196,7 +197,7 @@ class FakeCatalog : public LocalCatalog {
       p->file_descs.push_back(BuildFileDesc(info));
       p->total_file_bytes += len;
     }
-    tables.at({db, table})->partition_names[p->id] = name;
+    tables.at({db, table})->partition_names.Add(p->id, name);
     partitions[{db, table}][p->id] = p;
     return *p;
   }

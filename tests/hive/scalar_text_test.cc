@@ -102,6 +102,51 @@ TEST(PartitionValuesEqualTest, NumbersCompareExactly) {
                                    std::string(kDefaultPartitionName)));
 }
 
+// The index key agrees with PartitionValuesEqual on every pair of a pool of
+// tricky values (numbers in several spellings, booleans in any case, the
+// NULL partition in two cases, text that is almost a number).
+TEST(PartitionValuesEqualTest, KeyAgreesWithEquality) {
+  const std::vector<std::string> pool = {"1",
+                                         "01",
+                                         "1.0",
+                                         "+1",
+                                         "1e0",
+                                         "10e-1",
+                                         "-0",
+                                         "0",
+                                         "0.000",
+                                         "-1",
+                                         "1.5",
+                                         "15e-1",
+                                         " 1",
+                                         "1 ",
+                                         "abc",
+                                         "",
+                                         "TRUE",
+                                         "true",
+                                         "True",
+                                         "false",
+                                         "1x",
+                                         "0x1",
+                                         "nan",
+                                         std::string(kDefaultPartitionName),
+                                         "__hive_default_partition__",
+                                         "9007199254740993",
+                                         "9007199254740992",
+                                         "2024-01-01",
+                                         "2024-1-1"};
+  for (const char* type : {"int", "bigint", "decimal(10,2)", "double", "boolean", "string", "date",
+                           "timestamp", "varchar(5)"}) {
+    const impala::TColumnType t = Type(type);
+    for (const std::string& a : pool) {
+      for (const std::string& b : pool) {
+        EXPECT_EQ(PartitionValuesEqual(t, a, b), PartitionValueKey(t, a) == PartitionValueKey(t, b))
+            << type << ": '" << a << "' vs '" << b << "'";
+      }
+    }
+  }
+}
+
 TEST(DateTest, DaysRoundTrip) {
   EXPECT_EQ(DateDays("1970-01-01"), 0);
   EXPECT_EQ(DateDays("1969-12-31"), -1);

@@ -73,7 +73,7 @@ TEST_F(LocalCatalogFullReplicaTest, AppliesCatalogdTopicForms) {
   EXPECT_EQ(t->clustering_columns[0].columnName, "year");
   ASSERT_EQ(t->columns.size(), 2u);
   EXPECT_EQ(t->num_rows, 99);
-  EXPECT_EQ(t->partition_names,
+  EXPECT_EQ(t->partition_names.ToMap(),
             (std::map<int64_t, std::string>{{1, "year=2020"}, {2, "year=2021"}}));
 
   auto parts = cat_->GetPartitions(*t, {2, 1}, false, false);
@@ -177,7 +177,7 @@ TEST_F(LocalCatalogFullReplicaTest, PartitionsAttachAndDrop) {
   Apply(Delta("1:", items, Id(1), 4));
 
   auto table = Table("db", "t");
-  EXPECT_EQ(table->partition_names,
+  EXPECT_EQ(table->partition_names.ToMap(),
             (std::map<int64_t, std::string>{{2, "year=2021"}, {3, "year=2020"}}));
   auto parts = cat_->GetPartitions(*table, {}, true, false);
   ASSERT_TRUE(parts.ok());

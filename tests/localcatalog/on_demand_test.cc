@@ -422,6 +422,56 @@ TEST_F(LocalCatalogOnDemandTest, DdlResultsInvalidate) {
   EXPECT_EQ(cat_->WaitForCatalogVersion(10, 20).code(), ErrorCode::kTimedOut);
 }
 
+// A minimal DDL result naming the partitions it added and removed, and the
+// table version it was applied to, patches a cached table of that version
+// without a fetch; any other cached version is invalidated and refetched.
+TEST_F(LocalCatalogOnDemandTest, DdlResultPatchesPartitionListOfTheBaseVersion) {
+  Topic({}, Id(1), 5);
+  ASSERT_NE(Table("db", "t"), nullptr);
+  const int64_t fetches = cat_->Stats().fetches;
+  auto result = [](int64_t base, int64_t version, std::vector<int64_t> added,
+                   std::vector<int64_t> removed) {
+    impala::TCatalogUpdateResult res;
+    res.catalog_service_id = Id(1);
+    res.version = version;
+    impala::TCatalogObject table =
+        catalog::TableInvalidation(MakeTable("db", "t", version, {}), version);
+    table.__set_base_catalog_version(base);
+    std::vector<impala::TCatalogObject> updated = {table}, gone;
+    for (int64_t id : added) {
+      updated.push_back(
+          catalog::PartitionInvalidation("db", "t", "year=" + std::to_string(id), id, -1, version));
+    }
+    for (int64_t id : removed) {
+      gone.push_back(
+          catalog::PartitionInvalidation("db", "t", "year=" + std::to_string(id), id, -1, version));
+    }
+    res.__set_updated_catalog_objects(updated);
+    res.__set_removed_catalog_objects(gone);
+    return res;
+  };
+  cat_->ApplyUpdateResult(result(5, 7, {4}, {2}));
+  auto t = Table("db", "t");
+  EXPECT_EQ(t->version, 7);
+  EXPECT_EQ(t->partition_names.ToMap(),
+            (std::map<int64_t, std::string>{{1, "year=1"}, {3, "year=3"}, {4, "year=4"}}));
+  EXPECT_EQ(t->partition_names.FindByValues({"04"}), (std::vector<int64_t>{4}));
+  EXPECT_EQ(cat_->Stats().fetches, fetches);
+  EXPECT_EQ(cat_->Stats().partition_list_patches, 1);
+  // The topic's news of the same version changes nothing.
+  Topic({Item("2:", catalog::TableInvalidation(MakeTable("db", "t", 7, {}), 7))}, Id(1), 7);
+  EXPECT_EQ(Table("db", "t")->version, 7);
+  EXPECT_EQ(cat_->Stats().fetches, fetches);
+
+  // Applied to version 8, which this coordinator never saw: refetched.
+  fake()->SetTableVersion("db", "t", 9);
+  cat_->ApplyUpdateResult(result(8, 9, {6}, {}));
+  EXPECT_EQ(cat_->Stats().partition_list_patches, 1);
+  EXPECT_EQ(Table("db", "t")->version, 9);
+  EXPECT_EQ(Table("db", "t")->partition_names.size(), 3u);  // the fake's list
+  EXPECT_EQ(cat_->Stats().fetches, fetches + 1);
+}
+
 TEST_F(LocalCatalogOnDemandTest, FunctionsOfADatabase) {
   fake()->AddFunction("db", MakeFn("db", "f", 2).fn);
   auto f2 = MakeFn("db", "f", 3);

@@ -10,10 +10,10 @@
 // maps derived from one another share every chunk neither changed, which
 // ForEachDifference uses to skip them.
 //
-// Interface: the parts of std::map that the catalog uses: ordered const
-// iteration over std::pair<K, V>, find, count, at, size, empty, emplace,
-// insert_or_assign, operator[] (inserts a default value), erase by key,
-// clear, front and back. Iterators and references are invalidated by any
+// Interface: the parts of std::map that the catalogs use: ordered const
+// iteration over std::pair<K, V>, find, count, lower_bound, at, size,
+// empty, emplace, insert_or_assign, operator[] (inserts a default value),
+// erase by key, clear, front and back. Iterators and references are invalidated by any
 // write to the same map object (not by writes to its copies).
 //
 // Thread-safety: like std::map, a map object is not safe to write while
@@ -29,7 +29,7 @@
 #include <utility>
 #include <vector>
 
-namespace ics::catalog {
+namespace ics {
 
 template <typename K, typename V>
 class PersistentMap {
@@ -99,6 +99,15 @@ class PersistentMap {
     return const_iterator(&chunks_, c, static_cast<size_t>(it - ch.begin()));
   }
   size_t count(const K& key) const { return find(key) == end() ? 0 : 1; }
+  // The first entry whose key is not less than `key`; end() if none.
+  const_iterator lower_bound(const K& key) const {
+    const size_t c = ChunkFor(key);
+    if (c == chunks_.size()) return begin();  // key precedes every entry (or the map is empty)
+    const Chunk& ch = *chunks_[c];
+    auto it = LowerBound(ch, key);
+    if (it == ch.end()) return const_iterator(&chunks_, c + 1, 0);
+    return const_iterator(&chunks_, c, static_cast<size_t>(it - ch.begin()));
+  }
   const V& at(const K& key) const {
     auto it = find(key);
     if (it == end()) throw std::out_of_range("PersistentMap::at");
@@ -266,4 +275,4 @@ class PersistentMap {
   size_t size_ = 0;
 };
 
-}  // namespace ics::catalog
+}  // namespace ics
