@@ -85,7 +85,7 @@ Result<DdlOutcome> CommitNewPartitions(CatalogContext* ctx, const TableRef& t,
     return next;
   };
   DdlOutcome out = InstallAfterCommit(ctx, t, build(), std::move(summary));
-  if (delta.added.size() == adds.size()) out.partition_delta = std::move(delta);
+  out.partition_delta = std::move(delta);  // not rendered if the rebuild failed (unloaded)
   return out;
 }
 

@@ -11,12 +11,22 @@ OutcomeObjects RenderOutcome(const DdlOutcome& o, bool minimal) {
     out.updated.push_back(minimal ? DatabaseInvalidation(db->name, db->version)
                                   : DatabaseObject(*db));
   }
+  // The partition change of tables[0] (a table that a failed rebuild left
+  // unloaded has no partition list to patch).
+  const bool with_delta =
+      minimal && o.partition_delta.has_value() && !o.tables.empty() && o.tables[0]->loaded;
   for (const TablePtr& t : o.tables) {
-    out.updated.push_back(minimal ? TableInvalidation(*t, t->version) : TableObjectFull(*t));
+    if (!minimal) {
+      out.updated.push_back(TableObjectFull(*t));
+      continue;
+    }
+    out.updated.push_back(TableInvalidation(*t, t->version));
+    if (with_delta && t == o.tables[0]) {
+      out.updated.back().__set_base_catalog_version(o.partition_delta->base_version);
+    }
   }
-  if (minimal && o.partition_delta.has_value() && !o.tables.empty() && o.tables[0]->loaded) {
+  if (with_delta) {
     const TableState& t = *o.tables[0];
-    out.updated[o.databases.size()].__set_base_catalog_version(o.partition_delta->base_version);
     for (const PartitionPtr& p : o.partition_delta->added) {
       out.updated.push_back(PartitionInvalidation(t, *p, t.version));
     }

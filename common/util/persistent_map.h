@@ -13,8 +13,9 @@
 // Interface: the parts of std::map that the catalogs use: ordered const
 // iteration over std::pair<K, V>, find, count, lower_bound, at, size,
 // empty, emplace, insert_or_assign, operator[] (inserts a default value),
-// erase by key, clear, front and back. Iterators and references are invalidated by any
-// write to the same map object (not by writes to its copies).
+// erase by key, clear, front and back. Iterators and references are
+// invalidated by any write to the same map object (not by writes to its
+// copies).
 //
 // Thread-safety: like std::map, a map object is not safe to write while
 // another thread uses it. Copies are independent objects and may be used

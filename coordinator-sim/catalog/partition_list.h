@@ -7,10 +7,9 @@
 // partition added or dropped) costs O(changed) to derive, not O(partitions).
 //
 // Values are compared as PartitionValuesEqual compares them ("01" = "1" for
-// a number), by the key types given at construction (none: nothing is
-// found by value). A name whose values do
-// not match the key count is listed but never found by value (as no spec
-// could match it).
+// a number), by the key types given at construction (none: nothing is found
+// by value). A name whose values do not match the key count is listed but
+// never found by value (as no spec could match it).
 //
 // Thread-safety: like std::map; immutable copies are safe to share.
 #pragma once
