@@ -1,6 +1,7 @@
 #include "catalogd/fetch/table_fetch.h"
 
 #include <cctype>
+#include <memory>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -53,7 +54,7 @@ TPartialPartitionInfo PartitionInfo(const PartitionState& p, const TTableInfoSel
   TPartialPartitionInfo info;
   info.id = p.id;
   if (sel.want_partition_names) info.__set_name(p.name);
-  if (sel.want_hms_partition) info.__set_hms_partition(p.Hms());
+  if (sel.want_hms_partition) info.__set_hms_partition(std::make_shared<hive::Partition>(p.Hms()));
   if (sel.want_partition_metadata) {
     info.__set_hms_parameters(p.hms_parameters.ToMap());
     info.__set_has_incremental_stats(p.has_incremental_stats);

@@ -193,7 +193,10 @@ struct TTableInfoSelector {
 struct TPartialPartitionInfo {
   1: required i64 id
   2: optional string name
-  3: optional hive_metastore.Partition hms_partition
+  // Held by pointer in C++ ('&'): a default HMS partition is over a kilobyte,
+  // and a listing of names only would build one for every partition. The
+  // wire form is the same.
+  3: optional hive_metastore.Partition & hms_partition
   4: optional list<CatalogObjects.THdfsFileDesc> file_descriptors
   8: optional list<CatalogObjects.THdfsFileDesc> insert_file_descriptors
   9: optional list<CatalogObjects.THdfsFileDesc> delete_file_descriptors

@@ -166,7 +166,8 @@ TEST_F(TableFetchSelectorTest, PartitionMetadata) {
   sel.want_hms_partition = true;
   r = f->GetPartialCatalogObject(TableReq("sales", "orders", sel));
   ASSERT_TRUE(r.table_info.partitions[0].__isset.hms_partition);
-  EXPECT_EQ(r.table_info.partitions[0].hms_partition.values, std::vector<std::string>{"0"});
+  ASSERT_NE(r.table_info.partitions[0].hms_partition, nullptr);
+  EXPECT_EQ(r.table_info.partitions[0].hms_partition->values, std::vector<std::string>{"0"});
 }
 
 TEST_F(TableFetchSelectorTest, PartitionFiles) {
