@@ -85,7 +85,7 @@ impala::THdfsPartition PartitionToThrift(const TableState& t, const PartitionSta
   out.__set_partition_name(p.name);
   impala::THdfsPartitionLocation loc;
   loc.prefix_index = -1;
-  loc.suffix = p.location;
+  loc.suffix = p.location();
   out.__set_location(loc);
   out.__set_hdfs_storage_descriptor(StorageDescriptorOf(p.sd()));
   if (with_files) {

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "common/util/path_join.h"
+
 namespace ics::catalog {
 
 namespace {
@@ -84,7 +86,7 @@ int64_t Heap(const std::vector<impala::TColumn>& cols) {
 int64_t PartitionState::EstimateBytes() const {
   // The object itself plus make_shared's control block.
   int64_t b = Alloc(sizeof(PartitionState) + 16);
-  b += Heap(name) + Heap(values) + Heap(location) + Heap(partition_stats);
+  b += Heap(name) + Heap(values) + Heap(location_) + Heap(partition_stats);
   b += static_cast<int64_t>(hms_parameters.HeapBytes());
   b += static_cast<int64_t>(file_descs.HeapBytes());
   return b;
@@ -94,20 +96,31 @@ hive::Partition PartitionState::Hms() const {
   hive::Partition out = hms_shape != nullptr ? *hms_shape : hive::Partition();
   out.values = values;
   out.parameters = hms_parameters.ToMap();
-  if (hms_has_location) out.sd.location = location;
+  out.sd.location = hms_has_location ? location() : std::string();
   out.createTime = hms_create_time;
   out.lastAccessTime = hms_last_access_time;
   return out;
 }
 
-void PartitionState::SetHms(hive::Partition hms, PartitionShapes* shapes) {
+std::string PartitionState::location() const {
+  if (!location_.empty() || hms_shape == nullptr || hms_shape->sd.location.empty()) {
+    return location_;
+  }
+  return JoinPath(hms_shape->sd.location, name);
+}
+
+void PartitionState::SetHms(hive::Partition hms, std::string location,
+                            const std::string& table_location, PartitionShapes* shapes) {
+  const bool derived =
+      !name.empty() && !table_location.empty() && location == JoinPath(table_location, name);
   hms_parameters = CompactStringMap(hms.parameters);
   hms_create_time = hms.createTime;
   hms_last_access_time = hms.lastAccessTime;
   hms_has_location = !hms.sd.location.empty();
   hms.values.clear();
   hms.parameters.clear();
-  hms.sd.location.clear();
+  hms.sd.location = derived ? table_location : std::string();
+  location_ = derived ? std::string() : std::move(location);
   hms.createTime = 0;
   hms.lastAccessTime = 0;
   hms_shape = shapes != nullptr ? shapes->Intern(std::move(hms))
@@ -145,7 +158,7 @@ std::shared_ptr<const hive::Partition> PartitionShapes::Intern(hive::Partition s
 }
 
 bool SameContent(const PartitionState& a, const PartitionState& b) {
-  return a.name == b.name && a.values == b.values && a.location == b.location &&
+  return a.name == b.name && a.values == b.values && a.location() == b.location() &&
          a.total_file_bytes == b.total_file_bytes && a.num_blocks == b.num_blocks &&
          a.num_rows == b.num_rows && a.has_incremental_stats == b.has_incremental_stats &&
          a.file_descs == b.file_descs && a.partition_stats == b.partition_stats &&

@@ -56,15 +56,15 @@ struct PartitionState {
   // the table), kept in parts; Hms() puts them back together. hms_shape is
   // what the partitions of a table usually have in common: db and table
   // names, the storage descriptor without its location, privileges, ...,
-  // with values, parameters, sd.location and the times cleared. Partitions
+  // with values, parameters and the times cleared and sd.location the
+  // directory the partition's is derived from (or cleared). Partitions
   // with equal shapes share one object (PartitionShapes), so a table's
   // columns are not copied into each of its partitions.
   std::shared_ptr<const hive::Partition> hms_shape;
   CompactStringMap hms_parameters;  // incremental-stats chunks removed
   int32_t hms_create_time = 0;
   int32_t hms_last_access_time = 0;
-  bool hms_has_location = false;        // sd.location set in the metastore (it is `location`)
-  std::string location;                 // absolute directory path
+  bool hms_has_location = false;  // sd.location set in the metastore (it is location())
   FileDescList file_descs;  // FbFileDesc buffers, packed
   int64_t total_file_bytes = 0;
   int64_t num_blocks = 0;
@@ -75,19 +75,31 @@ struct PartitionState {
   // unchanged keeps the old state (id, version and this time).
   int64_t last_refresh_ms = 0;
 
+  // The partition's directory, an absolute path.
+  std::string location() const;
+  // Sets the directory as given (no shape to derive it from).
+  void set_location(std::string dir) { location_ = std::move(dir); }
+
   // The HMS object: the shape with values, parameters, location and times.
   hive::Partition Hms() const;
-  // Sets the hms_* parts from `hms`. Its values and location must already
-  // be in `values` and `location` (they are not kept twice). With `shapes`
-  // the shape is interned there.
-  void SetHms(hive::Partition hms, PartitionShapes* shapes = nullptr);
+  // Sets the hms_* parts from `hms` and the directory from `location`. The
+  // values must already be in `values` (they are not kept twice), and
+  // `name` set. A directory that is JoinPath(table_location, name), as
+  // most are, is not stored: the shape holds table_location and
+  // location() derives it. With `shapes` the shape is interned there.
+  void SetHms(hive::Partition hms, std::string location, const std::string& table_location,
+              PartitionShapes* shapes = nullptr);
   // The shape's storage descriptor (formats, serde, columns); its location
-  // is not set (see `location`).
+  // is the table directory the partition's is derived from, or unset.
   const hive::StorageDescriptor& sd() const;
 
   // Approximate heap bytes held by this partition (for metrics/benchmarks),
   // the shared shape not included (TableState::EstimateBytes counts it once).
   int64_t EstimateBytes() const;
+
+ private:
+  // The directory when it is not derived (see SetHms); empty when it is.
+  std::string location_;
 };
 
 // Interns partition shapes (PartitionState::hms_shape): an equal shape

@@ -169,11 +169,11 @@ Status RemoveDroppedPartitionData(CatalogContext* ctx, const TableRef& t, const 
   std::vector<std::string> candidates;
   for (const PartitionPtr& p : dropped) {
     dropped_ids.insert(p->id);
-    candidates.push_back(p->location);
+    candidates.push_back(p->location());
   }
   std::vector<std::string> remaining = also_remaining;
   for (const auto& [id, p] : old.partitions) {
-    if (dropped_ids.count(id) == 0) remaining.push_back(p->location);
+    if (dropped_ids.count(id) == 0) remaining.push_back(p->location());
   }
   ICS_ASSIGN_OR_RETURN(DataRemovalPlan plan,
                        PlanPartitionDataRemoval(ctx->metastore, t.db, t.table, hms.sd.location,

@@ -151,7 +151,7 @@ Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const Part
   std::vector<const hive::Partition*> need_dirs;
   for (const hive::Partition& p : adds) need_dirs.push_back(&p);
   for (size_t i = 0; i < alters.size(); ++i) {
-    if (alters[i].sd.location != alter_olds[i]->location) need_dirs.push_back(&alters[i]);
+    if (alters[i].sd.location != alter_olds[i]->location()) need_dirs.push_back(&alters[i]);
   }
   for (const hive::Partition* p : need_dirs) {
     Status dir = ctx->fs->CreateDirectories(p->sd.location);

@@ -296,7 +296,7 @@ Result<DdlOutcome> UpdateCatalog(CatalogContext* ctx, const impala::TUpdateCatal
         add_names.push_back(canonical);
       }
     }
-    tp.dir = tp.existing != nullptr ? tp.existing->location : tp.part.sd.location;
+    tp.dir = tp.existing != nullptr ? tp.existing->location() : tp.part.sd.location;
     touched.push_back(std::move(tp));
   }
 

@@ -353,13 +353,13 @@ Result<DdlOutcome> TruncateTable(CatalogContext* ctx, const impala::TTruncatePar
   // catalog reflects what is left, then report the first one.
   Status fs_status;
   for (const auto& [id, part] : old->partitions) {
-    Result<std::vector<FileStatus>> files = ctx->fs->ListFiles(part->location);
+    Result<std::vector<FileStatus>> files = ctx->fs->ListFiles(part->location());
     if (!files.ok()) {
       if (fs_status.ok()) fs_status = files.status();
       continue;
     }
     for (const FileStatus& f : *files) {
-      Status s = ctx->fs->RemoveAll(part->location + "/" + f.name);
+      Status s = ctx->fs->RemoveAll(part->location() + "/" + f.name);
       if (!s.ok() && fs_status.ok()) fs_status = s;
     }
   }

@@ -61,7 +61,7 @@ TPartialPartitionInfo PartitionInfo(const PartitionState& p, const TTableInfoSel
     info.__set_hdfs_storage_descriptor(StorageDescriptorOf(p.sd()));
     impala::THdfsPartitionLocation loc;
     loc.prefix_index = -1;
-    loc.suffix = p.location;
+    loc.suffix = p.location();
     info.location = std::move(loc);
     info.__isset.location = true;
   }

@@ -18,6 +18,7 @@
 #include "common/types/column_type.h"
 #include "common/util/checked_math.h"
 #include "common/util/exception_barrier.h"
+#include "common/util/path_join.h"
 
 namespace ics::catalog {
 
@@ -44,12 +45,6 @@ LoaderOptions Sanitized(LoaderOptions o) {
   if (o.block_size <= 0) o.block_size = LoaderOptions().block_size;
   if (o.num_threads < 0) o.num_threads = 0;
   return o;
-}
-
-std::string JoinPath(const std::string& dir, const std::string& name) {
-  if (name.empty()) return dir;
-  if (!dir.empty() && dir.back() == '/') return dir + name;
-  return dir + "/" + name;
 }
 
 // fs->ListFiles behind an exception barrier: a file system that throws
@@ -301,9 +296,10 @@ Result<std::shared_ptr<PartitionState>> TableLoader::BuildPartition(const TableS
     p->name = std::move(name).value();
   }
   p->values = partition.values;
-  p->location = partition.sd.location.empty() ? JoinPath(table.hms.sd.location, p->name)
-                                               : partition.sd.location;
-  if (p->location.empty()) return Status::InvalidArgument("partition '" + p->name + "' has no location");
+  std::string location = partition.sd.location.empty()
+                             ? JoinPath(table.hms.sd.location, p->name)
+                             : partition.sd.location;
+  if (location.empty()) return Status::InvalidArgument("partition '" + p->name + "' has no location");
   p->num_rows = NumRowsOf(partition.parameters);
 
   Result<std::optional<impala::TPartitionStats>> stats = GetStatsFromParams(partition.parameters);
@@ -318,9 +314,9 @@ Result<std::shared_ptr<PartitionState>> TableLoader::BuildPartition(const TableS
     p->has_incremental_stats = (*stats)->__isset.intermediate_col_stats;
   }
   RemoveStatsParams(&partition.parameters);
-  p->SetHms(std::move(partition), shapes);
+  p->SetHms(std::move(partition), std::move(location), table.hms.sd.location, shapes);
 
-  Result<std::vector<FileStatus>> files = ListFilesGuarded(fs_, p->location);
+  Result<std::vector<FileStatus>> files = ListFilesGuarded(fs_, p->location());
   if (!files.ok()) return files.status().WithContext("listing partition '" + p->name + "'");
   ICS_RETURN_IF_ERROR(FillFiles(*files, p.get()).WithContext("partition '" + p->name + "'"));
   return p;
@@ -353,7 +349,7 @@ Status TableLoader::FillFiles(const std::vector<FileStatus>& files, PartitionSta
 }
 
 Result<PartitionPtr> TableLoader::RefreshPartition(const PartitionPtr& old) {
-  Result<std::vector<FileStatus>> files = ListFilesGuarded(fs_, old->location);
+  Result<std::vector<FileStatus>> files = ListFilesGuarded(fs_, old->location());
   if (!files.ok()) return files.status().WithContext("listing partition '" + old->name + "'");
   if (SameFiles(old->file_descs, *files)) return old;
   auto p = std::make_shared<PartitionState>(*old);
@@ -410,7 +406,7 @@ void TableLoader::FinishTableState(TableState* table, const TableState* base) co
             total_bytes = SaturatingAdd(total_bytes, p.total_file_bytes);
             total_blocks = SaturatingAdd(total_blocks, p.num_blocks);
             saturated = saturated || total_bytes == kMax || total_blocks == kMax;
-            std::string prefix = SplitPartitionLocation(p.location, k).prefix;
+            std::string prefix = SplitPartitionLocation(p.location(), k).prefix;
             if (new_prefixes.insert(prefix).second &&
                 std::find(table->partition_prefixes.begin(), table->partition_prefixes.end(),
                           prefix) == table->partition_prefixes.end()) {
@@ -434,7 +430,7 @@ void TableLoader::FinishTableState(TableState* table, const TableState* base) co
     table->partition_ids_by_name[p->name] = id;
     total_bytes = SaturatingAdd(total_bytes, p->total_file_bytes);
     total_blocks = SaturatingAdd(total_blocks, p->num_blocks);
-    std::string prefix = SplitPartitionLocation(p->location, k).prefix;
+    std::string prefix = SplitPartitionLocation(p->location(), k).prefix;
     if (seen_prefixes.insert(prefix).second) table->partition_prefixes.push_back(std::move(prefix));
   }
   if (!table->is_view()) table->table_stats.__set_total_file_bytes(total_bytes);

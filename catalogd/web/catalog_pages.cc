@@ -237,7 +237,7 @@ Status TablePage(const CatalogPagesDeps& deps, const WebRequest& req, Json* doc)
     row["bytes"] = p->total_file_bytes;
     row["rows"] = p->num_rows;
     row["added_version"] = p->added_version;
-    row["location"] = p->location;
+    row["location"] = p->location();
     parts.push_back(std::move(row));
   }
   d["partitions"] = std::move(parts);
@@ -291,7 +291,7 @@ Status PartitionPage(const CatalogPagesDeps& deps, const WebRequest& req, Json* 
   d["id"] = p->id;
   d["table_version"] = t.version;
   d["added_version"] = p->added_version;
-  d["location"] = p->location;
+  d["location"] = p->location();
   d["files_total"] = static_cast<int64_t>(p->file_descs.size());
   d["bytes_total"] = p->total_file_bytes;
   d["blocks_total"] = p->num_blocks;

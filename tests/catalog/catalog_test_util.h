@@ -34,7 +34,7 @@ inline std::shared_ptr<TableState> Table(const std::string& db, const std::strin
     p->id = first_id + i;
     p->name = "p=" + std::to_string(i);
     p->values = {std::to_string(i)};
-    p->location = t->hms.sd.location + "/" + p->name;
+    p->set_location(t->hms.sd.location + "/" + p->name);
     for (int f = 0; f < files; ++f) {
       FileDescInfo info;
       info.relative_path = "f" + std::to_string(f);

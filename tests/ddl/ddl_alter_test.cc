@@ -144,7 +144,7 @@ TEST_F(DdlAlterTest, RenamePartitionedAndExternal) {
   TablePtr q = Loaded("db", "q");
   ASSERT_EQ(q->partitions.size(), 1u);
   const PartitionState& part = *q->partitions.begin()->second;
-  EXPECT_EQ(part.location, TableDir("db", "q") + "/year=2021/month=may");
+  EXPECT_EQ(part.location(), TableDir("db", "q") + "/year=2021/month=may");
   EXPECT_EQ(part.file_descs.size(), 1u);
 
   TableOptions ext;
@@ -296,7 +296,7 @@ TEST_F(DdlAlterTest, PartitionFormatAndLocation) {
       {Kv("year", "2"), Kv("month", "a")});
   ASSERT_TRUE(Exec(loc).ok());
   const PartitionState* p2 = catalog_->GetTable("db", "p")->FindPartition("year=2/month=a");
-  EXPECT_EQ(p2->location, root_ + "/p2");
+  EXPECT_EQ(p2->location(), root_ + "/p2");
   EXPECT_EQ(p2->file_descs.size(), 1u);
   auto stored = metastore_->GetPartitionsByNames("db", "p", {"year=2/month=a"});
   EXPECT_EQ(stored->at(0).sd.location, root_ + "/p2");

@@ -132,7 +132,7 @@ TEST_F(DdlPartitionTest, AddPartitionWithLocation) {
                   .ok());
   const PartitionState* part = catalog_->GetTable("db", "p")->FindPartition("year=3/month=c");
   ASSERT_NE(part, nullptr);
-  EXPECT_EQ(part->location, root_ + "/custom");
+  EXPECT_EQ(part->location(), root_ + "/custom");
   EXPECT_TRUE(std::filesystem::is_directory(root_ + "/custom"));
 }
 
@@ -236,7 +236,7 @@ TEST_F(DdlPartitionTest, RecoverPartitions) {
   const PartitionState* c = t->FindPartition("year=2/month=c%2Fd");
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->values, (std::vector<std::string>{"2", "c/d"}));
-  EXPECT_EQ(c->location, PartDir("year=02/month=c%2Fd"));
+  EXPECT_EQ(c->location(), PartDir("year=02/month=c%2Fd"));
   EXPECT_EQ(metastore_->GetPartitions("db", "p")->size(), 3u);
 
   const int64_t v = catalog_->version();

@@ -81,10 +81,10 @@ std::shared_ptr<TableState> BuildTable(const Config& c, std::atomic<int64_t>* id
     p->id = ids->fetch_add(1);
     p->name = "ss_sold_date_sk=" + std::to_string(2450000 + i);
     p->values = {std::to_string(2450000 + i)};
-    p->location = t->hms.sd.location + "/" + p->name;
+    const std::string dir = t->hms.sd.location + "/" + p->name;
     hive::Partition hms;
-    hms.sd.location = p->location;
-    p->SetHms(std::move(hms));
+    hms.sd.location = dir;
+    p->SetHms(std::move(hms), dir, t->hms.sd.location);
     for (int f = 0; f < c.files; ++f) {
       FileDescInfo info;
       char name[64];

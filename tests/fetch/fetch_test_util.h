@@ -102,14 +102,14 @@ inline std::shared_ptr<TableState> MakeTable(const TableSpec& spec) {
     p->id = spec.first_partition_id + i;
     p->name = "day=" + std::to_string(i);
     p->values = {std::to_string(i)};
-    p->location = t->hms.sd.location + "/" + p->name;
+    const std::string dir = t->hms.sd.location + "/" + p->name;
     hive::Partition hms;
     hms.dbName = spec.db;
     hms.tableName = spec.name;
     hms.sd = t->hms.sd;
-    hms.sd.location = p->location;
+    hms.sd.location = dir;
     hms.parameters["numRows"] = std::to_string(10 * i);
-    p->SetHms(std::move(hms));
+    p->SetHms(std::move(hms), dir, t->hms.sd.location);
     p->num_rows = 10 * i;
     const int nfiles = spec.files_per_partition + i * spec.extra_files_step;
     for (int f = 0; f < nfiles; ++f) p->file_descs.push_back(FileDescFor(p->id, f));

@@ -335,8 +335,8 @@ void CatalogdStack::Seed() {
     auto loaded = loads_->GetLoaded(kDb, table);
     CheckOk(loaded.status(), "loading " + table);
     for (const auto& [id, part] : (*loaded)->partitions) {
-      std::filesystem::create_directories(part->location);
-      std::ofstream(part->location + "/data_0.txt") << SeedDataFile(table, 2);
+      std::filesystem::create_directories(part->location());
+      std::ofstream(part->location() + "/data_0.txt") << SeedDataFile(table, 2);
     }
     auto reloaded = loads_->Invalidate(kDb, table);
     CheckOk(reloaded.status(), "invalidating " + table);

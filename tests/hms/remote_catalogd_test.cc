@@ -225,7 +225,11 @@ TEST_F(RemoteCatalogdTest, CatalogdRunsOnAnotherCatalogdsHmsEndpoint) {
   EXPECT_EQ((*parts)[0].values, std::vector<std::string>{"2024-01-01"});
 
   // A change made directly through the HMS endpoint.
-  ASSERT_OK(hms->Commit(Txn({CreateTableOp(MakeTable("sales", "returns"))})));
+  // (In the shared warehouse: a catalogd creates table directories only
+  // under its data roots, and MakeTable's default location is not one.)
+  hive::Table returns = MakeTable("sales", "returns");
+  returns.sd.location = dir_ + "/warehouse/sales.db/returns";
+  ASSERT_OK(hms->Commit(Txn({CreateTableOp(returns)})));
 
   // A restarted client loads everything from the remote store.
   client_->Kill();

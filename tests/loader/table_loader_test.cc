@@ -155,7 +155,7 @@ TEST_F(TableLoaderTest, LoadsPartitionedTable) {
   const PartitionState* p1 = t.FindPartition("year=2024/month=01");
   ASSERT_NE(p1, nullptr);
   EXPECT_EQ(p1->values, (std::vector<std::string>{"2024", "01"}));
-  EXPECT_EQ(p1->location, table_dir_ + "/year=2024/month=01");
+  EXPECT_EQ(p1->location(), table_dir_ + "/year=2024/month=01");
   EXPECT_EQ(p1->num_rows, 600);
   EXPECT_GT(p1->last_refresh_ms, 0);
   ASSERT_EQ(p1->file_descs.size(), 2u);  // _SUCCESS and .crc are hidden
@@ -190,7 +190,7 @@ TEST_F(TableLoaderTest, LoadsPartitionedTable) {
 
   const PartitionState* p2 = t.FindPartition("year=2024/month=02");
   ASSERT_NE(p2, nullptr);
-  EXPECT_EQ(p2->location, external_dir_);
+  EXPECT_EQ(p2->location(), external_dir_);
   ASSERT_EQ(p2->file_descs.size(), 1u);
   EXPECT_EQ(ToFileDescInfo(**ReadFileDesc(p2->file_descs[0])).compression,
             fb::FbCompression::SNAPPY);
@@ -200,7 +200,7 @@ TEST_F(TableLoaderTest, LoadsPartitionedTable) {
 
   const PartitionState* p3 = t.FindPartition("year=2025/month=a%2Fb");
   ASSERT_NE(p3, nullptr);
-  EXPECT_EQ(p3->location, table_dir_ + "/year=2025/month=a%2Fb");
+  EXPECT_EQ(p3->location(), table_dir_ + "/year=2025/month=a%2Fb");
   EXPECT_TRUE(p3->file_descs.empty());  // missing directory = no files
   EXPECT_EQ(t.FindPartition("year=1/month=1"), nullptr);
 
@@ -214,10 +214,10 @@ TEST_F(TableLoaderTest, LoadsPartitionedTable) {
   EXPECT_EQ(t.partition_prefixes,
             (std::vector<std::string>{table_dir_, tmp_.path() + "/ext"}));
   impala::THdfsPartitionLocation loc =
-      CompressPartitionLocation(t.partition_prefixes, p1->location, 2);
+      CompressPartitionLocation(t.partition_prefixes, p1->location(), 2);
   EXPECT_EQ(loc.prefix_index, 0);
   EXPECT_EQ(loc.suffix, "/year=2024/month=01");
-  EXPECT_EQ(t.partition_prefixes[loc.prefix_index] + loc.suffix, p1->location);
+  EXPECT_EQ(t.partition_prefixes[loc.prefix_index] + loc.suffix, p1->location());
   EXPECT_EQ(CompressPartitionLocation(t.partition_prefixes, "/else/where", 2).prefix_index, -1);
   EXPECT_GT(t.load_time_ms, 0);
   EXPECT_GT(t.storage_load_time_ns, 0);
@@ -298,7 +298,7 @@ TEST_F(TableLoaderTest, UnpartitionedTable) {
   const PartitionState& p = *ts.partitions.begin()->second;
   EXPECT_EQ(p.name, "");
   EXPECT_TRUE(p.values.empty());
-  EXPECT_EQ(p.location, t.sd.location);
+  EXPECT_EQ(p.location(), t.sd.location);
   EXPECT_EQ(p.num_rows, 7);
   EXPECT_EQ(p.Hms().tableName, "flat");
   EXPECT_EQ(p.Hms().sd.location, t.sd.location);
@@ -429,7 +429,7 @@ TEST_F(TableLoaderTest, LoadPartitionAndRefresh) {
   EXPECT_EQ(same->get(), old.get());
 
   // A new file: a new partition object replacing the old one.
-  WriteFile(old->location + "/000002_0", 20);
+  WriteFile(old->location() + "/000002_0", 20);
   auto changed = loader.RefreshPartition(old);
   ASSERT_TRUE(changed.ok()) << changed.status().ToString();
   const PartitionState& np = **changed;
@@ -448,7 +448,7 @@ TEST_F(TableLoaderTest, LoadPartitionAndRefresh) {
   auto again = loader.RefreshPartition(*changed);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->get(), changed->get());
-  WriteFile(old->location + "/000002_0", 21);
+  WriteFile(old->location() + "/000002_0", 21);
   auto rewritten = loader.RefreshPartition(*changed);
   ASSERT_TRUE(rewritten.ok());
   EXPECT_NE(rewritten->get(), changed->get());
@@ -484,7 +484,7 @@ TEST_F(TableLoaderTest, TrailingSlashInTableLocation) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   const PartitionState* part = (*r)->FindPartition("k=__HIVE_DEFAULT_PARTITION__");
   ASSERT_NE(part, nullptr);
-  EXPECT_EQ(part->location, tmp_.path() + "/slash/k=__HIVE_DEFAULT_PARTITION__");
+  EXPECT_EQ(part->location(), tmp_.path() + "/slash/k=__HIVE_DEFAULT_PARTITION__");
   EXPECT_TRUE((*r)->network_addresses.empty());  // no files, no blocks
 }
 

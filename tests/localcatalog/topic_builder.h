@@ -49,7 +49,6 @@ inline catalog::PartitionPtr MakePartition(const std::string& table_dir, const P
   p->prev_id = s.prev_id;
   p->added_version = version;
   p->name = s.name;
-  p->location = table_dir + "/" + s.name;
   for (int f = 0; f < s.files; ++f) {
     FileDescInfo info;
     info.relative_path = "f" + std::to_string(f) + ".txt";
@@ -60,7 +59,7 @@ inline catalog::PartitionPtr MakePartition(const std::string& table_dir, const P
   p->num_rows = s.num_rows;
   hive::Partition hms;
   hms.parameters["numRows"] = std::to_string(s.num_rows);
-  p->SetHms(std::move(hms));
+  p->SetHms(std::move(hms), table_dir + "/" + s.name, table_dir);
   return p;
 }
 
