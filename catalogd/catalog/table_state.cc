@@ -157,6 +157,20 @@ std::shared_ptr<const hive::Partition> PartitionShapes::Intern(hive::Partition s
   return made;
 }
 
+// Whether two shapes are equal but for the directory a location is derived
+// from (the locations themselves are compared on their own).
+static bool SameShape(const std::shared_ptr<const hive::Partition>& a,
+                      const std::shared_ptr<const hive::Partition>& b) {
+  if (a == b) return true;
+  if (a == nullptr || b == nullptr) return false;
+  if (a->sd.location == b->sd.location) return *a == *b;
+  hive::Partition x = *a;
+  hive::Partition y = *b;
+  x.sd.location.clear();
+  y.sd.location.clear();
+  return x == y;
+}
+
 bool SameContent(const PartitionState& a, const PartitionState& b) {
   return a.name == b.name && a.values == b.values && a.location() == b.location() &&
          a.total_file_bytes == b.total_file_bytes && a.num_blocks == b.num_blocks &&
@@ -164,9 +178,7 @@ bool SameContent(const PartitionState& a, const PartitionState& b) {
          a.file_descs == b.file_descs && a.partition_stats == b.partition_stats &&
          a.hms_parameters == b.hms_parameters && a.hms_create_time == b.hms_create_time &&
          a.hms_last_access_time == b.hms_last_access_time &&
-         a.hms_has_location == b.hms_has_location &&
-         (a.hms_shape == b.hms_shape ||
-          (a.hms_shape != nullptr && b.hms_shape != nullptr && *a.hms_shape == *b.hms_shape));
+         a.hms_has_location == b.hms_has_location && SameShape(a.hms_shape, b.hms_shape);
 }
 
 const PartitionState* TableState::FindPartition(const std::string& part_name) const {

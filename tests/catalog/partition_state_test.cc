@@ -1,0 +1,84 @@
+// PartitionState's HMS parts: the shape shared between partitions, the
+// directory derived from the table's when it is the default one, and the
+// HMS object put back together.
+#include <gtest/gtest.h>
+
+#include "catalogd/catalog/table_state.h"
+
+namespace ics::catalog {
+namespace {
+
+hive::Partition HmsPartition(const std::string& location) {
+  hive::Partition p;
+  p.dbName = "db";
+  p.tableName = "t";
+  p.values = {"2024"};
+  p.sd.location = location;
+  p.sd.inputFormat = "parquet";
+  p.parameters["transient_lastDdlTime"] = "1700000000";
+  p.createTime = 17;
+  return p;
+}
+
+std::shared_ptr<PartitionState> MakeState(const std::string& hms_location,
+                                          const std::string& dir, const std::string& table_dir,
+                                          PartitionShapes* shapes) {
+  auto p = std::make_shared<PartitionState>();
+  p->name = "year=2024";
+  p->values = {"2024"};
+  p->SetHms(HmsPartition(hms_location), dir, table_dir, shapes);
+  return p;
+}
+
+TEST(PartitionStateTest, DefaultDirectoryIsDerivedAndCostsNothing) {
+  PartitionShapes shapes;
+  auto derived = MakeState("/warehouse/db.db/t/year=2024", "/warehouse/db.db/t/year=2024", "/warehouse/db.db/t", &shapes);
+  auto custom = MakeState("/elsewhere/x", "/elsewhere/x", "/w/t", &shapes);
+  EXPECT_EQ(derived->location(), "/warehouse/db.db/t/year=2024");
+  EXPECT_EQ(custom->location(), "/elsewhere/x");
+  // The derived one holds no directory of its own.
+  auto stored =
+      MakeState("/warehouse/db.db/t/year=2024", "/warehouse/db.db/t/year=2024", "", &shapes);
+  EXPECT_EQ(stored->location(), "/warehouse/db.db/t/year=2024");
+  EXPECT_LT(derived->EstimateBytes(), stored->EstimateBytes());
+  // Same content whichever way the directory is kept.
+  EXPECT_TRUE(SameContent(*derived, *stored));
+  EXPECT_FALSE(SameContent(*derived, *custom));
+  // A table directory with a trailing slash derives the same path.
+  auto slash = MakeState("/w/t/year=2024", "/w/t/year=2024", "/w/t/", &shapes);
+  EXPECT_EQ(slash->location(), "/w/t/year=2024");
+}
+
+TEST(PartitionStateTest, HmsObjectIsRebuiltWithItsOwnLocation) {
+  PartitionShapes shapes;
+  auto with = MakeState("/w/t/year=2024", "/w/t/year=2024", "/w/t", &shapes);
+  // No location in the metastore: the directory is the default one, and
+  // the HMS object says nothing about it.
+  auto without = MakeState("", "/w/t/year=2024", "/w/t", &shapes);
+  EXPECT_EQ(with->Hms().sd.location, "/w/t/year=2024");
+  EXPECT_EQ(without->Hms().sd.location, "");
+  EXPECT_EQ(without->location(), "/w/t/year=2024");
+  EXPECT_EQ(with->Hms().values, std::vector<std::string>{"2024"});
+  EXPECT_EQ(with->Hms().createTime, 17);
+  EXPECT_EQ(with->Hms().parameters.at("transient_lastDdlTime"), "1700000000");
+  // Partitions of one table share one shape.
+  auto other = std::make_shared<PartitionState>();
+  other->name = "year=2025";
+  other->values = {"2025"};
+  hive::Partition hms = HmsPartition("/w/t/year=2025");
+  hms.values = {"2025"};
+  other->SetHms(std::move(hms), "/w/t/year=2025", "/w/t", &shapes);
+  EXPECT_EQ(other->hms_shape, with->hms_shape);
+  EXPECT_EQ(other->location(), "/w/t/year=2025");
+}
+
+TEST(PartitionStateTest, SetLocationKeepsTheGivenDirectory) {
+  PartitionState p;
+  p.name = "k=1";
+  p.set_location("/data/k=1");
+  EXPECT_EQ(p.location(), "/data/k=1");
+  EXPECT_EQ(p.Hms().sd.location, "");  // no HMS location recorded
+}
+
+}  // namespace
+}  // namespace ics::catalog
