@@ -14,6 +14,7 @@
 #include "catalogd/metastore/connection_pool.h"
 #include "catalogd/metastore/metastore.h"
 #include "catalogd/metastore/metastore_blob.h"
+#include "catalogd/metastore/packed_rows.h"
 #include "catalogd/metastore/sql_metastore.h"
 #include "catalogd/metastore/sql_retention.h"
 #include "catalogd/metastore/sql_writer_epoch.h"
@@ -123,25 +124,28 @@ Result<std::vector<T>> DecodeAll(const KeyedBlobs& rows, const std::string& what
   return out;
 }
 
-// Partition rows read in one transaction, decoded when taken (the names the
-// stored blob omits restored); each row's strings are released once decoded.
+// Partition rows read in one transaction (packed outside the heap, see
+// packed_rows.h), decoded when taken (the names the stored blob omits
+// restored); rows are released once decoded.
 class BlobPartitionReader : public PartitionReader {
  public:
-  BlobPartitionReader(KeyedBlobs rows, std::string db, std::string table)
+  BlobPartitionReader(PackedRows rows, std::string db, std::string table)
       : rows_(std::move(rows)), db_(std::move(db)), table_(std::move(table)) {}
   size_t size() const override { return rows_.size(); }
   Result<hive::Partition> Take(size_t i) override {
-    std::pair<std::string, std::string> row = std::move(rows_.at(i));
-    ICS_ASSIGN_OR_RETURN(hive::Partition p,
-                         DecodeBlob<hive::Partition>(
-                             row.second, "partition of " + db_ + "." + table_ + ": " + row.first));
-    p.dbName = db_;
-    p.tableName = table_;
+    if (i >= rows_.size()) return Status::InvalidArgument("partition row out of range");
+    Result<hive::Partition> p = DecodeBlob<hive::Partition>(
+        rows_.Blob(i),
+        "partition of " + db_ + "." + table_ + ": " + std::string(rows_.Key(i)));
+    rows_.Release(i);
+    if (!p.ok()) return p.status();
+    p->dbName = db_;
+    p->tableName = table_;
     return p;
   }
 
  private:
-  KeyedBlobs rows_;
+  PackedRows rows_;
   const std::string db_;
   const std::string table_;
 };
@@ -155,6 +159,20 @@ Status RequireRow(sqldb::Connection* conn, const std::string& sql,
   ICS_ASSIGN_OR_RETURN(bool row, st.Step());
   if (!row) return Status::NotFound(what + " does not exist");
   return Status::OK();
+}
+
+// Runs `sql` with `keys` bound and appends every (text col 0, blob col 1)
+// row to `out`.
+Status SelectPacked(sqldb::Connection* conn, const std::string& sql,
+                    std::initializer_list<std::string_view> keys, PackedRows* out) {
+  ICS_ASSIGN_OR_RETURN(sqldb::Stmt st, conn->Prepare(sql));
+  int idx = 1;
+  for (std::string_view k : keys) st.BindText(idx++, k);
+  while (true) {
+    ICS_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) return Status::OK();
+    out->Append(st.Text(0), st.Blob(1));
+  }
 }
 
 // Runs `sql` with `keys` bound and returns every (text col 0, blob col 1) row.
@@ -229,16 +247,16 @@ Result<std::vector<hive::Partition>> SqlMetastore::GetPartitions(const std::stri
 
 Result<std::unique_ptr<PartitionReader>> SqlMetastore::ReadPartitions(const std::string& db,
                                                                       const std::string& table) {
-  KeyedBlobs rows;
+  PackedRows rows;
   {
     ICS_ASSIGN_OR_RETURN(sqldb::ConnectionPool::Lease conn, pool_->Acquire());
     sqldb::Transaction txn(conn.get());
     ICS_RETURN_IF_ERROR(txn.Begin(sqldb::TxnKind::kRead));
     ICS_RETURN_IF_ERROR(RequireTable(conn.get(), db, table));
-    ICS_ASSIGN_OR_RETURN(rows, SelectBlobs(conn.get(),
-                                           "SELECT part_name, obj FROM partitions "
-                                           "WHERE db = ?1 AND tbl = ?2 ORDER BY part_name",
-                                           {db, table}));
+    ICS_RETURN_IF_ERROR(SelectPacked(conn.get(),
+                                     "SELECT part_name, obj FROM partitions "
+                                     "WHERE db = ?1 AND tbl = ?2 ORDER BY part_name",
+                                     {db, table}, &rows));
     ICS_RETURN_IF_ERROR(txn.Commit());
   }
   return std::unique_ptr<PartitionReader>(
@@ -250,19 +268,17 @@ Result<std::vector<hive::Partition>> SqlMetastore::GetPartitionsByNames(
   std::vector<std::string> sorted = names;
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-  KeyedBlobs rows;
+  PackedRows rows;
   {
     ICS_ASSIGN_OR_RETURN(sqldb::ConnectionPool::Lease conn, pool_->Acquire());
     sqldb::Transaction txn(conn.get());
     ICS_RETURN_IF_ERROR(txn.Begin(sqldb::TxnKind::kRead));
     ICS_RETURN_IF_ERROR(RequireTable(conn.get(), db, table));
     for (const std::string& name : sorted) {
-      ICS_ASSIGN_OR_RETURN(KeyedBlobs one,
-                           SelectBlobs(conn.get(),
+      ICS_RETURN_IF_ERROR(SelectPacked(conn.get(),
                                        "SELECT part_name, obj FROM partitions "
                                        "WHERE db = ?1 AND tbl = ?2 AND part_name = ?3",
-                                       {db, table, name}));
-      for (auto& row : one) rows.push_back(std::move(row));
+                                       {db, table, name}, &rows));
     }
     ICS_RETURN_IF_ERROR(txn.Commit());
   }

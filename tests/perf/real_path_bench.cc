@@ -25,6 +25,8 @@
 //
 // Figures (one line each, "real_path <name>: <value> <unit>"):
 //   rss_before_refresh_mb, rss_after_refresh_mb, rss_bytes_per_partition,
+//   state_bytes_per_partition (catalogd's own estimate of its table states:
+//   the rest of the RSS growth is what the allocator keeps),
 //   refresh_seconds, refresh_partitions_per_s, second_refresh_partitions_per_s
 //   (an unchanged table again), add_partition_ms_p50/p99 for both tables and
 //   their ratio, through the coordinator and (catalogd_add_partition_*)
@@ -46,10 +48,13 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "ThriftHiveMetastore.h"
 #include "tests/external/external_cluster.h"
 #include "tests/perf/ddl_requests.h"
 #include "tests/perf/perf_util.h"
+#include "tests/web/http_client.h"
 
 DEFINE_int64(partitions, 10000, "Partitions in all, spread evenly over the tables.");
 DEFINE_int32(tables, 1, "Tables (the first is the 'big' table of the ADD PARTITION phase).");
@@ -185,6 +190,23 @@ double RefreshAll(external::ExternalCluster* c, const std::vector<std::string>& 
   return SecondsSince(t0);
 }
 
+// catalogd's own estimate of the heap its table states hold (its table
+// page's estimated_memory_bytes, heap blocks sized as glibc sizes them), over
+// the tables; -1 when a page cannot be read. Set against the RSS growth, it
+// shows what the allocator keeps beyond the states.
+int64_t StateBytes(int web_port, const std::vector<std::string>& tables) {
+  int64_t total = 0;
+  for (const std::string& t : tables) {
+    auto r = webtest::HttpGet(web_port, std::string("/catalog/table?db=") + kDb + "&table=" + t +
+                                            "&json");
+    if (!r.ok() || r->status != 200) return -1;
+    auto doc = nlohmann::json::parse(r->body, nullptr, /*allow_exceptions=*/false);
+    if (!doc.is_object() || !doc.contains("estimated_memory_bytes")) return -1;
+    total += doc["estimated_memory_bytes"].get<int64_t>();
+  }
+  return total;
+}
+
 int Run() {
   const int64_t P = std::max<int64_t>(1, FLAGS_partitions);
   const int T = static_cast<int>(std::clamp<int64_t>(FLAGS_tables, 1, P));
@@ -208,7 +230,7 @@ int Run() {
   o.heartbeat_tcp_timeout_ms = 3000;
   o.subscriber_timeout_seconds = 30;
   o.sync_ddl_timeout_ms = 60000;
-  o.catalogd_flags = {"--hms_port=0", "--metastore_service_port=-1",
+  o.catalogd_flags = {"--hms_port=0", "--metastore_service_port=-1", "--webserver_port=0",
                       "--warehouse_dir=" + spec.warehouse, "--data_roots=" + spec.warehouse};
   external::ExternalCluster cluster(o);
   Status s = cluster.Start();
@@ -250,6 +272,7 @@ int Run() {
   bool ok = true;
   const double secs = RefreshAll(&cluster, names, &ok);
   const int64_t rss1 = ProcessRssBytes(catalogd);
+  const int64_t state1 = StateBytes(cluster.catalogd_named_port("webserver"), names);
   const double secs2 = RefreshAll(&cluster, names, &ok);
   const int64_t rss2 = ProcessRssBytes(catalogd);
   if (!ok) return 1;
@@ -258,6 +281,10 @@ int Run() {
   Figure(kBench, "rss_after_second_refresh_mb", rss2 / 1048576.0, "MiB");
   Figure(kBench, "rss_bytes_per_partition", static_cast<double>(rss1 - rss0) / P, "B",
          "catalogd VmRSS growth over the first REFRESH of every table / partitions");
+  if (state1 >= 0) {
+    Figure(kBench, "state_bytes_per_partition", static_cast<double>(state1) / P, "B",
+           "catalogd's estimate of its table states after the first REFRESH / partitions");
+  }
   Figure(kBench, "refresh_seconds", secs, "s");
   Figure(kBench, "refresh_partitions_per_s", P / secs, "partitions/s", "first REFRESH (a load)");
   Figure(kBench, "second_refresh_partitions_per_s", P / secs2, "partitions/s",
