@@ -3,7 +3,7 @@
 // Partition parameters (numRows, transient_lastDdlTime, ...) are a handful
 // of short pairs per partition, and there are millions of partitions. A
 // std::map costs a node of ~100 bytes per pair plus the strings; this keeps
-// the pairs, in key order, in one std::string: for each pair a varint key
+// the pairs, in key order, in one block (CompactString): for each pair a varint key
 // length, the key, a varint value length, the value. Built from and turned
 // back into the Thrift map type (std::map) on the way in and out.
 //
@@ -17,17 +17,20 @@
 #include <string>
 #include <string_view>
 
+#include "catalogd/catalog/compact_string.h"
+
 namespace ics::catalog {
 
 class CompactStringMap {
  public:
   CompactStringMap() = default;
   explicit CompactStringMap(const std::map<std::string, std::string>& m) {
+    std::string blob;
     for (const auto& [k, v] : m) {
-      Put(k);
-      Put(v);
+      Put(k, &blob);
+      Put(v, &blob);
     }
-    blob_.shrink_to_fit();
+    blob_ = CompactString(blob);
     size_ = static_cast<uint32_t>(m.size());
   }
 
@@ -63,37 +66,38 @@ class CompactStringMap {
   }
 
   // Heap bytes held beyond the object.
-  size_t HeapBytes() const { return blob_.capacity() > 15 ? blob_.capacity() + 1 : 0; }
+  size_t HeapBytes() const { return blob_.HeapBytes(); }
 
   bool operator==(const CompactStringMap& o) const { return size_ == o.size_ && blob_ == o.blob_; }
   bool operator!=(const CompactStringMap& o) const { return !(*this == o); }
 
  private:
-  void Put(const std::string& s) {
+  static void Put(const std::string& s, std::string* blob) {
     uint64_t n = s.size();
     while (n >= 0x80) {
-      blob_.push_back(static_cast<char>((n & 0x7f) | 0x80));
+      blob->push_back(static_cast<char>((n & 0x7f) | 0x80));
       n >>= 7;
     }
-    blob_.push_back(static_cast<char>(n));
-    blob_ += s;
+    blob->push_back(static_cast<char>(n));
+    *blob += s;
   }
   // The blob is only ever written by Put, so it is well formed.
   std::string_view Take(size_t* pos) const {
+    const std::string_view blob = blob_.view();
     uint64_t n = 0;
     int shift = 0;
     while (true) {
-      const auto b = static_cast<unsigned char>(blob_[(*pos)++]);
+      const auto b = static_cast<unsigned char>(blob[(*pos)++]);
       n |= static_cast<uint64_t>(b & 0x7f) << shift;
       if ((b & 0x80) == 0) break;
       shift += 7;
     }
-    const std::string_view s(blob_.data() + *pos, n);
+    const std::string_view s(blob.data() + *pos, n);
     *pos += n;
     return s;
   }
 
-  std::string blob_;
+  CompactString blob_;
   uint32_t size_ = 0;
 };
 

@@ -86,9 +86,9 @@ int64_t Heap(const std::vector<impala::TColumn>& cols) {
 int64_t PartitionState::EstimateBytes() const {
   // The object itself plus make_shared's control block.
   int64_t b = Alloc(sizeof(PartitionState) + 16);
-  b += Heap(name) + Heap(values) + Heap(location_) + Heap(partition_stats);
-  b += static_cast<int64_t>(hms_parameters.HeapBytes());
-  b += static_cast<int64_t>(file_descs.HeapBytes());
+  b += Heap(name) + Heap(values) + Heap(partition_stats);
+  b += Alloc(location_.HeapBytes()) + Alloc(hms_parameters.HeapBytes());
+  b += Alloc(file_descs.HeapBytes());
   return b;
 }
 
@@ -104,7 +104,7 @@ hive::Partition PartitionState::Hms() const {
 
 std::string PartitionState::location() const {
   if (!location_.empty() || hms_shape == nullptr || hms_shape->sd.location.empty()) {
-    return location_;
+    return std::string(location_.view());
   }
   return JoinPath(hms_shape->sd.location, name);
 }
@@ -120,7 +120,7 @@ void PartitionState::SetHms(hive::Partition hms, std::string location,
   hms.values.clear();
   hms.parameters.clear();
   hms.sd.location = derived ? table_location : std::string();
-  location_ = derived ? std::string() : std::move(location);
+  location_ = derived ? CompactString() : CompactString(location);
   hms.createTime = 0;
   hms.lastAccessTime = 0;
   hms_shape = shapes != nullptr ? shapes->Intern(std::move(hms))

@@ -32,6 +32,7 @@
 
 #include "CatalogObjects_types.h"
 #include "Types_types.h"
+#include "catalogd/catalog/compact_string.h"
 #include "catalogd/catalog/compact_string_map.h"
 #include "catalogd/catalog/file_desc_list.h"
 #include "common/util/mutex.h"
@@ -78,7 +79,7 @@ struct PartitionState {
   // The partition's directory, an absolute path.
   std::string location() const;
   // Sets the directory as given (no shape to derive it from).
-  void set_location(std::string dir) { location_ = std::move(dir); }
+  void set_location(const std::string& dir) { location_ = CompactString(dir); }
 
   // The HMS object: the shape with values, parameters, location and times.
   hive::Partition Hms() const;
@@ -99,7 +100,7 @@ struct PartitionState {
 
  private:
   // The directory when it is not derived (see SetHms); empty when it is.
-  std::string location_;
+  CompactString location_;
 };
 
 // Interns partition shapes (PartitionState::hms_shape): an equal shape

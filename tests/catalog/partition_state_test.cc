@@ -3,6 +3,8 @@
 // HMS object put back together.
 #include <gtest/gtest.h>
 
+#include "catalogd/catalog/compact_string.h"
+#include "catalogd/catalog/compact_string_map.h"
 #include "catalogd/catalog/table_state.h"
 
 namespace ics::catalog {
@@ -78,6 +80,40 @@ TEST(PartitionStateTest, SetLocationKeepsTheGivenDirectory) {
   p.set_location("/data/k=1");
   EXPECT_EQ(p.location(), "/data/k=1");
   EXPECT_EQ(p.Hms().sd.location, "");  // no HMS location recorded
+}
+
+TEST(CompactStringTest, HoldsOneBlockAndCopiesDeeply) {
+  CompactString none;
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(none.view(), "");
+  EXPECT_EQ(none.HeapBytes(), 0u);
+  EXPECT_EQ(sizeof(CompactString), sizeof(void*));
+  const std::string text = "/some/custom/partition/location=with/a/long/path";
+  CompactString s(text);
+  EXPECT_EQ(s.view(), text);
+  EXPECT_EQ(s.size(), text.size());
+  EXPECT_EQ(s.HeapBytes(), 4 + text.size());
+  CompactString copy = s;
+  EXPECT_EQ(copy, s);
+  EXPECT_NE(copy.view().data(), s.view().data());
+  CompactString moved = std::move(copy);
+  EXPECT_EQ(moved.view(), text);
+  EXPECT_TRUE(CompactString("").empty());
+  EXPECT_NE(CompactString("a"), CompactString("b"));
+}
+
+TEST(CompactStringTest, MapKeepsPairsInKeyOrder) {
+  const std::map<std::string, std::string> m = {
+      {"numRows", "10"}, {"transient_lastDdlTime", "1700000000"}, {"", ""}, {std::string(200, 'k'), "v"}};
+  CompactStringMap c(m);
+  EXPECT_EQ(c.size(), m.size());
+  EXPECT_EQ(c.ToMap(), m);
+  EXPECT_EQ(c.Find("numRows").value_or("?"), "10");
+  EXPECT_FALSE(c.Find("absent").has_value());
+  EXPECT_EQ(CompactStringMap(m), c);
+  EXPECT_NE(CompactStringMap({{"numRows", "11"}}), c);
+  EXPECT_TRUE(CompactStringMap().empty());
+  EXPECT_EQ(CompactStringMap().HeapBytes(), 0u);
 }
 
 }  // namespace
