@@ -52,6 +52,7 @@ class ConfinedFileSystem final : public FileSystem {
 
   // True when `path` lies strictly inside a data root.
   bool MayModify(const std::string& path) const override;
+  bool HasBlockLocations() const override { return inner_->HasBlockLocations(); }
   const std::vector<std::string>& roots() const { return roots_; }
   // RemoveAll calls that left data in place because it was outside the roots.
   int64_t refused_removals() const { return refused_removals_.load(); }

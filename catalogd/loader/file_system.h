@@ -67,6 +67,12 @@ class FileSystem {
   // RemoveAll keeps the data. Callers that must know (INSERT OVERWRITE)
   // ask first.
   virtual bool MayModify(const std::string& /*path*/) const { return true; }
+
+  // Whether the store keeps block locations for its files (HDFS-like
+  // stores). As in Impala, descriptors of files on a store without them
+  // (a local filesystem, object stores) carry no blocks: a planner splits
+  // such files into scan ranges itself. False unless overridden.
+  virtual bool HasBlockLocations() const { return false; }
 };
 
 class LocalFileSystem final : public FileSystem {
@@ -110,6 +116,8 @@ class SyntheticFileSystem final : public FileSystem {
   [[nodiscard]] Status Rename(const std::string& from, const std::string& to) override;
   // Always true.
   Result<bool> Exists(const std::string& path) override;
+  // True: synthetic listings stand in for an HDFS warehouse.
+  bool HasBlockLocations() const override { return true; }
 
  private:
   const SyntheticFileSystemOptions options_;

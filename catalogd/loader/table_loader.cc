@@ -337,7 +337,7 @@ Status TableLoader::FillFiles(const std::vector<FileStatus>& files, PartitionSta
     info.length = f.length;
     info.mtime_ms = f.mtime_ms;
     info.compression = CompressionFromFileName(f.name);
-    info.blocks = SplitIntoBlocks(f.length, options_.block_size, 0);
+    if (fs_->HasBlockLocations()) info.blocks = SplitIntoBlocks(f.length, options_.block_size, 0);
     part->file_descs.push_back(BuildFileDesc(info));
     // Sums saturate: a listing cannot overflow them, however large its files.
     part->total_file_bytes = SaturatingAdd(part->total_file_bytes, f.length);

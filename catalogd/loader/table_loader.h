@@ -15,7 +15,9 @@
 //    named "" at the table location whose HMS object is synthesized from the table.
 //  - per partition: location = sd.location, or <table location>/<name> when
 //    empty; one FbFileDesc per listed file (relative_path = file name,
-//    compression from the extension, blocks of block_size on host index 0);
+//    compression from the extension; on a store with block locations
+//    (FileSystem::HasBlockLocations) blocks of block_size on host index 0,
+//    otherwise none, as Impala describes local and object-store files);
 //    num_rows from the "numRows" parameter (-1 if absent or not a number);
 //    incremental stats from the chunked parameters (partition_stats_params.h),
 //    kept deflate-compressed, chunk parameters removed from the HMS copy;

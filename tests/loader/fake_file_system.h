@@ -48,11 +48,40 @@ class FakeFileSystem final : public FileSystem {
     return Status::OK();
   }
   Result<bool> Exists(const std::string&) override { return true; }
+  // Stands in for an HDFS store: files are described with blocks.
+  bool HasBlockLocations() const override { return true; }
 
  private:
   Mutex mu_;
   std::map<std::string, std::vector<FileStatus>> files_ GUARDED_BY(mu_);
   std::map<std::string, std::string> throws_ GUARDED_BY(mu_);
+};
+
+// Another file system (a LocalFileSystem over test files) as an HDFS-like
+// store would be seen: the same listings, with block locations.
+class WithBlockLocations final : public FileSystem {
+ public:
+  explicit WithBlockLocations(FileSystem* inner) : inner_(inner) {}
+  Result<std::vector<FileStatus>> ListFiles(const std::string& dir) override {
+    return inner_->ListFiles(dir);
+  }
+  Result<std::vector<std::string>> ListSubdirectories(const std::string& dir) override {
+    return inner_->ListSubdirectories(dir);
+  }
+  [[nodiscard]] Status CreateDirectories(const std::string& path) override {
+    return inner_->CreateDirectories(path);
+  }
+  [[nodiscard]] Status RemoveAll(const std::string& path) override {
+    return inner_->RemoveAll(path);
+  }
+  [[nodiscard]] Status Rename(const std::string& from, const std::string& to) override {
+    return inner_->Rename(from, to);
+  }
+  Result<bool> Exists(const std::string& path) override { return inner_->Exists(path); }
+  bool HasBlockLocations() const override { return true; }
+
+ private:
+  FileSystem* const inner_;
 };
 
 }  // namespace ics::catalog

@@ -13,6 +13,7 @@
 #include "common/codec/file_desc.h"
 #include "common/codec/partition_stats.h"
 #include "common/types/column_type.h"
+#include "tests/loader/fake_file_system.h"
 #include "tests/loader/fake_metastore.h"
 #include "tests/util/temp_dir.h"
 
@@ -110,7 +111,10 @@ class TableLoaderTest : public ::testing::Test {
   std::string table_dir_;
   std::string external_dir_;
   FakeMetastore ms_;
-  LocalFileSystem fs_;
+  // The test files, seen as an HDFS-like store would be (with blocks);
+  // local_ alone is what catalogd lists on a local warehouse.
+  LocalFileSystem local_;
+  WithBlockLocations fs_{&local_};
   std::atomic<int64_t> next_id_{1};
 };
 
@@ -465,6 +469,33 @@ TEST_F(TableLoaderTest, LoadPartitionAndRefresh) {
   auto plain = PartitionForMetastore(**added);
   ASSERT_TRUE(plain.ok());
   EXPECT_EQ(plain->parameters.count(kStatsNumChunksParam), 0u);
+}
+
+// As Impala describes files of a store without block locations (a local
+// filesystem): no blocks, no hosts; lengths and times as listed.
+TEST_F(TableLoaderTest, LocalFilesHaveNoBlocks) {
+  TableLoader loader(&ms_, &local_, Options(), &next_id_);
+  auto r = loader.Load("db1", "sales");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const PartitionState* p1 = (*r)->FindPartition("year=2024/month=01");
+  ASSERT_NE(p1, nullptr);
+  ASSERT_EQ(p1->file_descs.size(), 2u);
+  EXPECT_EQ(p1->num_blocks, 0);
+  EXPECT_EQ(p1->total_file_bytes, 400);
+  auto fd0 = ReadFileDesc(p1->file_descs[0]);
+  ASSERT_TRUE(fd0.ok());
+  FileDescInfo f0 = ToFileDescInfo(**fd0);
+  EXPECT_EQ(f0.relative_path, "000000_0");
+  EXPECT_EQ(f0.length, 300);
+  EXPECT_TRUE(f0.blocks.empty());
+  EXPECT_TRUE((*r)->network_addresses.empty());
+  EXPECT_EQ((*r)->num_blocks, 0);
+  // The same files seen with block locations are described with blocks.
+  TableLoader with_blocks(&ms_, &fs_, Options(), &next_id_);
+  auto b = with_blocks.Load("db1", "sales");
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(b.value()->FindPartition("year=2024/month=01")->num_blocks, 4);
+  EXPECT_EQ(b.value()->network_addresses.size(), 1u);
 }
 
 TEST_F(TableLoaderTest, TrailingSlashInTableLocation) {
