@@ -109,7 +109,7 @@ std::string PartitionState::location() const {
   return JoinPath(hms_shape->sd.location, name);
 }
 
-void PartitionState::SetHms(hive::Partition hms, std::string location,
+void PartitionState::SetHms(hive::Partition hms, const std::string& location,
                             const std::string& table_location, PartitionShapes* shapes) {
   const bool derived =
       !name.empty() && !table_location.empty() && location == JoinPath(table_location, name);

@@ -88,7 +88,7 @@ struct PartitionState {
   // `name` set. A directory that is JoinPath(table_location, name), as
   // most are, is not stored: the shape holds table_location and
   // location() derives it. With `shapes` the shape is interned there.
-  void SetHms(hive::Partition hms, std::string location, const std::string& table_location,
+  void SetHms(hive::Partition hms, const std::string& location, const std::string& table_location,
               PartitionShapes* shapes = nullptr);
   // The shape's storage descriptor (formats, serde, columns); its location
   // is the table directory the partition's is derived from, or unset.

@@ -11,6 +11,7 @@
 #include "common/hive/names.h"
 #include "common/hive/partition_name.h"
 #include "common/hive/table_type.h"
+#include "common/util/path_join.h"
 #include "common/util/result.h"
 #include "hive_metastore_types.h"
 
@@ -43,8 +44,5 @@ void RemoveDataUnderWarehouse(FileSystem* fs, const std::string& warehouse,
 // ones. A failed plan deletes nothing (logged).
 void RemovePlannedData(FileSystem* fs, const std::string& warehouse,
                        const Result<DataRemovalPlan>& plan, const std::string& what);
-
-// Joins a directory and a relative name with one '/'.
-std::string JoinPath(const std::string& dir, const std::string& name);
 
 }  // namespace ics::catalog::hms

@@ -51,11 +51,6 @@ Status NormalizeColumns(std::vector<hive::FieldSchema>* cols, const char* what,
   return Status::OK();
 }
 
-std::string JoinPath(const std::string& dir, const std::string& name) {
-  if (!dir.empty() && dir.back() == '/') return dir + name;
-  return dir + "/" + name;
-}
-
 void RemoveDataUnderWarehouse(FileSystem* fs, const std::string& warehouse,
                               const std::string& path) {
   if (fs == nullptr || path.empty() || warehouse.empty()) return;

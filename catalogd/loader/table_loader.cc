@@ -314,7 +314,7 @@ Result<std::shared_ptr<PartitionState>> TableLoader::BuildPartition(const TableS
     p->has_incremental_stats = (*stats)->__isset.intermediate_col_stats;
   }
   RemoveStatsParams(&partition.parameters);
-  p->SetHms(std::move(partition), std::move(location), table.hms.sd.location, shapes);
+  p->SetHms(std::move(partition), location, table.hms.sd.location, shapes);
 
   Result<std::vector<FileStatus>> files = ListFilesGuarded(fs_, p->location());
   if (!files.ok()) return files.status().WithContext("listing partition '" + p->name + "'");

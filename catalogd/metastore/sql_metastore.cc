@@ -15,6 +15,7 @@
 #include "catalogd/metastore/metastore.h"
 #include "catalogd/metastore/metastore_blob.h"
 #include "catalogd/metastore/packed_rows.h"
+#include "catalogd/metastore/sql_partition_rows.h"
 #include "catalogd/metastore/sql_metastore.h"
 #include "catalogd/metastore/sql_retention.h"
 #include "catalogd/metastore/sql_writer_epoch.h"
@@ -124,32 +125,6 @@ Result<std::vector<T>> DecodeAll(const KeyedBlobs& rows, const std::string& what
   return out;
 }
 
-// Partition rows read in one transaction (packed outside the heap, see
-// packed_rows.h), decoded when taken (the names the stored blob omits
-// restored); rows are released once decoded.
-class BlobPartitionReader : public PartitionReader {
- public:
-  BlobPartitionReader(PackedRows rows, std::string db, std::string table)
-      : rows_(std::move(rows)), db_(std::move(db)), table_(std::move(table)) {}
-  size_t size() const override { return rows_.size(); }
-  Result<hive::Partition> Take(size_t i) override {
-    if (i >= rows_.size()) return Status::InvalidArgument("partition row out of range");
-    Result<hive::Partition> p = DecodeBlob<hive::Partition>(
-        rows_.Blob(i),
-        "partition of " + db_ + "." + table_ + ": " + std::string(rows_.Key(i)));
-    rows_.Release(i);
-    if (!p.ok()) return p.status();
-    p->dbName = db_;
-    p->tableName = table_;
-    return p;
-  }
-
- private:
-  PackedRows rows_;
-  const std::string db_;
-  const std::string table_;
-};
-
 // Returns NOT_FOUND unless `sql` (with `keys` bound to ?1..?n) has a row.
 Status RequireRow(sqldb::Connection* conn, const std::string& sql,
                   std::initializer_list<std::string_view> keys, const std::string& what) {
@@ -165,28 +140,21 @@ Status RequireRow(sqldb::Connection* conn, const std::string& sql,
 // row to `out`.
 Status SelectPacked(sqldb::Connection* conn, const std::string& sql,
                     std::initializer_list<std::string_view> keys, PackedRows* out) {
-  ICS_ASSIGN_OR_RETURN(sqldb::Stmt st, conn->Prepare(sql));
-  int idx = 1;
-  for (std::string_view k : keys) st.BindText(idx++, k);
-  while (true) {
-    ICS_ASSIGN_OR_RETURN(bool row, st.Step());
-    if (!row) return Status::OK();
-    out->Append(st.Text(0), st.Blob(1));
-  }
+  return ForEachKeyedRow(conn, sql, keys, [out](std::string_view key, std::string_view blob) {
+    out->Append(key, blob);
+    return Status::OK();
+  });
 }
 
 // Runs `sql` with `keys` bound and returns every (text col 0, blob col 1) row.
 Result<KeyedBlobs> SelectBlobs(sqldb::Connection* conn, const std::string& sql,
                                std::initializer_list<std::string_view> keys) {
-  ICS_ASSIGN_OR_RETURN(sqldb::Stmt st, conn->Prepare(sql));
-  int idx = 1;
-  for (std::string_view k : keys) st.BindText(idx++, k);
   KeyedBlobs rows;
-  while (true) {
-    ICS_ASSIGN_OR_RETURN(bool row, st.Step());
-    if (!row) break;
-    rows.emplace_back(std::string(st.Text(0)), std::string(st.Blob(1)));
-  }
+  ICS_RETURN_IF_ERROR(
+      ForEachKeyedRow(conn, sql, keys, [&rows](std::string_view key, std::string_view blob) {
+        rows.emplace_back(std::string(key), std::string(blob));
+        return Status::OK();
+      }));
   return rows;
 }
 
@@ -259,8 +227,7 @@ Result<std::unique_ptr<PartitionReader>> SqlMetastore::ReadPartitions(const std:
                                      {db, table}, &rows));
     ICS_RETURN_IF_ERROR(txn.Commit());
   }
-  return std::unique_ptr<PartitionReader>(
-      std::make_unique<BlobPartitionReader>(std::move(rows), db, table));
+  return PackedPartitionReader(std::move(rows), db, table);
 }
 
 Result<std::vector<hive::Partition>> SqlMetastore::GetPartitionsByNames(
@@ -282,8 +249,8 @@ Result<std::vector<hive::Partition>> SqlMetastore::GetPartitionsByNames(
     }
     ICS_RETURN_IF_ERROR(txn.Commit());
   }
-  BlobPartitionReader reader(std::move(rows), db, table);
-  return TakeAll(&reader);
+  std::unique_ptr<PartitionReader> reader = PackedPartitionReader(std::move(rows), db, table);
+  return TakeAll(reader.get());
 }
 
 Result<std::vector<impala::TFunction>> SqlMetastore::GetFunctions(const std::string& db) {

@@ -1,0 +1,32 @@
+// Keyed rows of the SQL metastore: the one loop that runs a query and
+// visits its (text col 0, blob col 1) rows, and the PartitionReader over
+// partition rows packed outside the heap (packed_rows.h).
+#pragma once
+
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "catalogd/metastore/metastore.h"
+#include "catalogd/metastore/packed_rows.h"
+#include "catalogd/metastore/sql_db.h"
+#include "common/util/status.h"
+
+namespace ics::catalog {
+
+// Runs `sql` with `keys` bound to ?1..?n and calls visit(key, blob) for
+// every row; the views are valid during the call only. The first error of
+// the query or of `visit` ends it.
+[[nodiscard]] Status ForEachKeyedRow(
+    sqldb::Connection* conn, const std::string& sql, std::initializer_list<std::string_view> keys,
+    const std::function<Status(std::string_view key, std::string_view blob)>& visit);
+
+// A reader that decodes the partition rows of db.table (key = partition
+// name, blob = the stored Partition without its db and table names) when
+// taken, restores those names, and releases each row once decoded.
+std::unique_ptr<PartitionReader> PackedPartitionReader(PackedRows rows, std::string db,
+                                                       std::string table);
+
+}  // namespace ics::catalog
