@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "catalogd/catalog/compact_string.h"
+#include "common/util/varint.h"
 
 namespace ics::catalog {
 
@@ -73,25 +74,14 @@ class CompactStringMap {
 
  private:
   static void Put(const std::string& s, std::string* blob) {
-    uint64_t n = s.size();
-    while (n >= 0x80) {
-      blob->push_back(static_cast<char>((n & 0x7f) | 0x80));
-      n >>= 7;
-    }
-    blob->push_back(static_cast<char>(n));
+    PutVarint(s.size(), blob);
     *blob += s;
   }
   // The blob is only ever written by Put, so it is well formed.
   std::string_view Take(size_t* pos) const {
     const std::string_view blob = blob_.view();
     uint64_t n = 0;
-    int shift = 0;
-    while (true) {
-      const auto b = static_cast<unsigned char>(blob[(*pos)++]);
-      n |= static_cast<uint64_t>(b & 0x7f) << shift;
-      if ((b & 0x80) == 0) break;
-      shift += 7;
-    }
+    (void)ReadVarint(blob, pos, &n);
     const std::string_view s(blob.data() + *pos, n);
     *pos += n;
     return s;

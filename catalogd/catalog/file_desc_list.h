@@ -1,211 +1,136 @@
 // FileDescList: the file descriptors (FbFileDesc buffers) of one partition,
-// packed.
+// delta-encoded in one heap block.
 //
-// A partition with many files used to hold a std::string per descriptor: a
-// 32-byte string object plus a heap block of its own for each file. Here
-// the partition's descriptors are one heap block: a 16-byte header, a 4-byte
-// end offset per descriptor, then the descriptor bytes back to back, so the
-// list is one pointer and one allocation, and a file costs its descriptor
-// bytes and 4 bytes. Descriptors are handed out as string_views into the buffer; the
-// wire forms (THdfsFileDesc.file_desc_data) copy them unchanged.
+// The files of one partition are usually written by one job: their
+// descriptors have the same length and differ in a few bytes (a task number
+// in the name, the low bytes of the length and the modification time). So
+// each descriptor is stored as the byte ranges where it differs from the one
+// before it, and a whole descriptor only where that is not smaller, at the
+// start, and at every kKeyEvery-th entry (a key, so that Copy(i) decodes at
+// most kKeyEvery entries). The encoding depends only on the descriptors, so
+// equal lists have equal bytes. Decoding gives back every descriptor byte
+// for byte; the wire forms (THdfsFileDesc.file_desc_data) are unchanged.
 //
+// Layout of the block: a 16-byte header, a 4-byte offset per key, then the
+// encoded entries. An entry starts with a varint h. Even h: a whole
+// descriptor of h/2 bytes follows. Odd h: h/2 edits of the previous
+// descriptor follow, each a varint count of bytes kept, a varint count of
+// bytes replaced, and the replacing bytes; what the edits do not reach is
+// kept. The list is one pointer and one allocation.
+//
+// Reading: iterate (each step decodes one entry; the view returned by the
+// iterator lives in the iterator and is valid until it advances), or Copy(i).
 // Building: push_back appends (amortized growth); shrink_to_fit drops the
-// slack once the list is complete (the loader calls it). Views are
-// invalidated by push_back/clear/shrink_to_fit, like iterators of a vector.
+// slack once the list is complete (the loader calls it).
 //
 // Copies are deep (and exact: no slack). Thread-safety: as std::vector
 // (const use from any number of threads).
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <iterator>
 #include <memory>
-#include <stdexcept>
+#include <string>
 #include <string_view>
 
 namespace ics::catalog {
 
 class FileDescList {
  public:
+  // Entries between keys (whole descriptors that decoding can start from).
+  static constexpr size_t kKeyEvery = 16;
+
+  // An input iterator that holds the current descriptor.
   class const_iterator {
    public:
-    using iterator_category = std::random_access_iterator_tag;
+    using iterator_category = std::input_iterator_tag;
     using value_type = std::string_view;
     using difference_type = std::ptrdiff_t;
     using pointer = void;
     using reference = std::string_view;
 
     const_iterator() = default;
-    std::string_view operator*() const { return (*list_)[i_]; }
-    const_iterator& operator++() {
-      ++i_;
-      return *this;
-    }
-    const_iterator operator++(int) {
-      const_iterator old = *this;
-      ++i_;
-      return old;
-    }
+    // Valid until this iterator advances or is destroyed.
+    std::string_view operator*() const { return current_; }
+    const_iterator& operator++();
     bool operator==(const const_iterator& o) const { return i_ == o.i_; }
     bool operator!=(const const_iterator& o) const { return i_ != o.i_; }
-    difference_type operator-(const const_iterator& o) const {
-      return static_cast<difference_type>(i_) - static_cast<difference_type>(o.i_);
-    }
 
    private:
     friend class FileDescList;
-    const_iterator(const FileDescList* list, size_t i) : list_(list), i_(i) {}
+    const_iterator(const FileDescList* list, size_t i);
     const FileDescList* list_ = nullptr;
     size_t i_ = 0;
+    size_t pos_ = 0;  // offset of the next entry in the encoded bytes
+    std::string current_;
   };
 
   FileDescList() = default;
   FileDescList(const FileDescList& o) { *this = o; }
-  FileDescList& operator=(const FileDescList& o) {
-    if (this == &o) return *this;
-    if (o.block_ == nullptr) {
-      block_.reset();
-      return *this;
-    }
-    const Header h = o.header();
-    // Exact capacities: a copy has no slack.
-    Allocate(h.count, h.bytes);
-    std::memcpy(ends(), o.ends(), h.count * sizeof(uint32_t));
-    std::memcpy(bytes(), o.bytes(), h.bytes);
-    Header& mine = header();
-    mine.count = h.count;
-    mine.bytes = h.bytes;
-    return *this;
-  }
+  FileDescList& operator=(const FileDescList& o);
   FileDescList(FileDescList&&) noexcept = default;
   FileDescList& operator=(FileDescList&&) noexcept = default;
 
   size_t size() const { return block_ == nullptr ? 0 : header().count; }
   bool empty() const { return size() == 0; }
-  std::string_view operator[](size_t i) const {
-    const uint32_t* e = ends();
-    const uint32_t begin = i == 0 ? 0 : e[i - 1];
-    return std::string_view(bytes() + begin, e[i] - begin);
-  }
-  std::string_view at(size_t i) const {
-    if (i >= size()) throw std::out_of_range("FileDescList::at");
-    return (*this)[i];
-  }
   const_iterator begin() const { return const_iterator(this, 0); }
   const_iterator end() const { return const_iterator(this, size()); }
 
-  // Appends one descriptor. The list holds at most 4 GiB of descriptor
-  // bytes and 2^30 descriptors (a partition's listing is bounded far below).
-  void push_back(std::string_view desc) {
-    const Header h = block_ == nullptr ? Header{} : header();
-    if (h.bytes + desc.size() > kMaxBytes || h.count >= kMaxCount) {
-      throw std::length_error("FileDescList is full");
-    }
-    const uint64_t need_bytes = h.bytes + desc.size();
-    if (h.count == h.ends_capacity || need_bytes > h.bytes_capacity) {
-      Grow(std::max<uint64_t>(h.ends_capacity, h.count + 1),
-           std::max<uint64_t>(h.bytes_capacity, need_bytes), /*geometric=*/true);
-    }
-    Header& mine = header();
-    std::memcpy(bytes() + mine.bytes, desc.data(), desc.size());
-    mine.bytes = static_cast<uint32_t>(need_bytes);
-    ends()[mine.count] = mine.bytes;
-    ++mine.count;
-  }
-  void reserve(size_t n) {
-    const Header h = block_ == nullptr ? Header{} : header();
-    if (n > h.ends_capacity && n <= kMaxCount) Grow(n, h.bytes_capacity, /*geometric=*/false);
-  }
+  // Descriptor i, decoded. Throws std::out_of_range when i >= size().
+  std::string Copy(size_t i) const;
+
+  // Appends one descriptor. The list holds at most 4 GiB of encoded bytes
+  // and 2^30 descriptors (a partition's listing is bounded far below);
+  // beyond that it throws std::length_error and is unchanged.
+  void push_back(std::string_view desc);
+  // Room for n descriptors' key offsets (the bytes grow as needed).
+  void reserve(size_t n);
   void clear() { block_.reset(); }
-  void shrink_to_fit() {
-    if (block_ == nullptr) return;
-    const Header h = header();
-    if (h.count == 0) {
-      block_.reset();
-    } else if (h.ends_capacity != h.count || h.bytes_capacity != h.bytes) {
-      Grow(h.count, h.bytes, /*geometric=*/false);
-    }
-  }
+  void shrink_to_fit();
 
   // Heap bytes held beyond the object.
-  size_t HeapBytes() const {
-    if (block_ == nullptr) return 0;
-    const Header h = header();
-    return BlockSize(h.ends_capacity, h.bytes_capacity);
-  }
+  size_t HeapBytes() const;
 
-  bool operator==(const FileDescList& o) const {
-    const size_t n = size();
-    if (n != o.size()) return false;
-    if (n == 0) return true;
-    return std::memcmp(ends(), o.ends(), n * sizeof(uint32_t)) == 0 &&
-           std::memcmp(bytes(), o.bytes(), header().bytes) == 0;
-  }
+  bool operator==(const FileDescList& o) const;
   bool operator!=(const FileDescList& o) const { return !(*this == o); }
 
  private:
-  // One heap block: this header, ends_capacity end offsets, then the
-  // descriptor bytes.
   struct Header {
     uint32_t count = 0;
-    uint32_t bytes = 0;
-    uint32_t ends_capacity = 0;
+    uint32_t bytes = 0;  // encoded bytes in use
+    uint32_t keys_capacity = 0;
     uint32_t bytes_capacity = 0;
   };
   static constexpr uint64_t kMaxBytes = UINT32_MAX;
   static constexpr uint64_t kMaxCount = uint64_t{1} << 30;
 
-  static size_t BlockSize(uint64_t ends_capacity, uint64_t bytes_capacity) {
-    return sizeof(Header) + ends_capacity * sizeof(uint32_t) + bytes_capacity;
+  static size_t KeysFor(uint64_t count) { return (count + kKeyEvery - 1) / kKeyEvery; }
+  static size_t BlockSize(uint64_t keys_capacity, uint64_t bytes_capacity) {
+    return sizeof(Header) + keys_capacity * sizeof(uint32_t) + bytes_capacity;
   }
   Header& header() { return *reinterpret_cast<Header*>(block_.get()); }
   const Header& header() const { return *reinterpret_cast<const Header*>(block_.get()); }
-  uint32_t* ends() { return reinterpret_cast<uint32_t*>(block_.get() + sizeof(Header)); }
-  const uint32_t* ends() const {
+  uint32_t* keys() { return reinterpret_cast<uint32_t*>(block_.get() + sizeof(Header)); }
+  const uint32_t* keys() const {
     return reinterpret_cast<const uint32_t*>(block_.get() + sizeof(Header));
   }
-  char* bytes() { return block_.get() + sizeof(Header) + header().ends_capacity * sizeof(uint32_t); }
+  char* bytes() { return block_.get() + sizeof(Header) + header().keys_capacity * sizeof(uint32_t); }
   const char* bytes() const {
-    return block_.get() + sizeof(Header) + header().ends_capacity * sizeof(uint32_t);
+    return block_.get() + sizeof(Header) + header().keys_capacity * sizeof(uint32_t);
+  }
+  std::string_view encoded() const {
+    return block_ == nullptr ? std::string_view() : std::string_view(bytes(), header().bytes);
   }
 
+  // Decodes the entry at *pos over *current (the previous descriptor) and
+  // advances *pos. Throws std::logic_error if the bytes are not an entry.
+  void DecodeAt(size_t* pos, std::string* current) const;
   // A new empty block with exactly these capacities.
-  void Allocate(uint64_t ends_capacity, uint64_t bytes_capacity) {
-    block_.reset(new char[BlockSize(ends_capacity, bytes_capacity)]);
-    Header& h = header();
-    h = Header{};
-    h.ends_capacity = static_cast<uint32_t>(ends_capacity);
-    h.bytes_capacity = static_cast<uint32_t>(bytes_capacity);
-  }
+  void Allocate(uint64_t keys_capacity, uint64_t bytes_capacity);
   // Moves the contents into a block of at least these capacities (doubled
   // when geometric, for amortized appends).
-  void Grow(uint64_t ends_capacity, uint64_t bytes_capacity, bool geometric) {
-    const Header old = block_ == nullptr ? Header{} : header();
-    if (geometric) {
-      if (ends_capacity > old.ends_capacity) {
-        ends_capacity = std::max<uint64_t>(ends_capacity, 2 * uint64_t{old.ends_capacity});
-      }
-      if (bytes_capacity > old.bytes_capacity) {
-        bytes_capacity = std::max<uint64_t>(bytes_capacity, 2 * uint64_t{old.bytes_capacity});
-      }
-    }
-    ends_capacity = std::min(ends_capacity, kMaxCount);
-    bytes_capacity = std::min(bytes_capacity, kMaxBytes);
-    std::unique_ptr<char[]> prev = std::move(block_);
-    Allocate(ends_capacity, bytes_capacity);
-    if (prev != nullptr) {
-      const char* prev_ends = prev.get() + sizeof(Header);
-      const char* prev_bytes = prev_ends + old.ends_capacity * sizeof(uint32_t);
-      std::memcpy(ends(), prev_ends, old.count * sizeof(uint32_t));
-      std::memcpy(bytes(), prev_bytes, old.bytes);
-      Header& h = header();
-      h.count = old.count;
-      h.bytes = old.bytes;
-    }
-  }
+  void Grow(uint64_t keys_capacity, uint64_t bytes_capacity, bool geometric);
 
   std::unique_ptr<char[]> block_;
 };

@@ -67,9 +67,8 @@ TPartialPartitionInfo PartitionInfo(const PartitionState& p, const TTableInfoSel
   }
   if (sel.want_partition_files) {
     std::vector<impala::THdfsFileDesc> fds(p.file_descs.size());
-    for (size_t i = 0; i < p.file_descs.size(); ++i) {
-      fds[i].file_desc_data.assign(p.file_descs[i].data(), p.file_descs[i].size());
-    }
+    size_t i = 0;
+    for (std::string_view fd : p.file_descs) fds[i++].file_desc_data.assign(fd.data(), fd.size());
     info.file_descriptors = std::move(fds);
     info.__isset.file_descriptors = true;
   }

@@ -60,8 +60,9 @@ Result<std::vector<FileStatus>> ListFilesGuarded(FileSystem* fs, const std::stri
 // Whether `listing` describes exactly the files of `descs`.
 bool SameFiles(const FileDescList& descs, const std::vector<FileStatus>& listing) {
   if (descs.size() != listing.size()) return false;
-  for (size_t i = 0; i < descs.size(); ++i) {
-    Result<const fb::FbFileDesc*> fd = ReadFileDesc(descs[i]);
+  size_t i = 0;
+  for (auto it = descs.begin(); it != descs.end(); ++it, ++i) {
+    Result<const fb::FbFileDesc*> fd = ReadFileDesc(*it);  // a view into `it`
     if (!fd.ok()) return false;
     const fb::FbFileDesc& d = **fd;
     const std::string_view path =

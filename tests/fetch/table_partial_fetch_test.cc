@@ -182,7 +182,7 @@ TEST_F(TableFetchSelectorTest, PartitionFiles) {
     const auto& stored = t->partitions.at(p.id)->file_descs;
     ASSERT_EQ(p.file_descriptors.size(), stored.size());
     for (size_t i = 0; i < stored.size(); ++i) {
-      EXPECT_EQ(p.file_descriptors[i].file_desc_data, stored[i]);
+      EXPECT_EQ(p.file_descriptors[i].file_desc_data, stored.Copy(i));
       auto fd = ReadFileDesc(p.file_descriptors[i].file_desc_data);
       ASSERT_TRUE(fd.ok());
       EXPECT_EQ(ToFileDescInfo(**fd).relative_path,

@@ -166,7 +166,8 @@ TEST_F(TableLoaderTest, LoadsPartitionedTable) {
   EXPECT_EQ(p1->total_file_bytes, 400);
   EXPECT_EQ(p1->num_blocks, 3 + 1);  // 300 bytes = 128+128+44; 100 bytes = 1 block
 
-  auto fd0 = ReadFileDesc(p1->file_descs[0]);
+  const std::string fd0_bytes = p1->file_descs.Copy(0);
+  auto fd0 = ReadFileDesc(fd0_bytes);
   ASSERT_TRUE(fd0.ok());
   FileDescInfo f0 = ToFileDescInfo(**fd0);
   EXPECT_EQ(f0.relative_path, "000000_0");
@@ -178,7 +179,7 @@ TEST_F(TableLoaderTest, LoadsPartitionedTable) {
   EXPECT_EQ(f0.blocks[2].offset, 256);
   EXPECT_EQ(f0.blocks[2].length, 44);
   EXPECT_EQ(f0.blocks[0].replica_host_idxs, std::vector<uint16_t>{0});
-  FileDescInfo f1 = ToFileDescInfo(**ReadFileDesc(p1->file_descs[1]));
+  FileDescInfo f1 = ToFileDescInfo(**ReadFileDesc(p1->file_descs.Copy(1)));
   EXPECT_EQ(f1.relative_path, "000001_0.gz");
   EXPECT_EQ(f1.compression, fb::FbCompression::GZIP);
   EXPECT_EQ(f1.blocks.size(), 1u);
@@ -196,7 +197,7 @@ TEST_F(TableLoaderTest, LoadsPartitionedTable) {
   ASSERT_NE(p2, nullptr);
   EXPECT_EQ(p2->location(), external_dir_);
   ASSERT_EQ(p2->file_descs.size(), 1u);
-  EXPECT_EQ(ToFileDescInfo(**ReadFileDesc(p2->file_descs[0])).compression,
+  EXPECT_EQ(ToFileDescInfo(**ReadFileDesc(p2->file_descs.Copy(0))).compression,
             fb::FbCompression::SNAPPY);
   EXPECT_EQ(p2->num_rows, -1);
   EXPECT_FALSE(p2->has_incremental_stats);
@@ -307,7 +308,7 @@ TEST_F(TableLoaderTest, UnpartitionedTable) {
   EXPECT_EQ(p.Hms().tableName, "flat");
   EXPECT_EQ(p.Hms().sd.location, t.sd.location);
   ASSERT_EQ(p.file_descs.size(), 1u);
-  EXPECT_EQ(ToFileDescInfo(**ReadFileDesc(p.file_descs[0])).compression, fb::FbCompression::ZSTD);
+  EXPECT_EQ(ToFileDescInfo(**ReadFileDesc(p.file_descs.Copy(0))).compression, fb::FbCompression::ZSTD);
   EXPECT_TRUE(p.has_incremental_stats);
   EXPECT_EQ(*DecodePartitionStats(p.partition_stats), SampleStats(10));
   EXPECT_EQ(ts.hms.parameters.count(kStatsNumChunksParam), 0u);
@@ -482,7 +483,8 @@ TEST_F(TableLoaderTest, LocalFilesHaveNoBlocks) {
   ASSERT_EQ(p1->file_descs.size(), 2u);
   EXPECT_EQ(p1->num_blocks, 0);
   EXPECT_EQ(p1->total_file_bytes, 400);
-  auto fd0 = ReadFileDesc(p1->file_descs[0]);
+  const std::string fd0_bytes = p1->file_descs.Copy(0);
+  auto fd0 = ReadFileDesc(fd0_bytes);
   ASSERT_TRUE(fd0.ok());
   FileDescInfo f0 = ToFileDescInfo(**fd0);
   EXPECT_EQ(f0.relative_path, "000000_0");
