@@ -63,6 +63,45 @@ std::string EncodeWhole(std::string_view desc) {
 
 }  // namespace
 
+void FileDescList::AppendEntry(uint64_t index, std::string_view prev, std::string_view desc,
+                               std::string* out) {
+  if (index % kKeyEvery != 0 && prev.size() == desc.size()) {
+    std::string edits = EncodeEdits(prev, desc);
+    if (edits.size() < VarintSize(2 * uint64_t{desc.size()}) + desc.size()) {
+      *out += edits;
+      return;
+    }
+  }
+  *out += EncodeWhole(desc);
+}
+
+void FileDescList::Builder::Add(std::string_view desc) {
+  if (count_ >= kMaxCount) throw std::length_error("FileDescList is full");
+  const size_t before = bytes_.size();
+  if (count_ % kKeyEvery == 0) keys_.push_back(static_cast<uint32_t>(before));
+  AppendEntry(count_, last_, desc, &bytes_);
+  if (bytes_.size() > kMaxBytes) {
+    bytes_.resize(before);
+    if (count_ % kKeyEvery == 0) keys_.pop_back();
+    throw std::length_error("FileDescList is full");
+  }
+  last_.assign(desc.data(), desc.size());
+  ++count_;
+}
+
+FileDescList FileDescList::Builder::Finish() {
+  FileDescList l;
+  if (count_ != 0) {
+    l.Allocate(keys_.size(), bytes_.size());
+    std::memcpy(l.keys(), keys_.data(), keys_.size() * sizeof(uint32_t));
+    std::memcpy(l.bytes(), bytes_.data(), bytes_.size());
+    l.header().count = static_cast<uint32_t>(count_);
+    l.header().bytes = static_cast<uint32_t>(bytes_.size());
+  }
+  *this = Builder();
+  return l;
+}
+
 FileDescList::const_iterator::const_iterator(const FileDescList* list, size_t i)
     : list_(list), i_(i) {
   if (i_ < list_->size()) list_->DecodeAt(&pos_, &current_);
@@ -135,13 +174,7 @@ void FileDescList::push_back(std::string_view desc) {
   if (h.count >= kMaxCount) throw std::length_error("FileDescList is full");
   const bool key = h.count % kKeyEvery == 0;
   std::string entry;
-  if (!key) {
-    const std::string prev = Copy(h.count - 1);
-    if (prev.size() == desc.size()) entry = EncodeEdits(prev, desc);
-  }
-  if (entry.empty() || entry.size() >= VarintSize(2 * uint64_t{desc.size()}) + desc.size()) {
-    entry = EncodeWhole(desc);
-  }
+  AppendEntry(h.count, key ? std::string() : Copy(h.count - 1), desc, &entry);
   const uint64_t need_bytes = uint64_t{h.bytes} + entry.size();
   if (need_bytes > kMaxBytes) throw std::length_error("FileDescList is full");
   const uint64_t need_keys = KeysFor(uint64_t{h.count} + 1);

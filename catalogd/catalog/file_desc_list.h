@@ -20,8 +20,9 @@
 //
 // Reading: iterate (each step decodes one entry; the view returned by the
 // iterator lives in the iterator and is valid until it advances), or Copy(i).
-// Building: push_back appends (amortized growth); shrink_to_fit drops the
-// slack once the list is complete (the loader calls it).
+// Building: Builder (what the loader uses), or push_back, which appends
+// (amortized growth) and decodes the last entry to encode against it;
+// shrink_to_fit drops the slack once the list is complete.
 //
 // Copies are deep (and exact: no slack). Thread-safety: as std::vector
 // (const use from any number of threads).
@@ -33,6 +34,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ics::catalog {
 
@@ -64,6 +66,22 @@ class FileDescList {
     size_t i_ = 0;
     size_t pos_ = 0;  // offset of the next entry in the encoded bytes
     std::string current_;
+  };
+
+  // Builds a list by appending, holding the last descriptor so that each
+  // append encodes against it without decoding (push_back decodes it).
+  // Finish() returns the list with exact capacities and resets the builder.
+  class Builder {
+   public:
+    // Throws std::length_error past the list's limits (see push_back).
+    void Add(std::string_view desc);
+    FileDescList Finish();
+
+   private:
+    std::string bytes_;
+    std::vector<uint32_t> keys_;
+    std::string last_;
+    uint64_t count_ = 0;
   };
 
   FileDescList() = default;
@@ -123,6 +141,10 @@ class FileDescList {
     return block_ == nullptr ? std::string_view() : std::string_view(bytes(), header().bytes);
   }
 
+  // Appends entry `index` (desc, encoded against `prev`, the descriptor
+  // before it) to *out.
+  static void AppendEntry(uint64_t index, std::string_view prev, std::string_view desc,
+                          std::string* out);
   // Decodes the entry at *pos over *current (the previous descriptor) and
   // advances *pos. Throws std::logic_error if the bytes are not an entry.
   void DecodeAt(size_t* pos, std::string* current) const;

@@ -324,8 +324,7 @@ Result<std::shared_ptr<PartitionState>> TableLoader::BuildPartition(const TableS
 }
 
 Status TableLoader::FillFiles(const std::vector<FileStatus>& files, PartitionState* part) const {
-  part->file_descs.clear();
-  part->file_descs.reserve(files.size());
+  FileDescList::Builder descs;
   part->total_file_bytes = 0;
   part->num_blocks = 0;
   FileDescInfo info;
@@ -339,12 +338,12 @@ Status TableLoader::FillFiles(const std::vector<FileStatus>& files, PartitionSta
     info.mtime_ms = f.mtime_ms;
     info.compression = CompressionFromFileName(f.name);
     if (fs_->HasBlockLocations()) info.blocks = SplitIntoBlocks(f.length, options_.block_size, 0);
-    part->file_descs.push_back(BuildFileDesc(info));
+    descs.Add(BuildFileDesc(info));
     // Sums saturate: a listing cannot overflow them, however large its files.
     part->total_file_bytes = SaturatingAdd(part->total_file_bytes, f.length);
     part->num_blocks = SaturatingAdd(part->num_blocks, static_cast<int64_t>(info.blocks.size()));
   }
-  part->file_descs.shrink_to_fit();
+  part->file_descs = descs.Finish();
   part->last_refresh_ms = NowMs();
   return Status::OK();
 }

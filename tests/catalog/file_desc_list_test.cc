@@ -110,6 +110,25 @@ TEST(FileDescListTest, SimilarDescriptorsCostTheirDifferences) {
   EXPECT_LT(others, (want.size() - keys) * whole / 5) << l.HeapBytes();
 }
 
+TEST(FileDescListTest, BuilderMatchesAppending) {
+  FileDescList::Builder b;
+  EXPECT_TRUE(b.Finish().empty());
+  FileDescList appended;
+  std::vector<std::string> want;
+  for (int task = 0; task < 40; ++task) {
+    want.push_back(task % 9 == 4 ? Desc(task) : SparkDesc(task));
+    b.Add(want.back());
+    appended.push_back(want.back());
+  }
+  const FileDescList built = b.Finish();
+  ExpectHolds(built, want);
+  EXPECT_EQ(built, appended);
+  appended.shrink_to_fit();
+  EXPECT_EQ(built.HeapBytes(), appended.HeapBytes());
+  b.Add("after finish");  // the builder starts over
+  EXPECT_EQ(b.Finish().Copy(0), "after finish");
+}
+
 TEST(FileDescListTest, ShrinkLeavesExactlyTheContents) {
   FileDescList l;
   l.reserve(8);
