@@ -86,7 +86,7 @@ int64_t Heap(const std::vector<impala::TColumn>& cols) {
 int64_t PartitionState::EstimateBytes() const {
   // The object itself plus make_shared's control block.
   int64_t b = Alloc(sizeof(PartitionState) + 16);
-  b += Heap(name) + Heap(values) + Heap(partition_stats);
+  b += Heap(name) + Heap(values) + Alloc(partition_stats.HeapBytes());
   b += Alloc(location_.HeapBytes()) + Alloc(hms_parameters.HeapBytes());
   b += Alloc(file_descs.HeapBytes());
   return b;

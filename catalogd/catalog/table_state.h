@@ -70,7 +70,7 @@ struct PartitionState {
   int64_t total_file_bytes = 0;
   int64_t num_blocks = 0;
   int64_t num_rows = -1;               // from HMS parameter numRows; -1 unknown
-  std::string partition_stats;         // deflate(compact(TPartitionStats)); empty = none
+  CompactString partition_stats;  // deflate(compact(TPartitionStats)); empty = none
   bool has_incremental_stats = false;
   // When the listing it holds was taken. A reload that finds a partition
   // unchanged keeps the old state (id, version and this time).

@@ -73,7 +73,7 @@ TPartialPartitionInfo PartitionInfo(const PartitionState& p, const TTableInfoSel
     info.__isset.file_descriptors = true;
   }
   if (sel.want_partition_stats) {
-    if (!p.partition_stats.empty()) info.__set_partition_stats(p.partition_stats);
+    if (!p.partition_stats.empty()) info.__set_partition_stats(std::string(p.partition_stats.view()));
     info.__set_has_incremental_stats(p.has_incremental_stats);
   }
   return info;

@@ -92,7 +92,7 @@ Result<hive::Partition> PartitionForMetastore(const PartitionState& p) {
   hive::Partition out = p.Hms();
   RemoveStatsParams(&out.parameters);
   if (!p.partition_stats.empty()) {
-    Result<impala::TPartitionStats> stats = DecodePartitionStats(p.partition_stats);
+    Result<impala::TPartitionStats> stats = DecodePartitionStats(p.partition_stats.view());
     if (!stats.ok()) return stats.status().WithContext("partition '" + p.name + "' stats");
     ICS_RETURN_IF_ERROR(SetStatsParams(*stats, &out.parameters));
   }
@@ -311,7 +311,7 @@ Result<std::shared_ptr<PartitionState>> TableLoader::BuildPartition(const TableS
   } else if (stats->has_value()) {
     Result<std::string> compressed = EncodePartitionStats(**stats);
     if (!compressed.ok()) return compressed.status().WithContext("partition '" + p->name + "' stats");
-    p->partition_stats = std::move(compressed).value();
+    p->partition_stats = CompactString(*compressed);
     p->has_incremental_stats = (*stats)->__isset.intermediate_col_stats;
   }
   RemoveStatsParams(&partition.parameters);

@@ -84,7 +84,7 @@ TEST_F(DdlStatsTest, UpdateTablePartitionAndColumnStats) {
   EXPECT_EQ(p1->num_rows, 100);
   EXPECT_TRUE(p1->has_incremental_stats);
   EXPECT_EQ(p1->prev_id, before->FindPartition("year=1/month=a")->id);
-  auto decoded = DecodePartitionStats(p1->partition_stats);
+  auto decoded = DecodePartitionStats(p1->partition_stats.view());
   ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
   EXPECT_EQ(*decoded, big);
   EXPECT_EQ(p1->Hms().parameters.count(kStatsNumChunksParam), 0u) << "chunks live compressed";
@@ -112,7 +112,7 @@ TEST_F(DdlStatsTest, UpdateTablePartitionAndColumnStats) {
   // A fresh load from the metastore sees the same stats.
   ASSERT_TRUE(loads_->Invalidate("db", "p").ok());
   TablePtr reloaded = Loaded("db", "p");
-  auto again = DecodePartitionStats(reloaded->FindPartition("year=1/month=a")->partition_stats);
+  auto again = DecodePartitionStats(reloaded->FindPartition("year=1/month=a")->partition_stats.view());
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(*again, big);
   EXPECT_EQ(reloaded->table_stats.num_rows, 300);
@@ -167,7 +167,7 @@ TEST_F(DdlStatsTest, UnpartitionedTableStatsLiveInTheTable) {
   ASSERT_EQ(t->partitions.size(), 1u);
   const PartitionState& root = *t->partitions.begin()->second;
   EXPECT_EQ(root.num_rows, 7);
-  auto decoded = DecodePartitionStats(root.partition_stats);
+  auto decoded = DecodePartitionStats(root.partition_stats.view());
   ASSERT_TRUE(decoded.ok());
   EXPECT_EQ(decoded->stats.num_rows, 7);
   EXPECT_EQ(t->table_stats.num_rows, 7);

@@ -117,7 +117,7 @@ inline std::shared_ptr<TableState> MakeTable(const TableSpec& spec) {
       impala::TPartitionStats ps;
       ps.stats.num_rows = 10 * i;
       auto enc = EncodePartitionStats(ps);
-      if (enc.ok()) p->partition_stats = std::move(enc).value();
+      if (enc.ok()) p->partition_stats = catalog::CompactString(*enc);
       p->has_incremental_stats = true;
     }
     t->partition_ids_by_name[p->name] = p->id;

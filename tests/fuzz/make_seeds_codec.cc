@@ -36,7 +36,8 @@ void CodecSeeds(CatalogdStack& stack) {
   if (sales.ok()) {
     for (const auto& [id, part] : (*sales)->partitions) {
       if (!part->partition_stats.empty()) {
-        Write("partition_stats_fuzz", "seeded_" + std::to_string(n++), part->partition_stats);
+        Write("partition_stats_fuzz", "seeded_" + std::to_string(n++),
+              std::string(part->partition_stats.view()));
         break;
       }
     }

@@ -186,7 +186,7 @@ TEST_F(TableLoaderTest, LoadsPartitionedTable) {
 
   // Incremental stats: decoded from >1 chunk, kept compressed, chunks stripped.
   EXPECT_TRUE(p1->has_incremental_stats);
-  auto stats = DecodePartitionStats(p1->partition_stats);
+  auto stats = DecodePartitionStats(p1->partition_stats.view());
   ASSERT_TRUE(stats.ok()) << stats.status().ToString();
   EXPECT_EQ(*stats, SampleStats(5000));
   EXPECT_EQ(p1->Hms().parameters.count(kStatsNumChunksParam), 0u);
@@ -310,7 +310,7 @@ TEST_F(TableLoaderTest, UnpartitionedTable) {
   ASSERT_EQ(p.file_descs.size(), 1u);
   EXPECT_EQ(ToFileDescInfo(**ReadFileDesc(p.file_descs.Copy(0))).compression, fb::FbCompression::ZSTD);
   EXPECT_TRUE(p.has_incremental_stats);
-  EXPECT_EQ(*DecodePartitionStats(p.partition_stats), SampleStats(10));
+  EXPECT_EQ(*DecodePartitionStats(p.partition_stats.view()), SampleStats(10));
   EXPECT_EQ(ts.hms.parameters.count(kStatsNumChunksParam), 0u);
   EXPECT_EQ(ts.FindPartition(""), &p);
   EXPECT_EQ(ts.partition_prefixes, std::vector<std::string>{t.sd.location});
