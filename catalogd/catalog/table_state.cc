@@ -7,9 +7,12 @@
 #include "catalogd/catalog/table_state.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <unordered_set>
 
+#include "common/hive/partition_name.h"
 #include "common/util/path_join.h"
+#include "common/util/varint.h"
 
 namespace ics::catalog {
 
@@ -86,7 +89,7 @@ int64_t Heap(const std::vector<impala::TColumn>& cols) {
 int64_t PartitionState::EstimateBytes() const {
   // The object itself plus make_shared's control block.
   int64_t b = Alloc(sizeof(PartitionState) + 16);
-  b += Heap(name) + Heap(values) + Alloc(partition_stats.HeapBytes());
+  b += Heap(name) + Alloc(explicit_values_.HeapBytes()) + Alloc(partition_stats.HeapBytes());
   b += Alloc(location_.HeapBytes()) + Alloc(hms_parameters.HeapBytes());
   b += Alloc(file_descs.HeapBytes());
   return b;
@@ -94,12 +97,44 @@ int64_t PartitionState::EstimateBytes() const {
 
 hive::Partition PartitionState::Hms() const {
   hive::Partition out = hms_shape != nullptr ? *hms_shape : hive::Partition();
-  out.values = values;
+  out.values = values();
   out.parameters = hms_parameters.ToMap();
   out.sd.location = hms_has_location ? location() : std::string();
   out.createTime = hms_create_time;
   out.lastAccessTime = hms_last_access_time;
   return out;
+}
+
+std::vector<std::string> PartitionState::values() const {
+  if (explicit_values_.empty()) return PartitionValuesFromName(name);
+  std::vector<std::string> out;
+  const std::string_view enc = explicit_values_.view();
+  size_t pos = 0;
+  uint64_t n = 0;
+  if (!ReadVarint(enc, &pos, &n)) throw std::logic_error("PartitionState: bad stored values");
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t len = 0;
+    if (!ReadVarint(enc, &pos, &len) || len > enc.size() - pos) {
+      throw std::logic_error("PartitionState: bad stored values");
+    }
+    out.emplace_back(enc.substr(pos, len));
+    pos += len;
+  }
+  return out;
+}
+
+void PartitionState::set_values(const std::vector<std::string>& v) {
+  if (PartitionValuesFromName(name) == v) {
+    explicit_values_ = CompactString();
+    return;
+  }
+  std::string enc;
+  PutVarint(v.size(), &enc);
+  for (const std::string& x : v) {
+    PutVarint(x.size(), &enc);
+    enc += x;
+  }
+  explicit_values_ = CompactString(enc);
 }
 
 std::string PartitionState::location() const {
@@ -172,7 +207,8 @@ static bool SameShape(const std::shared_ptr<const hive::Partition>& a,
 }
 
 bool SameContent(const PartitionState& a, const PartitionState& b) {
-  return a.name == b.name && a.values == b.values && a.location() == b.location() &&
+  return a.name == b.name && a.explicit_values_ == b.explicit_values_ &&
+         a.location() == b.location() &&
          a.total_file_bytes == b.total_file_bytes && a.num_blocks == b.num_blocks &&
          a.num_rows == b.num_rows && a.has_incremental_stats == b.has_incremental_stats &&
          a.file_descs == b.file_descs && a.partition_stats == b.partition_stats &&
@@ -181,11 +217,8 @@ bool SameContent(const PartitionState& a, const PartitionState& b) {
          a.hms_has_location == b.hms_has_location && SameShape(a.hms_shape, b.hms_shape);
 }
 
-const PartitionState* TableState::FindPartition(const std::string& part_name) const {
-  auto id = partition_ids_by_name.find(part_name);
-  if (id == partition_ids_by_name.end()) return nullptr;
-  auto p = partitions.find(id->second);
-  return p == partitions.end() ? nullptr : p->second.get();
+const PartitionState* TableState::FindPartition(std::string_view part_name) const {
+  return partitions_by_name.Find(part_name);
 }
 
 int64_t TableState::NumFiles() const {
@@ -211,11 +244,10 @@ int64_t TableState::EstimateBytes() const {
       b += Alloc(sizeof(hive::Partition) + 16) + Heap(*p->hms_shape);
     }
   }
-  b += Alloc(partition_ids_by_name.num_chunks() * 16) +
-       static_cast<int64_t>(partition_ids_by_name.num_chunks()) *
-           Alloc(sizeof(std::vector<int>) + 16);
-  b += Alloc(partition_ids_by_name.capacity() * sizeof(std::pair<std::string, int64_t>));
-  for (const auto& [part_name, id] : partition_ids_by_name) b += Heap(part_name);
+  const PartitionNameIndex::Map& by_name = partitions_by_name.map();
+  b += Alloc(by_name.num_chunks() * 16) +
+       static_cast<int64_t>(by_name.num_chunks()) * Alloc(sizeof(std::vector<int>) + 16);
+  b += Alloc(by_name.capacity() * sizeof(PartitionNameIndex::Map::value_type));
   for (const auto& [col, stats] : column_stats) {
     b += Alloc(kMapNodeHeader + sizeof(std::pair<const std::string, hive::ColumnStatisticsObj>));
     b += Heap(col) + Heap(stats.colName) + Heap(stats.colType);

@@ -27,6 +27,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -35,6 +36,7 @@
 #include "catalogd/catalog/compact_string.h"
 #include "catalogd/catalog/compact_string_map.h"
 #include "catalogd/catalog/file_desc_list.h"
+#include "catalogd/catalog/partition_name_index.h"
 #include "common/util/mutex.h"
 #include "common/util/persistent_map.h"
 #include "common/util/status.h"
@@ -52,7 +54,13 @@ struct PartitionState {
   // "k1=v1/k2=v2" (Hive-escaped); empty for the single partition of an
   // unpartitioned table.
   std::string name;
-  std::vector<std::string> values;
+  // The partition's values, in key order. Not stored when the name gives
+  // them back (PartitionValuesFromName), as it does for all but values the
+  // name cannot spell (an empty value, named as the default partition).
+  std::vector<std::string> values() const;
+  // Sets the values against the current name: set `name` first, and set
+  // the values again after changing it.
+  void set_values(const std::vector<std::string>& values);
   // The partition's HMS object (for unpartitioned tables: synthesized from
   // the table), kept in parts; Hms() puts them back together. hms_shape is
   // what the partitions of a table usually have in common: db and table
@@ -66,12 +74,12 @@ struct PartitionState {
   int32_t hms_create_time = 0;
   int32_t hms_last_access_time = 0;
   bool hms_has_location = false;  // sd.location set in the metastore (it is location())
+  bool has_incremental_stats = false;
   FileDescList file_descs;  // FbFileDesc buffers, packed
   int64_t total_file_bytes = 0;
   int64_t num_blocks = 0;
   int64_t num_rows = -1;               // from HMS parameter numRows; -1 unknown
   CompactString partition_stats;  // deflate(compact(TPartitionStats)); empty = none
-  bool has_incremental_stats = false;
   // When the listing it holds was taken. A reload that finds a partition
   // unchanged keeps the old state (id, version and this time).
   int64_t last_refresh_ms = 0;
@@ -99,8 +107,12 @@ struct PartitionState {
   int64_t EstimateBytes() const;
 
  private:
+  friend bool SameContent(const PartitionState& a, const PartitionState& b);
   // The directory when it is not derived (see SetHms); empty when it is.
   CompactString location_;
+  // The values when the name does not give them back: a varint count, then
+  // each value as a varint length and its bytes. Empty when derived.
+  CompactString explicit_values_;
 };
 
 // Interns partition shapes (PartitionState::hms_shape): an equal shape
@@ -139,10 +151,11 @@ struct TableState {
   impala::TTableType::type table_type = impala::TTableType::HDFS_TABLE;
   std::vector<impala::TColumn> clustering_columns;  // partition keys, in order
   std::vector<impala::TColumn> columns;             // data columns, in order
-  // By id, and ids by name. Persistent maps: the next state of a table
-  // shares them with this one except for the chunks a change touches.
+  // By id, and by name (the same partitions). Persistent maps: the next
+  // state of a table shares them with this one except for the chunks a
+  // change touches.
   PersistentMap<int64_t, PartitionPtr> partitions;
-  PersistentMap<std::string, int64_t> partition_ids_by_name;
+  PartitionNameIndex partitions_by_name;
   std::map<std::string, hive::ColumnStatisticsObj> column_stats;  // by column name
   impala::TTableStats table_stats;  // num_rows (-1 unknown), total_file_bytes
   std::vector<impala::TNetworkAddress> network_addresses;  // hosts of file blocks
@@ -153,7 +166,7 @@ struct TableState {
 
   bool is_view() const { return table_type == impala::TTableType::VIEW; }
   bool is_partitioned() const { return !clustering_columns.empty(); }
-  const PartitionState* FindPartition(const std::string& part_name) const;
+  const PartitionState* FindPartition(std::string_view part_name) const;
   int64_t NumFiles() const;
   int64_t EstimateBytes() const;
 };

@@ -277,12 +277,11 @@ Status BuildEdit(CatalogContext* ctx, const impala::TAlterTableParams& p, const 
                              PartitionValues(old, f.partition_spec));
         ICS_ASSIGN_OR_RETURN(std::string name,
                              MakePartitionName(PartitionKeyNames(old.clustering_columns), values));
-        auto it = old.partition_ids_by_name.find(name);
-        if (it == old.partition_ids_by_name.end()) {
+        PartitionPtr part = old.partitions_by_name.Get(name);
+        if (part == nullptr) {
           return Status::NotFound("Partition does not exist: " + PartitionDisplayName(t, name));
         }
-        ICS_ASSIGN_OR_RETURN(e->partitions,
-                             MetastorePartitions(ctx, t, {old.partitions.at(it->second)}));
+        ICS_ASSIGN_OR_RETURN(e->partitions, MetastorePartitions(ctx, t, {part}));
         e->originals = e->partitions;
         e->partitions[0].sd.location = loc;
         e->table_changed = false;
@@ -354,7 +353,7 @@ Result<DdlOutcome> SimpleAlter(CatalogContext* ctx, const impala::TAlterTablePar
     for (const hive::Partition& part : e.partitions) {
       PartitionPtr current;
       for (const auto& [id, existing] : next->partitions) {
-        if (existing->values == part.values) current = existing;
+        if (existing->values() == part.values) current = existing;
       }
       if (current == nullptr) continue;
       ICS_RETURN_IF_ERROR(ReplacePartition(ctx, next.get(), *current, part));

@@ -294,9 +294,10 @@ Result<std::vector<PartitionPtr>> ResolvePartitionSet(
     }
     bool any = false;
     for (const auto& [id, p] : t.partitions) {
-      bool match = p->values.size() == t.clustering_columns.size();
+      const std::vector<std::string> values = p->values();
+      bool match = values.size() == t.clustering_columns.size();
       for (auto it = want.begin(); match && it != want.end(); ++it) {
-        match = p->values[it->first] == it->second;
+        match = values[it->first] == it->second;
       }
       if (match) {
         found.emplace(id, p);
@@ -325,7 +326,7 @@ Result<std::vector<hive::Partition>> MetastorePartitions(CatalogContext* ctx, co
   std::vector<hive::Partition> out;
   out.reserve(parts.size());
   for (const PartitionPtr& p : parts) {
-    auto it = by_values.find(p->values);
+    auto it = by_values.find(p->values());
     if (it == by_values.end()) {
       return Status::Internal("partition " + p->name + " of " + t.full() +
                               " is in the catalog but not in the metastore; run REFRESH or "

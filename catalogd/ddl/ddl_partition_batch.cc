@@ -69,7 +69,7 @@ Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const Part
   for (const PartitionBatch::Add& a : b.adds) {
     std::vector<std::string> values;
     ICS_ASSIGN_OR_RETURN(std::string name, BatchName(*old, t, keys, a.values, &seen, &values));
-    if (old->partition_ids_by_name.count(name) != 0) {
+    if (old->partitions_by_name.Contains(name)) {
       if (b.skip_existing) continue;
       return Status::AlreadyExists("Partition already exists: " + PartitionDisplayName(t, name));
     }
@@ -86,17 +86,17 @@ Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const Part
   for (const PartitionBatch::Alter& a : b.alters) {
     std::vector<std::string> values;
     ICS_ASSIGN_OR_RETURN(std::string name, BatchName(*old, t, keys, a.values, &seen, &values));
-    auto it = old->partition_ids_by_name.find(name);
-    if (it == old->partition_ids_by_name.end()) return Missing(t, name);
-    alter_olds.push_back(old->partitions.at(it->second));
+    PartitionPtr found = old->partitions_by_name.Get(name);
+    if (found == nullptr) return Missing(t, name);
+    alter_olds.push_back(std::move(found));
   }
   std::vector<PartitionPtr> drops;
   for (const std::vector<std::string>& v : b.drops) {
     std::vector<std::string> values;
     ICS_ASSIGN_OR_RETURN(std::string name, BatchName(*old, t, keys, v, &seen, &values));
-    auto it = old->partition_ids_by_name.find(name);
-    if (it == old->partition_ids_by_name.end()) return Missing(t, name);
-    drops.push_back(old->partitions.at(it->second));
+    PartitionPtr found = old->partitions_by_name.Get(name);
+    if (found == nullptr) return Missing(t, name);
+    drops.push_back(std::move(found));
   }
   std::vector<hive::Partition> alter_originals;
   if (!alter_olds.empty()) {

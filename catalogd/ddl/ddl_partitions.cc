@@ -118,7 +118,7 @@ Result<DdlOutcome> AddPartitions(CatalogContext* ctx, const TableRef& t,
     if (!in_request.insert(name).second) {
       return Status::InvalidArgument("Duplicate partition in ADD PARTITION: " + name);
     }
-    if (old->partition_ids_by_name.count(name) != 0) {
+    if (old->partitions_by_name.Contains(name)) {
       if (p.if_not_exists) continue;
       return Status::AlreadyExists("Partition already exists: " + PartitionDisplayName(t, name));
     }
@@ -207,7 +207,7 @@ Result<DdlOutcome> RecoverPartitions(CatalogContext* ctx, const TableRef& t) {
   std::set<std::string> seen;
   for (Found& f : level) {
     ICS_ASSIGN_OR_RETURN(std::string name, MakePartitionName(keys, f.values));
-    if (old->partition_ids_by_name.count(name) != 0 || !seen.insert(name).second) continue;
+    if (old->partitions_by_name.Contains(name) || !seen.insert(name).second) continue;
     adds.push_back(NewPartition(hms, std::move(f.values), f.dir));
     names.push_back(std::move(name));
   }
@@ -287,9 +287,8 @@ Result<DdlOutcome> UpdateCatalog(CatalogContext* ctx, const impala::TUpdateCatal
       if (!seen.insert(canonical).second) {
         return Status::InvalidArgument("Partition '" + name + "' is listed more than once");
       }
-      auto it = old->partition_ids_by_name.find(canonical);
-      if (it != old->partition_ids_by_name.end()) {
-        tp.existing = old->partitions.at(it->second);
+      if (PartitionPtr existing = old->partitions_by_name.Get(canonical)) {
+        tp.existing = std::move(existing);
       } else {
         tp.part = NewPartition(hms, std::move(values), table_loc + "/" + canonical);
         adds.push_back(tp.part);

@@ -93,10 +93,7 @@ Result<DdlOutcome> RefreshTable(CatalogContext* ctx, const impala::TResetMetadat
   // changes unless all of them do.
   std::shared_ptr<TableState> next = CopyTable(*current);
   for (const std::string& name : names) {
-    auto it = current->partition_ids_by_name.find(name);
-    const PartitionState* existing = it == current->partition_ids_by_name.end()
-                                         ? nullptr
-                                         : current->partitions.at(it->second).get();
+    const PartitionState* existing = current->partitions_by_name.Find(name);
     auto s = stored_by_name.find(name);
     const hive::Partition* in_metastore = s == stored_by_name.end() ? nullptr : s->second;
     if (in_metastore == nullptr && existing == nullptr) {

@@ -161,7 +161,7 @@ Status PutPartitionStats(const impala::TPartitionStats& stats,
 Status ReplaceChanged(CatalogContext* ctx, TableState* next,
                       const std::vector<hive::Partition>& changed) {
   std::map<std::vector<std::string>, PartitionPtr> by_values;
-  for (const auto& [id, p] : next->partitions) by_values.emplace(p->values, p);
+  for (const auto& [id, p] : next->partitions) by_values.emplace(p->values(), p);
   for (const hive::Partition& part : changed) {
     auto it = by_values.find(part.values);
     if (it == by_values.end()) continue;
@@ -217,11 +217,11 @@ Result<DdlOutcome> UpdateStats(CatalogContext* ctx, const TableRef& t,
         continue;
       }
       ICS_ASSIGN_OR_RETURN(std::string name, MakePartitionName(keys, values));
-      auto it = old->partition_ids_by_name.find(name);
-      if (it == old->partition_ids_by_name.end()) {
+      PartitionPtr target = old->partitions_by_name.Get(name);
+      if (target == nullptr) {
         return Status::NotFound("Partition does not exist: " + PartitionDisplayName(t, name));
       }
-      targets.push_back(old->partitions.at(it->second));
+      targets.push_back(std::move(target));
       stats.push_back(&s);
     }
     if (!targets.empty()) {

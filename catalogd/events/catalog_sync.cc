@@ -106,16 +106,13 @@ Status SyncPartitions(CatalogContext* ctx, const std::set<std::string>& names, T
     by_name[name] = &p;
   }
   for (const std::string& name : wanted) {
-    int64_t existing_id = -1;
-    auto known = next->partition_ids_by_name.find(name);
-    if (known != next->partition_ids_by_name.end() && next->partitions.count(known->second) != 0) {
-      existing_id = known->second;
-    }
+    const PartitionState* known = next->partitions_by_name.Find(name);
+    const int64_t existing_id = known != nullptr ? known->id : -1;
     auto found = by_name.find(name);
     if (found == by_name.end()) {
       if (existing_id >= 0) {
+        next->partitions_by_name.Erase(name);
         next->partitions.erase(existing_id);
-        next->partition_ids_by_name.erase(name);
       }
       continue;
     }
@@ -125,8 +122,8 @@ Status SyncPartitions(CatalogContext* ctx, const std::set<std::string>& names, T
                          ctx->loader->LoadPartition(*next, *found->second, existing_id));
     if (existing_id >= 0) next->partitions.erase(existing_id);
     const int64_t id = p->id;
+    next->partitions_by_name.Put(p);
     next->partitions.emplace(id, std::move(p));
-    next->partition_ids_by_name[name] = id;
   }
   return Status::OK();
 }

@@ -360,14 +360,12 @@ Result<impala::TCatalogObject> PartialFetcher::GetCatalogObject(
       const auto& hp = desc.hdfs_partition;
       ICS_ASSIGN_OR_RETURN(TablePtr t,
                            LoadedTableOrStatus(AsciiLower(hp.db_name), AsciiLower(hp.tbl_name)));
-      auto id = t->partition_ids_by_name.find(hp.partition_name);
-      auto p = id == t->partition_ids_by_name.end() ? t->partitions.end()
-                                                    : t->partitions.find(id->second);
-      if (p == t->partitions.end() || p->second == nullptr) {
+      const PartitionState* p = t->partitions_by_name.Find(hp.partition_name);
+      if (p == nullptr) {
         return Status::NotFound("partition " + hp.partition_name + " of " + t->db + "." + t->name +
                                 " does not exist");
       }
-      return PartitionObject(*t, *p->second);
+      return PartitionObject(*t, *p);
     }
     case Raw(TCatalogObjectType::FUNCTION): {
       const std::string db = AsciiLower(desc.fn.name.db_name);

@@ -217,9 +217,7 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
     }
     std::shared_ptr<PartitionState> fresh = std::move(p).value();
     if (previous != nullptr) {
-      auto old_id = previous->partition_ids_by_name.find(fresh->name);
-      if (old_id != previous->partition_ids_by_name.end()) {
-        const PartitionPtr& old = previous->partitions.at(old_id->second);
+      if (PartitionPtr old = previous->partitions_by_name.Get(fresh->name)) {
         if (SameContent(*old, *fresh)) {
           built[i] = old;
           return;
@@ -296,7 +294,7 @@ Result<std::shared_ptr<PartitionState>> TableLoader::BuildPartition(const TableS
     if (!name.ok()) return name.status().WithContext("partition");
     p->name = std::move(name).value();
   }
-  p->values = partition.values;
+  p->set_values(partition.values);
   std::string location = partition.sd.location.empty()
                              ? JoinPath(table.hms.sd.location, p->name)
                              : partition.sd.location;
@@ -382,7 +380,7 @@ void TableLoader::FinishTableState(TableState* table, const TableState* base) co
                            base->clustering_columns.size() == k &&
                            base->table_stats.total_file_bytes < kMax && base->num_blocks < kMax;
   if (incremental) {
-    table->partition_ids_by_name = base->partition_ids_by_name;
+    table->partitions_by_name = base->partitions_by_name;
     table->partition_prefixes = base->partition_prefixes;
     int64_t total_bytes = base->table_stats.total_file_bytes;
     int64_t total_blocks = base->num_blocks;
@@ -393,16 +391,14 @@ void TableLoader::FinishTableState(TableState* table, const TableState* base) co
         [&](int64_t /*id*/, const PartitionPtr* before, const PartitionPtr* after) {
           if (before != nullptr) {
             const PartitionState& p = **before;
-            auto named = table->partition_ids_by_name.find(p.name);
-            if (named != table->partition_ids_by_name.end() && named->second == p.id) {
-              table->partition_ids_by_name.erase(p.name);
-            }
+            const PartitionState* named = table->partitions_by_name.Find(p.name);
+            if (named != nullptr && named->id == p.id) table->partitions_by_name.Erase(p.name);
             total_bytes -= p.total_file_bytes;
             total_blocks -= p.num_blocks;
           }
           if (after != nullptr) {
             const PartitionState& p = **after;
-            table->partition_ids_by_name.insert_or_assign(p.name, p.id);
+            table->partitions_by_name.Put(*after);
             total_bytes = SaturatingAdd(total_bytes, p.total_file_bytes);
             total_blocks = SaturatingAdd(total_blocks, p.num_blocks);
             saturated = saturated || total_bytes == kMax || total_blocks == kMax;
@@ -421,13 +417,13 @@ void TableLoader::FinishTableState(TableState* table, const TableState* base) co
       return;
     }
   }
-  table->partition_ids_by_name.clear();
+  table->partitions_by_name.Clear();
   table->partition_prefixes.clear();
   int64_t total_bytes = 0;
   int64_t total_blocks = 0;
   std::unordered_set<std::string> seen_prefixes;
   for (const auto& [id, p] : table->partitions) {
-    table->partition_ids_by_name[p->name] = id;
+    table->partitions_by_name.Put(p);
     total_bytes = SaturatingAdd(total_bytes, p->total_file_bytes);
     total_blocks = SaturatingAdd(total_blocks, p->num_blocks);
     std::string prefix = SplitPartitionLocation(p->location(), k).prefix;

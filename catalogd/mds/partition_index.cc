@@ -50,9 +50,10 @@ bool PartitionIndex::MakeEntry(const PartitionState& p, Entry* out) const {
   out->id = p.id;
   out->key.clear();
   out->key.reserve(positions_.size());
+  const std::vector<std::string> values = p.values();
   for (size_t pos : positions_) {
-    if (pos >= p.values.size()) return false;
-    Result<HiveValue> v = ParseStoredValue(keys_[pos].kind, p.values[pos]);
+    if (pos >= values.size()) return false;
+    Result<HiveValue> v = ParseStoredValue(keys_[pos].kind, values[pos]);
     if (!v.ok()) return false;
     out->key.push_back(std::move(v).value());
   }
@@ -74,10 +75,11 @@ std::vector<BackfillError> PartitionIndex::Build(const TableState& t) {
       continue;
     }
     unindexed.insert(id);
-    const bool short_values = p->values.size() != keys_.size();
+    std::vector<std::string> values = p->values();
+    const bool short_values = values.size() != keys_.size();
     BackfillError& err = short_values ? missing : type_errors;
     size_t& count = short_values ? num_missing : num_type_errors;
-    if (++count <= kMaxBackfillExamples) err.partitions.push_back(p->values);
+    if (++count <= kMaxBackfillExamples) err.partitions.push_back(std::move(values));
   }
   std::sort(entries.begin(), entries.end(), EntryLess);
   MutexLock l(&mu_);

@@ -79,7 +79,7 @@ Result<ListPage> PartitionLister::List(const ListQuery& q) const {
   for (const PartitionState* p : candidates) {
     if (!after.empty() && p->name <= after) continue;
     if (!pred.matches_all()) {
-      Result<std::vector<HiveValue>> values = TypedValues(keys, p->values, pred.referenced_keys());
+      Result<std::vector<HiveValue>> values = TypedValues(keys, p->values(), pred.referenced_keys());
       if (!values.ok() || !pred.Matches(*values)) continue;  // unparsable: matches nothing
     }
     matches.push_back(p);

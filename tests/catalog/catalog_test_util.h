@@ -33,7 +33,7 @@ inline std::shared_ptr<TableState> Table(const std::string& db, const std::strin
     auto p = std::make_shared<PartitionState>();
     p->id = first_id + i;
     p->name = "p=" + std::to_string(i);
-    p->values = {std::to_string(i)};
+    p->set_values({std::to_string(i)});
     p->set_location(t->hms.sd.location + "/" + p->name);
     for (int f = 0; f < files; ++f) {
       FileDescInfo info;
@@ -41,7 +41,7 @@ inline std::shared_ptr<TableState> Table(const std::string& db, const std::strin
       info.length = 100;
       p->file_descs.push_back(BuildFileDesc(info));
     }
-    t->partition_ids_by_name[p->name] = p->id;
+    t->partitions_by_name.Put(p);
     t->partitions[p->id] = std::move(p);
   }
   return t;

@@ -27,7 +27,7 @@ std::shared_ptr<PartitionState> MakeState(const std::string& hms_location,
                                           PartitionShapes* shapes) {
   auto p = std::make_shared<PartitionState>();
   p->name = "year=2024";
-  p->values = {"2024"};
+  p->set_values({"2024"});
   p->SetHms(HmsPartition(hms_location), dir, table_dir, shapes);
   return p;
 }
@@ -66,7 +66,7 @@ TEST(PartitionStateTest, HmsObjectIsRebuiltWithItsOwnLocation) {
   // Partitions of one table share one shape.
   auto other = std::make_shared<PartitionState>();
   other->name = "year=2025";
-  other->values = {"2025"};
+  other->set_values({"2025"});
   hive::Partition hms = HmsPartition("/w/t/year=2025");
   hms.values = {"2025"};
   other->SetHms(std::move(hms), "/w/t/year=2025", "/w/t", &shapes);
@@ -114,6 +114,84 @@ TEST(CompactStringTest, MapKeepsPairsInKeyOrder) {
   EXPECT_NE(CompactStringMap({{"numRows", "11"}}), c);
   EXPECT_TRUE(CompactStringMap().empty());
   EXPECT_EQ(CompactStringMap().HeapBytes(), 0u);
+}
+
+// Values the name spells come from the name; others (an empty value, named
+// as the default partition; a count the name does not match) are kept.
+TEST(PartitionStateTest, ValuesComeFromTheNameOrAreKept) {
+  struct Case {
+    std::string name;
+    std::vector<std::string> values;
+    bool derived;
+  };
+  const std::vector<Case> cases = {
+      {"", {}, true},
+      {"year=2024/month=01", {"2024", "01"}, true},
+      {"k=a%2Fb%3Dc", {"a/b=c"}, true},
+      {"k=__HIVE_DEFAULT_PARTITION__", {""}, false},
+      {"k=__HIVE_DEFAULT_PARTITION__", {"__HIVE_DEFAULT_PARTITION__"}, true},
+      {"k=x", {}, false},
+      {"k=x", {"x", ""}, false},
+      {"", {"", std::string(300, 'v')}, false},
+  };
+  for (const Case& c : cases) {
+    PartitionState p;
+    p.name = c.name;
+    p.set_values(c.values);
+    EXPECT_EQ(p.values(), c.values) << c.name;
+    PartitionState name_only;  // nothing stored for the values
+    name_only.name = c.name;
+    EXPECT_EQ(p.EstimateBytes() == name_only.EstimateBytes(), c.derived) << c.name;
+    PartitionState q = p;
+    EXPECT_EQ(q.values(), c.values) << c.name;
+    EXPECT_TRUE(SameContent(p, q)) << c.name;
+  }
+  PartitionState empty_value, default_value;
+  empty_value.name = default_value.name = "k=__HIVE_DEFAULT_PARTITION__";
+  empty_value.set_values({""});
+  default_value.set_values({"__HIVE_DEFAULT_PARTITION__"});
+  EXPECT_FALSE(SameContent(empty_value, default_value));
+  // Setting values again after a rename follows the new name.
+  empty_value.name = "k=y";
+  empty_value.set_values({"y"});
+  EXPECT_EQ(empty_value.values(), std::vector<std::string>{"y"});
+  EXPECT_TRUE(SameContent(empty_value, [] {
+    PartitionState y;
+    y.name = "k=y";
+    y.set_values({"y"});
+    return y;
+  }()));
+}
+
+// The name index holds each partition under its own name; replacing a
+// partition replaces its key too, so the index never views freed names.
+TEST(PartitionStateTest, NameIndexFindsReplacesAndErases) {
+  PartitionNameIndex index;
+  auto make = [](int64_t id, const std::string& name) {
+    auto p = std::make_shared<PartitionState>();
+    p->id = id;
+    p->name = name;
+    return p;
+  };
+  index.Put(make(1, "year=2024/month=01/day=01"));
+  index.Put(make(2, "year=2024/month=01/day=02"));
+  EXPECT_EQ(index.size(), 2u);
+  EXPECT_EQ(index.Find("year=2024/month=01/day=01")->id, 1);
+  // The replaced partition is freed here: only the index held it.
+  index.Put(make(3, "year=2024/month=01/day=01"));
+  EXPECT_EQ(index.size(), 2u);
+  EXPECT_EQ(index.Find(std::string("year=2024/month=01/day=01"))->id, 3);
+  EXPECT_EQ(index.map().begin()->first, "year=2024/month=01/day=01");
+  EXPECT_EQ(index.Get("year=2024/month=01/day=02")->id, 2);
+  EXPECT_EQ(index.Find("year=2024/month=01/day=03"), nullptr);
+  EXPECT_EQ(index.Get("year=2024/month=01/day=03"), nullptr);
+  PartitionNameIndex copy = index;
+  index.Erase("year=2024/month=01/day=02");
+  EXPECT_FALSE(index.Contains("year=2024/month=01/day=02"));
+  EXPECT_TRUE(copy.Contains("year=2024/month=01/day=02"));
+  index.Clear();
+  EXPECT_EQ(index.size(), 0u);
+  EXPECT_EQ(copy.size(), 2u);
 }
 
 }  // namespace

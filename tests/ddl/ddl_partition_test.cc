@@ -49,7 +49,7 @@ TEST_F(DdlPartitionTest, AddPartition) {
   TablePtr t = catalog_->GetTable("db", "p");
   const PartitionState* part = t->FindPartition("year=2024/month=Jan");
   ASSERT_NE(part, nullptr);
-  EXPECT_EQ(part->values, (std::vector<std::string>{"2024", "Jan"}));
+  EXPECT_EQ(part->values(), (std::vector<std::string>{"2024", "Jan"}));
   EXPECT_EQ(part->added_version, out.version);
   EXPECT_EQ(part->prev_id, -1);
   auto stored = metastore_->GetPartitions("db", "p");
@@ -235,7 +235,7 @@ TEST_F(DdlPartitionTest, RecoverPartitions) {
   EXPECT_EQ(b->file_descs.size(), 1u);
   const PartitionState* c = t->FindPartition("year=2/month=c%2Fd");
   ASSERT_NE(c, nullptr);
-  EXPECT_EQ(c->values, (std::vector<std::string>{"2", "c/d"}));
+  EXPECT_EQ(c->values(), (std::vector<std::string>{"2", "c/d"}));
   EXPECT_EQ(c->location(), PartDir("year=02/month=c%2Fd"));
   EXPECT_EQ(metastore_->GetPartitions("db", "p")->size(), 3u);
 

@@ -159,16 +159,16 @@ TEST_F(EventsTest, DropOfALoadedTable) {
 TEST_F(EventsTest, AddAlterDropPartitionOfALoadedTableArePrecise) {
   TablePtr before = LoadedPartitionedTable("d", "t");
   ASSERT_NE(before, nullptr);
-  const int64_t id_a = before->partition_ids_by_name.at("p=a");
-  const int64_t id_b = before->partition_ids_by_name.at("p=b");
+  const int64_t id_a = before->partitions_by_name.Find("p=a")->id;
+  const int64_t id_b = before->partitions_by_name.Find("p=b")->id;
 
   ExternalCommit({AddPartitionOp("d", "t", "c", /*files=*/3)});
   Poll();
   TablePtr t = catalog_->GetTable("d", "t");
   ASSERT_TRUE(t->loaded);
   EXPECT_EQ(PartitionNames(*t), (std::set<std::string>{"p=a", "p=b", "p=c"}));
-  EXPECT_EQ(t->partition_ids_by_name.at("p=a"), id_a);  // untouched
-  EXPECT_EQ(t->partition_ids_by_name.at("p=b"), id_b);
+  EXPECT_EQ(t->partitions_by_name.Find("p=a")->id, id_a);  // untouched
+  EXPECT_EQ(t->partitions_by_name.Find("p=b")->id, id_b);
   const PartitionState* c = t->FindPartition("p=c");
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->file_descs.size(), 3u);  // its directory was listed
@@ -188,7 +188,7 @@ TEST_F(EventsTest, AddAlterDropPartitionOfALoadedTableArePrecise) {
   EXPECT_EQ(a->prev_id, id_a);
   EXPECT_EQ(a->num_rows, 42);
   EXPECT_EQ(a->file_descs.size(), 2u);
-  EXPECT_EQ(t->partition_ids_by_name.at("p=b"), id_b);
+  EXPECT_EQ(t->partitions_by_name.Find("p=b")->id, id_b);
 
   MetastoreOp drop = Op(Kind::kDropPartition);
   drop.db_name = "d";

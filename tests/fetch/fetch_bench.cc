@@ -80,7 +80,7 @@ std::shared_ptr<TableState> BuildTable(const Config& c, std::atomic<int64_t>* id
     auto p = std::make_shared<PartitionState>();
     p->id = ids->fetch_add(1);
     p->name = "ss_sold_date_sk=" + std::to_string(2450000 + i);
-    p->values = {std::to_string(2450000 + i)};
+    p->set_values({std::to_string(2450000 + i)});
     const std::string dir = t->hms.sd.location + "/" + p->name;
     hive::Partition hms;
     hms.sd.location = dir;
@@ -98,7 +98,7 @@ std::shared_ptr<TableState> BuildTable(const Config& c, std::atomic<int64_t>* id
       p->file_descs.push_back(BuildFileDesc(info));
       p->total_file_bytes += info.length;
     }
-    t->partition_ids_by_name[p->name] = p->id;
+    t->partitions_by_name.Put(p);
     t->partitions[p->id] = std::move(p);
   }
   return t;

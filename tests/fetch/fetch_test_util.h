@@ -101,7 +101,7 @@ inline std::shared_ptr<TableState> MakeTable(const TableSpec& spec) {
     auto p = std::make_shared<PartitionState>();
     p->id = spec.first_partition_id + i;
     p->name = "day=" + std::to_string(i);
-    p->values = {std::to_string(i)};
+    p->set_values({std::to_string(i)});
     const std::string dir = t->hms.sd.location + "/" + p->name;
     hive::Partition hms;
     hms.dbName = spec.db;
@@ -120,7 +120,7 @@ inline std::shared_ptr<TableState> MakeTable(const TableSpec& spec) {
       if (enc.ok()) p->partition_stats = catalog::CompactString(*enc);
       p->has_incremental_stats = true;
     }
-    t->partition_ids_by_name[p->name] = p->id;
+    t->partitions_by_name.Put(p);
     t->partitions[p->id] = std::move(p);
   }
   return t;

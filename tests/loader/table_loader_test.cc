@@ -151,14 +151,14 @@ TEST_F(TableLoaderTest, LoadsPartitionedTable) {
     EXPECT_EQ(p->prev_id, -1);
     EXPECT_EQ(p->added_version, 0);
     ids.insert(id);
-    EXPECT_EQ(t.partition_ids_by_name.at(p->name), id);
+    EXPECT_EQ(t.partitions_by_name.Find(p->name)->id, id);
   }
   EXPECT_EQ(ids.size(), 3u);
   EXPECT_EQ(next_id_.load(), 4);
 
   const PartitionState* p1 = t.FindPartition("year=2024/month=01");
   ASSERT_NE(p1, nullptr);
-  EXPECT_EQ(p1->values, (std::vector<std::string>{"2024", "01"}));
+  EXPECT_EQ(p1->values(), (std::vector<std::string>{"2024", "01"}));
   EXPECT_EQ(p1->location(), table_dir_ + "/year=2024/month=01");
   EXPECT_EQ(p1->num_rows, 600);
   EXPECT_GT(p1->last_refresh_ms, 0);
@@ -302,7 +302,7 @@ TEST_F(TableLoaderTest, UnpartitionedTable) {
   ASSERT_EQ(ts.partitions.size(), 1u);
   const PartitionState& p = *ts.partitions.begin()->second;
   EXPECT_EQ(p.name, "");
-  EXPECT_TRUE(p.values.empty());
+  EXPECT_TRUE(p.values().empty());
   EXPECT_EQ(p.location(), t.sd.location);
   EXPECT_EQ(p.num_rows, 7);
   EXPECT_EQ(p.Hms().tableName, "flat");
@@ -427,7 +427,7 @@ TEST_F(TableLoaderTest, LoadPartitionAndRefresh) {
   EXPECT_EQ(t->table_stats.total_file_bytes, 455);
 
   // Unchanged directory: the same object comes back.
-  const int64_t old_id = t->partition_ids_by_name.at("year=2024/month=01");
+  const int64_t old_id = t->partitions_by_name.Find("year=2024/month=01")->id;
   PartitionPtr old = t->partitions.at(old_id);
   auto same = loader.RefreshPartition(old);
   ASSERT_TRUE(same.ok());
@@ -462,7 +462,7 @@ TEST_F(TableLoaderTest, LoadPartitionAndRefresh) {
   // Writing back: the stripped stats chunks are restored.
   auto written = PartitionForMetastore(**rewritten);
   ASSERT_TRUE(written.ok()) << written.status().ToString();
-  EXPECT_EQ(written->values, old->values);
+  EXPECT_EQ(written->values, old->values());
   EXPECT_EQ(written->parameters.at("numRows"), "600");
   auto back = GetStatsFromParams(written->parameters);
   ASSERT_TRUE(back.ok() && back->has_value());

@@ -82,8 +82,9 @@ inline catalog::TableState MakeTable(const std::string& db, const std::string& n
   t.columns = {Col("a", impala::TPrimitiveType::INT, base),
                Col("b", impala::TPrimitiveType::STRING, base + 1)};
   for (const PartSpec& s : parts) {
-    t.partitions[s.id] = MakePartition(t.hms.sd.location, s, version);
-    t.partition_ids_by_name[s.name] = s.id;
+    catalog::PartitionPtr p = MakePartition(t.hms.sd.location, s, version);
+    t.partitions_by_name.Put(p);
+    t.partitions[s.id] = std::move(p);
   }
   t.table_stats.num_rows = 99;
   return t;

@@ -37,9 +37,9 @@ std::shared_ptr<TableState> MakeTable(int years, int64_t* next_id) {
   auto add = [&](std::vector<std::string> values) {
     auto p = std::make_shared<PartitionState>();
     p->id = (*next_id)++;
-    p->values = values;
     p->name = *MakePartitionName({"year", "month", "region"}, values);
-    t->partition_ids_by_name[p->name] = p->id;
+    p->set_values(values);
+    t->partitions_by_name.Put(p);
     t->partitions.emplace(p->id, p);
   };
   for (int y = 0; y < years; ++y) {
@@ -58,7 +58,7 @@ std::vector<PartitionKeyInfo> Keys() {
 std::vector<int64_t> Scan(const TableState& t, const PartitionPredicate& pred) {
   std::vector<int64_t> out;
   for (const auto& [id, p] : t.partitions) {
-    auto v = TypedValues(Keys(), p->values, {0, 1, 2});
+    auto v = TypedValues(Keys(), p->values(), {0, 1, 2});
     if (v.ok() && pred.Matches(*v)) out.push_back(id);
   }
   return out;
@@ -72,7 +72,7 @@ std::optional<std::vector<int64_t>> ViaIndex(PartitionIndex* index, const TableS
   std::vector<int64_t> out;
   for (int64_t id : *ids) {
     const auto& p = t.partitions.at(id);
-    auto v = TypedValues(Keys(), p->values, {0, 1, 2});
+    auto v = TypedValues(Keys(), p->values(), {0, 1, 2});
     if (v.ok() && pred.Matches(*v)) out.push_back(id);
   }
   std::sort(out.begin(), out.end());
@@ -151,14 +151,14 @@ TEST(PartitionIndexTest, FollowsTableChanges) {
   next->version = 2;
   std::vector<int64_t> drop;
   for (const auto& [id, p] : next->partitions) {
-    if (p->values[0] == "2001") drop.push_back(id);
+    if (p->values()[0] == "2001") drop.push_back(id);
   }
   for (int64_t id : drop) next->partitions.erase(id);
   for (const char* r : {"r0", "r1"}) {
     auto p = std::make_shared<PartitionState>();
     p->id = next_id++;
-    p->values = {"2042", "1", r};
-    p->name = *MakePartitionName({"year", "month", "region"}, p->values);
+    p->name = *MakePartitionName({"year", "month", "region"}, {"2042", "1", r});
+    p->set_values({"2042", "1", r});
     next->partitions.emplace(p->id, p);
   }
   const int64_t replaced = next->partitions.begin()->first;
@@ -186,13 +186,13 @@ TEST(PartitionIndexTest, BackfillErrorsForValuesThatDoNotFit) {
   auto t = MakeTable(1, &next_id);
   auto bad = std::make_shared<PartitionState>();
   bad->id = next_id++;
-  bad->values = {"not-a-year", "1", "r0"};
   bad->name = "year=not-a-year/month=1/region=r0";
+  bad->set_values({"not-a-year", "1", "r0"});
   t->partitions.emplace(bad->id, bad);
   auto short_values = std::make_shared<PartitionState>();
   short_values->id = next_id++;
-  short_values->values = {"2000"};
   short_values->name = "year=2000";
+  short_values->set_values({"2000"});
   t->partitions.emplace(short_values->id, short_values);
   PartitionIndex index({0, 1}, Keys());
   auto errors = index.Build(*t);
