@@ -14,6 +14,10 @@ namespace {
 // there are at most this many: a separate edit costs at least two bytes.
 constexpr size_t kMaxMergedGap = 2;
 
+// The header's two varints: a count below 2^30 and a byte count below 2^32
+// take at most 5 bytes each.
+constexpr size_t kMaxHeaderBytes = 10;
+
 // The edits that turn `prev` into `desc` (same length), as an entry
 // (header included).
 std::string EncodeEdits(std::string_view prev, std::string_view desc) {
@@ -92,14 +96,45 @@ void FileDescList::Builder::Add(std::string_view desc) {
 FileDescList FileDescList::Builder::Finish() {
   FileDescList l;
   if (count_ != 0) {
-    l.Allocate(keys_.size(), bytes_.size());
-    std::memcpy(l.keys(), keys_.data(), keys_.size() * sizeof(uint32_t));
-    std::memcpy(l.bytes(), bytes_.data(), bytes_.size());
-    l.header().count = static_cast<uint32_t>(count_);
-    l.header().bytes = static_cast<uint32_t>(bytes_.size());
+    std::string head;
+    PutVarint(count_, &head);
+    PutVarint(bytes_.size(), &head);
+    const size_t nkeys = keys_.size() - 1;  // key 0 is implied
+    l.block_.reset(new char[head.size() + nkeys * sizeof(uint32_t) + bytes_.size()]);
+    char* out = l.block_.get();
+    std::memcpy(out, head.data(), head.size());
+    out += head.size();
+    std::memcpy(out, keys_.data() + 1, nkeys * sizeof(uint32_t));
+    out += nkeys * sizeof(uint32_t);
+    std::memcpy(out, bytes_.data(), bytes_.size());
   }
   *this = Builder();
   return l;
+}
+
+FileDescList::Layout FileDescList::layout() const {
+  // Builder::Finish wrote the block: reading stops at the end of the
+  // second varint, inside it.
+  const std::string_view head(block_.get(), kMaxHeaderBytes);
+  Layout l;
+  size_t pos = 0;
+  if (!ReadVarint(head, &pos, &l.count) || !ReadVarint(head, &pos, &l.bytes)) Malformed();
+  l.keys_at = pos;
+  l.entries_at = pos + (KeysFor(l.count) - 1) * sizeof(uint32_t);
+  return l;
+}
+
+uint32_t FileDescList::key(const Layout& l, size_t k) const {
+  if (k == 0) return 0;
+  uint32_t at = 0;
+  std::memcpy(&at, block_.get() + l.keys_at + (k - 1) * sizeof(uint32_t), sizeof(at));
+  return at;
+}
+
+std::string_view FileDescList::encoded() const {
+  if (block_ == nullptr) return std::string_view();
+  const Layout l = layout();
+  return std::string_view(block_.get() + l.entries_at, l.bytes);
 }
 
 FileDescList::const_iterator::const_iterator(const FileDescList* list, size_t i)
@@ -123,13 +158,9 @@ FileDescList& FileDescList::operator=(const FileDescList& o) {
     block_.reset();
     return *this;
   }
-  const Header h = o.header();
-  const size_t nkeys = KeysFor(h.count);
-  Allocate(nkeys, h.bytes);  // exact capacities: a copy has no slack
-  std::memcpy(keys(), o.keys(), nkeys * sizeof(uint32_t));
-  std::memcpy(bytes(), o.bytes(), h.bytes);
-  header().count = h.count;
-  header().bytes = h.bytes;
+  const size_t n = o.HeapBytes();
+  block_.reset(new char[n]);
+  std::memcpy(block_.get(), o.block_.get(), n);
   return *this;
 }
 
@@ -162,92 +193,23 @@ void FileDescList::DecodeAt(size_t* pos, std::string* current) const {
 
 std::string FileDescList::Copy(size_t i) const {
   if (i >= size()) throw std::out_of_range("FileDescList::Copy");
-  const size_t key = i / kKeyEvery;
-  size_t pos = keys()[key];
+  const size_t k = i / kKeyEvery;
+  size_t pos = key(layout(), k);
   std::string current;
-  for (size_t j = key * kKeyEvery; j <= i; ++j) DecodeAt(&pos, &current);
+  for (size_t j = k * kKeyEvery; j <= i; ++j) DecodeAt(&pos, &current);
   return current;
-}
-
-void FileDescList::push_back(std::string_view desc) {
-  const Header h = block_ == nullptr ? Header{} : header();
-  if (h.count >= kMaxCount) throw std::length_error("FileDescList is full");
-  const bool key = h.count % kKeyEvery == 0;
-  std::string entry;
-  AppendEntry(h.count, key ? std::string() : Copy(h.count - 1), desc, &entry);
-  const uint64_t need_bytes = uint64_t{h.bytes} + entry.size();
-  if (need_bytes > kMaxBytes) throw std::length_error("FileDescList is full");
-  const uint64_t need_keys = KeysFor(uint64_t{h.count} + 1);
-  if (need_keys > h.keys_capacity || need_bytes > h.bytes_capacity) {
-    Grow(std::max<uint64_t>(h.keys_capacity, need_keys),
-         std::max<uint64_t>(h.bytes_capacity, need_bytes), /*geometric=*/true);
-  }
-  if (key) keys()[h.count / kKeyEvery] = h.bytes;
-  Header& mine = header();
-  std::memcpy(bytes() + mine.bytes, entry.data(), entry.size());
-  mine.bytes = static_cast<uint32_t>(need_bytes);
-  ++mine.count;
-}
-
-void FileDescList::reserve(size_t n) {
-  const Header h = block_ == nullptr ? Header{} : header();
-  if (n <= kMaxCount && KeysFor(n) > h.keys_capacity) {
-    Grow(KeysFor(n), h.bytes_capacity, /*geometric=*/false);
-  }
-}
-
-void FileDescList::shrink_to_fit() {
-  if (block_ == nullptr) return;
-  const Header h = header();
-  if (h.count == 0) {
-    block_.reset();
-  } else if (h.keys_capacity != KeysFor(h.count) || h.bytes_capacity != h.bytes) {
-    Grow(KeysFor(h.count), h.bytes, /*geometric=*/false);
-  }
 }
 
 size_t FileDescList::HeapBytes() const {
   if (block_ == nullptr) return 0;
-  const Header h = header();
-  return BlockSize(h.keys_capacity, h.bytes_capacity);
+  const Layout l = layout();
+  return l.entries_at + l.bytes;
 }
 
 bool FileDescList::operator==(const FileDescList& o) const {
-  // The encoding is a function of the descriptors, and the keys of the bytes.
-  return size() == o.size() && encoded() == o.encoded();
-}
-
-void FileDescList::Allocate(uint64_t keys_capacity, uint64_t bytes_capacity) {
-  block_.reset(new char[BlockSize(keys_capacity, bytes_capacity)]);
-  Header& h = header();
-  h = Header{};
-  h.keys_capacity = static_cast<uint32_t>(keys_capacity);
-  h.bytes_capacity = static_cast<uint32_t>(bytes_capacity);
-}
-
-void FileDescList::Grow(uint64_t keys_capacity, uint64_t bytes_capacity, bool geometric) {
-  const Header old = block_ == nullptr ? Header{} : header();
-  if (geometric) {
-    if (keys_capacity > old.keys_capacity) {
-      keys_capacity = std::max<uint64_t>(keys_capacity, 2 * uint64_t{old.keys_capacity});
-    }
-    if (bytes_capacity > old.bytes_capacity) {
-      bytes_capacity = std::max<uint64_t>(bytes_capacity, 2 * uint64_t{old.bytes_capacity});
-    }
-  }
-  keys_capacity = std::min<uint64_t>(keys_capacity, KeysFor(kMaxCount));
-  bytes_capacity = std::min(bytes_capacity, kMaxBytes);
-  std::unique_ptr<char[]> prev = std::move(block_);
-  Allocate(keys_capacity, bytes_capacity);
-  if (prev != nullptr) {
-    const char* prev_keys = prev.get() + sizeof(Header);
-    const char* prev_bytes = prev_keys + old.keys_capacity * sizeof(uint32_t);
-    std::memcpy(keys(), prev_keys, KeysFor(old.count) * sizeof(uint32_t));
-    std::memcpy(bytes(), prev_bytes, old.bytes);
-    Header& h = header();
-    h.count = old.count;
-    h.bytes = old.bytes;
-  }
+  // The encoding is a function of the descriptors: equal lists, equal blocks.
+  const size_t n = HeapBytes();
+  return n == o.HeapBytes() && (n == 0 || std::memcmp(block_.get(), o.block_.get(), n) == 0);
 }
 
 }  // namespace ics::catalog

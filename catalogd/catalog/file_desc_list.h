@@ -11,8 +11,9 @@
 // equal lists have equal bytes. Decoding gives back every descriptor byte
 // for byte; the wire forms (THdfsFileDesc.file_desc_data) are unchanged.
 //
-// Layout of the block: a 16-byte header, a 4-byte offset per key, then the
-// encoded entries. An entry starts with a varint h. Even h: a whole
+// Layout of the block: the count of descriptors and of encoded bytes (two
+// varints), a 4-byte offset for every key but the first (which is at 0),
+// then the encoded entries. An entry starts with a varint h. Even h: a whole
 // descriptor of h/2 bytes follows. Odd h: h/2 edits of the previous
 // descriptor follow, each a varint count of bytes kept, a varint count of
 // bytes replaced, and the replacing bytes; what the edits do not reach is
@@ -20,11 +21,10 @@
 //
 // Reading: iterate (each step decodes one entry; the view returned by the
 // iterator lives in the iterator and is valid until it advances), or Copy(i).
-// Building: Builder (what the loader uses), or push_back, which appends
-// (amortized growth) and decodes the last entry to encode against it;
-// shrink_to_fit drops the slack once the list is complete.
+// Building: Builder; a finished list is immutable and has no slack (one
+// file's list is its descriptor and 4 bytes).
 //
-// Copies are deep (and exact: no slack). Thread-safety: as std::vector
+// Copies are deep. Thread-safety: as std::vector
 // (const use from any number of threads).
 #pragma once
 
@@ -69,11 +69,11 @@ class FileDescList {
   };
 
   // Builds a list by appending, holding the last descriptor so that each
-  // append encodes against it without decoding (push_back decodes it).
-  // Finish() returns the list with exact capacities and resets the builder.
+  // append encodes against it without decoding. Finish() returns the list
+  // and resets the builder.
   class Builder {
    public:
-    // Throws std::length_error past the list's limits (see push_back).
+    // Throws std::length_error past the list's limits (kMaxBytes, kMaxCount).
     void Add(std::string_view desc);
     FileDescList Finish();
 
@@ -90,7 +90,7 @@ class FileDescList {
   FileDescList(FileDescList&&) noexcept = default;
   FileDescList& operator=(FileDescList&&) noexcept = default;
 
-  size_t size() const { return block_ == nullptr ? 0 : header().count; }
+  size_t size() const { return block_ == nullptr ? 0 : layout().count; }
   bool empty() const { return size() == 0; }
   const_iterator begin() const { return const_iterator(this, 0); }
   const_iterator end() const { return const_iterator(this, size()); }
@@ -98,48 +98,33 @@ class FileDescList {
   // Descriptor i, decoded. Throws std::out_of_range when i >= size().
   std::string Copy(size_t i) const;
 
-  // Appends one descriptor. The list holds at most 4 GiB of encoded bytes
-  // and 2^30 descriptors (a partition's listing is bounded far below);
-  // beyond that it throws std::length_error and is unchanged.
-  void push_back(std::string_view desc);
-  // Room for n descriptors' key offsets (the bytes grow as needed).
-  void reserve(size_t n);
   void clear() { block_.reset(); }
-  void shrink_to_fit();
 
-  // Heap bytes held beyond the object.
+  // Heap bytes held beyond the object (the block, which has no slack).
   size_t HeapBytes() const;
 
   bool operator==(const FileDescList& o) const;
   bool operator!=(const FileDescList& o) const { return !(*this == o); }
 
  private:
-  struct Header {
-    uint32_t count = 0;
-    uint32_t bytes = 0;  // encoded bytes in use
-    uint32_t keys_capacity = 0;
-    uint32_t bytes_capacity = 0;
+  // Where the parts of the block are.
+  struct Layout {
+    uint64_t count = 0;
+    uint64_t bytes = 0;      // encoded entry bytes
+    size_t keys_at = 0;      // offset of key 1 (key 0 is entry 0, at 0)
+    size_t entries_at = 0;   // offset of the entries
   };
+  // The list holds at most 4 GiB of encoded bytes and 2^30 descriptors (a
+  // partition's listing is bounded far below); Builder::Add throws
+  // std::length_error beyond that.
   static constexpr uint64_t kMaxBytes = UINT32_MAX;
   static constexpr uint64_t kMaxCount = uint64_t{1} << 30;
 
   static size_t KeysFor(uint64_t count) { return (count + kKeyEvery - 1) / kKeyEvery; }
-  static size_t BlockSize(uint64_t keys_capacity, uint64_t bytes_capacity) {
-    return sizeof(Header) + keys_capacity * sizeof(uint32_t) + bytes_capacity;
-  }
-  Header& header() { return *reinterpret_cast<Header*>(block_.get()); }
-  const Header& header() const { return *reinterpret_cast<const Header*>(block_.get()); }
-  uint32_t* keys() { return reinterpret_cast<uint32_t*>(block_.get() + sizeof(Header)); }
-  const uint32_t* keys() const {
-    return reinterpret_cast<const uint32_t*>(block_.get() + sizeof(Header));
-  }
-  char* bytes() { return block_.get() + sizeof(Header) + header().keys_capacity * sizeof(uint32_t); }
-  const char* bytes() const {
-    return block_.get() + sizeof(Header) + header().keys_capacity * sizeof(uint32_t);
-  }
-  std::string_view encoded() const {
-    return block_ == nullptr ? std::string_view() : std::string_view(bytes(), header().bytes);
-  }
+  Layout layout() const;
+  // Offset in the entries of key k.
+  uint32_t key(const Layout& l, size_t k) const;
+  std::string_view encoded() const;
 
   // Appends entry `index` (desc, encoded against `prev`, the descriptor
   // before it) to *out.
@@ -148,11 +133,6 @@ class FileDescList {
   // Decodes the entry at *pos over *current (the previous descriptor) and
   // advances *pos. Throws std::logic_error if the bytes are not an entry.
   void DecodeAt(size_t* pos, std::string* current) const;
-  // A new empty block with exactly these capacities.
-  void Allocate(uint64_t keys_capacity, uint64_t bytes_capacity);
-  // Moves the contents into a block of at least these capacities (doubled
-  // when geometric, for amortized appends).
-  void Grow(uint64_t keys_capacity, uint64_t bytes_capacity, bool geometric);
 
   std::unique_ptr<char[]> block_;
 };

@@ -35,12 +35,14 @@ inline std::shared_ptr<TableState> Table(const std::string& db, const std::strin
     p->name = "p=" + std::to_string(i);
     p->set_values({std::to_string(i)});
     p->set_location(t->hms.sd.location + "/" + p->name);
+    FileDescList::Builder descs;
     for (int f = 0; f < files; ++f) {
       FileDescInfo info;
       info.relative_path = "f" + std::to_string(f);
       info.length = 100;
-      p->file_descs.push_back(BuildFileDesc(info));
+      descs.Add(BuildFileDesc(info));
     }
+    p->file_descs = descs.Finish();
     t->partitions_by_name.Put(p);
     t->partitions[p->id] = std::move(p);
   }

@@ -30,6 +30,12 @@ void ExpectHolds(const FileDescList& l, const std::vector<std::string>& want) {
   EXPECT_THROW((void)l.Copy(want.size()), std::out_of_range);
 }
 
+FileDescList Build(const std::vector<std::string>& descs) {
+  FileDescList::Builder b;
+  for (const std::string& d : descs) b.Add(d);
+  return b.Finish();
+}
+
 // Spark's name for task `task` of one job, as the loader would describe it.
 std::string SparkDesc(int task) {
   FileDescInfo info;
@@ -49,23 +55,16 @@ TEST(FileDescListTest, DecodesEveryDescriptor) {
   EXPECT_EQ(l.HeapBytes(), 0u);
   EXPECT_EQ(l.begin(), l.end());
   std::vector<std::string> want;
-  for (int i = 0; i < 1000; ++i) {
-    want.push_back(Desc(i));
-    l.push_back(want.back());
-  }
-  want.push_back("");  // an empty descriptor is kept as one
-  l.push_back("");
+  for (int i = 0; i < 1000; ++i) want.push_back(Desc(i));
+  want.push_back("");       // an empty descriptor is kept as one
   want.push_back(want[5]);  // and a repeat
-  l.push_back(want[5]);
   want.push_back(want[5]);
-  l.push_back(want[5]);
-  ExpectHolds(l, want);
+  ExpectHolds(Build(want), want);
 }
 
 TEST(FileDescListTest, RandomEditsRoundTrip) {
   std::mt19937 rng(20261202);
   for (int round = 0; round < 50; ++round) {
-    FileDescList l;
     std::vector<std::string> want;
     std::string cur(rng() % 200, 'a');
     for (char& c : cur) c = static_cast<char>(rng());
@@ -84,80 +83,61 @@ TEST(FileDescListTest, RandomEditsRoundTrip) {
           if (!cur.empty() && rng() % 5 == 0) cur.front() ^= 1;
       }
       want.push_back(cur);
-      l.push_back(cur);
     }
+    const FileDescList l = Build(want);
     ExpectHolds(l, want);
-    FileDescList shrunk = l;
-    shrunk.shrink_to_fit();
-    ExpectHolds(shrunk, want);
+    ExpectHolds(FileDescList(l), want);
   }
 }
 
 TEST(FileDescListTest, SimilarDescriptorsCostTheirDifferences) {
-  FileDescList l;
   std::vector<std::string> want;
-  for (int task = 0; task < 100; ++task) {
-    want.push_back(SparkDesc(task));
-    l.push_back(want.back());
-  }
-  l.shrink_to_fit();
+  for (int task = 0; task < 100; ++task) want.push_back(SparkDesc(task));
+  const FileDescList l = Build(want);
   ExpectHolds(l, want);
   // Keys (every 16th) are whole; the rest carry the task number, length
   // and mtime bytes that changed, well under a fifth of a descriptor.
   const size_t whole = want[0].size();
   const size_t keys = (want.size() + FileDescList::kKeyEvery - 1) / FileDescList::kKeyEvery;
-  const size_t others = l.HeapBytes() - 16 - keys * (4 + whole + 2);
+  const size_t others = l.HeapBytes() - 3 - keys * (4 + whole + 2);
   EXPECT_LT(others, (want.size() - keys) * whole / 5) << l.HeapBytes();
 }
 
-TEST(FileDescListTest, BuilderMatchesAppending) {
+// The block is the two counts, the keys after the first, and the entries:
+// no slack, and one file costs its descriptor and four bytes.
+TEST(FileDescListTest, BlocksHoldExactlyTheContents) {
   FileDescList::Builder b;
   EXPECT_TRUE(b.Finish().empty());
-  FileDescList appended;
-  std::vector<std::string> want;
-  for (int task = 0; task < 40; ++task) {
-    want.push_back(task % 9 == 4 ? Desc(task) : SparkDesc(task));
-    b.Add(want.back());
-    appended.push_back(want.back());
-  }
-  const FileDescList built = b.Finish();
-  ExpectHolds(built, want);
-  EXPECT_EQ(built, appended);
-  appended.shrink_to_fit();
-  EXPECT_EQ(built.HeapBytes(), appended.HeapBytes());
+  const FileDescList one = Build({SparkDesc(0)});
+  EXPECT_EQ(one.HeapBytes(), SparkDesc(0).size() + 4);  // counts 1 + 1, entry header 2
+  const FileDescList two = Build({"abc", "defgh"});
+  EXPECT_EQ(two.HeapBytes(), 2u + 4u + 6u);
+  EXPECT_EQ(two.Copy(0), "abc");
+  EXPECT_EQ(two.Copy(1), "defgh");
+  std::vector<std::string> many;
+  for (int i = 0; i < 40; ++i) many.push_back(Desc(i));
+  const FileDescList l = Build(many);
+  size_t entries = 0;
+  for (const std::string& d : many) entries += 1 + d.size();  // all whole: lengths differ
+  EXPECT_EQ(l.HeapBytes(), 3u + 2 * 4u + entries);  // keys at 16 and 32
+  ExpectHolds(l, many);
   b.Add("after finish");  // the builder starts over
   EXPECT_EQ(b.Finish().Copy(0), "after finish");
-}
-
-TEST(FileDescListTest, ShrinkLeavesExactlyTheContents) {
-  FileDescList l;
-  l.reserve(8);
-  l.push_back("abc");
-  l.push_back("defgh");
-  const size_t before = l.HeapBytes();
-  l.shrink_to_fit();
-  // A 16-byte header, one key offset, two whole entries with 1-byte headers.
-  EXPECT_EQ(l.HeapBytes(), 16u + 4u + 4u + 6u);
-  EXPECT_LE(l.HeapBytes(), before);
-  EXPECT_EQ(l.Copy(0), "abc");
-  EXPECT_EQ(l.Copy(1), "defgh");
-  l.push_back("defgX");  // still appendable after shrinking
-  EXPECT_EQ(l.Copy(2), "defgX");
-  l.clear();
-  EXPECT_TRUE(l.empty());
-  EXPECT_EQ(l.HeapBytes(), 0u);
-  FileDescList none;
-  none.shrink_to_fit();
-  EXPECT_EQ(none.HeapBytes(), 0u);
+  FileDescList cleared = l;
+  cleared.clear();
+  EXPECT_TRUE(cleared.empty());
+  EXPECT_EQ(cleared.HeapBytes(), 0u);
 }
 
 TEST(FileDescListTest, CopiesAreDeepAndCompareByContent) {
-  FileDescList a;
-  for (int i = 0; i < 20; ++i) a.push_back(Desc(i));
+  std::vector<std::string> descs;
+  for (int i = 0; i < 20; ++i) descs.push_back(Desc(i));
+  const FileDescList a = Build(descs);
   FileDescList b = a;
   EXPECT_EQ(a, b);
   EXPECT_EQ(b.Copy(19), Desc(19));
-  b.push_back("one more");
+  descs.push_back("one more");
+  b = Build(descs);
   EXPECT_NE(a, b);
   EXPECT_EQ(a.size(), 20u);
   FileDescList c;
@@ -168,17 +148,11 @@ TEST(FileDescListTest, CopiesAreDeepAndCompareByContent) {
   EXPECT_EQ(c, a);
   FileDescList moved = std::move(c);
   EXPECT_EQ(moved, a);
-  // Built apart from the same descriptors: equal.
-  FileDescList again;
-  for (int i = 0; i < 20; ++i) again.push_back(Desc(i));
-  EXPECT_EQ(again, a);
-  FileDescList x, y;
-  x.push_back("aaa");
-  y.push_back("aab");
-  EXPECT_NE(x, y);
+  descs.pop_back();
+  EXPECT_EQ(Build(descs), a);  // built apart from the same descriptors: equal
+  EXPECT_NE(Build({"aaa"}), Build({"aab"}));
   EXPECT_EQ(FileDescList(), FileDescList());
-  FileDescList emptied;
-  emptied.push_back("z");
+  FileDescList emptied = Build({"z"});
   emptied.clear();
   EXPECT_EQ(emptied, FileDescList());
 }

@@ -85,6 +85,7 @@ std::shared_ptr<TableState> BuildTable(const Config& c, std::atomic<int64_t>* id
     hive::Partition hms;
     hms.sd.location = dir;
     p->SetHms(std::move(hms), dir, t->hms.sd.location);
+    FileDescList::Builder descs;
     for (int f = 0; f < c.files; ++f) {
       FileDescInfo info;
       char name[64];
@@ -95,9 +96,10 @@ std::shared_ptr<TableState> BuildTable(const Config& c, std::atomic<int64_t>* id
       info.mtime_ms = 1'700'000'000'000 + i;
       info.compression = CompressionFromFileName(info.relative_path);
       info.blocks = SplitIntoBlocks(info.length, 128LL << 20, 0);
-      p->file_descs.push_back(BuildFileDesc(info));
+      descs.Add(BuildFileDesc(info));
       p->total_file_bytes += info.length;
     }
+    p->file_descs = descs.Finish();
     t->partitions_by_name.Put(p);
     t->partitions[p->id] = std::move(p);
   }

@@ -112,7 +112,9 @@ inline std::shared_ptr<TableState> MakeTable(const TableSpec& spec) {
     p->SetHms(std::move(hms), dir, t->hms.sd.location);
     p->num_rows = 10 * i;
     const int nfiles = spec.files_per_partition + i * spec.extra_files_step;
-    for (int f = 0; f < nfiles; ++f) p->file_descs.push_back(FileDescFor(p->id, f));
+    FileDescList::Builder descs;
+    for (int f = 0; f < nfiles; ++f) descs.Add(FileDescFor(p->id, f));
+    p->file_descs = descs.Finish();
     if (spec.stats_on_even_partitions && i % 2 == 0) {
       impala::TPartitionStats ps;
       ps.stats.num_rows = 10 * i;

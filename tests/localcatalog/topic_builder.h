@@ -49,13 +49,15 @@ inline catalog::PartitionPtr MakePartition(const std::string& table_dir, const P
   p->prev_id = s.prev_id;
   p->added_version = version;
   p->name = s.name;
+  catalog::FileDescList::Builder descs;
   for (int f = 0; f < s.files; ++f) {
     FileDescInfo info;
     info.relative_path = "f" + std::to_string(f) + ".txt";
     info.length = 1000 + f;
-    p->file_descs.push_back(BuildFileDesc(info));
+    descs.Add(BuildFileDesc(info));
     p->total_file_bytes += info.length;
   }
+  p->file_descs = descs.Finish();
   p->num_rows = s.num_rows;
   hive::Partition hms;
   hms.parameters["numRows"] = std::to_string(s.num_rows);
