@@ -97,7 +97,7 @@ void Catalog::LogDeletion(impala::TCatalogObject obj, int64_t v) {
 }
 
 void Catalog::LogPartitionDeletion(const TableState& t, const PartitionState& p, int64_t v) {
-  delete_log_.emplace(v, Deletion{v, DeletedPartition{t.db, t.name, p.name, p.id, p.prev_id}});
+  delete_log_.emplace(v, Deletion{v, DeletedPartition{t.db, t.name, std::string(p.name()), p.id, p.prev_id}});
 }
 
 void Catalog::DropTableLocked(DbEntry& db, const std::string& name, int64_t v) {

@@ -82,7 +82,7 @@ impala::THdfsPartition PartitionToThrift(const TableState& t, const PartitionSta
   out.__set_prev_id(p.prev_id);
   out.__set_db_name(t.db);
   out.__set_tbl_name(t.name);
-  out.__set_partition_name(p.name);
+  out.__set_partition_name(std::string(p.name()));
   impala::THdfsPartitionLocation loc;
   loc.prefix_index = -1;
   loc.suffix = p.location();
@@ -123,7 +123,7 @@ static impala::THdfsTable HdfsTableOf(const TableState& t, bool full_partitions)
     } else {
       impala::THdfsPartition mini;
       mini.__set_id(id);
-      mini.__set_partition_name(p->name);
+      mini.__set_partition_name(std::string(p->name()));
       h.partitions.emplace(id, std::move(mini));
     }
   }
@@ -206,7 +206,7 @@ TCatalogObject PartitionInvalidation(const std::string& db, const std::string& t
 
 TCatalogObject PartitionInvalidation(const TableState& t, const PartitionState& p,
                                      int64_t version) {
-  return PartitionInvalidation(t.db, t.name, p.name, p.id, p.prev_id, version);
+  return PartitionInvalidation(t.db, t.name, std::string(p.name()), p.id, p.prev_id, version);
 }
 
 TCatalogObject FunctionObject(const FunctionState& f) {

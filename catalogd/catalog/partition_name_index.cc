@@ -9,8 +9,8 @@ namespace ics::catalog {
 void PartitionNameIndex::Put(std::shared_ptr<const PartitionState> p) {
   // Erase first: assigning would keep the old key, a view of the replaced
   // partition's name.
-  map_.erase(p->name);
-  const std::string_view key = p->name;
+  const std::string_view key = p->name();
+  map_.erase(key);
   map_.emplace(key, std::move(p));
 }
 

@@ -89,7 +89,7 @@ int64_t Heap(const std::vector<impala::TColumn>& cols) {
 int64_t PartitionState::EstimateBytes() const {
   // The object itself plus make_shared's control block.
   int64_t b = Alloc(sizeof(PartitionState) + 16);
-  b += Heap(name) + Alloc(explicit_values_.HeapBytes()) + Alloc(partition_stats.HeapBytes());
+  b += Alloc(name_.HeapBytes()) + Alloc(explicit_values_.HeapBytes()) + Alloc(partition_stats.HeapBytes());
   b += Alloc(location_.HeapBytes()) + Alloc(hms_parameters.HeapBytes());
   b += Alloc(file_descs.HeapBytes());
   return b;
@@ -106,7 +106,7 @@ hive::Partition PartitionState::Hms() const {
 }
 
 std::vector<std::string> PartitionState::values() const {
-  if (explicit_values_.empty()) return PartitionValuesFromName(name);
+  if (explicit_values_.empty()) return PartitionValuesFromName(name());
   std::vector<std::string> out;
   const std::string_view enc = explicit_values_.view();
   size_t pos = 0;
@@ -124,7 +124,7 @@ std::vector<std::string> PartitionState::values() const {
 }
 
 void PartitionState::set_values(const std::vector<std::string>& v) {
-  if (PartitionValuesFromName(name) == v) {
+  if (PartitionValuesFromName(name()) == v) {
     explicit_values_ = CompactString();
     return;
   }
@@ -141,13 +141,13 @@ std::string PartitionState::location() const {
   if (!location_.empty() || hms_shape == nullptr || hms_shape->sd.location.empty()) {
     return std::string(location_.view());
   }
-  return JoinPath(hms_shape->sd.location, name);
+  return JoinPath(hms_shape->sd.location, name());
 }
 
 void PartitionState::SetHms(hive::Partition hms, const std::string& location,
                             const std::string& table_location, PartitionShapes* shapes) {
   const bool derived =
-      !name.empty() && !table_location.empty() && location == JoinPath(table_location, name);
+      !name().empty() && !table_location.empty() && location == JoinPath(table_location, name());
   hms_parameters = CompactStringMap(hms.parameters);
   hms_create_time = hms.createTime;
   hms_last_access_time = hms.lastAccessTime;
@@ -207,7 +207,7 @@ static bool SameShape(const std::shared_ptr<const hive::Partition>& a,
 }
 
 bool SameContent(const PartitionState& a, const PartitionState& b) {
-  return a.name == b.name && a.explicit_values_ == b.explicit_values_ &&
+  return a.name_ == b.name_ && a.explicit_values_ == b.explicit_values_ &&
          a.location() == b.location() &&
          a.total_file_bytes == b.total_file_bytes && a.num_blocks == b.num_blocks &&
          a.num_rows == b.num_rows && a.has_incremental_stats == b.has_incremental_stats &&

@@ -52,8 +52,10 @@ struct PartitionState {
   int64_t prev_id = -1;
   int64_t added_version = 0;
   // "k1=v1/k2=v2" (Hive-escaped); empty for the single partition of an
-  // unpartitioned table.
-  std::string name;
+  // unpartitioned table. The view lives as long as this state (and until
+  // set_name).
+  std::string_view name() const { return name_.view(); }
+  void set_name(std::string_view name) { name_ = CompactString(name); }
   // The partition's values, in key order. Not stored when the name gives
   // them back (PartitionValuesFromName), as it does for all but values the
   // name cannot spell (an empty value, named as the default partition).
@@ -108,6 +110,7 @@ struct PartitionState {
 
  private:
   friend bool SameContent(const PartitionState& a, const PartitionState& b);
+  CompactString name_;
   // The directory when it is not derived (see SetHms); empty when it is.
   CompactString location_;
   // The values when the name does not give them back: a varint count, then

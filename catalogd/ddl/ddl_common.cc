@@ -318,7 +318,7 @@ Result<std::vector<hive::Partition>> MetastorePartitions(CatalogContext* ctx, co
                                                          const std::vector<PartitionPtr>& parts) {
   std::vector<std::string> names;
   names.reserve(parts.size());
-  for (const PartitionPtr& p : parts) names.push_back(p->name);
+  for (const PartitionPtr& p : parts) names.push_back(std::string(p->name()));
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> got,
                        ctx->metastore->GetPartitionsByNames(t.db, t.table, names));
   std::map<std::vector<std::string>, hive::Partition*> by_values;
@@ -328,7 +328,7 @@ Result<std::vector<hive::Partition>> MetastorePartitions(CatalogContext* ctx, co
   for (const PartitionPtr& p : parts) {
     auto it = by_values.find(p->values());
     if (it == by_values.end()) {
-      return Status::Internal("partition " + p->name + " of " + t.full() +
+      return Status::Internal("partition " + std::string(p->name()) + " of " + t.full() +
                               " is in the catalog but not in the metastore; run REFRESH or "
                               "INVALIDATE METADATA on the table");
     }

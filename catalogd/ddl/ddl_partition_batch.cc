@@ -140,7 +140,7 @@ Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const Part
   for (const hive::Partition& p : adds) txn.ops.push_back(AddPartitionOp(p));
   for (const hive::Partition& p : alters) txn.ops.push_back(AlterPartitionOp(p));
   std::vector<std::string> drop_names;
-  for (const PartitionPtr& p : drops) drop_names.push_back(p->name);
+  for (const PartitionPtr& p : drops) drop_names.push_back(std::string(p->name()));
   for (MetastoreOp& op : DropPartitionsTxn(t, drop_names).ops) txn.ops.push_back(std::move(op));
   for (MetastoreOp& op : DropPartitionsTxn(t, add_names).ops) undo.ops.push_back(std::move(op));
   for (const hive::Partition& p : alter_originals) undo.ops.push_back(AlterPartitionOp(p));

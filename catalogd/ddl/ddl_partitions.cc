@@ -150,7 +150,7 @@ Result<DdlOutcome> DropPartitions(CatalogContext* ctx, const TableRef& t,
   if (parts.empty()) return NoOp(ctx, "Dropped 0 partition(s).");
   ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, t));
   std::vector<std::string> names;
-  for (const PartitionPtr& part : parts) names.push_back(part->name);
+  for (const PartitionPtr& part : parts) names.push_back(std::string(part->name()));
   ICS_RETURN_IF_ERROR(Commit(ctx, DropPartitionsTxn(t, names)));
 
   Status fs_status;

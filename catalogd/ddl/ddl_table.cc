@@ -371,7 +371,7 @@ Result<DdlOutcome> TruncateTable(CatalogContext* ctx, const impala::TTruncatePar
     std::vector<PartitionPtr> parts;
     for (const auto& [id, part] : next->partitions) parts.push_back(part);
     for (const PartitionPtr& part : parts) {
-      auto it = changed.find(part->name);
+      auto it = changed.find(std::string(part->name()));
       if (it != changed.end()) {
         ICS_RETURN_IF_ERROR(ReplacePartition(ctx, next.get(), *part, it->second));
         continue;

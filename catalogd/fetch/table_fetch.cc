@@ -53,7 +53,7 @@ bool WantsPartitionInfo(const TTableInfoSelector& sel) {
 TPartialPartitionInfo PartitionInfo(const PartitionState& p, const TTableInfoSelector& sel) {
   TPartialPartitionInfo info;
   info.id = p.id;
-  if (sel.want_partition_names) info.__set_name(p.name);
+  if (sel.want_partition_names) info.__set_name(std::string(p.name()));
   if (sel.want_hms_partition) info.__set_hms_partition(std::make_shared<hive::Partition>(p.Hms()));
   if (sel.want_partition_metadata) {
     info.__set_hms_parameters(p.hms_parameters.ToMap());

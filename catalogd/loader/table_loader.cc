@@ -93,7 +93,7 @@ Result<hive::Partition> PartitionForMetastore(const PartitionState& p) {
   RemoveStatsParams(&out.parameters);
   if (!p.partition_stats.empty()) {
     Result<impala::TPartitionStats> stats = DecodePartitionStats(p.partition_stats.view());
-    if (!stats.ok()) return stats.status().WithContext("partition '" + p.name + "' stats");
+    if (!stats.ok()) return stats.status().WithContext("partition '" + std::string(p.name()) + "' stats");
     ICS_RETURN_IF_ERROR(SetStatsParams(*stats, &out.parameters));
   }
   return out;
@@ -217,7 +217,7 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
     }
     std::shared_ptr<PartitionState> fresh = std::move(p).value();
     if (previous != nullptr) {
-      if (PartitionPtr old = previous->partitions_by_name.Get(fresh->name)) {
+      if (PartitionPtr old = previous->partitions_by_name.Get(fresh->name())) {
         if (SameContent(*old, *fresh)) {
           built[i] = old;
           return;
@@ -239,8 +239,8 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
     std::unordered_set<std::string_view> names;
     names.reserve(built.size());
     for (const PartitionPtr& p : built) {
-      if (!names.insert(p->name).second) {
-        return Status::Corruption("duplicate partition '" + p->name + "'");
+      if (!names.insert(p->name()).second) {
+        return Status::Corruption("duplicate partition '" + std::string(p->name()) + "'");
       }
     }
   }
@@ -292,23 +292,23 @@ Result<std::shared_ptr<PartitionState>> TableLoader::BuildPartition(const TableS
     for (const impala::TColumn& c : table.clustering_columns) keys.push_back(c.columnName);
     Result<std::string> name = MakePartitionName(keys, partition.values);
     if (!name.ok()) return name.status().WithContext("partition");
-    p->name = std::move(name).value();
+    p->set_name(std::move(name).value());
   }
   p->set_values(partition.values);
   std::string location = partition.sd.location.empty()
-                             ? JoinPath(table.hms.sd.location, p->name)
+                             ? JoinPath(table.hms.sd.location, p->name())
                              : partition.sd.location;
-  if (location.empty()) return Status::InvalidArgument("partition '" + p->name + "' has no location");
+  if (location.empty()) return Status::InvalidArgument("partition '" + std::string(p->name()) + "' has no location");
   p->num_rows = NumRowsOf(partition.parameters);
 
   Result<std::optional<impala::TPartitionStats>> stats = GetStatsFromParams(partition.parameters);
   if (!stats.ok()) {
     // As Impala: unreadable incremental stats are dropped, not fatal.
     LOG(WARNING) << "ignoring incremental stats of " << table.db << "." << table.name
-                 << " partition '" << p->name << "': " << stats.status().ToString();
+                 << " partition '" << p->name() << "': " << stats.status().ToString();
   } else if (stats->has_value()) {
     Result<std::string> compressed = EncodePartitionStats(**stats);
-    if (!compressed.ok()) return compressed.status().WithContext("partition '" + p->name + "' stats");
+    if (!compressed.ok()) return compressed.status().WithContext("partition '" + std::string(p->name()) + "' stats");
     p->partition_stats = CompactString(*compressed);
     p->has_incremental_stats = (*stats)->__isset.intermediate_col_stats;
   }
@@ -316,8 +316,8 @@ Result<std::shared_ptr<PartitionState>> TableLoader::BuildPartition(const TableS
   p->SetHms(std::move(partition), location, table.hms.sd.location, shapes);
 
   Result<std::vector<FileStatus>> files = ListFilesGuarded(fs_, p->location());
-  if (!files.ok()) return files.status().WithContext("listing partition '" + p->name + "'");
-  ICS_RETURN_IF_ERROR(FillFiles(*files, p.get()).WithContext("partition '" + p->name + "'"));
+  if (!files.ok()) return files.status().WithContext("listing partition '" + std::string(p->name()) + "'");
+  ICS_RETURN_IF_ERROR(FillFiles(*files, p.get()).WithContext("partition '" + std::string(p->name()) + "'"));
   return p;
 }
 
@@ -348,13 +348,13 @@ Status TableLoader::FillFiles(const std::vector<FileStatus>& files, PartitionSta
 
 Result<PartitionPtr> TableLoader::RefreshPartition(const PartitionPtr& old) {
   Result<std::vector<FileStatus>> files = ListFilesGuarded(fs_, old->location());
-  if (!files.ok()) return files.status().WithContext("listing partition '" + old->name + "'");
+  if (!files.ok()) return files.status().WithContext("listing partition '" + std::string(old->name()) + "'");
   if (SameFiles(old->file_descs, *files)) return old;
   auto p = std::make_shared<PartitionState>(*old);
   p->id = next_partition_id_->fetch_add(1);
   p->prev_id = old->id;
   p->added_version = 0;
-  ICS_RETURN_IF_ERROR(FillFiles(*files, p.get()).WithContext("partition '" + p->name + "'"));
+  ICS_RETURN_IF_ERROR(FillFiles(*files, p.get()).WithContext("partition '" + std::string(p->name()) + "'"));
   return PartitionPtr(std::move(p));
 }
 
@@ -391,8 +391,8 @@ void TableLoader::FinishTableState(TableState* table, const TableState* base) co
         [&](int64_t /*id*/, const PartitionPtr* before, const PartitionPtr* after) {
           if (before != nullptr) {
             const PartitionState& p = **before;
-            const PartitionState* named = table->partitions_by_name.Find(p.name);
-            if (named != nullptr && named->id == p.id) table->partitions_by_name.Erase(p.name);
+            const PartitionState* named = table->partitions_by_name.Find(p.name());
+            if (named != nullptr && named->id == p.id) table->partitions_by_name.Erase(p.name());
             total_bytes -= p.total_file_bytes;
             total_blocks -= p.num_blocks;
           }

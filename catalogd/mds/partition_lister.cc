@@ -77,14 +77,14 @@ Result<ListPage> PartitionLister::List(const ListQuery& q) const {
   }
   std::vector<const PartitionState*> matches;
   for (const PartitionState* p : candidates) {
-    if (!after.empty() && p->name <= after) continue;
+    if (!after.empty() && p->name() <= after) continue;
     if (!pred.matches_all()) {
       Result<std::vector<HiveValue>> values = TypedValues(keys, p->values(), pred.referenced_keys());
       if (!values.ok() || !pred.Matches(*values)) continue;  // unparsable: matches nothing
     }
     matches.push_back(p);
   }
-  auto by_name = [](const PartitionState* a, const PartitionState* b) { return a->name < b->name; };
+  auto by_name = [](const PartitionState* a, const PartitionState* b) { return a->name() < b->name(); };
   const bool more = matches.size() > page_size;
   const size_t take = std::min(matches.size(), page_size);
   std::partial_sort(matches.begin(), matches.begin() + static_cast<std::ptrdiff_t>(take),
@@ -92,7 +92,7 @@ Result<ListPage> PartitionLister::List(const ListQuery& q) const {
   for (size_t i = 0; i < take; ++i) {
     page.partitions.push_back(t->partitions.at(matches[i]->id));
   }
-  if (more) page.next_page_token = Base64Encode("p:" + matches[take - 1]->name);
+  if (more) page.next_page_token = Base64Encode("p:" + std::string(matches[take - 1]->name()));
   return page;
 }
 

@@ -221,7 +221,7 @@ Status TablePage(const CatalogPagesDeps& deps, const WebRequest& req, Json* doc)
   }
   // Partitions in name order (ids follow creation order, names read better).
   std::map<std::string, const PartitionState*> by_name;
-  for (const auto& [id, p] : t.partitions) by_name.emplace(p->name, p.get());
+  for (const auto& [id, p] : t.partitions) by_name.emplace(std::string(p->name()), p.get());
   Json parts = Json::array();
   int64_t shown = 0;
   for (const auto& [name, p] : by_name) {
@@ -231,7 +231,7 @@ Status TablePage(const CatalogPagesDeps& deps, const WebRequest& req, Json* doc)
     }
     ++shown;
     Json row;
-    row["partition"] = p->name;
+    row["partition"] = std::string(p->name());
     row["id"] = p->id;
     row["files"] = static_cast<int64_t>(p->file_descs.size());
     row["bytes"] = p->total_file_bytes;
@@ -287,7 +287,7 @@ Status PartitionPage(const CatalogPagesDeps& deps, const WebRequest& req, Json* 
   Json& d = *doc;
   d["db"] = t.db;
   d["table"] = t.name;
-  d["partition"] = p->name;
+  d["partition"] = std::string(p->name());
   d["id"] = p->id;
   d["table_version"] = t.version;
   d["added_version"] = p->added_version;

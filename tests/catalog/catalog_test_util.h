@@ -32,9 +32,9 @@ inline std::shared_ptr<TableState> Table(const std::string& db, const std::strin
   for (int i = 0; i < parts; ++i) {
     auto p = std::make_shared<PartitionState>();
     p->id = first_id + i;
-    p->name = "p=" + std::to_string(i);
+    p->set_name("p=" + std::to_string(i));
     p->set_values({std::to_string(i)});
-    p->set_location(t->hms.sd.location + "/" + p->name);
+    p->set_location(t->hms.sd.location + "/" + std::string(p->name()));
     FileDescList::Builder descs;
     for (int f = 0; f < files; ++f) {
       FileDescInfo info;

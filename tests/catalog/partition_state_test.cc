@@ -26,7 +26,7 @@ std::shared_ptr<PartitionState> MakeState(const std::string& hms_location,
                                           const std::string& dir, const std::string& table_dir,
                                           PartitionShapes* shapes) {
   auto p = std::make_shared<PartitionState>();
-  p->name = "year=2024";
+  p->set_name("year=2024");
   p->set_values({"2024"});
   p->SetHms(HmsPartition(hms_location), dir, table_dir, shapes);
   return p;
@@ -65,7 +65,7 @@ TEST(PartitionStateTest, HmsObjectIsRebuiltWithItsOwnLocation) {
   EXPECT_EQ(with->Hms().parameters.at("transient_lastDdlTime"), "1700000000");
   // Partitions of one table share one shape.
   auto other = std::make_shared<PartitionState>();
-  other->name = "year=2025";
+  other->set_name("year=2025");
   other->set_values({"2025"});
   hive::Partition hms = HmsPartition("/w/t/year=2025");
   hms.values = {"2025"};
@@ -76,7 +76,7 @@ TEST(PartitionStateTest, HmsObjectIsRebuiltWithItsOwnLocation) {
 
 TEST(PartitionStateTest, SetLocationKeepsTheGivenDirectory) {
   PartitionState p;
-  p.name = "k=1";
+  p.set_name("k=1");
   p.set_location("/data/k=1");
   EXPECT_EQ(p.location(), "/data/k=1");
   EXPECT_EQ(p.Hms().sd.location, "");  // no HMS location recorded
@@ -136,28 +136,29 @@ TEST(PartitionStateTest, ValuesComeFromTheNameOrAreKept) {
   };
   for (const Case& c : cases) {
     PartitionState p;
-    p.name = c.name;
+    p.set_name(c.name);
     p.set_values(c.values);
     EXPECT_EQ(p.values(), c.values) << c.name;
     PartitionState name_only;  // nothing stored for the values
-    name_only.name = c.name;
+    name_only.set_name(c.name);
     EXPECT_EQ(p.EstimateBytes() == name_only.EstimateBytes(), c.derived) << c.name;
     PartitionState q = p;
     EXPECT_EQ(q.values(), c.values) << c.name;
     EXPECT_TRUE(SameContent(p, q)) << c.name;
   }
   PartitionState empty_value, default_value;
-  empty_value.name = default_value.name = "k=__HIVE_DEFAULT_PARTITION__";
+  empty_value.set_name("k=__HIVE_DEFAULT_PARTITION__");
+  default_value.set_name("k=__HIVE_DEFAULT_PARTITION__");
   empty_value.set_values({""});
   default_value.set_values({"__HIVE_DEFAULT_PARTITION__"});
   EXPECT_FALSE(SameContent(empty_value, default_value));
   // Setting values again after a rename follows the new name.
-  empty_value.name = "k=y";
+  empty_value.set_name("k=y");
   empty_value.set_values({"y"});
   EXPECT_EQ(empty_value.values(), std::vector<std::string>{"y"});
   EXPECT_TRUE(SameContent(empty_value, [] {
     PartitionState y;
-    y.name = "k=y";
+    y.set_name("k=y");
     y.set_values({"y"});
     return y;
   }()));
@@ -170,7 +171,7 @@ TEST(PartitionStateTest, NameIndexFindsReplacesAndErases) {
   auto make = [](int64_t id, const std::string& name) {
     auto p = std::make_shared<PartitionState>();
     p->id = id;
-    p->name = name;
+    p->set_name(name);
     return p;
   };
   index.Put(make(1, "year=2024/month=01/day=01"));

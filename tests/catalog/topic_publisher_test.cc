@@ -85,7 +85,7 @@ TEST_F(PublisherTest, DeltasCarryOnlyChangesAndDeletions) {
   auto t = std::make_shared<TableState>(*catalog_.GetTable("d", "t"));
   auto extra = Table("d", "t", 1, 1, 50)->partitions.begin()->second;
   auto p = std::make_shared<PartitionState>(*extra);
-  p->name = "p=9";
+  p->set_name("p=9");
   p->added_version = 0;
   t->partitions[p->id] = p;
   ChangeSet cs;

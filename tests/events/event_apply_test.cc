@@ -11,7 +11,7 @@ using Kind = MetastoreOp::Kind;
 
 std::set<std::string> PartitionNames(const TableState& t) {
   std::set<std::string> out;
-  for (const auto& [id, p] : t.partitions) out.insert(p->name);
+  for (const auto& [id, p] : t.partitions) out.insert(std::string(p->name()));
   return out;
 }
 

@@ -79,9 +79,9 @@ std::shared_ptr<TableState> BuildTable(const Config& c, std::atomic<int64_t>* id
   for (int i = 0; i < c.partitions; ++i) {
     auto p = std::make_shared<PartitionState>();
     p->id = ids->fetch_add(1);
-    p->name = "ss_sold_date_sk=" + std::to_string(2450000 + i);
+    p->set_name("ss_sold_date_sk=" + std::to_string(2450000 + i));
     p->set_values({std::to_string(2450000 + i)});
-    const std::string dir = t->hms.sd.location + "/" + p->name;
+    const std::string dir = t->hms.sd.location + "/" + std::string(p->name());
     hive::Partition hms;
     hms.sd.location = dir;
     p->SetHms(std::move(hms), dir, t->hms.sd.location);

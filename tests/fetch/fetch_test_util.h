@@ -100,9 +100,9 @@ inline std::shared_ptr<TableState> MakeTable(const TableSpec& spec) {
   for (int i = 0; i < spec.num_partitions; ++i) {
     auto p = std::make_shared<PartitionState>();
     p->id = spec.first_partition_id + i;
-    p->name = "day=" + std::to_string(i);
+    p->set_name("day=" + std::to_string(i));
     p->set_values({std::to_string(i)});
-    const std::string dir = t->hms.sd.location + "/" + p->name;
+    const std::string dir = t->hms.sd.location + "/" + std::string(p->name());
     hive::Partition hms;
     hms.dbName = spec.db;
     hms.tableName = spec.name;

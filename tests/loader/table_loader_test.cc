@@ -151,7 +151,7 @@ TEST_F(TableLoaderTest, LoadsPartitionedTable) {
     EXPECT_EQ(p->prev_id, -1);
     EXPECT_EQ(p->added_version, 0);
     ids.insert(id);
-    EXPECT_EQ(t.partitions_by_name.Find(p->name)->id, id);
+    EXPECT_EQ(t.partitions_by_name.Find(p->name())->id, id);
   }
   EXPECT_EQ(ids.size(), 3u);
   EXPECT_EQ(next_id_.load(), 4);
@@ -250,8 +250,8 @@ TEST_F(TableLoaderTest, ReloadKeepsUnchangedPartitions) {
   ASSERT_TRUE(b.ok()) << b.status().ToString();
   ASSERT_EQ((*b)->partitions.size(), 3u);
   for (const auto& [id, p] : (*b)->partitions) {
-    ASSERT_EQ((*a)->partitions.count(id), 1u) << p->name;
-    EXPECT_EQ((*a)->partitions.at(id).get(), p.get()) << p->name;
+    ASSERT_EQ((*a)->partitions.count(id), 1u) << p->name();
+    EXPECT_EQ((*a)->partitions.at(id).get(), p.get()) << p->name();
   }
   // A new file in one partition, a new parameter on another: those two get
   // new ids that point back at the old ones; the third is kept.
@@ -301,7 +301,7 @@ TEST_F(TableLoaderTest, UnpartitionedTable) {
   EXPECT_FALSE(ts.is_partitioned());
   ASSERT_EQ(ts.partitions.size(), 1u);
   const PartitionState& p = *ts.partitions.begin()->second;
-  EXPECT_EQ(p.name, "");
+  EXPECT_EQ(std::string(p.name()), "");
   EXPECT_TRUE(p.values().empty());
   EXPECT_EQ(p.location(), t.sd.location);
   EXPECT_EQ(p.num_rows, 7);
@@ -417,7 +417,7 @@ TEST_F(TableLoaderTest, LoadPartitionAndRefresh) {
   WriteFile(table_dir_ + "/year=2030/month=12/x.lz4", 5);
   auto added = loader.LoadPartition(*t, Partition({"2030", "12"}));
   ASSERT_TRUE(added.ok()) << added.status().ToString();
-  EXPECT_EQ((*added)->name, "year=2030/month=12");
+  EXPECT_EQ((*added)->name(), "year=2030/month=12");
   EXPECT_EQ((*added)->prev_id, -1);
   EXPECT_EQ((*added)->file_descs.size(), 1u);
   EXPECT_EQ(t->partitions.count((*added)->id), 0u);
@@ -442,7 +442,7 @@ TEST_F(TableLoaderTest, LoadPartitionAndRefresh) {
   EXPECT_NE(np.id, old->id);
   EXPECT_EQ(np.prev_id, old->id);
   EXPECT_EQ(np.added_version, 0);
-  EXPECT_EQ(np.name, old->name);
+  EXPECT_EQ(np.name(), old->name());
   EXPECT_EQ(np.file_descs.size(), 3u);
   EXPECT_EQ(np.total_file_bytes, 420);
   EXPECT_EQ(np.partition_stats, old->partition_stats);

@@ -48,7 +48,7 @@ inline catalog::PartitionPtr MakePartition(const std::string& table_dir, const P
   p->id = s.id;
   p->prev_id = s.prev_id;
   p->added_version = version;
-  p->name = s.name;
+  p->set_name(s.name);
   catalog::FileDescList::Builder descs;
   for (int f = 0; f < s.files; ++f) {
     FileDescInfo info;

@@ -37,7 +37,7 @@ std::shared_ptr<TableState> MakeTable(int years, int64_t* next_id) {
   auto add = [&](std::vector<std::string> values) {
     auto p = std::make_shared<PartitionState>();
     p->id = (*next_id)++;
-    p->name = *MakePartitionName({"year", "month", "region"}, values);
+    p->set_name(*MakePartitionName({"year", "month", "region"}, values));
     p->set_values(values);
     t->partitions_by_name.Put(p);
     t->partitions.emplace(p->id, p);
@@ -157,7 +157,7 @@ TEST(PartitionIndexTest, FollowsTableChanges) {
   for (const char* r : {"r0", "r1"}) {
     auto p = std::make_shared<PartitionState>();
     p->id = next_id++;
-    p->name = *MakePartitionName({"year", "month", "region"}, {"2042", "1", r});
+    p->set_name(*MakePartitionName({"year", "month", "region"}, {"2042", "1", r}));
     p->set_values({"2042", "1", r});
     next->partitions.emplace(p->id, p);
   }
@@ -186,12 +186,12 @@ TEST(PartitionIndexTest, BackfillErrorsForValuesThatDoNotFit) {
   auto t = MakeTable(1, &next_id);
   auto bad = std::make_shared<PartitionState>();
   bad->id = next_id++;
-  bad->name = "year=not-a-year/month=1/region=r0";
+  bad->set_name("year=not-a-year/month=1/region=r0");
   bad->set_values({"not-a-year", "1", "r0"});
   t->partitions.emplace(bad->id, bad);
   auto short_values = std::make_shared<PartitionState>();
   short_values->id = next_id++;
-  short_values->name = "year=2000";
+  short_values->set_name("year=2000");
   short_values->set_values({"2000"});
   t->partitions.emplace(short_values->id, short_values);
   PartitionIndex index({0, 1}, Keys());
