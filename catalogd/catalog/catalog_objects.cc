@@ -99,7 +99,7 @@ impala::THdfsPartition PartitionToThrift(const TableState& t, const PartitionSta
     out.__set_file_desc(std::move(fds));
   }
   impala::TTableStats stats;
-  stats.num_rows = p.num_rows;
+  stats.num_rows = p.num_rows();
   stats.__set_total_file_bytes(p.total_file_bytes);
   out.__set_stats(stats);
   out.__set_num_blocks(p.num_blocks);

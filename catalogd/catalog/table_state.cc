@@ -7,10 +7,12 @@
 #include "catalogd/catalog/table_state.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <unordered_set>
 
 #include "common/hive/partition_name.h"
+#include "common/hive/table_params.h"
 #include "common/util/path_join.h"
 #include "common/util/varint.h"
 
@@ -103,6 +105,11 @@ hive::Partition PartitionState::Hms() const {
   out.createTime = hms_create_time;
   out.lastAccessTime = hms_last_access_time;
   return out;
+}
+
+int64_t PartitionState::num_rows() const {
+  const std::optional<std::string_view> v = hms_parameters.Find(kNumRowsParam);
+  return v.has_value() ? NumRowsValue(*v) : -1;
 }
 
 std::vector<std::string> PartitionState::values() const {
@@ -210,7 +217,7 @@ bool SameContent(const PartitionState& a, const PartitionState& b) {
   return a.name_ == b.name_ && a.explicit_values_ == b.explicit_values_ &&
          a.location() == b.location() &&
          a.total_file_bytes == b.total_file_bytes && a.num_blocks == b.num_blocks &&
-         a.num_rows == b.num_rows && a.has_incremental_stats == b.has_incremental_stats &&
+         a.has_incremental_stats == b.has_incremental_stats &&
          a.file_descs == b.file_descs && a.partition_stats == b.partition_stats &&
          a.hms_parameters == b.hms_parameters && a.hms_create_time == b.hms_create_time &&
          a.hms_last_access_time == b.hms_last_access_time &&

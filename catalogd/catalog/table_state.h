@@ -75,16 +75,18 @@ struct PartitionState {
   CompactStringMap hms_parameters;  // incremental-stats chunks removed
   int32_t hms_create_time = 0;
   int32_t hms_last_access_time = 0;
+  // When the listing it holds was taken, in seconds since the epoch. A
+  // reload that finds a partition unchanged keeps the old state (id,
+  // version and this time).
+  uint32_t listed_at_s = 0;
   bool hms_has_location = false;  // sd.location set in the metastore (it is location())
   bool has_incremental_stats = false;
   FileDescList file_descs;  // FbFileDesc buffers, packed
   int64_t total_file_bytes = 0;
   int64_t num_blocks = 0;
-  int64_t num_rows = -1;               // from HMS parameter numRows; -1 unknown
   CompactString partition_stats;  // deflate(compact(TPartitionStats)); empty = none
-  // When the listing it holds was taken. A reload that finds a partition
-  // unchanged keeps the old state (id, version and this time).
-  int64_t last_refresh_ms = 0;
+  // The HMS parameter numRows; -1 unknown (absent or not a count).
+  int64_t num_rows() const;
 
   // The partition's directory, an absolute path.
   std::string location() const;

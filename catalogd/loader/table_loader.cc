@@ -299,7 +299,6 @@ Result<std::shared_ptr<PartitionState>> TableLoader::BuildPartition(const TableS
                              ? JoinPath(table.hms.sd.location, p->name())
                              : partition.sd.location;
   if (location.empty()) return Status::InvalidArgument("partition '" + std::string(p->name()) + "' has no location");
-  p->num_rows = NumRowsOf(partition.parameters);
 
   Result<std::optional<impala::TPartitionStats>> stats = GetStatsFromParams(partition.parameters);
   if (!stats.ok()) {
@@ -342,7 +341,7 @@ Status TableLoader::FillFiles(const std::vector<FileStatus>& files, PartitionSta
     part->num_blocks = SaturatingAdd(part->num_blocks, static_cast<int64_t>(info.blocks.size()));
   }
   part->file_descs = descs.Finish();
-  part->last_refresh_ms = NowMs();
+  part->listed_at_s = static_cast<uint32_t>(NowMs() / 1000);
   return Status::OK();
 }
 

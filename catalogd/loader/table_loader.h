@@ -114,7 +114,7 @@ class TableLoader {
   void FinishTableState(TableState* table, const TableState* base = nullptr) const;
 
  private:
-  // Sets part's file descriptors, totals and last_refresh_ms from a listing.
+  // Sets part's file descriptors, totals and listed_at_s from a listing.
   // CORRUPTION for a negative file length; totals saturate at INT64_MAX.
   [[nodiscard]] Status FillFiles(const std::vector<FileStatus>& files, PartitionState* part) const;
   Result<std::shared_ptr<PartitionState>> BuildPartition(const TableState& table,

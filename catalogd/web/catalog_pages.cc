@@ -235,7 +235,7 @@ Status TablePage(const CatalogPagesDeps& deps, const WebRequest& req, Json* doc)
     row["id"] = p->id;
     row["files"] = static_cast<int64_t>(p->file_descs.size());
     row["bytes"] = p->total_file_bytes;
-    row["rows"] = p->num_rows;
+    row["rows"] = p->num_rows();
     row["added_version"] = p->added_version;
     row["location"] = p->location();
     parts.push_back(std::move(row));
@@ -295,9 +295,11 @@ Status PartitionPage(const CatalogPagesDeps& deps, const WebRequest& req, Json* 
   d["files_total"] = static_cast<int64_t>(p->file_descs.size());
   d["bytes_total"] = p->total_file_bytes;
   d["blocks_total"] = p->num_blocks;
-  d["rows"] = p->num_rows;
+  d["rows"] = p->num_rows();
   d["has_incremental_stats"] = p->has_incremental_stats;
-  if (p->last_refresh_ms > 0) d["listed_at"] = web_internal::FormatUtcMillis(p->last_refresh_ms);
+  if (p->listed_at_s > 0) {
+    d["listed_at"] = web_internal::FormatUtcMillis(int64_t{p->listed_at_s} * 1000);
+  }
   int64_t shown = 0;
   d["files"] = FileRows(*p, limit, &shown);
   if (shown < static_cast<int64_t>(p->file_descs.size())) d["files_truncated_at_limit"] = limit;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
 namespace ics {
 
@@ -18,5 +19,7 @@ inline constexpr char kExternalParam[] = "EXTERNAL";
 
 // The "numRows" parameter; -1 if absent, not an integer, or below -1.
 int64_t NumRowsOf(const std::map<std::string, std::string>& params);
+// The same from the parameter's text.
+int64_t NumRowsValue(std::string_view text);
 
 }  // namespace ics

@@ -81,7 +81,7 @@ TEST_F(DdlStatsTest, UpdateTablePartitionAndColumnStats) {
   EXPECT_EQ(t->table_stats.num_rows, 300);
   const PartitionState* p1 = t->FindPartition("year=1/month=a");
   ASSERT_NE(p1, nullptr);
-  EXPECT_EQ(p1->num_rows, 100);
+  EXPECT_EQ(p1->num_rows(), 100);
   EXPECT_TRUE(p1->has_incremental_stats);
   EXPECT_EQ(p1->prev_id, before->FindPartition("year=1/month=a")->id);
   auto decoded = DecodePartitionStats(p1->partition_stats.view());
@@ -166,7 +166,7 @@ TEST_F(DdlStatsTest, UnpartitionedTableStatsLiveInTheTable) {
   TablePtr t = catalog_->GetTable("db", "flat");
   ASSERT_EQ(t->partitions.size(), 1u);
   const PartitionState& root = *t->partitions.begin()->second;
-  EXPECT_EQ(root.num_rows, 7);
+  EXPECT_EQ(root.num_rows(), 7);
   auto decoded = DecodePartitionStats(root.partition_stats.view());
   ASSERT_TRUE(decoded.ok());
   EXPECT_EQ(decoded->stats.num_rows, 7);
@@ -220,7 +220,7 @@ TEST_F(DdlStatsTest, DropStats) {
   EXPECT_EQ(t->table_stats.num_rows, -1);
   EXPECT_TRUE(t->column_stats.empty());
   for (const auto& [id, part] : t->partitions) {
-    EXPECT_EQ(part->num_rows, -1);
+    EXPECT_EQ(part->num_rows(), -1);
     EXPECT_TRUE(part->partition_stats.empty());
   }
   EXPECT_TRUE(metastore_->GetTableColumnStats("db", "p")->empty());

@@ -186,7 +186,7 @@ TEST_F(EventsTest, AddAlterDropPartitionOfALoadedTableArePrecise) {
   ASSERT_NE(a, nullptr);
   EXPECT_NE(a->id, id_a);
   EXPECT_EQ(a->prev_id, id_a);
-  EXPECT_EQ(a->num_rows, 42);
+  EXPECT_EQ(a->num_rows(), 42);
   EXPECT_EQ(a->file_descs.size(), 2u);
   EXPECT_EQ(t->partitions_by_name.Find("p=b")->id, id_b);
 

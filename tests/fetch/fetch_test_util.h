@@ -110,7 +110,6 @@ inline std::shared_ptr<TableState> MakeTable(const TableSpec& spec) {
     hms.sd.location = dir;
     hms.parameters["numRows"] = std::to_string(10 * i);
     p->SetHms(std::move(hms), dir, t->hms.sd.location);
-    p->num_rows = 10 * i;
     const int nfiles = spec.files_per_partition + i * spec.extra_files_step;
     FileDescList::Builder descs;
     for (int f = 0; f < nfiles; ++f) descs.Add(FileDescFor(p->id, f));

@@ -160,8 +160,8 @@ TEST_F(TableLoaderTest, LoadsPartitionedTable) {
   ASSERT_NE(p1, nullptr);
   EXPECT_EQ(p1->values(), (std::vector<std::string>{"2024", "01"}));
   EXPECT_EQ(p1->location(), table_dir_ + "/year=2024/month=01");
-  EXPECT_EQ(p1->num_rows, 600);
-  EXPECT_GT(p1->last_refresh_ms, 0);
+  EXPECT_EQ(p1->num_rows(), 600);
+  EXPECT_GT(p1->listed_at_s, 0u);
   ASSERT_EQ(p1->file_descs.size(), 2u);  // _SUCCESS and .crc are hidden
   EXPECT_EQ(p1->total_file_bytes, 400);
   EXPECT_EQ(p1->num_blocks, 3 + 1);  // 300 bytes = 128+128+44; 100 bytes = 1 block
@@ -199,7 +199,7 @@ TEST_F(TableLoaderTest, LoadsPartitionedTable) {
   ASSERT_EQ(p2->file_descs.size(), 1u);
   EXPECT_EQ(ToFileDescInfo(**ReadFileDesc(p2->file_descs.Copy(0))).compression,
             fb::FbCompression::SNAPPY);
-  EXPECT_EQ(p2->num_rows, -1);
+  EXPECT_EQ(p2->num_rows(), -1);
   EXPECT_FALSE(p2->has_incremental_stats);
   EXPECT_TRUE(p2->partition_stats.empty());
 
@@ -304,7 +304,7 @@ TEST_F(TableLoaderTest, UnpartitionedTable) {
   EXPECT_EQ(std::string(p.name()), "");
   EXPECT_TRUE(p.values().empty());
   EXPECT_EQ(p.location(), t.sd.location);
-  EXPECT_EQ(p.num_rows, 7);
+  EXPECT_EQ(p.num_rows(), 7);
   EXPECT_EQ(p.Hms().tableName, "flat");
   EXPECT_EQ(p.Hms().sd.location, t.sd.location);
   ASSERT_EQ(p.file_descs.size(), 1u);
@@ -447,7 +447,7 @@ TEST_F(TableLoaderTest, LoadPartitionAndRefresh) {
   EXPECT_EQ(np.total_file_bytes, 420);
   EXPECT_EQ(np.partition_stats, old->partition_stats);
   EXPECT_TRUE(np.has_incremental_stats);
-  EXPECT_EQ(np.num_rows, old->num_rows);
+  EXPECT_EQ(np.num_rows(), old->num_rows());
 
   // A rewritten file (same name, new size) is a change too.
   auto again = loader.RefreshPartition(*changed);

@@ -58,7 +58,6 @@ inline catalog::PartitionPtr MakePartition(const std::string& table_dir, const P
     p->total_file_bytes += info.length;
   }
   p->file_descs = descs.Finish();
-  p->num_rows = s.num_rows;
   hive::Partition hms;
   hms.parameters["numRows"] = std::to_string(s.num_rows);
   p->SetHms(std::move(hms), table_dir + "/" + s.name, table_dir);
