@@ -9,6 +9,7 @@
 #include "catalogd/service/catalog_server_pages.h"
 #include "common/daemon/daemon.h"
 #include "common/daemon/security_flags.h"
+#include "common/util/heap_release.h"
 #include "common/util/split.h"
 #include "common/web/web_flags.h"
 
@@ -118,6 +119,7 @@ std::string HmsPortToken(const ics::catalog::CatalogServer& server) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  ics::ConfigureHeapForLongLivedState();
   ics::web::SetDefaultWebserverPort(25020);
   ics::InitDaemon(&argc, &argv, "catalogd: the catalog service daemon");
   auto security = ics::RpcSecurityFromFlags();

@@ -23,4 +23,16 @@ inline void ReleaseFreeHeap() {
 #endif
 }
 
+// For a process that holds a large, long-lived heap built in bulk (the
+// catalog): turns off glibc's fast bins, which keep freed small chunks
+// apart instead of merging them with their free neighbours, so the pages
+// where a load's temporaries lay between long-lived objects become whole
+// free pages that ReleaseFreeHeap can return. Call once, at start, before
+// other threads allocate.
+inline void ConfigureHeapForLongLivedState() {
+#if defined(__GLIBC__)
+  mallopt(M_MXFAST, 0);
+#endif
+}
+
 }  // namespace ics
