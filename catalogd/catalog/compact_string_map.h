@@ -3,8 +3,10 @@
 // Partition parameters (numRows, transient_lastDdlTime, ...) are a handful
 // of short pairs per partition, and there are millions of partitions. A
 // std::map costs a node of ~100 bytes per pair plus the strings; this keeps
-// the pairs, in key order, in one block (CompactString): for each pair a varint key
-// length, the key, a varint value length, the value. Built from and turned
+// the pairs, in key order, in one block (CompactString): a varint count of
+// pairs, then for each pair its key (a common parameter name as its index in
+// a fixed list, any other as a varint length and the bytes), a varint value
+// length and the value. The object is one pointer. Built from and turned
 // back into the Thrift map type (std::map) on the way in and out.
 //
 // Thread-safety: immutable after construction; share freely.
@@ -26,17 +28,22 @@ class CompactStringMap {
  public:
   CompactStringMap() = default;
   explicit CompactStringMap(const std::map<std::string, std::string>& m) {
+    if (m.empty()) return;
     std::string blob;
+    PutVarint(m.size(), &blob);
     for (const auto& [k, v] : m) {
-      Put(k, &blob);
-      Put(v, &blob);
+      PutKey(k, &blob);
+      PutVarint(v.size(), &blob);
+      blob += v;
     }
     blob_ = CompactString(blob);
-    size_ = static_cast<uint32_t>(m.size());
   }
 
-  size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
+  size_t size() const {
+    size_t pos = 0;
+    return static_cast<size_t>(Count(&pos));
+  }
+  bool empty() const { return blob_.empty(); }
 
   std::map<std::string, std::string> ToMap() const {
     std::map<std::string, std::string> m;
@@ -59,8 +66,8 @@ class CompactStringMap {
   template <typename Fn>
   void ForEach(Fn&& fn) const {
     size_t pos = 0;
-    for (size_t i = 0; i < size_; ++i) {
-      const std::string_view k = Take(&pos);
+    for (uint64_t i = Count(&pos); i > 0; --i) {
+      const std::string_view k = TakeKey(&pos);
       const std::string_view v = Take(&pos);
       fn(k, v);
     }
@@ -69,26 +76,71 @@ class CompactStringMap {
   // Heap bytes held beyond the object.
   size_t HeapBytes() const { return blob_.HeapBytes(); }
 
-  bool operator==(const CompactStringMap& o) const { return size_ == o.size_ && blob_ == o.blob_; }
+  bool operator==(const CompactStringMap& o) const { return blob_ == o.blob_; }
   bool operator!=(const CompactStringMap& o) const { return !(*this == o); }
 
  private:
-  static void Put(const std::string& s, std::string* blob) {
-    PutVarint(s.size(), blob);
-    *blob += s;
+  // Keys most partitions and tables carry (Hive's and Impala's statistics
+  // and bookkeeping parameters), stored as their index here.
+  static constexpr std::string_view kCommonKeys[] = {
+      "COLUMN_STATS_ACCURATE",
+      "EXTERNAL",
+      "impala.events.catalogServiceId",
+      "impala.events.catalogVersion",
+      "impala.lastComputeStatsTime",
+      "impala_intermediate_stats_num_chunks",
+      "last_modified_by",
+      "last_modified_time",
+      "numFiles",
+      "numFilesErasureCoded",
+      "numRows",
+      "rawDataSize",
+      "spark.sql.create.version",
+      "spark.sql.sources.schema.numParts",
+      "spark.sql.statistics.numRows",
+      "spark.sql.statistics.totalSize",
+      "totalSize",
+      "transient_lastDdlTime",
+  };
+  static constexpr uint64_t kNumCommonKeys = sizeof(kCommonKeys) / sizeof(kCommonKeys[0]);
+
+  // A key is a varint tag: odd, 2 * index + 1 into kCommonKeys; even,
+  // 2 * length, followed by the key's bytes.
+  static void PutKey(std::string_view k, std::string* blob) {
+    for (uint64_t i = 0; i < kNumCommonKeys; ++i) {
+      if (kCommonKeys[i] == k) {
+        PutVarint(2 * i + 1, blob);
+        return;
+      }
+    }
+    PutVarint(2 * uint64_t{k.size()}, blob);
+    *blob += k;
   }
-  // The blob is only ever written by Put, so it is well formed.
-  std::string_view Take(size_t* pos) const {
-    const std::string_view blob = blob_.view();
+
+  // The blob is only ever written by the constructor, so it is well formed.
+  uint64_t Count(size_t* pos) const {
     uint64_t n = 0;
-    (void)ReadVarint(blob, pos, &n);
-    const std::string_view s(blob.data() + *pos, n);
+    if (!blob_.empty()) (void)ReadVarint(blob_.view(), pos, &n);
+    return n;
+  }
+  std::string_view TakeKey(size_t* pos) const {
+    uint64_t tag = 0;
+    (void)ReadVarint(blob_.view(), pos, &tag);
+    if ((tag & 1) != 0) return kCommonKeys[tag / 2];
+    return TakeBytes(pos, tag / 2);
+  }
+  std::string_view Take(size_t* pos) const {
+    uint64_t n = 0;
+    (void)ReadVarint(blob_.view(), pos, &n);
+    return TakeBytes(pos, n);
+  }
+  std::string_view TakeBytes(size_t* pos, uint64_t n) const {
+    const std::string_view s(blob_.view().data() + *pos, n);
     *pos += n;
     return s;
   }
 
   CompactString blob_;
-  uint32_t size_ = 0;
 };
 
 }  // namespace ics::catalog

@@ -114,6 +114,33 @@ TEST(CompactStringTest, MapKeepsPairsInKeyOrder) {
   EXPECT_NE(CompactStringMap({{"numRows", "11"}}), c);
   EXPECT_TRUE(CompactStringMap().empty());
   EXPECT_EQ(CompactStringMap().HeapBytes(), 0u);
+  EXPECT_EQ(CompactStringMap().size(), 0u);
+}
+
+// Common parameter names are stored as an index, others as written; both
+// come back the same, in key order.
+TEST(CompactStringTest, MapStoresCommonKeysAsIndexes) {
+  const std::map<std::string, std::string> common = {{"numRows", "1000"},
+                                                     {"transient_lastDdlTime", "1700000000"}};
+  const CompactStringMap c(common);
+  EXPECT_EQ(c.ToMap(), common);
+  // Length prefix 4, count 1, then per pair a 1-byte key, a 1-byte value length, the value.
+  EXPECT_EQ(c.HeapBytes(), 4u + 1u + (1 + 1 + 4) + (1 + 1 + 10));
+  const std::map<std::string, std::string> mixed = {
+      {"COLUMN_STATS_ACCURATE", "{\"BASIC_STATS\":\"true\"}"},
+      {"numRow", "near miss"},
+      {"numRows", "1"},
+      {"numRowsX", "near miss"},
+      {"totalSize", ""},
+      {"zzz", "last"}};
+  const CompactStringMap m(mixed);
+  EXPECT_EQ(m.ToMap(), mixed);
+  EXPECT_EQ(m.size(), mixed.size());
+  EXPECT_EQ(m.Find("numRows").value_or("?"), "1");
+  EXPECT_EQ(m.Find("numRow").value_or("?"), "near miss");
+  EXPECT_EQ(m.Find("totalSize").value_or("?"), "");
+  EXPECT_FALSE(m.Find("numFiles").has_value());
+  EXPECT_NE(m, CompactStringMap(common));
 }
 
 // Values the name spells come from the name; others (an empty value, named
