@@ -152,7 +152,8 @@ void OnDemandCatalog::PatchPartitionListsLocked(const impala::TCatalogUpdateResu
       if (of_table(o))
         next->partition_names.Add(o.hdfs_partition.id, o.hdfs_partition.partition_name);
     }
-    ++generation_;  // a fetch of the old version that is in flight must not be cached
+    const std::string scope = db + "." + tbl;
+    BumpGenerationLocked(&scope);  // a fetch of the old version in flight must not be cached
     const int64_t bytes = EstimateBytes(*next);
     cache_.Put(key, std::shared_ptr<const LocalTable>(std::move(next)), bytes, obj.catalog_version,
                Now());
@@ -185,7 +186,8 @@ void OnDemandCatalog::InvalidateObjectLocked(const TCatalogObject& obj, bool del
       break;
     case TCatalogObjectType::HDFS_PARTITION: {
       const impala::THdfsPartition& hp = obj.hdfs_partition;
-      ++generation_;
+      const std::string scope = hp.db_name + "." + hp.tbl_name;
+      BumpGenerationLocked(&scope);
       if (hp.__isset.prev_id && hp.prev_id >= 0) {
         EraseLocked(PartitionKey(hp.db_name, hp.tbl_name, hp.prev_id));
       }
@@ -205,7 +207,8 @@ void OnDemandCatalog::InvalidateObjectLocked(const TCatalogObject& obj, bool del
 
 void OnDemandCatalog::InvalidateTableLocked(const std::string& db, const std::string& tbl,
                                             int64_t version, bool deleted) {
-  ++generation_;
+  const std::string scope = db + "." + tbl;
+  BumpGenerationLocked(&scope);
   const std::string key = TableKey(db, tbl);
   int64_t cached_version = 0;
   const bool cached = cache_.Peek(key, &cached_version) != nullptr;
@@ -220,7 +223,7 @@ void OnDemandCatalog::InvalidateTableLocked(const std::string& db, const std::st
 }
 
 void OnDemandCatalog::InvalidateDbLocked(const std::string& db, int64_t version, bool deleted) {
-  ++generation_;
+  BumpGenerationLocked(nullptr);  // may drop every table of the db
   int64_t cached_version = 0;
   const bool cached = cache_.Peek(DbKey(db), &cached_version) != nullptr;
   if (!(cached && !deleted && cached_version >= version)) EraseLocked(DbKey(db));
@@ -237,7 +240,7 @@ void OnDemandCatalog::EraseLocked(const std::string& key) { invalidations_ += ca
 
 void OnDemandCatalog::ClearCacheLocked(const char* why) {
   VLOG(1) << "clearing the catalog cache: " << why;
-  ++generation_;
+  BumpGenerationLocked(nullptr);
   invalidations_ += cache_.Clear();
 }
 
@@ -246,10 +249,35 @@ int64_t OnDemandCatalog::Generation() const {
   return generation_;
 }
 
+void OnDemandCatalog::BumpGenerationLocked(const std::string* table) {
+  ++generation_;
+  if (table == nullptr || table_invalidated_.size() >= kMaxTrackedTables) {
+    all_invalidated_ = generation_;
+    table_invalidated_.clear();
+    return;
+  }
+  table_invalidated_[*table] = generation_;
+}
+
 void OnDemandCatalog::Store(const std::string& key, CacheValue value, int64_t bytes,
                             int64_t version, int64_t gen) {
   MutexLock l(&mu_);
-  if (gen != generation_) return;  // an invalidation raced with the fetch
+  // The table a table key ("t:db.tbl") or partition key ("p:db.tbl:id")
+  // belongs to; other keys (lists, databases, functions) have none.
+  std::string table;
+  if (key.compare(0, 2, "t:") == 0) {
+    table = key.substr(2);
+  } else if (key.compare(0, 2, "p:") == 0) {
+    table = key.substr(2, key.rfind(':') - 2);
+  }
+  bool raced = all_invalidated_ > gen;  // an invalidation raced with the fetch
+  if (table.empty()) {
+    raced = raced || generation_ > gen;
+  } else {
+    auto it = table_invalidated_.find(table);
+    raced = raced || (it != table_invalidated_.end() && it->second > gen);
+  }
+  if (raced) return;
   cache_.Put(key, std::move(value), bytes, version, Now());
 }
 

@@ -43,6 +43,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/util/mutex.h"
@@ -92,9 +93,14 @@ class OnDemandCatalog final : public LocalCatalog {
   // The current invalidation generation (taken at the start of each fetch
   // attempt; a retry may itself have cleared the cache).
   int64_t Generation() const EXCLUDES(mu_);
-  // Caches `value` unless an invalidation happened since generation `gen`.
+  // Caches `value` unless an invalidation that could touch `key` happened
+  // since generation `gen`: for a table's or a partition's key, one of that
+  // table (or of everything); for any other key, any invalidation.
   void Store(const std::string& key, CacheValue value, int64_t bytes, int64_t version, int64_t gen)
       EXCLUDES(mu_);
+  // Counts an invalidation of table db.tbl (its object, list of partitions
+  // and partitions), or, with `table` null, of anything.
+  void BumpGenerationLocked(const std::string* table) REQUIRES(mu_);
   void InvalidateObjectLocked(const impala::TCatalogObject& obj, bool deleted) REQUIRES(mu_);
   // For each TABLE in `result` with base_catalog_version equal to the cached
   // table's version: caches the table at the result's version with the
@@ -139,7 +145,16 @@ class OnDemandCatalog final : public LocalCatalog {
   mutable Mutex mu_;  // terminal
   CondVar version_cv_;
   ByteLruCache cache_ GUARDED_BY(mu_);
+  // Invalidation generations. generation_ counts every invalidation;
+  // all_invalidated_ is the last one that could touch any key, and
+  // table_invalidated_ the last of each table ("db.tbl") since then, so a
+  // long fetch of one table is not thrown away for changes to others. At
+  // most kMaxTrackedTables entries: past that they fold into
+  // all_invalidated_ (fetches in flight are then refused, as before).
+  static constexpr size_t kMaxTrackedTables = 4096;
   int64_t generation_ GUARDED_BY(mu_) = 0;
+  int64_t all_invalidated_ GUARDED_BY(mu_) = 0;
+  std::unordered_map<std::string, int64_t> table_invalidated_ GUARDED_BY(mu_);
   std::optional<impala::TUniqueId> service_id_ GUARDED_BY(mu_);
   std::optional<int64_t> last_reset_version_ GUARDED_BY(mu_);
   int64_t catalog_version_ GUARDED_BY(mu_) = 0;

@@ -392,7 +392,8 @@ Status OnDemandCatalog::FetchPartitions(
   auto revalidate = [&](const std::string& why, Status* retry) -> Status {
     {
       MutexLock l(&mu_);
-      ++generation_;
+      const std::string scope = db + "." + tbl;
+      BumpGenerationLocked(&scope);
       EraseLocked(TableKey(db, tbl));
     }
     Result<std::shared_ptr<const LocalTable>> t = GetTable(db, tbl);

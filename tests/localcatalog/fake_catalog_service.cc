@@ -62,6 +62,12 @@ FakeCatalogService::FakeCatalogService() {
 void FakeCatalogService::GetPartialCatalogObject(
     impala::TGetPartialCatalogObjectResponse& resp,
     const impala::TGetPartialCatalogObjectRequest& req) {
+  std::function<void()> during;
+  {
+    MutexLock l(&mu_);
+    during.swap(during_next_);
+  }
+  if (during) during();
   MutexLock l(&mu_);
   requests_.push_back(req);
   resp.__set_status(impala::TStatus());
@@ -311,5 +317,10 @@ Status FakeCatalogServer::Start() {
 }
 
 int FakeCatalogServer::port() const { return server_ ? server_->port() : 0; }
+
+void FakeCatalogService::DuringNextRequest(std::function<void()> fn) {
+  MutexLock l(&mu_);
+  during_next_ = std::move(fn);
+}
 
 }  // namespace ics::lctest

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -78,6 +79,9 @@ class FakeCatalogService : public impala::CatalogServiceNull {
   int calls() const EXCLUDES(mu_);
   std::vector<impala::TGetPartialCatalogObjectRequest> requests() const EXCLUDES(mu_);
   void ClearRequests() EXCLUDES(mu_);
+  // Runs `fn` (once) while serving the next request, before answering it:
+  // something that happens while a fetch is in flight.
+  void DuringNextRequest(std::function<void()> fn) EXCLUDES(mu_);
 
  private:
   using Key = std::pair<std::string, std::string>;
@@ -93,6 +97,7 @@ class FakeCatalogService : public impala::CatalogServiceNull {
   std::deque<impala::TUniqueId> scripted_ids_ GUARDED_BY(mu_);
   int max_partitions_ GUARDED_BY(mu_) = 0;
   std::vector<impala::TGetPartialCatalogObjectRequest> requests_ GUARDED_BY(mu_);
+  std::function<void()> during_next_ GUARDED_BY(mu_);
 };
 
 // The fake served over Thrift.

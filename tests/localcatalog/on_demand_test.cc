@@ -198,6 +198,61 @@ TEST_F(LocalCatalogOnDemandTest, TopicEntriesInvalidate) {
   EXPECT_GT(cat_->Stats().invalidations, 0);
 }
 
+// A fetch in flight is still cached when the invalidations that arrive
+// meanwhile are of other tables; one of its own table (or a reset) makes it
+// fetch again.
+TEST_F(LocalCatalogOnDemandTest, FetchSurvivesInvalidationsOfOtherTables) {
+  Topic({}, Id(1), 10);
+  fake()->PutTable(MakeFakeTable("db", "u", 11, {}));
+  const auto u = MakeTable("db", "u", 11, {});
+  fake()->DuringNextRequest(
+      [&] { Topic({Item("2:", catalog::TableInvalidation(u, 11))}, Id(1), 11); });
+  ASSERT_NE(Table("db", "t"), nullptr);
+  const int after_fetch = fake()->calls();
+  ASSERT_NE(Table("db", "t"), nullptr);
+  EXPECT_EQ(fake()->calls(), after_fetch) << "db.t was not cached";
+
+  // An invalidation of db.t itself during its fetch: not cached.
+  fake()->SetTableVersion("db", "t", 12);
+  Topic({Item("2:", catalog::TableInvalidation(MakeTable("db", "t", 5, {}), 12))}, Id(1), 12);
+  fake()->DuringNextRequest([&] {
+    fake()->SetTableVersion("db", "t", 13);
+    Topic({Item("2:", catalog::TableInvalidation(MakeTable("db", "t", 5, {}), 13))}, Id(1), 13);
+  });
+  ASSERT_NE(Table("db", "t"), nullptr);
+  const int raced = fake()->calls();
+  EXPECT_EQ(Table("db", "t")->version, 13);
+  EXPECT_GT(fake()->calls(), raced) << "a fetch raced by its own table's invalidation was cached";
+
+  // A partition invalidation of db.t counts as db.t's.
+  const int before_part = fake()->calls();
+  fake()->DuringNextRequest([&] {
+    impala::TCatalogObject part;
+    part.__set_type(impala::TCatalogObjectType::HDFS_PARTITION);
+    part.__set_catalog_version(13);
+    part.hdfs_partition.__set_db_name("db");
+    part.hdfs_partition.__set_tbl_name("t");
+    part.hdfs_partition.__set_id(2);
+    part.__isset.hdfs_partition = true;
+    Topic({Item("2:", part)}, Id(1), 14);
+  });
+  Topic({Item("2:", catalog::TableInvalidation(MakeTable("db", "t", 5, {}), 14))}, Id(1), 14);
+  fake()->SetTableVersion("db", "t", 14);
+  ASSERT_NE(Table("db", "t"), nullptr);
+  const int part_raced = fake()->calls();
+  EXPECT_GT(part_raced, before_part);
+  ASSERT_NE(Table("db", "t"), nullptr);
+  EXPECT_GT(fake()->calls(), part_raced);
+
+  // The table list is refetched after any invalidation during its fetch.
+  fake()->DuringNextRequest(
+      [&] { Topic({Item("2:", catalog::TableInvalidation(u, 11))}, Id(1), 15); });
+  ASSERT_TRUE(cat_->TableNames("db").ok());
+  const int list_raced = fake()->calls();
+  ASSERT_TRUE(cat_->TableNames("db").ok());
+  EXPECT_GT(fake()->calls(), list_raced);
+}
+
 TEST_F(LocalCatalogOnDemandTest, PartitionInvalidationByPrevId) {
   auto t5 = Table("db", "t");
   ASSERT_TRUE(cat_->GetPartitions(*t5, {}, true, false).ok());
