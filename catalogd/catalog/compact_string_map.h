@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include "catalogd/catalog/compact_string.h"
+#include "common/hive/table_params.h"
 #include "common/util/varint.h"
 
 namespace ics::catalog {
@@ -84,23 +85,22 @@ class CompactStringMap {
   // and bookkeeping parameters), stored as their index here.
   static constexpr std::string_view kCommonKeys[] = {
       "COLUMN_STATS_ACCURATE",
-      "EXTERNAL",
+      kExternalParam,
       "impala.events.catalogServiceId",
       "impala.events.catalogVersion",
       "impala.lastComputeStatsTime",
-      "impala_intermediate_stats_num_chunks",
       "last_modified_by",
       "last_modified_time",
-      "numFiles",
+      kNumFilesParam,
       "numFilesErasureCoded",
-      "numRows",
+      kNumRowsParam,
       "rawDataSize",
       "spark.sql.create.version",
       "spark.sql.sources.schema.numParts",
       "spark.sql.statistics.numRows",
       "spark.sql.statistics.totalSize",
-      "totalSize",
-      "transient_lastDdlTime",
+      kTotalSizeParam,
+      kLastDdlTimeParam,
   };
   static constexpr uint64_t kNumCommonKeys = sizeof(kCommonKeys) / sizeof(kCommonKeys[0]);
 
