@@ -34,8 +34,7 @@ class CompactStringMap {
     PutVarint(m.size(), &blob);
     for (const auto& [k, v] : m) {
       PutKey(k, &blob);
-      PutVarint(v.size(), &blob);
-      blob += v;
+      PutLengthPrefixed(v, &blob);
     }
     blob_ = CompactString(blob);
   }
@@ -127,16 +126,13 @@ class CompactStringMap {
     uint64_t tag = 0;
     (void)ReadVarint(blob_.view(), pos, &tag);
     if ((tag & 1) != 0) return kCommonKeys[tag / 2];
-    return TakeBytes(pos, tag / 2);
+    const std::string_view s = blob_.view().substr(*pos, tag / 2);
+    *pos += tag / 2;
+    return s;
   }
   std::string_view Take(size_t* pos) const {
-    uint64_t n = 0;
-    (void)ReadVarint(blob_.view(), pos, &n);
-    return TakeBytes(pos, n);
-  }
-  std::string_view TakeBytes(size_t* pos, uint64_t n) const {
-    const std::string_view s(blob_.view().data() + *pos, n);
-    *pos += n;
+    std::string_view s;
+    (void)ReadLengthPrefixed(blob_.view(), pos, &s);
     return s;
   }
 

@@ -138,14 +138,14 @@ std::string_view FileDescList::encoded() const {
 }
 
 FileDescList::const_iterator::const_iterator(const FileDescList* list, size_t i)
-    : list_(list), i_(i) {
-  if (i_ < list_->size()) list_->DecodeAt(&pos_, &current_);
+    : encoded_(list->encoded()), count_(list->size()), i_(i) {
+  if (i_ < count_) DecodeAt(encoded_, &pos_, &current_);
 }
 
 FileDescList::const_iterator& FileDescList::const_iterator::operator++() {
   ++i_;
-  if (i_ < list_->size()) {
-    list_->DecodeAt(&pos_, &current_);
+  if (i_ < count_) {
+    DecodeAt(encoded_, &pos_, &current_);
   } else {
     current_.clear();
   }
@@ -164,8 +164,7 @@ FileDescList& FileDescList::operator=(const FileDescList& o) {
   return *this;
 }
 
-void FileDescList::DecodeAt(size_t* pos, std::string* current) const {
-  const std::string_view in = encoded();
+void FileDescList::DecodeAt(std::string_view in, size_t* pos, std::string* current) {
   uint64_t h = 0;
   if (!ReadVarint(in, pos, &h)) Malformed();
   if ((h & 1) == 0) {
@@ -193,10 +192,12 @@ void FileDescList::DecodeAt(size_t* pos, std::string* current) const {
 
 std::string FileDescList::Copy(size_t i) const {
   if (i >= size()) throw std::out_of_range("FileDescList::Copy");
+  const Layout l = layout();
+  const std::string_view in(block_.get() + l.entries_at, l.bytes);
   const size_t k = i / kKeyEvery;
-  size_t pos = key(layout(), k);
+  size_t pos = key(l, k);
   std::string current;
-  for (size_t j = k * kKeyEvery; j <= i; ++j) DecodeAt(&pos, &current);
+  for (size_t j = k * kKeyEvery; j <= i; ++j) DecodeAt(in, &pos, &current);
   return current;
 }
 

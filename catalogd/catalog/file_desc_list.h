@@ -62,7 +62,8 @@ class FileDescList {
    private:
     friend class FileDescList;
     const_iterator(const FileDescList* list, size_t i);
-    const FileDescList* list_ = nullptr;
+    std::string_view encoded_;  // the list's entries
+    size_t count_ = 0;          // the list's size
     size_t i_ = 0;
     size_t pos_ = 0;  // offset of the next entry in the encoded bytes
     std::string current_;
@@ -130,9 +131,10 @@ class FileDescList {
   // before it) to *out.
   static void AppendEntry(uint64_t index, std::string_view prev, std::string_view desc,
                           std::string* out);
-  // Decodes the entry at *pos over *current (the previous descriptor) and
-  // advances *pos. Throws std::logic_error if the bytes are not an entry.
-  void DecodeAt(size_t* pos, std::string* current) const;
+  // Decodes the entry of `in` (the entries) at *pos over *current (the
+  // previous descriptor) and advances *pos. Throws std::logic_error if the
+  // bytes are not an entry.
+  static void DecodeAt(std::string_view in, size_t* pos, std::string* current);
 
   std::unique_ptr<char[]> block_;
 };

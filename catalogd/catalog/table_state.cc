@@ -120,12 +120,11 @@ std::vector<std::string> PartitionState::values() const {
   uint64_t n = 0;
   if (!ReadVarint(enc, &pos, &n)) throw std::logic_error("PartitionState: bad stored values");
   for (uint64_t i = 0; i < n; ++i) {
-    uint64_t len = 0;
-    if (!ReadVarint(enc, &pos, &len) || len > enc.size() - pos) {
+    std::string_view v;
+    if (!ReadLengthPrefixed(enc, &pos, &v)) {
       throw std::logic_error("PartitionState: bad stored values");
     }
-    out.emplace_back(enc.substr(pos, len));
-    pos += len;
+    out.emplace_back(v);
   }
   return out;
 }
@@ -137,10 +136,7 @@ void PartitionState::set_values(const std::vector<std::string>& v) {
   }
   std::string enc;
   PutVarint(v.size(), &enc);
-  for (const std::string& x : v) {
-    PutVarint(x.size(), &enc);
-    enc += x;
-  }
+  for (const std::string& x : v) PutLengthPrefixed(x, &enc);
   explicit_values_ = CompactString(enc);
 }
 

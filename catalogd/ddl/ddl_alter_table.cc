@@ -351,10 +351,7 @@ Result<DdlOutcome> SimpleAlter(CatalogContext* ctx, const impala::TAlterTablePar
   auto build = [&]() -> Result<std::shared_ptr<TableState>> {
     ICS_ASSIGN_OR_RETURN(std::shared_ptr<TableState> next, DeriveTable(ctx, *old, hms));
     for (const hive::Partition& part : e.partitions) {
-      PartitionPtr current;
-      for (const auto& [id, existing] : next->partitions) {
-        if (existing->values() == part.values) current = existing;
-      }
+      PartitionPtr current = PartitionWithValues(*next, part.values);
       if (current == nullptr) continue;
       ICS_RETURN_IF_ERROR(ReplacePartition(ctx, next.get(), *current, part));
     }

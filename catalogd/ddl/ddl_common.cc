@@ -314,6 +314,13 @@ Result<std::vector<PartitionPtr>> ResolvePartitionSet(
   return out;
 }
 
+PartitionPtr PartitionWithValues(const TableState& t, const std::vector<std::string>& values) {
+  Result<std::string> name = MakePartitionName(PartitionKeyNames(t.clustering_columns), values);
+  if (!name.ok()) return nullptr;
+  PartitionPtr p = t.partitions_by_name.Get(*name);
+  return p != nullptr && p->values() == values ? p : nullptr;
+}
+
 Result<std::vector<hive::Partition>> MetastorePartitions(CatalogContext* ctx, const TableRef& t,
                                                          const std::vector<PartitionPtr>& parts) {
   std::vector<std::string> names;

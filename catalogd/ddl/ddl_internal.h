@@ -155,6 +155,10 @@ Result<std::vector<PartitionPtr>> ResolvePartitionSet(
 
 std::string PartitionDisplayName(const TableRef& t, const std::string& part_name);
 
+// The partition of `t` with exactly these values (the one named by them,
+// if its values are these), or null.
+PartitionPtr PartitionWithValues(const TableState& t, const std::vector<std::string>& values);
+
 // Metastore objects of `parts` (with every parameter). INTERNAL if one is
 // missing (the catalog and the metastore disagree).
 Result<std::vector<hive::Partition>> MetastorePartitions(CatalogContext* ctx, const TableRef& t,

@@ -160,12 +160,10 @@ Status PutPartitionStats(const impala::TPartitionStats& stats,
 // Replaces the partitions in `changed` (metastore objects) in `next`.
 Status ReplaceChanged(CatalogContext* ctx, TableState* next,
                       const std::vector<hive::Partition>& changed) {
-  std::map<std::vector<std::string>, PartitionPtr> by_values;
-  for (const auto& [id, p] : next->partitions) by_values.emplace(p->values(), p);
   for (const hive::Partition& part : changed) {
-    auto it = by_values.find(part.values);
-    if (it == by_values.end()) continue;
-    ICS_RETURN_IF_ERROR(ReplacePartition(ctx, next, *it->second, part));
+    PartitionPtr current = PartitionWithValues(*next, part.values);
+    if (current == nullptr) continue;
+    ICS_RETURN_IF_ERROR(ReplacePartition(ctx, next, *current, part));
   }
   return Status::OK();
 }

@@ -48,4 +48,22 @@ inline size_t VarintSize(uint64_t n) {
   return false;
 }
 
+// A string as its varint length and its bytes.
+inline void PutLengthPrefixed(std::string_view s, std::string* out) {
+  PutVarint(s.size(), out);
+  out->append(s.data(), s.size());
+}
+
+// Reads what PutLengthPrefixed wrote at *pos into *s (a view of `in`) and
+// advances *pos; false (nothing changed) when `in` ends first.
+[[nodiscard]] inline bool ReadLengthPrefixed(std::string_view in, size_t* pos,
+                                             std::string_view* s) {
+  size_t p = *pos;
+  uint64_t n = 0;
+  if (!ReadVarint(in, &p, &n) || n > in.size() - p) return false;
+  *s = in.substr(p, n);
+  *pos = p + n;
+  return true;
+}
+
 }  // namespace ics

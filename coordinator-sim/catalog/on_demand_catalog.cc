@@ -20,17 +20,26 @@ std::string DbListKey() { return "dbs"; }
 std::string DbKey(const std::string& db) { return "db:" + db; }
 std::string TableListKey(const std::string& db) { return "tables:" + db; }
 std::string FunctionsKey(const std::string& db) { return "fns:" + db; }
+std::string TableScope(const std::string& db, const std::string& tbl) { return db + "." + tbl; }
 std::string TableKey(const std::string& db, const std::string& tbl) {
-  return "t:" + db + "." + tbl;
+  return "t:" + TableScope(db, tbl);
 }
 std::string PartitionPrefix(const std::string& db, const std::string& tbl) {
-  return "p:" + db + "." + tbl + ":";
+  return "p:" + TableScope(db, tbl) + ":";
 }
 std::string PartitionKey(const std::string& db, const std::string& tbl, int64_t id) {
   return PartitionPrefix(db, tbl) + std::to_string(id);
 }
 
 namespace {
+
+// The TableScope of a TableKey or PartitionKey; "" for other keys (lists,
+// databases, functions).
+std::string TableScopeOfKey(const std::string& key) {
+  if (key.compare(0, 2, "t:") == 0) return key.substr(2);
+  if (key.compare(0, 2, "p:") == 0) return key.substr(2, key.rfind(':') - 2);
+  return std::string();
+}
 
 bool ListContains(const CacheValue* v, const std::string& name) {
   const auto* names = v == nullptr ? nullptr : std::get_if<std::vector<std::string>>(v);
@@ -152,7 +161,7 @@ void OnDemandCatalog::PatchPartitionListsLocked(const impala::TCatalogUpdateResu
       if (of_table(o))
         next->partition_names.Add(o.hdfs_partition.id, o.hdfs_partition.partition_name);
     }
-    const std::string scope = db + "." + tbl;
+    const std::string scope = TableScope(db, tbl);
     BumpGenerationLocked(&scope);  // a fetch of the old version in flight must not be cached
     const int64_t bytes = EstimateBytes(*next);
     cache_.Put(key, std::shared_ptr<const LocalTable>(std::move(next)), bytes, obj.catalog_version,
@@ -186,8 +195,7 @@ void OnDemandCatalog::InvalidateObjectLocked(const TCatalogObject& obj, bool del
       break;
     case TCatalogObjectType::HDFS_PARTITION: {
       const impala::THdfsPartition& hp = obj.hdfs_partition;
-      const std::string scope = hp.db_name + "." + hp.tbl_name;
-      BumpGenerationLocked(&scope);
+      // InvalidateTableLocked (below) counts this as an invalidation of the table.
       if (hp.__isset.prev_id && hp.prev_id >= 0) {
         EraseLocked(PartitionKey(hp.db_name, hp.tbl_name, hp.prev_id));
       }
@@ -207,7 +215,7 @@ void OnDemandCatalog::InvalidateObjectLocked(const TCatalogObject& obj, bool del
 
 void OnDemandCatalog::InvalidateTableLocked(const std::string& db, const std::string& tbl,
                                             int64_t version, bool deleted) {
-  const std::string scope = db + "." + tbl;
+  const std::string scope = TableScope(db, tbl);
   BumpGenerationLocked(&scope);
   const std::string key = TableKey(db, tbl);
   int64_t cached_version = 0;
@@ -262,14 +270,7 @@ void OnDemandCatalog::BumpGenerationLocked(const std::string* table) {
 void OnDemandCatalog::Store(const std::string& key, CacheValue value, int64_t bytes,
                             int64_t version, int64_t gen) {
   MutexLock l(&mu_);
-  // The table a table key ("t:db.tbl") or partition key ("p:db.tbl:id")
-  // belongs to; other keys (lists, databases, functions) have none.
-  std::string table;
-  if (key.compare(0, 2, "t:") == 0) {
-    table = key.substr(2);
-  } else if (key.compare(0, 2, "p:") == 0) {
-    table = key.substr(2, key.rfind(':') - 2);
-  }
+  const std::string table = TableScopeOfKey(key);
   bool raced = all_invalidated_ > gen;  // an invalidation raced with the fetch
   if (table.empty()) {
     raced = raced || generation_ > gen;

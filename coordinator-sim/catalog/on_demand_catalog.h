@@ -171,6 +171,8 @@ std::string DbListKey();
 std::string DbKey(const std::string& db);
 std::string TableListKey(const std::string& db);
 std::string FunctionsKey(const std::string& db);
+// "db.tbl": what the keys of one table and of its partitions share.
+std::string TableScope(const std::string& db, const std::string& tbl);
 std::string TableKey(const std::string& db, const std::string& tbl);
 std::string PartitionKey(const std::string& db, const std::string& tbl, int64_t id);
 std::string PartitionPrefix(const std::string& db, const std::string& tbl);

@@ -392,7 +392,7 @@ Status OnDemandCatalog::FetchPartitions(
   auto revalidate = [&](const std::string& why, Status* retry) -> Status {
     {
       MutexLock l(&mu_);
-      const std::string scope = db + "." + tbl;
+      const std::string scope = TableScope(db, tbl);
       BumpGenerationLocked(&scope);
       EraseLocked(TableKey(db, tbl));
     }
