@@ -89,6 +89,18 @@ class BulkheadQueue {
     return true;
   }
 
+  // Takes the next kHealthy job, counted as running in kHealthy: how a
+  // worker that popped a healthy job takes more of them to run as a batch.
+  // False if there is none.
+  bool PopHealthy(Job* job) {
+    if (healthy_.empty()) return false;
+    *job = std::move(healthy_.front());
+    healthy_.pop_front();
+    --queued_;
+    ++running_[static_cast<int>(JobLane::kHealthy)];
+    return true;
+  }
+
   // A job Pop() returned in `lane` has finished.
   void Done(JobLane lane) {
     int& n = running_[static_cast<int>(lane)];

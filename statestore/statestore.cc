@@ -308,8 +308,11 @@ void Statestore::Impl::ScheduleUpdateLocked(const SubPtr& sub) {
     sub->update.again = true;
   } else if (!sub->update.queued) {
     sub->update.queued = true;
+    // One wake-up per burst: the worker that takes the first job passes it
+    // on while jobs are left (UpdateWorker).
+    const bool was_idle = !update_queue_.Runnable();
     update_queue_.Push(sub, LaneOf(sub->update, sub->heartbeat), sub->update.rpc_failures);
-    update_cv_.Signal();
+    if (was_idle) update_cv_.Signal();
   }
 }
 
@@ -365,25 +368,59 @@ void Statestore::Impl::PushMinChangesLocked() {
 }
 
 void Statestore::Impl::UpdateWorker() {
+  std::vector<UpdateRun> batch;
+  std::vector<UpdateRun*> started;
   while (true) {
-    SubPtr sub;
-    JobLane lane = JobLane::kHealthy;
+    batch.clear();
+    started.clear();
     {
       MutexLock l(&mu_);
+      SubPtr sub;
+      JobLane lane = JobLane::kHealthy;
       while (!stopping_ && !update_queue_.Pop(&sub, &lane)) update_cv_.Wait(&mu_);
       if (stopping_) return;
-      sub->update.queued = false;
-      sub->update.in_flight = true;
+      batch.push_back(UpdateRun{std::move(sub), lane, {}, {}, {}});
+      // Healthy subscribers' updates go out as a batch: every request is
+      // sent before the replies are read, so they arrive while this worker
+      // is busy instead of waking it one by one. New and failing
+      // subscribers run alone (bulkhead_queue.h).
+      if (lane == JobLane::kHealthy) {
+        while (batch.size() < static_cast<size_t>(kUpdateBatch) &&
+               update_queue_.PopHealthy(&sub)) {
+          batch.push_back(UpdateRun{std::move(sub), JobLane::kHealthy, {}, {}, {}});
+        }
+      }
+      for (UpdateRun& run : batch) {
+        run.sub->update.queued = false;
+        run.sub->update.in_flight = true;
+      }
+      // A burst of jobs is queued with one wake-up (ScheduleUpdateLocked);
+      // whoever takes work passes it on while some is left.
+      if (update_queue_.Runnable()) update_cv_.Signal();
     }
-    RunUpdate(sub);
-    MutexLock l(&mu_);
-    update_queue_.Done(lane);
-    sub->update.in_flight = false;
-    sub->update.next_due = Now() + milliseconds(opts_.update_frequency_ms);
-    if (sub->update.again) {
-      sub->update.again = false;
-      ScheduleUpdateLocked(sub);
+    for (UpdateRun& run : batch) {
+      if (StartUpdate(&run)) {
+        started.push_back(&run);
+      } else {
+        MutexLock l(&mu_);
+        EndUpdateJobLocked(run);
+      }
     }
+    FinishAsReplied(started);
+  }
+}
+
+void Statestore::Impl::EndUpdateJobLocked(const UpdateRun& run) {
+  SubscriberRecord* sub = run.sub.get();
+  update_queue_.Done(run.lane);
+  // Done() may have let a waiting new or suspect job start, while this
+  // worker still has the rest of its batch to finish.
+  if (update_queue_.Runnable()) update_cv_.Signal();
+  sub->update.in_flight = false;
+  sub->update.next_due = Now() + milliseconds(opts_.update_frequency_ms);
+  if (sub->update.again) {
+    sub->update.again = false;
+    ScheduleUpdateLocked(run.sub);
   }
 }
 

@@ -31,6 +31,10 @@ using SubPtr = std::shared_ptr<SubscriberRecord>;
 // updates to non-catalogd subscribers while the catalog topic is empty.
 inline constexpr int kTakeoverHoldMs = 2000;
 
+// The most healthy subscribers' updates one worker sends before it reads
+// the first reply (UpdateWorker).
+inline constexpr int kUpdateBatch = 8;
+
 class Statestore::Impl {
  public:
   Impl(StatestoreOptions o, metrics::MetricRegistry* m)
@@ -107,6 +111,16 @@ class Statestore::Impl {
     bool transient;
   };
 
+  // One update job of a worker's batch: the UpdateState exchange with one
+  // subscriber, from its request to the reply.
+  struct UpdateRun {
+    SubPtr sub;
+    JobLane lane = JobLane::kHealthy;
+    std::vector<TopicPlan> plan;
+    impala::TUpdateStateRequest req;
+    Clock::time_point sent_at;
+  };
+
   static int64_t MinLocked(const TopicRecord& tr) {
     return tr.versions.empty() ? 0 : *tr.versions.begin();
   }
@@ -144,7 +158,22 @@ class Statestore::Impl {
   void UpdateWorker() EXCLUDES(mu_);
   void HeartbeatWorker() EXCLUDES(mu_);
   void TimerLoop() EXCLUDES(mu_);
-  void RunUpdate(const SubPtr& sub) EXCLUDES(mu_);
+  // An update in two halves, so that a worker sends a batch of requests
+  // before it waits for the replies: StartUpdate() makes the announcements,
+  // builds the request and sends it; true if it went out, and then
+  // FinishUpdate() must read the reply and apply it.
+  bool StartUpdate(UpdateRun* run) EXCLUDES(mu_);
+  void FinishUpdate(UpdateRun* run) EXCLUDES(mu_);
+  // Finishes the started runs of a batch in the order their replies arrive,
+  // so that one subscriber that does not answer holds back none of the
+  // others (only this worker, until its deadline).
+  void FinishAsReplied(std::vector<UpdateRun*> started) EXCLUDES(mu_);
+  // Books a failed UpdateState (no reply, or an error status in it).
+  void UpdateFailed(const SubPtr& sub, const Status& s, const impala::TUpdateStateResponse& resp)
+      EXCLUDES(mu_);
+  // The job of `run` has ended (sent or not): frees its worker slot and
+  // queues the follow-up that was asked for meanwhile.
+  void EndUpdateJobLocked(const UpdateRun& run) REQUIRES(mu_);
   void RunHeartbeat(const SubPtr& sub) EXCLUDES(mu_);
 
   const StatestoreOptions opts_;
@@ -168,7 +197,7 @@ class Statestore::Impl {
   CatalogdHa ha_ GUARDED_BY(mu_);
   bool active_ GUARDED_BY(mu_) = true;  // statestored HA role
   int64_t active_version_ GUARDED_BY(mu_) = 0;
-  SteadyTime hold_until_ GUARDED_BY(mu_);  // see RunUpdate
+  SteadyTime hold_until_ GUARDED_BY(mu_);  // see StartUpdate
   CondVar update_cv_;
   CondVar heartbeat_cv_;
   CondVar timer_cv_;

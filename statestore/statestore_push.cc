@@ -1,5 +1,9 @@
 // The broker side of the two RPCs it sends to subscribers: UpdateState
 // (topic deltas out, subscriber publications in) and Heartbeat (liveness).
+#include <poll.h>
+
+#include <cerrno>
+
 #include <glog/logging.h>
 
 #include "statestore/statestore_impl.h"
@@ -88,14 +92,15 @@ bool Statestore::Impl::SendRoleUpdate(const SubPtr& sub) {
   return true;
 }
 
-void Statestore::Impl::RunUpdate(const SubPtr& sub) {
+bool Statestore::Impl::StartUpdate(UpdateRun* run) {
+  const SubPtr& sub = run->sub;
   {
     MutexLock l(&mu_);
-    if (!active_) return;  // a standby statestore sends no updates
+    if (!active_) return false;  // a standby statestore sends no updates
   }
   // The announcements go out at once, also while the updates are held.
-  if (!SendRoleUpdate(sub)) return;
-  if (!SendCatalogdUpdate(sub)) return;
+  if (!SendRoleUpdate(sub)) return false;
+  if (!SendCatalogdUpdate(sub)) return false;
   {
     MutexLock l(&mu_);
     // Just took over: the catalog topic is empty until catalogd's first
@@ -104,24 +109,20 @@ void Statestore::Impl::RunUpdate(const SubPtr& sub) {
     // not take an empty topic for the catalog.
     if (sub->type != impala::TStatestoreSubscriberType::CATALOGD && Now() < hold_until_) {
       auto tr = topics_.find(std::string(kCatalogTopicName));
-      if (tr != topics_.end() && tr->second.topic->last_version() == 0) return;
+      if (tr != topics_.end() && tr->second.topic->last_version() == 0) return false;
     }
-  }
-  std::vector<TopicPlan> plan;
-  {
-    MutexLock l(&mu_);
-    if (sub->unregistered) return;
+    if (sub->unregistered) return false;
     for (const auto& [name, st] : sub->topics) {
       TopicRecord& tr = topics_[name];
-      plan.push_back(TopicPlan{name, tr.topic.get(), st.last_version, st.filter_prefix,
-                               st.populate_min, MinLocked(tr), st.is_transient});
+      run->plan.push_back(TopicPlan{name, tr.topic.get(), st.last_version, st.filter_prefix,
+                                    st.populate_min, MinLocked(tr), st.is_transient});
     }
   }
-  impala::TUpdateStateRequest req;
+  impala::TUpdateStateRequest& req = run->req;
   req.protocol_version = impala::StatestoreServiceVersion::V2;
   req.__set_registration_id(sub->registration_id);
   req.__set_statestore_id(statestore_id_);
-  for (const TopicPlan& p : plan) {
+  for (const TopicPlan& p : run->plan) {
     impala::TTopicDelta delta = p.topic->BuildDelta(p.base, p.prefix);
     if (p.populate_min) delta.__set_min_subscriber_topic_version(p.min_version);
     req.topic_deltas.emplace(p.name, std::move(delta));
@@ -132,28 +133,45 @@ void Statestore::Impl::RunUpdate(const SubPtr& sub) {
     for (const auto& [name, delta] : req.topic_deltas) entries += delta.topic_entries.size();
     update_entries_->Record(entries);
   }
-  impala::TUpdateStateResponse resp;
-  Status s;
-  {
-    metrics::ScopedLatencyTimer timer(update_latency_);
-    s = sub->update_channel->Call(
-        "UpdateState", [&](impala::StatestoreSubscriberClient& c) { c.UpdateState(resp, req); });
+  run->sent_at = Clock::now();
+  const Status s = sub->update_channel->Start(
+      "UpdateState", [&](impala::StatestoreSubscriberClient& c) { c.send_UpdateState(req); });
+  if (!s.ok()) {
+    if (update_latency_ != nullptr) update_latency_->RecordMicrosSince(run->sent_at);
+    UpdateFailed(sub, s, impala::TUpdateStateResponse());
+    return false;
   }
+  return true;
+}
+
+void Statestore::Impl::UpdateFailed(const SubPtr& sub, const Status& s,
+                                    const impala::TUpdateStateResponse& resp) {
+  MutexLock l(&mu_);
+  NoteRpcOutcome(&sub->update, s);
+  ++counters_.update_failures;
+  ++sub->update_failures;
+  // The active catalogd did not answer: probe it now rather than at its
+  // next scheduled heartbeat.
+  if (!s.ok() && ha_.IsActive(sub->id)) sub->heartbeat.next_due = Now();
+  if (!sub->unregistered) {
+    LOG_EVERY_N(WARNING, 100) << "update to subscriber '" << sub->id << "' failed: "
+                              << (s.ok() ? (resp.status.error_msgs.empty()
+                                                ? std::string("error status")
+                                                : resp.status.error_msgs[0])
+                                         : s.ToString());
+  }
+}
+
+void Statestore::Impl::FinishUpdate(UpdateRun* run) {
+  const SubPtr& sub = run->sub;
+  const std::vector<TopicPlan>& plan = run->plan;
+  const impala::TUpdateStateRequest& req = run->req;
+  impala::TUpdateStateResponse resp;
+  const Status s = sub->update_channel->Finish(
+      "UpdateState", [&](impala::StatestoreSubscriberClient& c) { c.recv_UpdateState(resp); });
+  if (update_latency_ != nullptr) update_latency_->RecordMicrosSince(run->sent_at);
   if (!s.ok() || resp.status.status_code != impala::TErrorCode::OK) {
-    MutexLock l(&mu_);
-    NoteRpcOutcome(&sub->update, s);
-    ++counters_.update_failures;
-    ++sub->update_failures;
-    // The active catalogd did not answer: probe it now rather than at its
-    // next scheduled heartbeat.
-    if (!s.ok() && ha_.IsActive(sub->id)) sub->heartbeat.next_due = Now();
-    if (!sub->unregistered) {
-      LOG_EVERY_N(WARNING, 100) << "update to subscriber '" << sub->id << "' failed: "
-                                << (s.ok() ? (resp.status.error_msgs.empty()
-                                                  ? std::string("error status")
-                                                  : resp.status.error_msgs[0])
-                                           : s.ToString());
-    }
+    UpdateFailed(sub, s, resp);
     return;
   }
   if (resp.__isset.skipped && resp.skipped) {
@@ -242,6 +260,43 @@ void Statestore::Impl::RunUpdate(const SubPtr& sub) {
   for (const auto& [name, v] : base_resets) SetVersionLocked(sub.get(), name, v);
   for (const auto& name : changed) ScheduleTopicSubscribersLocked(name);
   PushMinChangesLocked();
+}
+
+void Statestore::Impl::FinishAsReplied(std::vector<UpdateRun*> started) {
+  // How long one poll() waits. A subscriber that never answers is cut off
+  // at its exchange deadline by the timer, which shuts its socket down and
+  // so makes it readable; the slice only bounds each wait.
+  constexpr int kPollSliceMs = 100;
+  std::vector<pollfd> fds;
+  std::vector<UpdateRun*> waiting;
+  auto finish = [this](UpdateRun* run) {
+    FinishUpdate(run);
+    MutexLock l(&mu_);
+    EndUpdateJobLocked(*run);
+  };
+  while (started.size() > 1) {
+    fds.clear();
+    bool gone = false;  // a channel without a connection fails at once
+    for (UpdateRun* run : started) {
+      fds.push_back(pollfd{run->sub->update_channel->ReplyFd(), POLLIN, 0});
+      gone = gone || fds.back().fd < 0;
+    }
+    const int n = gone ? 0 : ::poll(fds.data(), fds.size(), kPollSliceMs);
+    if (n < 0 && errno != EINTR) {
+      PLOG_EVERY_N(WARNING, 100) << "poll for UpdateState replies failed; reading them in turn";
+      break;
+    }
+    waiting.clear();
+    for (size_t i = 0; i < started.size(); ++i) {
+      if (fds[i].fd < 0 || (n > 0 && fds[i].revents != 0)) {
+        finish(started[i]);
+      } else {
+        waiting.push_back(started[i]);
+      }
+    }
+    started.swap(waiting);
+  }
+  for (UpdateRun* run : started) finish(run);
 }
 
 void Statestore::Impl::RunHeartbeat(const SubPtr& sub) {

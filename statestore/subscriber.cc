@@ -28,6 +28,13 @@ namespace {
 // reached us, so a short wait saves a whole update round.
 constexpr std::chrono::milliseconds kWaitForRegistration{500};
 
+// How long the connection of the last RequestTopicUpdate stays open for the
+// next one. A publisher asks once per change (catalogd after every DDL), and
+// a new connection per request cost a connect, a server thread and with TLS
+// a handshake; past this much idleness it is closed, so quiet subscribers
+// hold no connection to the statestore.
+constexpr std::chrono::milliseconds kKeepRequestConnection{5000};
+
 // One wait step of a wait-with-deadline loop; false once the deadline passed.
 bool WaitStep(CondVar* cv, Mutex* mu, Clock::time_point deadline) REQUIRES(mu) {
   if (Clock::now() >= deadline) return false;
@@ -515,6 +522,8 @@ void StatestoreSubscriber::BackgroundLoop() {
   std::minstd_rand rng(static_cast<uint32_t>(std::hash<std::string>()(options_.subscriber_id) ^
                                              Clock::now().time_since_epoch().count()));
   enum class Action { kStop, kRegister, kRequestUpdate };
+  // When the kept RequestTopicUpdate connection is closed if unused.
+  std::optional<Clock::time_point> close_idle_at;
   while (true) {
     Action action = Action::kStop;
     TUniqueId registration_id;
@@ -535,35 +544,40 @@ void StatestoreSubscriber::BackgroundLoop() {
         }
         const auto deadline =
             last_heartbeat_ + std::chrono::milliseconds(options_.statestore_timeout_ms);
-        if (Clock::now() >= deadline) {
+        const auto now = Clock::now();
+        if (close_idle_at.has_value() && now >= *close_idle_at) {
+          client_->connection().Close();
+          close_idle_at.reset();
+        }
+        if (now >= deadline) {
           LOG(WARNING) << options_.subscriber_id << ": no heartbeat from the statestore for "
                        << options_.statestore_timeout_ms << " ms; registering again";
           registration_id_.reset();
           state_cv_.Broadcast();
           continue;
         }
-        bg_cv_.WaitUntil(&mu_, deadline);
+        bg_cv_.WaitUntil(&mu_, close_idle_at.has_value() ? std::min(deadline, *close_idle_at)
+                                                         : deadline);
       }
     }
     if (action == Action::kStop) break;
 
     if (action == Action::kRequestUpdate) {
       Status s = SendRequestTopicUpdate(registration_id);
-      bool more = false;
       {
         MutexLock l(&mu_);
         in_rpc_ = false;
-        more = update_requested_;
       }
       if (!s.ok()) {
         LOG(WARNING) << options_.subscriber_id << ": RequestTopicUpdate failed: " << s.ToString();
       }
-      if (!more) client_->connection().Close();  // no idle connection to the statestore
+      close_idle_at = Clock::now() + kKeepRequestConnection;
       continue;
     }
 
     Status s = Register();
     client_->connection().Close();
+    close_idle_at.reset();
     if (s.ok()) {
       backoff_ms = initial_backoff_ms;
       failures = 0;

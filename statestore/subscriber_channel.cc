@@ -62,4 +62,14 @@ Status SubscriberChannel::ClosedStatus(const char* rpc_name) const {
                           " not sent: the registration has ended");
 }
 
+int SubscriberChannel::ReplyFd() {
+  MutexLock l(&mu_);
+  return closed_ ? -1 : client_->connection().fd();
+}
+
+Status SubscriberChannel::ClosedBeforeReplyStatus(const char* rpc_name) const {
+  return Status::Shutdown(std::string(rpc_name) + " to " + host_ + ":" + std::to_string(port_) +
+                          " was sent, but the registration ended before the reply");
+}
+
 }  // namespace ics::statestore

@@ -49,6 +49,19 @@ class SubscriberChannel {
   // Close() come back as a non-OK Status.
   template <typename Fn>
   [[nodiscard]] Status Call(const char* rpc_name, Fn&& fn) EXCLUDES(mu_) {
+    Status s = Start(rpc_name, std::forward<Fn>(fn));
+    if (!s.ok()) return s;
+    return Finish(rpc_name, [](impala::StatestoreSubscriberClient&) {});
+  }
+
+  // Call() in two halves, so that one worker can have several exchanges in
+  // flight: Start() connects if needed and runs `send` (a generated send_X);
+  // Finish() runs `receive` (the matching recv_X) on the same connection.
+  // The exchange deadline covers both. After a Start() that returned OK the
+  // caller must call Finish() (before the next Start()); after a failed
+  // Start() it must not.
+  template <typename Fn>
+  [[nodiscard]] Status Start(const char* rpc_name, Fn&& send) EXCLUDES(mu_) {
     Client* client = CurrentClient();
     if (client == nullptr) return ClosedStatus(rpc_name);
     // Only this thread replaces the client (in EndExchange), so the pointer
@@ -56,9 +69,23 @@ class SubscriberChannel {
     Status s = client->connection().Open();
     if (!s.ok()) return s;
     if (!BeginExchange()) return ClosedStatus(rpc_name);
-    s = client->Call(rpc_name, std::forward<Fn>(fn));
+    s = client->Call(rpc_name, std::forward<Fn>(send));
+    if (!s.ok()) return EndExchange(rpc_name, std::move(s));
+    return s;
+  }
+  template <typename Fn>
+  [[nodiscard]] Status Finish(const char* rpc_name, Fn&& receive) EXCLUDES(mu_) {
+    Client* client = CurrentClient();
+    Status s = client == nullptr ? ClosedBeforeReplyStatus(rpc_name)
+                                 : client->Continue(rpc_name, std::forward<Fn>(receive));
     return EndExchange(rpc_name, std::move(s));
   }
+
+  // Between Start() and Finish(): the descriptor to poll() for the reply
+  // (readable, or hung up once the deadline interrupt shut it down); -1 if
+  // the channel is closed or the connection is gone, when Finish() fails at
+  // once.
+  int ReplyFd() EXCLUDES(mu_);
 
   // Interrupts the exchange in progress if it has passed its deadline.
   // Returns true if it did.
@@ -74,6 +101,7 @@ class SubscriberChannel {
   bool BeginExchange() EXCLUDES(mu_);
   Status EndExchange(const char* rpc_name, Status s) EXCLUDES(mu_);
   Status ClosedStatus(const char* rpc_name) const;
+  Status ClosedBeforeReplyStatus(const char* rpc_name) const;
 
   const std::string host_;
   const int port_;

@@ -108,6 +108,11 @@ void ThriftConnection::Interrupt() {
   if (fd_ >= 0) ::shutdown(fd_, SHUT_RDWR);
 }
 
+int ThriftConnection::fd() const {
+  MutexLock l(&fd_mu_);
+  return fd_;
+}
+
 Status ThriftConnection::MapException(const std::exception& e, const char* rpc_name) {
   const std::string where = std::string(rpc_name) + " to " + host_ + ":" + std::to_string(port_);
   if (const auto* te = dynamic_cast<const TTransportException*>(&e)) {

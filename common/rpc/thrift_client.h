@@ -60,6 +60,10 @@ class ThriftConnection {
   void Close() EXCLUDES(fd_mu_);
   bool is_open() const;
 
+  // The open socket's descriptor, to poll for a reply; -1 when closed.
+  // Only for poll(): reading or writing it would desynchronise the stream.
+  int fd() const EXCLUDES(fd_mu_);
+
   // Changes the receive timeout of the open (or next) socket.
   void SetRecvTimeout(int ms);
 
@@ -92,7 +96,7 @@ class ThriftConnection {
   // The open socket, for Interrupt(). fd_mu_ makes Interrupt()'s shutdown
   // and Close()'s close mutually exclusive, so a reused descriptor number is
   // never shut down. Terminal lock.
-  Mutex fd_mu_;
+  mutable Mutex fd_mu_;
   int fd_ GUARDED_BY(fd_mu_) = -1;
   std::atomic<bool> interrupted_{false};
 };
@@ -113,6 +117,25 @@ class ThriftClient {
     if (conn_.protocol() != protocol_) {  // the connection was rebuilt
       protocol_ = conn_.protocol();
       client_ = std::make_unique<ClientT>(ClientProtocol());
+    }
+    try {
+      fn(*client_);
+      return Status::OK();
+    } catch (const std::exception& e) {
+      return conn_.MapException(e, rpc_name);
+    }
+  }
+
+  // Runs `fn(ClientT&)` on the connection as it is, without opening it:
+  // the second half of an exchange whose first half was a Call() (say, a
+  // generated recv_X after a send_X). Fails if the connection closed or was
+  // rebuilt since, because the reply can only come on the one that sent.
+  template <typename Fn>
+  [[nodiscard]] Status Continue(const char* rpc_name, Fn&& fn) {
+    if (!conn_.is_open() || conn_.protocol() != protocol_) {
+      return Status::NetworkError(std::string(rpc_name) + " to " + conn_.host() + ":" +
+                                  std::to_string(conn_.port()) +
+                                  ": the connection closed before the reply");
     }
     try {
       fn(*client_);

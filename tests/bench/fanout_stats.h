@@ -9,8 +9,9 @@
 // figures with Report(). Output lines follow tests/perf/perf_util.h:
 //   "<bench> n<N>_<figure>: <value> ms"
 // Figures: per-receiver p50/p99/max (every receiver of every round) and
-// all-received p50/p99/max (per round, the slowest receiver), plus the
-// number of incomplete rounds.
+// all-received p50/p99/max (per round, the slowest receiver), the
+// first-received p50 (per round, the fastest receiver: what comes before the
+// fan-out), plus the number of incomplete rounds.
 //
 // Thread-safety: thread-safe.
 #pragma once
@@ -83,17 +84,17 @@ class FanoutRecorder {
   // Latency (ms) until every receiver had round r, for the complete rounds
   // of [first_round, rounds()).
   std::vector<double> AllReceivedMs(int first_round = 0) EXCLUDES(mu_) {
-    std::vector<double> per, all;
+    std::vector<double> per, all, first;
     int incomplete = 0;
-    Collect(first_round, &per, &all, &incomplete);
+    Collect(first_round, &per, &all, &first, &incomplete);
     return all;
   }
 
   // Prints the figures of the rounds [first_round, rounds()).
   void Report(const char* bench, int first_round = 0) EXCLUDES(mu_) {
-    std::vector<double> per, all;
+    std::vector<double> per, all, first;
     int incomplete = 0;
-    Collect(first_round, &per, &all, &incomplete);
+    Collect(first_round, &per, &all, &first, &incomplete);
     const std::string n = "n" + std::to_string(receivers_) + "_";
     auto line = [&](const std::string& name, double v, const char* unit) {
       std::printf("%s %s%s: %.3f%s%s\n", bench, n.c_str(), name.c_str(), v, unit[0] ? " " : "",
@@ -106,6 +107,7 @@ class FanoutRecorder {
     line("all_received_p50", FanoutPercentile(all, 0.5), "ms");
     line("all_received_p99", FanoutPercentile(all, 0.99), "ms");
     line("all_received_max", FanoutPercentile(all, 1.0), "ms");
+    line("first_received_p50", FanoutPercentile(first, 0.5), "ms");
     line("incomplete_rounds", static_cast<double>(incomplete), "");
     std::fflush(stdout);
   }
@@ -113,21 +115,25 @@ class FanoutRecorder {
  private:
   bool Valid(int round) const { return round >= 0 && round < rounds_; }
 
-  // Per-receiver latencies, per-round worst latencies (complete rounds) and
-  // the number of incomplete rounds, from first_round on.
+  // Per-receiver latencies, per-round worst latencies (complete rounds),
+  // per-round best latencies and the number of incomplete rounds, from
+  // first_round on.
   void Collect(int first_round, std::vector<double>* per, std::vector<double>* all,
-               int* incomplete) EXCLUDES(mu_) {
+               std::vector<double>* first, int* incomplete) EXCLUDES(mu_) {
     MutexLock l(&mu_);
     for (size_t r = static_cast<size_t>(std::max(0, first_round)); r < count_.size(); ++r) {
       if (count_[r] < receivers_) ++*incomplete;
       double worst = 0;
+      double best = -1;
       for (const auto& t : seen_[r]) {
         if (t == FanoutClock::time_point()) continue;
         const double ms = std::chrono::duration<double, std::milli>(t - start_[r]).count();
         per->push_back(ms);
         worst = std::max(worst, ms);
+        best = best < 0 ? ms : std::min(best, ms);
       }
       if (count_[r] == receivers_) all->push_back(worst);
+      if (best >= 0) first->push_back(best);
     }
   }
 

@@ -198,6 +198,50 @@ TEST_F(StatestorePushTest, MinVersionPushedOnceEverySubscriberProcessedIt) {
   EXPECT_EQ(b->LastMinVersion("t"), 1);
 }
 
+// A worker sends several healthy subscribers' updates before it reads the
+// replies. One of them that answered before and now hangs must hold back
+// neither the others' replies (a publisher's among them) nor their next
+// updates: with two workers and a 10 s update timeout, three publications in
+// a row each reach every other subscriber well within the timeout.
+class StatestoreBatchTest : public StatestoreRegistrationTest {
+ protected:
+  statestore::StatestoreOptions Options() override {
+    auto o = FastOptions();
+    o.num_update_threads = 2;
+    o.update_timeout_ms = 10000;
+    o.update_frequency_ms = 60000;
+    return o;
+  }
+};
+
+TEST_F(StatestoreBatchTest, HungSubscriberInABatchDelaysNobody) {
+  std::vector<FakeSubscriber*> healthy;
+  for (int i = 0; i < 5; ++i) {
+    healthy.push_back(NewSubscriber("h" + std::to_string(i), {TopicReg("t")}));
+    ASSERT_NE(healthy.back(), nullptr);
+  }
+  FakeSubscriber* hung = NewSubscriber("hung", {TopicReg("t")});
+  ASSERT_NE(hung, nullptr);
+  FakeSubscriber* p = NewSubscriber("publisher", {TopicReg("t")});
+  ASSERT_NE(p, nullptr);
+  for (FakeSubscriber* s : healthy) ASSERT_TRUE(s->WaitForUpdates("t", 1, kWait)) << s->Describe();
+  ASSERT_TRUE(hung->WaitForUpdates("t", 1, kWait)) << hung->Describe();
+  ASSERT_TRUE(p->WaitForUpdates("t", 1, kWait)) << p->Describe();
+  hung->SetHangUpdates(true);
+
+  const auto start = Clock::now();
+  for (int round = 0; round < 3; ++round) {
+    const std::string key = "k" + std::to_string(round);
+    p->Publish("t", {Item(key, "v")});
+    EXPECT_EQ(RequestUpdate(*p->registration_id()).status.status_code, TErrorCode::OK);
+    for (FakeSubscriber* s : healthy) {
+      EXPECT_TRUE(s->WaitForKey("t", key, Millis(2000))) << key << "\n" << s->Describe();
+    }
+  }
+  EXPECT_LT(SecondsSince(start), 6.0) << "publications waited for the hung subscriber";
+  hung->SetHangUpdates(false);
+}
+
 // ===========================================================================
 // Limits, timeouts and shutdown.
 // ===========================================================================
