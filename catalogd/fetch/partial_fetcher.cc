@@ -211,11 +211,19 @@ TGetPartialCatalogObjectResponse PartialFetcher::NewResponse() const {
 TGetPartialCatalogObjectResponse PartialFetcher::GetPartialCatalogObject(
     const TGetPartialCatalogObjectRequest& req) {
   Slot slot(this);
-  return FetchAdmitted(req);
+  return FetchAdmitted(req, nullptr);
+}
+
+PartialFetchAnswer PartialFetcher::GetPartialCatalogObjectDeferred(
+    const TGetPartialCatalogObjectRequest& req) {
+  Slot slot(this);
+  PartialFetchAnswer answer;
+  answer.resp = FetchAdmitted(req, &answer);
+  return answer;
 }
 
 TGetPartialCatalogObjectResponse PartialFetcher::FetchAdmitted(
-    const TGetPartialCatalogObjectRequest& req) {
+    const TGetPartialCatalogObjectRequest& req, PartialFetchAnswer* deferred) {
   const int32_t type = RawEnum(req.object_desc.type);
   switch (type) {
     case Raw(TCatalogObjectType::CATALOG):
@@ -224,7 +232,7 @@ TGetPartialCatalogObjectResponse PartialFetcher::FetchAdmitted(
       return FetchDatabase(req);
     case Raw(TCatalogObjectType::TABLE):
     case Raw(TCatalogObjectType::VIEW):
-      return FetchTable(req);
+      return FetchTable(req, deferred);
     case Raw(TCatalogObjectType::FUNCTION):
       return FetchFunction(req);
     default:
@@ -283,7 +291,7 @@ TGetPartialCatalogObjectResponse PartialFetcher::FetchDatabase(
 }
 
 TGetPartialCatalogObjectResponse PartialFetcher::FetchTable(
-    const TGetPartialCatalogObjectRequest& req) {
+    const TGetPartialCatalogObjectRequest& req, PartialFetchAnswer* deferred) {
   TGetPartialCatalogObjectResponse resp = NewResponse();
   if (!req.__isset.table_info_selector) {
     return Malformed(std::move(resp), "TABLE request without table_info_selector");
@@ -298,10 +306,16 @@ TGetPartialCatalogObjectResponse PartialFetcher::FetchTable(
     return resp;
   }
   const TableState& t = *lookup.table;
-  TableFetchResult r =
-      BuildPartialTableInfo(t, req.table_info_selector, opts_.max_file_descs_per_response);
+  TableFetchResult r = BuildPartialTableInfo(
+      t, req.table_info_selector, opts_.max_file_descs_per_response,
+      deferred != nullptr ? PartitionRendering::kDeferred : PartitionRendering::kInInfo);
   if (r.lookup_status != CatalogLookupStatus::OK) {
     return WithLookup(std::move(resp), r.lookup_status);
+  }
+  if (deferred != nullptr && r.has_partitions) {
+    deferred->deferred = true;
+    deferred->table = lookup.table;
+    deferred->partitions = std::move(r.selected);
   }
   resp.__set_object_version_number(t.version);
   resp.__set_object_loaded_time_ms(t.load_time_ms);

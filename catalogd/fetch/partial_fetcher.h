@@ -81,6 +81,18 @@ struct PartialFetchOptions {
   std::function<void()> on_admitted_for_testing;
 };
 
+// GetPartialCatalogObject's answer for the RPC server, whose table partitions
+// may be left for WritePartialObjectResponse (partial_response_writer.h) to
+// render while it serializes them.
+struct PartialFetchAnswer {
+  impala::TGetPartialCatalogObjectResponse resp;
+  // Set: resp.table_info.partitions is to be written from these partitions
+  // of `table` (which keeps them alive), in this order.
+  bool deferred = false;
+  TablePtr table;
+  std::vector<const PartitionState*> partitions;
+};
+
 class PartialFetcher {
  public:
   // `ctx` must outlive the fetcher; ctx->catalog must be set. ctx->loads may
@@ -94,6 +106,9 @@ class PartialFetcher {
   impala::TGetPartialCatalogObjectResponse NewResponse() const;
 
   impala::TGetPartialCatalogObjectResponse GetPartialCatalogObject(
+      const impala::TGetPartialCatalogObjectRequest& req) EXCLUDES(mu_);
+  // The same answer, with a table's partitions deferred (PartialFetchAnswer).
+  PartialFetchAnswer GetPartialCatalogObjectDeferred(
       const impala::TGetPartialCatalogObjectRequest& req) EXCLUDES(mu_);
   // DATABASE, TABLE/VIEW (loaded on demand, full form with files), FUNCTION
   // (by fn.signature; without a signature the name must be unambiguous),
@@ -115,14 +130,15 @@ class PartialFetcher {
   void Acquire() EXCLUDES(mu_);
   void Release() EXCLUDES(mu_);
 
+  // `deferred` null: the whole answer; else a table's partitions go there.
   impala::TGetPartialCatalogObjectResponse FetchAdmitted(
-      const impala::TGetPartialCatalogObjectRequest& req);
+      const impala::TGetPartialCatalogObjectRequest& req, PartialFetchAnswer* deferred);
   impala::TGetPartialCatalogObjectResponse FetchCatalog(
       const impala::TGetPartialCatalogObjectRequest& req);
   impala::TGetPartialCatalogObjectResponse FetchDatabase(
       const impala::TGetPartialCatalogObjectRequest& req);
   impala::TGetPartialCatalogObjectResponse FetchTable(
-      const impala::TGetPartialCatalogObjectRequest& req);
+      const impala::TGetPartialCatalogObjectRequest& req, PartialFetchAnswer* deferred);
   impala::TGetPartialCatalogObjectResponse FetchFunction(
       const impala::TGetPartialCatalogObjectRequest& req);
 

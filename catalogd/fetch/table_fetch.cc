@@ -50,39 +50,48 @@ bool WantsPartitionInfo(const TTableInfoSelector& sel) {
          sel.want_partition_stats || sel.want_hms_partition;
 }
 
-TPartialPartitionInfo PartitionInfo(const PartitionState& p, const TTableInfoSelector& sel) {
-  TPartialPartitionInfo info;
+}  // namespace
+
+void FillPartitionInfo(const PartitionState& p, const TTableInfoSelector& sel,
+                       TPartialPartitionInfo* out) {
+  TPartialPartitionInfo& info = *out;
+  info.__isset = {};
   info.id = p.id;
-  if (sel.want_partition_names) info.__set_name(std::string(p.name()));
+  if (sel.want_partition_names) {
+    info.name.assign(p.name().data(), p.name().size());
+    info.__isset.name = true;
+  }
   if (sel.want_hms_partition) info.__set_hms_partition(std::make_shared<hive::Partition>(p.Hms()));
   if (sel.want_partition_metadata) {
     info.__set_hms_parameters(p.hms_parameters.ToMap());
     info.__set_has_incremental_stats(p.has_incremental_stats);
     info.__set_hdfs_storage_descriptor(StorageDescriptorOf(p.sd()));
-    impala::THdfsPartitionLocation loc;
-    loc.prefix_index = -1;
-    loc.suffix = p.location();
-    info.location = std::move(loc);
+    info.location.prefix_index = -1;
+    info.location.suffix = p.location();
     info.__isset.location = true;
   }
   if (sel.want_partition_files) {
-    std::vector<impala::THdfsFileDesc> fds(p.file_descs.size());
+    // Assigned in place: a reused `out` keeps its descriptors' buffers.
+    info.file_descriptors.resize(p.file_descs.size());
     size_t i = 0;
-    for (std::string_view fd : p.file_descs) fds[i++].file_desc_data.assign(fd.data(), fd.size());
-    info.file_descriptors = std::move(fds);
+    for (std::string_view fd : p.file_descs) {
+      info.file_descriptors[i].__isset = {};
+      info.file_descriptors[i++].file_desc_data.assign(fd.data(), fd.size());
+    }
     info.__isset.file_descriptors = true;
   }
   if (sel.want_partition_stats) {
-    if (!p.partition_stats.empty()) info.__set_partition_stats(std::string(p.partition_stats.view()));
+    if (!p.partition_stats.empty()) {
+      const std::string_view stats = p.partition_stats.view();
+      info.partition_stats.assign(stats.data(), stats.size());
+      info.__isset.partition_stats = true;
+    }
     info.__set_has_incremental_stats(p.has_incremental_stats);
   }
-  return info;
 }
 
-}  // namespace
-
 TableFetchResult BuildPartialTableInfo(const TableState& t, const TTableInfoSelector& sel,
-                                       int64_t max_file_descs) {
+                                       int64_t max_file_descs, PartitionRendering rendering) {
   TableFetchResult r;
   impala::TPartialTableInfo& info = r.info;
   info.__set_storage_metadata_load_time_ns(t.storage_load_time_ns);
@@ -121,19 +130,26 @@ TableFetchResult BuildPartialTableInfo(const TableState& t, const TTableInfoSele
   r.num_partitions_selected = static_cast<int64_t>(selected.size());
 
   if (sel.__isset.partition_ids || WantsPartitionInfo(sel)) {
-    std::vector<TPartialPartitionInfo> parts;
-    parts.reserve(selected.size());
+    r.has_partitions = true;
+    size_t answered = 0;
     for (const PartitionState* p : selected) {
       const auto n = sel.want_partition_files ? static_cast<int64_t>(p->file_descs.size()) : 0;
-      if (max_file_descs > 0 && !parts.empty() && r.num_file_descs + n > max_file_descs) {
+      if (max_file_descs > 0 && answered > 0 && r.num_file_descs + n > max_file_descs) {
         r.truncated = true;
         break;
       }
       r.num_file_descs += n;
-      parts.push_back(PartitionInfo(*p, sel));
+      ++answered;
     }
-    info.partitions = std::move(parts);
-    info.__isset.partitions = true;
+    selected.resize(answered);
+    if (rendering == PartitionRendering::kInInfo) {
+      std::vector<TPartialPartitionInfo> parts(selected.size());
+      for (size_t i = 0; i < selected.size(); ++i) FillPartitionInfo(*selected[i], sel, &parts[i]);
+      info.partitions = std::move(parts);
+      info.__isset.partitions = true;
+    } else {
+      r.selected = std::move(selected);
+    }
   }
 
   if (sel.want_partition_files) {

@@ -49,22 +49,40 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "CatalogService_types.h"
 #include "catalogd/catalog/table_state.h"
 
 namespace ics::catalog {
 
+// Where the answer's partitions go: rendered into info.partitions, or left
+// as a list of the partitions to render, for a writer that renders them one
+// at a time while it serializes the answer (partial_response_writer.h), so
+// that no copy of them all is built first.
+enum class PartitionRendering { kInInfo, kDeferred };
+
 struct TableFetchResult {
   impala::CatalogLookupStatus::type lookup_status = impala::CatalogLookupStatus::OK;
   impala::TPartialTableInfo info;  // meaningful iff lookup_status is OK
   int64_t num_partitions_selected = 0;
-  int64_t num_file_descs = 0;  // descriptors included in `info`
-  bool truncated = false;      // cap hit: `info` holds a prefix of the selection
+  int64_t num_file_descs = 0;  // descriptors included in the answer
+  bool truncated = false;      // cap hit: the answer holds a prefix of the selection
+  // Whether the answer has a `partitions` field (possibly empty).
+  bool has_partitions = false;
+  // kDeferred: the answer's partitions, in order, pointing into `table` (which
+  // the caller keeps alive until they are written); info.partitions is unset.
+  std::vector<const PartitionState*> selected;
 };
 
-TableFetchResult BuildPartialTableInfo(const TableState& table,
-                                       const impala::TTableInfoSelector& selector,
-                                       int64_t max_file_descs);
+TableFetchResult BuildPartialTableInfo(
+    const TableState& table, const impala::TTableInfoSelector& selector, int64_t max_file_descs,
+    PartitionRendering rendering = PartitionRendering::kInInfo);
+
+// One partition of an answer, by the per-partition rules above, into *out.
+// Every field of *out is overwritten or unset, and its buffers are reused,
+// so one object can render a whole answer's partitions in turn.
+void FillPartitionInfo(const PartitionState& partition, const impala::TTableInfoSelector& selector,
+                       impala::TPartialPartitionInfo* out);
 
 }  // namespace ics::catalog

@@ -219,9 +219,9 @@ Status CatalogServer::Start() {
   ropts.max_message_bytes = opts_.max_message_bytes;
   ropts.metrics = metrics_.get();
   rpc_ = std::make_unique<ThriftServer>(
-      std::make_shared<impala::CatalogServiceProcessor>(MakeCatalogServiceHandler(
+      MakeCatalogServiceProcessor(
           HandlerDeps{ctx_.get(), ddl_.get(), fetcher_.get(), opts_.sync_ddl_timeout_ms,
-                      events_.get(), role_.get()})),
+                      events_.get(), role_.get()}),
       ropts);
   ICS_RETURN_IF_ERROR(rpc_->Start());
   if (opts_.hms_port >= 0) {

@@ -7,6 +7,7 @@
 #include "catalogd/ddl/ddl_executor.h"
 #include "catalogd/events/event_rpc.h"
 #include "catalogd/fetch/partial_fetcher.h"
+#include "catalogd/service/catalog_service_processor.h"
 #include "catalogd/service/catalogd_role.h"
 #include "catalogd/service/outcome_objects.h"
 #include "common/rpc/status_convert.h"
@@ -184,13 +185,24 @@ class Handler : public impala::CatalogServiceIf {
 
   void GetPartialCatalogObject(impala::TGetPartialCatalogObjectResponse& resp,
                                const impala::TGetPartialCatalogObjectRequest& req) override {
+    resp = PartialAnswer(req, /*defer_partitions=*/false).resp;
+  }
+
+  // GetPartialCatalogObject, with a table's partitions left to the writer
+  // when `defer_partitions` (StreamingCatalogServiceProcessor).
+  PartialFetchAnswer PartialAnswer(const impala::TGetPartialCatalogObjectRequest& req,
+                                   bool defer_partitions) {
     Status proto = Admit(req.protocol_version);
     if (!proto.ok()) {
-      resp = d_.fetcher->NewResponse();
-      resp.__set_status(ToTStatus(proto));
-      return;
+      PartialFetchAnswer refused;
+      refused.resp = d_.fetcher->NewResponse();
+      refused.resp.__set_status(ToTStatus(proto));
+      return refused;
     }
-    resp = d_.fetcher->GetPartialCatalogObject(req);
+    if (defer_partitions) return d_.fetcher->GetPartialCatalogObjectDeferred(req);
+    PartialFetchAnswer whole;
+    whole.resp = d_.fetcher->GetPartialCatalogObject(req);
+    return whole;
   }
 
   void UpdateTableUsage(impala::TUpdateTableUsageResponse& resp,
@@ -240,6 +252,15 @@ class Handler : public impala::CatalogServiceIf {
 
 std::shared_ptr<impala::CatalogServiceIf> MakeCatalogServiceHandler(HandlerDeps deps) {
   return std::make_shared<Handler>(deps);
+}
+
+std::shared_ptr<impala::CatalogServiceProcessor> MakeCatalogServiceProcessor(HandlerDeps deps) {
+  auto handler = std::make_shared<Handler>(deps);
+  Handler* h = handler.get();  // owned by the processor
+  return std::make_shared<StreamingCatalogServiceProcessor>(
+      std::move(handler), [h](const impala::TGetPartialCatalogObjectRequest& req) {
+        return h->PartialAnswer(req, /*defer_partitions=*/true);
+      });
 }
 
 }  // namespace ics::catalog

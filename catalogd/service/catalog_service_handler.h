@@ -34,4 +34,9 @@ struct HandlerDeps {
 
 std::shared_ptr<impala::CatalogServiceIf> MakeCatalogServiceHandler(HandlerDeps deps);
 
+// The processor to serve: the handler above behind
+// StreamingCatalogServiceProcessor (catalog_service_processor.h), which
+// writes GetPartialCatalogObject's table partitions straight from the state.
+std::shared_ptr<impala::CatalogServiceProcessor> MakeCatalogServiceProcessor(HandlerDeps deps);
+
 }  // namespace ics::catalog

@@ -20,9 +20,9 @@ namespace {
 struct CatalogServiceStack {
   CatalogdStack stack{"catalog_service"};
   std::shared_ptr<apache::thrift::TProcessor> processor =
-      std::make_shared<impala::CatalogServiceProcessor>(catalog::MakeCatalogServiceHandler(
+      catalog::MakeCatalogServiceProcessor(
           catalog::HandlerDeps{stack.ctx(), stack.ddl(), stack.fetcher(),
-                               /*sync_ddl_timeout_ms=*/0, /*events=*/nullptr}));
+                               /*sync_ddl_timeout_ms=*/0, /*events=*/nullptr});
 };
 
 }  // namespace

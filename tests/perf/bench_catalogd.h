@@ -75,8 +75,8 @@ class BenchCatalogd {
     ro.port = 0;
     ro.max_message_bytes = opts_.max_message_bytes;
     rpc_ = std::make_unique<ThriftServer>(
-        std::make_shared<impala::CatalogServiceProcessor>(catalog::MakeCatalogServiceHandler(
-            catalog::HandlerDeps{&ctx_, ddl_.get(), fetcher_.get(), 60000})),
+        catalog::MakeCatalogServiceProcessor(
+            catalog::HandlerDeps{&ctx_, ddl_.get(), fetcher_.get(), 60000}),
         ro);
     ICS_RETURN_IF_ERROR(rpc_->Start());
 

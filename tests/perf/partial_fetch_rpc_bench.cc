@@ -361,9 +361,8 @@ int Run() {
   catalog::PartialFetcher big_fetcher(&big_ctx, fo);
   std::unique_ptr<BigBufferServer> big_real, big_bare;
   if (FLAGS_big_buffers) {
-    big_real = std::make_unique<BigBufferServer>(std::make_shared<impala::CatalogServiceProcessor>(
-        catalog::MakeCatalogServiceHandler(
-            catalog::HandlerDeps{&big_ctx, nullptr, &big_fetcher, 0})));
+    big_real = std::make_unique<BigBufferServer>(catalog::MakeCatalogServiceProcessor(
+        catalog::HandlerDeps{&big_ctx, nullptr, &big_fetcher, 0}));
     big_bare = std::make_unique<BigBufferServer>(std::make_shared<impala::CatalogServiceProcessor>(
         std::make_shared<CannedHandler>(canned_copy)));
   }
@@ -391,8 +390,8 @@ int Run() {
     so.name = "tls-catalog-service";
     so.security.tls = tls;
     tls_server = std::make_unique<ThriftServer>(
-        std::make_shared<impala::CatalogServiceProcessor>(catalog::MakeCatalogServiceHandler(
-            catalog::HandlerDeps{&big_ctx, nullptr, &big_fetcher, 0})),
+        catalog::MakeCatalogServiceProcessor(
+            catalog::HandlerDeps{&big_ctx, nullptr, &big_fetcher, 0}),
         so);
     s = tls_server->Start();
     if (!s.ok()) {
