@@ -133,7 +133,9 @@ void Coordinator::OnTopicUpdate(int source, const impala::TTopicDelta& delta,
   // The local catalog decodes the entries; it reports the CATALOG object's
   // service id and version, which SYNC_DDL waits on.
   const TopicProgress progress = catalog_->OnTopicUpdate(delta, publications);
-  if (progress.has_catalog) {
+  if (!progress.has_catalog) return;
+  bool advanced = false;
+  {
     MutexLock l(&mu_);
     const std::string sid = PrintId(progress.service_id);
     if (sid != topic_service_id_) {
@@ -146,12 +148,16 @@ void Coordinator::OnTopicUpdate(int source, const impala::TTopicDelta& delta,
       LOG(INFO) << opts_.id << ": catalog ready at catalog version " << progress.catalog_version;
     }
     if (progress.catalog_version > topic_catalog_version_ || switched) {
+      advanced = progress.catalog_version > topic_catalog_version_;
       topic_catalog_version_ = std::max(topic_catalog_version_, progress.catalog_version);
       if (delta.__isset.to_version) topic_version_of_[progress.catalog_version] = delta.to_version;
       // Keep the map small: SYNC_DDL only asks about recent versions.
       while (topic_version_of_.size() > 4096) topic_version_of_.erase(topic_version_of_.begin());
     }
     topic_cv_.Broadcast();
+  }
+  if (advanced && opts_.on_topic_catalog_version) {
+    opts_.on_topic_catalog_version(progress.catalog_version);
   }
 }
 

@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <map>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -90,6 +91,10 @@ struct CoordinatorOptions {
   // TLS for the CoordinatorService and subscriber ports and the connections
   // to catalogd and the statestore, and the bind policy (common/rpc/tls.h).
   RpcSecurity security;
+  // Called on the statestore callback thread after a catalog topic update
+  // advanced the topic's catalog version, with the new version: how a
+  // benchmark timestamps "applied" where it happens. Empty by default.
+  std::function<void(int64_t catalog_version)> on_topic_catalog_version;
 };
 
 class Coordinator : public CoordinatorBackend {

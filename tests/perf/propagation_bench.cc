@@ -9,9 +9,12 @@
 // each one's local catalog. Coordinator 0 creates a partitioned table; then
 // each round issues ALTER TABLE ADD PARTITION through coordinator 0
 // (Coordinator::ExecDdl, what its SQL executor calls) and the clock runs
-// until every coordinator's local catalog reports the DDL's catalog version
-// (LocalCatalog::WaitForCatalogVersion, one waiting thread per coordinator;
-// coordinator 0 applies its own result directly). Output lines come from
+// until every coordinator's local catalog has the DDL's catalog version:
+// each coordinator's time is taken on its statestore callback thread right
+// after the topic update that brought the version was applied
+// (CoordinatorOptions::on_topic_catalog_version), as the baselines take
+// theirs on the receiving thread; coordinator 0 applies its own result
+// directly, so its time is the DDL's return at the latest. Output lines come from
 // tests/bench/fanout_stats.h ("propagation n<N>_all_received_p99: ... ms")
 // so they compare one to one with redis_fanout_bench.
 //
@@ -205,33 +208,36 @@ class TopicObserver {
   std::vector<double> bytes_ GUARDED_BY(mu_);
 };
 
-// Round announcements for the waiting threads: round r waits for catalog
-// version target_[r].
+// The rounds' target catalog versions (announced before each DDL is sent)
+// and, per coordinator, the first round it has not reached yet; turns the
+// versions coordinators report into FanoutRecorder arrivals.
 class Rounds {
  public:
-  explicit Rounds(int total) : target_(static_cast<size_t>(total), 0) {}
+  Rounds(int total, int coordinators, bench::FanoutRecorder* rec)
+      : target_(static_cast<size_t>(total), 0),
+        next_(static_cast<size_t>(coordinators), 0),
+        rec_(rec) {}
   void Announce(int round, int64_t target) EXCLUDES(mu_) {
     MutexLock l(&mu_);
     target_[static_cast<size_t>(round)] = target;
-    cv_.Broadcast();
   }
-  // Blocks until `round` is announced (or stopped); 0 if stopped.
-  int64_t Await(int round) EXCLUDES(mu_) {
+  // Coordinator `i` has catalog version `v` now: every announced round it
+  // reached is seen.
+  void Reached(int i, int64_t v) EXCLUDES(mu_) {
+    const auto now = bench::FanoutClock::now();
     MutexLock l(&mu_);
-    while (target_[static_cast<size_t>(round)] == 0 && !stopped_) cv_.Wait(&mu_);
-    return stopped_ ? 0 : target_[static_cast<size_t>(round)];
-  }
-  void StopAll() EXCLUDES(mu_) {
-    MutexLock l(&mu_);
-    stopped_ = true;
-    cv_.Broadcast();
+    size_t& r = next_[static_cast<size_t>(i)];
+    while (r < target_.size() && target_[r] != 0 && target_[r] <= v) {
+      rec_->Seen(static_cast<int>(r), i, now);
+      ++r;
+    }
   }
 
  private:
   Mutex mu_;
-  CondVar cv_;
   std::vector<int64_t> target_ GUARDED_BY(mu_);
-  bool stopped_ GUARDED_BY(mu_) = false;
+  std::vector<size_t> next_ GUARDED_BY(mu_);
+  bench::FanoutRecorder* const rec_;
 };
 
 struct Cluster {
@@ -289,9 +295,10 @@ Status StartDaemons(const std::string& statestored, const std::string& catalogd,
   return Status::OK();
 }
 
-Status StartCoordinators(int n, const Transport& transport, Cluster* c) {
+Status StartCoordinators(int n, const Transport& transport, Rounds* rounds, Cluster* c) {
   for (int i = 0; i < n; ++i) {
     CoordinatorOptions o;
+    o.on_topic_catalog_version = [rounds, i](int64_t v) { rounds->Reached(i, v); };
     o.security.tls = transport.tls;
     o.id = "prop-" + std::to_string(n) + "-" + std::to_string(i);
     o.port = 0;
@@ -318,6 +325,10 @@ Status WaitAllAt(Cluster* c, int64_t v) {
 bool MeasureSize(int n, const std::string& statestored, const std::string& catalogd,
                  const Transport& transport, SizeFigures* figures) {
   const char* bench = transport.bench;
+  // Before the cluster, whose coordinators report to them until stopped.
+  const int total = FLAGS_warmup_rounds + FLAGS_rounds;
+  bench::FanoutRecorder rec(total, n);
+  Rounds rounds(total, n, &rec);
   Cluster c;
   auto fail = [&](const std::string& what, const Status& s) {
     std::fprintf(stderr, "n=%d: %s: %s\n", n, what.c_str(), s.ToString().c_str());
@@ -326,7 +337,7 @@ bool MeasureSize(int n, const std::string& statestored, const std::string& catal
   Status s = StartDaemons(statestored, catalogd, transport, &c);
   if (!s.ok()) return fail("daemons", s);
   const auto t_start = Clock::now();
-  s = StartCoordinators(n, transport, &c);
+  s = StartCoordinators(n, transport, &rounds, &c);
   if (!s.ok()) return fail("coordinators", s);
   s = c.observer.Start(c.statestore_port, FLAGS_use_local_catalog ? "2:" : "1:", transport);
   if (!s.ok()) return fail("observer", s);
@@ -342,22 +353,6 @@ bool MeasureSize(int n, const std::string& statestored, const std::string& catal
   Figure(bench, "n" + std::to_string(n) + "_startup", SecondsSince(t_start), "s",
          "coordinators started and caught up");
 
-  const int total = FLAGS_warmup_rounds + FLAGS_rounds;
-  bench::FanoutRecorder rec(total, n);
-  Rounds rounds(total);
-  std::vector<std::thread> waiters;
-  for (int i = 0; i < n; ++i) {
-    coord::LocalCatalog* cat = c.coords[static_cast<size_t>(i)]->catalog();
-    waiters.emplace_back([&rounds, &rec, cat, i, total] {
-      for (int r = 0; r < total; ++r) {
-        const int64_t target = rounds.Await(r);
-        if (target == 0) return;
-        if (cat->WaitForCatalogVersion(target, FLAGS_timeout_ms).ok()) {
-          rec.Seen(r, i, bench::FanoutClock::now());
-        }
-      }
-    });
-  }
 
   Latencies ddl_rpc;
   int unexpected_versions = 0;
@@ -372,12 +367,13 @@ bool MeasureSize(int n, const std::string& statestored, const std::string& catal
     const auto t0 = Clock::now();
     auto res = c0->ExecDdl(AddPartition(r), /*sync_ddl=*/false);
     if (r >= FLAGS_warmup_rounds) ddl_rpc.Add(t0);
+    rounds.Reached(0, c0->catalog()->catalog_version());  // its own result, applied on return
     if (!res.ok()) {
       if (errors++ == 0) std::fprintf(stderr, "DDL failed: %s\n", res.status().ToString().c_str());
       continue;
     }
-    // One ADD PARTITION is one catalog version; if not, waiters may have
-    // stopped early, so the round is flagged.
+    // One ADD PARTITION is one catalog version; if not, a round may have
+    // been taken as reached early, so it is flagged.
     if (res->result.version != before + 1) ++unexpected_versions;
     if (!rec.WaitAll(r, std::chrono::milliseconds(FLAGS_timeout_ms))) {
       std::fprintf(stderr, "n=%d round %d: %d of %d coordinators applied it\n", n, r,
@@ -386,8 +382,6 @@ bool MeasureSize(int n, const std::string& statestored, const std::string& catal
   }
   const double rounds_s = SecondsSince(rounds_t0);
   const double cpu1 = ChildCpuSeconds(c.statestored.pid());
-  rounds.StopAll();
-  for (auto& t : waiters) t.join();
 
   const std::string p = "n" + std::to_string(n) + "_";
   Figure(bench, p + "payload_bytes", c.observer.MedianBytes(), "bytes",
