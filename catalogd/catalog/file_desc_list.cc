@@ -2,6 +2,7 @@
 #include "catalogd/catalog/file_desc_list.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <stdexcept>
 
@@ -67,9 +68,67 @@ std::string EncodeWhole(std::string_view desc) {
 
 }  // namespace
 
-void FileDescList::AppendEntry(uint64_t index, std::string_view prev, std::string_view desc,
-                               std::string* out) {
-  if (index % kKeyEvery != 0 && prev.size() == desc.size()) {
+struct FileDescList::Reference::Shared {
+  std::atomic<uint64_t> refs{1};
+  std::string bytes;
+};
+
+FileDescList::Reference::Reference(std::string_view desc) : shared_(new Shared) {
+  shared_->bytes.assign(desc.data(), desc.size());
+}
+
+FileDescList::Reference& FileDescList::Reference::operator=(const Reference& o) {
+  Retain(o.shared_);
+  Release(shared_);
+  shared_ = o.shared_;
+  return *this;
+}
+
+std::string_view FileDescList::Reference::bytes() const {
+  return shared_ == nullptr ? std::string_view() : std::string_view(shared_->bytes);
+}
+
+uint64_t FileDescList::Reference::use_count() const {
+  return shared_ == nullptr ? 0 : shared_->refs.load(std::memory_order_relaxed);
+}
+
+void FileDescList::Reference::Retain(Shared* s) {
+  if (s != nullptr) s->refs.fetch_add(1, std::memory_order_relaxed);
+}
+
+void FileDescList::Reference::Release(Shared* s) {
+  if (s != nullptr && s->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete s;
+}
+
+std::string_view FileDescList::KeyBase(const Layout& l) {
+  return l.reference == nullptr ? std::string_view() : std::string_view(l.reference->bytes);
+}
+
+FileDescList::Reference FileDescList::reference() const {
+  Reference r;
+  if (block_ != nullptr) {
+    r.shared_ = layout().reference;
+    Reference::Retain(r.shared_);
+  }
+  return r;
+}
+
+void FileDescList::clear() {
+  if (block_ == nullptr) return;
+  Reference::Release(layout().reference);
+  block_.reset();
+}
+
+FileDescList& FileDescList::operator=(FileDescList&& o) noexcept {
+  if (this != &o) {
+    clear();
+    block_ = std::move(o.block_);
+  }
+  return *this;
+}
+
+void FileDescList::AppendEntry(std::string_view prev, std::string_view desc, std::string* out) {
+  if (!prev.empty() && prev.size() == desc.size()) {
     std::string edits = EncodeEdits(prev, desc);
     if (edits.size() < VarintSize(2 * uint64_t{desc.size()}) + desc.size()) {
       *out += edits;
@@ -82,8 +141,9 @@ void FileDescList::AppendEntry(uint64_t index, std::string_view prev, std::strin
 void FileDescList::Builder::Add(std::string_view desc) {
   if (count_ >= kMaxCount) throw std::length_error("FileDescList is full");
   const size_t before = bytes_.size();
-  if (count_ % kKeyEvery == 0) keys_.push_back(static_cast<uint32_t>(before));
-  AppendEntry(count_, last_, desc, &bytes_);
+  const bool at_key = count_ % kKeyEvery == 0;
+  if (at_key) keys_.push_back(static_cast<uint32_t>(before));
+  AppendEntry(at_key ? reference_.bytes() : std::string_view(last_), desc, &bytes_);
   if (bytes_.size() > kMaxBytes) {
     bytes_.resize(before);
     if (count_ % kKeyEvery == 0) keys_.pop_back();
@@ -96,14 +156,21 @@ void FileDescList::Builder::Add(std::string_view desc) {
 FileDescList FileDescList::Builder::Finish() {
   FileDescList l;
   if (count_ != 0) {
+    Reference::Shared* const ref = reference_.shared_;
     std::string head;
-    PutVarint(count_, &head);
+    PutVarint(2 * count_ + (ref != nullptr ? 1 : 0), &head);
     PutVarint(bytes_.size(), &head);
+    const size_t ref_bytes = ref != nullptr ? sizeof(ref) : 0;
     const size_t nkeys = keys_.size() - 1;  // key 0 is implied
-    l.block_.reset(new char[head.size() + nkeys * sizeof(uint32_t) + bytes_.size()]);
+    l.block_.reset(new char[head.size() + ref_bytes + nkeys * sizeof(uint32_t) + bytes_.size()]);
     char* out = l.block_.get();
     std::memcpy(out, head.data(), head.size());
     out += head.size();
+    if (ref != nullptr) {
+      Reference::Retain(ref);  // the list's own count
+      std::memcpy(out, &ref, sizeof(ref));
+      out += sizeof(ref);
+    }
     std::memcpy(out, keys_.data() + 1, nkeys * sizeof(uint32_t));
     out += nkeys * sizeof(uint32_t);
     std::memcpy(out, bytes_.data(), bytes_.size());
@@ -118,7 +185,13 @@ FileDescList::Layout FileDescList::layout() const {
   const std::string_view head(block_.get(), kMaxHeaderBytes);
   Layout l;
   size_t pos = 0;
-  if (!ReadVarint(head, &pos, &l.count) || !ReadVarint(head, &pos, &l.bytes)) Malformed();
+  uint64_t tagged = 0;
+  if (!ReadVarint(head, &pos, &tagged) || !ReadVarint(head, &pos, &l.bytes)) Malformed();
+  l.count = tagged / 2;
+  if ((tagged & 1) != 0) {
+    std::memcpy(&l.reference, block_.get() + pos, sizeof(l.reference));
+    pos += sizeof(l.reference);
+  }
   l.keys_at = pos;
   l.entries_at = pos + (KeysFor(l.count) - 1) * sizeof(uint32_t);
   return l;
@@ -131,20 +204,22 @@ uint32_t FileDescList::key(const Layout& l, size_t k) const {
   return at;
 }
 
-std::string_view FileDescList::encoded() const {
-  if (block_ == nullptr) return std::string_view();
-  const Layout l = layout();
-  return std::string_view(block_.get() + l.entries_at, l.bytes);
-}
-
-FileDescList::const_iterator::const_iterator(const FileDescList* list, size_t i)
-    : encoded_(list->encoded()), count_(list->size()), i_(i) {
-  if (i_ < count_) DecodeAt(encoded_, &pos_, &current_);
+FileDescList::const_iterator::const_iterator(const FileDescList* list, size_t i) : i_(i) {
+  if (list->block_ == nullptr) return;
+  const Layout l = list->layout();
+  encoded_ = std::string_view(list->block_.get() + l.entries_at, l.bytes);
+  base_ = KeyBase(l);
+  count_ = l.count;
+  if (i_ < count_) {
+    current_.assign(base_.data(), base_.size());
+    DecodeAt(encoded_, &pos_, &current_);
+  }
 }
 
 FileDescList::const_iterator& FileDescList::const_iterator::operator++() {
   ++i_;
   if (i_ < count_) {
+    if (i_ % kKeyEvery == 0) current_.assign(base_.data(), base_.size());
     DecodeAt(encoded_, &pos_, &current_);
   } else {
     current_.clear();
@@ -154,13 +229,12 @@ FileDescList::const_iterator& FileDescList::const_iterator::operator++() {
 
 FileDescList& FileDescList::operator=(const FileDescList& o) {
   if (this == &o) return *this;
-  if (o.block_ == nullptr) {
-    block_.reset();
-    return *this;
-  }
+  clear();
+  if (o.block_ == nullptr) return *this;
   const size_t n = o.HeapBytes();
   block_.reset(new char[n]);
   std::memcpy(block_.get(), o.block_.get(), n);
+  Reference::Retain(layout().reference);
   return *this;
 }
 
@@ -196,7 +270,7 @@ std::string FileDescList::Copy(size_t i) const {
   const std::string_view in(block_.get() + l.entries_at, l.bytes);
   const size_t k = i / kKeyEvery;
   size_t pos = key(l, k);
-  std::string current;
+  std::string current(KeyBase(l));
   for (size_t j = k * kKeyEvery; j <= i; ++j) DecodeAt(in, &pos, &current);
   return current;
 }
@@ -208,9 +282,18 @@ size_t FileDescList::HeapBytes() const {
 }
 
 bool FileDescList::operator==(const FileDescList& o) const {
-  // The encoding is a function of the descriptors: equal lists, equal blocks.
   const size_t n = HeapBytes();
-  return n == o.HeapBytes() && (n == 0 || std::memcmp(block_.get(), o.block_.get(), n) == 0);
+  if (n == 0 || o.HeapBytes() == 0) return n == o.HeapBytes();
+  // The encoding is a function of the descriptors and the reference: with
+  // the same reference, equal lists have equal blocks.
+  if (layout().reference == o.layout().reference) {
+    return n == o.HeapBytes() && std::memcmp(block_.get(), o.block_.get(), n) == 0;
+  }
+  if (size() != o.size()) return false;
+  for (auto a = begin(), b = o.begin(); a != end(); ++a, ++b) {
+    if (*a != *b) return false;
+  }
+  return true;
 }
 
 }  // namespace ics::catalog

@@ -11,13 +11,20 @@
 // equal lists have equal bytes. Decoding gives back every descriptor byte
 // for byte; the wire forms (THdfsFileDesc.file_desc_data) are unchanged.
 //
-// Layout of the block: the count of descriptors and of encoded bytes (two
-// varints), a 4-byte offset for every key but the first (which is at 0),
-// then the encoded entries. An entry starts with a varint h. Even h: a whole
+// A list may be built against a Reference: a descriptor shared by many
+// lists (a table load's first one). Its keys are then encoded as edits of
+// the reference rather than whole, so a partition whose one file is named
+// like the table's other files costs the bytes where the two differ.
+//
+// Layout of the block: the count of descriptors (shifted left by one, the
+// low bit set when there is a reference) and of encoded bytes (two varints),
+// the reference's address (8 bytes, when set), a 4-byte offset for every key
+// but the first (which is at 0), then the encoded entries. An entry starts with a varint h. Even h: a whole
 // descriptor of h/2 bytes follows. Odd h: h/2 edits of the previous
 // descriptor follow, each a varint count of bytes kept, a varint count of
 // bytes replaced, and the replacing bytes; what the edits do not reach is
-// kept. The list is one pointer and one allocation.
+// kept. The list is one pointer and one allocation (and holds a count on
+// its reference).
 //
 // Reading: iterate (each step decodes one entry; the view returned by the
 // iterator lives in the iterator and is valid until it advances), or Copy(i).
@@ -63,22 +70,48 @@ class FileDescList {
     friend class FileDescList;
     const_iterator(const FileDescList* list, size_t i);
     std::string_view encoded_;  // the list's entries
+    std::string_view base_;     // the list's reference bytes (keys decode from it)
     size_t count_ = 0;          // the list's size
     size_t i_ = 0;
     size_t pos_ = 0;  // offset of the next entry in the encoded bytes
     std::string current_;
   };
 
+  // An immutable descriptor shared, by reference count, by the lists built
+  // against it and by its holders. Empty by default. Thread-safe counts.
+  class Reference {
+   public:
+    Reference() = default;
+    explicit Reference(std::string_view desc);
+    Reference(const Reference& o) : shared_(o.shared_) { Retain(shared_); }
+    Reference& operator=(const Reference& o);
+    ~Reference() { Release(shared_); }
+    bool empty() const { return shared_ == nullptr; }
+    std::string_view bytes() const;
+    // Holders (Reference objects and lists) of this reference; 0 if empty.
+    uint64_t use_count() const;
+
+   private:
+    friend class FileDescList;
+    struct Shared;
+    static void Retain(Shared* s);
+    static void Release(Shared* s);
+    Shared* shared_ = nullptr;
+  };
+
   // Builds a list by appending, holding the last descriptor so that each
   // append encodes against it without decoding. Finish() returns the list
-  // and resets the builder.
+  // and resets the builder (its reference too).
   class Builder {
    public:
+    Builder() = default;
+    explicit Builder(Reference reference) : reference_(std::move(reference)) {}
     // Throws std::length_error past the list's limits (kMaxBytes, kMaxCount).
     void Add(std::string_view desc);
     FileDescList Finish();
 
    private:
+    Reference reference_;
     std::string bytes_;
     std::vector<uint32_t> keys_;
     std::string last_;
@@ -88,8 +121,12 @@ class FileDescList {
   FileDescList() = default;
   FileDescList(const FileDescList& o) { *this = o; }
   FileDescList& operator=(const FileDescList& o);
-  FileDescList(FileDescList&&) noexcept = default;
-  FileDescList& operator=(FileDescList&&) noexcept = default;
+  FileDescList(FileDescList&& o) noexcept : block_(std::move(o.block_)) {}
+  FileDescList& operator=(FileDescList&& o) noexcept;
+  ~FileDescList() { clear(); }
+
+  // The reference the list was built against (empty if none).
+  Reference reference() const;
 
   size_t size() const { return block_ == nullptr ? 0 : layout().count; }
   bool empty() const { return size() == 0; }
@@ -99,9 +136,10 @@ class FileDescList {
   // Descriptor i, decoded. Throws std::out_of_range when i >= size().
   std::string Copy(size_t i) const;
 
-  void clear() { block_.reset(); }
+  void clear();
 
-  // Heap bytes held beyond the object (the block, which has no slack).
+  // Heap bytes held beyond the object (the block, which has no slack; the
+  // reference is shared and not counted).
   size_t HeapBytes() const;
 
   bool operator==(const FileDescList& o) const;
@@ -112,6 +150,7 @@ class FileDescList {
   struct Layout {
     uint64_t count = 0;
     uint64_t bytes = 0;      // encoded entry bytes
+    Reference::Shared* reference = nullptr;
     size_t keys_at = 0;      // offset of key 1 (key 0 is entry 0, at 0)
     size_t entries_at = 0;   // offset of the entries
   };
@@ -125,12 +164,13 @@ class FileDescList {
   Layout layout() const;
   // Offset in the entries of key k.
   uint32_t key(const Layout& l, size_t k) const;
-  std::string_view encoded() const;
 
-  // Appends entry `index` (desc, encoded against `prev`, the descriptor
-  // before it) to *out.
-  static void AppendEntry(uint64_t index, std::string_view prev, std::string_view desc,
-                          std::string* out);
+  // Appends an entry (desc, encoded against `prev`: the descriptor before
+  // it, or at a key the reference, empty without one) to *out.
+  static void AppendEntry(std::string_view prev, std::string_view desc, std::string* out);
+  // The reference's bytes in `l` (empty without one): where decoding starts
+  // at a key.
+  static std::string_view KeyBase(const Layout& l);
   // Decodes the entry of `in` (the entries) at *pos over *current (the
   // previous descriptor) and advances *pos. Throws std::logic_error if the
   // bytes are not an entry.

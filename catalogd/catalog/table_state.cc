@@ -175,6 +175,13 @@ PartitionShapes::PartitionShapes(const TableState& t) {
   if (t.partitions.empty()) return;
   Add(t.partitions.begin()->second->hms_shape);
   Add(t.partitions.back().second->hms_shape);
+  desc_reference_ = t.partitions.begin()->second->file_descs.reference();
+}
+
+FileDescList::Reference PartitionShapes::DescReference(std::string_view candidate) {
+  MutexLock l(&mu_);
+  if (desc_reference_.empty()) desc_reference_ = FileDescList::Reference(candidate);
+  return desc_reference_;
 }
 
 void PartitionShapes::Add(std::shared_ptr<const hive::Partition> shape) {

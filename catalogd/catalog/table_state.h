@@ -124,19 +124,26 @@ struct PartitionState {
 // seen before is returned instead of a new object. Keeps at most
 // kMaxShapes distinct shapes (a table whose partitions all differ gets no
 // sharing beyond them). Thread-safe (the loader builds partitions in
-// parallel).
+// parallel). Also holds the load's file descriptor reference (see
+// FileDescList): what the partitions' descriptors are encoded against.
 class PartitionShapes {
  public:
   static constexpr size_t kMaxShapes = 16;
   PartitionShapes() = default;
-  // Seeded with the shapes of `t`'s first and last partitions.
+  // Seeded with the shapes of `t`'s first and last partitions, and with
+  // the descriptor reference of its first partition (so that a reload of
+  // unchanged files encodes them as before).
   explicit PartitionShapes(const TableState& t);
   std::shared_ptr<const hive::Partition> Intern(hive::Partition shape) EXCLUDES(mu_);
+  // The load's descriptor reference; the first call sets it to `candidate`
+  // (a descriptor of the first partition built) unless it is seeded.
+  FileDescList::Reference DescReference(std::string_view candidate) EXCLUDES(mu_);
 
  private:
   void Add(std::shared_ptr<const hive::Partition> shape) REQUIRES(mu_);
   Mutex mu_;
   std::vector<std::shared_ptr<const hive::Partition>> shapes_ GUARDED_BY(mu_);
+  FileDescList::Reference desc_reference_ GUARDED_BY(mu_);
 };
 
 using PartitionPtr = std::shared_ptr<const PartitionState>;

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <chrono>
 #include <limits>
+#include <optional>
 #include <string_view>
 #include <unordered_set>
 #include <utility>
@@ -316,12 +317,15 @@ Result<std::shared_ptr<PartitionState>> TableLoader::BuildPartition(const TableS
 
   Result<std::vector<FileStatus>> files = ListFilesGuarded(fs_, p->location());
   if (!files.ok()) return files.status().WithContext("listing partition '" + std::string(p->name()) + "'");
-  ICS_RETURN_IF_ERROR(FillFiles(*files, p.get()).WithContext("partition '" + std::string(p->name()) + "'"));
+  ICS_RETURN_IF_ERROR(FillFiles(*files, shapes, FileDescList::Reference(), p.get())
+                          .WithContext("partition '" + std::string(p->name()) + "'"));
   return p;
 }
 
-Status TableLoader::FillFiles(const std::vector<FileStatus>& files, PartitionState* part) const {
-  FileDescList::Builder descs;
+Status TableLoader::FillFiles(const std::vector<FileStatus>& files, PartitionShapes* shapes,
+                              const FileDescList::Reference& reference,
+                              PartitionState* part) const {
+  std::optional<FileDescList::Builder> descs;
   part->total_file_bytes = 0;
   part->num_blocks = 0;
   FileDescInfo info;
@@ -335,12 +339,16 @@ Status TableLoader::FillFiles(const std::vector<FileStatus>& files, PartitionSta
     info.mtime_ms = f.mtime_ms;
     info.compression = CompressionFromFileName(f.name);
     if (fs_->HasBlockLocations()) info.blocks = SplitIntoBlocks(f.length, options_.block_size, 0);
-    descs.Add(BuildFileDesc(info));
+    const std::string desc = BuildFileDesc(info);
+    if (!descs.has_value()) {
+      descs.emplace(shapes != nullptr ? shapes->DescReference(desc) : reference);
+    }
+    descs->Add(desc);
     // Sums saturate: a listing cannot overflow them, however large its files.
     part->total_file_bytes = SaturatingAdd(part->total_file_bytes, f.length);
     part->num_blocks = SaturatingAdd(part->num_blocks, static_cast<int64_t>(info.blocks.size()));
   }
-  part->file_descs = descs.Finish();
+  part->file_descs = descs.has_value() ? descs->Finish() : FileDescList();
   part->listed_at_s = static_cast<uint32_t>(NowMs() / 1000);
   return Status::OK();
 }
@@ -353,7 +361,8 @@ Result<PartitionPtr> TableLoader::RefreshPartition(const PartitionPtr& old) {
   p->id = next_partition_id_->fetch_add(1);
   p->prev_id = old->id;
   p->added_version = 0;
-  ICS_RETURN_IF_ERROR(FillFiles(*files, p.get()).WithContext("partition '" + std::string(p->name()) + "'"));
+  ICS_RETURN_IF_ERROR(FillFiles(*files, nullptr, old->file_descs.reference(), p.get())
+                          .WithContext("partition '" + std::string(p->name()) + "'"));
   return PartitionPtr(std::move(p));
 }
 

@@ -116,7 +116,11 @@ class TableLoader {
  private:
   // Sets part's file descriptors, totals and listed_at_s from a listing.
   // CORRUPTION for a negative file length; totals saturate at INT64_MAX.
-  [[nodiscard]] Status FillFiles(const std::vector<FileStatus>& files, PartitionState* part) const;
+  // The descriptors are encoded against `shapes`' reference, or else
+  // against `reference` (a refreshed partition's old one).
+  [[nodiscard]] Status FillFiles(const std::vector<FileStatus>& files, PartitionShapes* shapes,
+                                 const FileDescList::Reference& reference,
+                                 PartitionState* part) const;
   Result<std::shared_ptr<PartitionState>> BuildPartition(const TableState& table,
                                                          hive::Partition partition, int64_t id,
                                                          int64_t prev_id, PartitionShapes* shapes);

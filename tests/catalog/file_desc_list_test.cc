@@ -157,5 +157,76 @@ TEST(FileDescListTest, CopiesAreDeepAndCompareByContent) {
   EXPECT_EQ(emptied, FileDescList());
 }
 
+// Keys (the first entry, every 16th) are edits of the reference when it
+// has their length: a partition's one file costs the bytes where it differs
+// from the table's reference descriptor.
+TEST(FileDescListTest, KeysAreEditsOfTheReference) {
+  std::string other = SparkDesc(3);
+  for (size_t i = 20; i < 56 && i < other.size(); ++i) other[i] ^= 0x5a;  // another job
+  const FileDescList::Reference ref(other);
+  FileDescList::Builder b(ref);
+  b.Add(SparkDesc(0));
+  const FileDescList one = b.Finish();
+  ExpectHolds(one, {SparkDesc(0)});
+  EXPECT_LT(one.HeapBytes(), SparkDesc(0).size() / 2 + 8 + 4) << one.HeapBytes();
+  EXPECT_EQ(one, Build({SparkDesc(0)}));  // equal to the list without a reference
+  EXPECT_EQ(one.reference().bytes(), other);
+
+  std::vector<std::string> many;
+  for (int task = 0; task < 40; ++task) many.push_back(SparkDesc(task));
+  FileDescList::Builder mb(ref);
+  for (const std::string& d : many) mb.Add(d);
+  const FileDescList l = mb.Finish();
+  ExpectHolds(l, many);  // keys at 16 and 32 decode from the reference
+  EXPECT_LT(l.HeapBytes(), Build(many).HeapBytes());
+  EXPECT_EQ(l, Build(many));
+
+  // A reference of another length changes nothing but the header.
+  FileDescList::Builder ob{FileDescList::Reference("short")};
+  ob.Add(SparkDesc(0));
+  const FileDescList whole = ob.Finish();
+  ExpectHolds(whole, {SparkDesc(0)});
+  EXPECT_EQ(whole.HeapBytes(), Build({SparkDesc(0)}).HeapBytes() + 8);
+}
+
+TEST(FileDescListTest, ListsHoldTheirReference) {
+  FileDescList::Reference ref(SparkDesc(1));
+  EXPECT_EQ(ref.use_count(), 1u);
+  EXPECT_EQ(FileDescList::Reference().use_count(), 0u);
+  FileDescList::Builder b(ref);
+  EXPECT_EQ(ref.use_count(), 2u);
+  b.Add(SparkDesc(2));
+  FileDescList a = b.Finish();  // the builder let go, the list holds one
+  EXPECT_EQ(ref.use_count(), 2u);
+  {
+    FileDescList copy = a;
+    EXPECT_EQ(ref.use_count(), 3u);
+    FileDescList moved = std::move(copy);
+    EXPECT_EQ(ref.use_count(), 3u);
+    moved = Build({"plain"});  // assigning over a list lets its reference go
+    EXPECT_EQ(ref.use_count(), 2u);
+    moved = a;
+    EXPECT_EQ(ref.use_count(), 3u);
+    moved = std::move(a);
+    EXPECT_EQ(ref.use_count(), 2u);
+    ExpectHolds(moved, {SparkDesc(2)});
+    a = moved;
+    EXPECT_EQ(ref.use_count(), 3u);
+  }
+  EXPECT_EQ(ref.use_count(), 2u);
+  a.clear();
+  EXPECT_EQ(ref.use_count(), 1u);
+  // The reference outlives its first holder through the lists.
+  FileDescList kept;
+  {
+    FileDescList::Reference temp(SparkDesc(7));
+    FileDescList::Builder tb(temp);
+    tb.Add(SparkDesc(8));
+    kept = tb.Finish();
+  }
+  EXPECT_EQ(kept.reference().use_count(), 2u);  // the list and the returned handle
+  ExpectHolds(kept, {SparkDesc(8)});
+}
+
 }  // namespace
 }  // namespace ics::catalog
