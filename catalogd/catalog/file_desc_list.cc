@@ -15,9 +15,14 @@ namespace {
 // there are at most this many: a separate edit costs at least two bytes.
 constexpr size_t kMaxMergedGap = 2;
 
-// The header's two varints: a count below 2^30 and a byte count below 2^32
-// take at most 5 bytes each.
-constexpr size_t kMaxHeaderBytes = 10;
+// The header's varints: a count below 2^31 and a byte count below 2^32
+// take at most 5 bytes each, the totals (below 2^63) at most 9.
+constexpr size_t kMaxHeaderBytes = 5 + 5 + 9 + 9;
+
+int64_t AddSaturating(int64_t a, int64_t b) {
+  if (b <= 0) return a;
+  return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
 
 // The edits that turn `prev` into `desc` (same length), as an entry
 // (header included).
@@ -138,7 +143,7 @@ void FileDescList::AppendEntry(std::string_view prev, std::string_view desc, std
   *out += EncodeWhole(desc);
 }
 
-void FileDescList::Builder::Add(std::string_view desc) {
+void FileDescList::Builder::Add(std::string_view desc, int64_t length, int64_t blocks) {
   if (count_ >= kMaxCount) throw std::length_error("FileDescList is full");
   const size_t before = bytes_.size();
   const bool at_key = count_ % kKeyEvery == 0;
@@ -151,6 +156,8 @@ void FileDescList::Builder::Add(std::string_view desc) {
   }
   last_.assign(desc.data(), desc.size());
   ++count_;
+  total_bytes_ = AddSaturating(total_bytes_, length);
+  total_blocks_ = AddSaturating(total_blocks_, blocks);
 }
 
 FileDescList FileDescList::Builder::Finish() {
@@ -160,6 +167,8 @@ FileDescList FileDescList::Builder::Finish() {
     std::string head;
     PutVarint(2 * count_ + (ref != nullptr ? 1 : 0), &head);
     PutVarint(bytes_.size(), &head);
+    PutVarint(static_cast<uint64_t>(total_bytes_), &head);
+    PutVarint(static_cast<uint64_t>(total_blocks_), &head);
     const size_t ref_bytes = ref != nullptr ? sizeof(ref) : 0;
     const size_t nkeys = keys_.size() - 1;  // key 0 is implied
     l.block_.reset(new char[head.size() + ref_bytes + nkeys * sizeof(uint32_t) + bytes_.size()]);
@@ -186,7 +195,14 @@ FileDescList::Layout FileDescList::layout() const {
   Layout l;
   size_t pos = 0;
   uint64_t tagged = 0;
-  if (!ReadVarint(head, &pos, &tagged) || !ReadVarint(head, &pos, &l.bytes)) Malformed();
+  uint64_t total_bytes = 0;
+  uint64_t total_blocks = 0;
+  if (!ReadVarint(head, &pos, &tagged) || !ReadVarint(head, &pos, &l.bytes) ||
+      !ReadVarint(head, &pos, &total_bytes) || !ReadVarint(head, &pos, &total_blocks)) {
+    Malformed();
+  }
+  l.total_bytes = static_cast<int64_t>(total_bytes);
+  l.total_blocks = static_cast<int64_t>(total_blocks);
   l.count = tagged / 2;
   if ((tagged & 1) != 0) {
     std::memcpy(&l.reference, block_.get() + pos, sizeof(l.reference));
@@ -289,7 +305,9 @@ bool FileDescList::operator==(const FileDescList& o) const {
   if (layout().reference == o.layout().reference) {
     return n == o.HeapBytes() && std::memcmp(block_.get(), o.block_.get(), n) == 0;
   }
-  if (size() != o.size()) return false;
+  if (size() != o.size() || total_bytes() != o.total_bytes() || num_blocks() != o.num_blocks()) {
+    return false;
+  }
   for (auto a = begin(), b = o.begin(); a != end(); ++a, ++b) {
     if (*a != *b) return false;
   }

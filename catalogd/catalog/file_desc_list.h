@@ -16,9 +16,12 @@
 // the reference rather than whole, so a partition whose one file is named
 // like the table's other files costs the bytes where the two differ.
 //
+// The list also keeps its files' totals (bytes, blocks), given to the
+// builder with each descriptor, so a partition need not.
+//
 // Layout of the block: the count of descriptors (shifted left by one, the
-// low bit set when there is a reference) and of encoded bytes (two varints),
-// the reference's address (8 bytes, when set), a 4-byte offset for every key
+// low bit set when there is a reference) and of encoded bytes, the total
+// file bytes and blocks (four varints), the reference's address (8 bytes, when set), a 4-byte offset for every key
 // but the first (which is at 0), then the encoded entries. An entry starts with a varint h. Even h: a whole
 // descriptor of h/2 bytes follows. Odd h: h/2 edits of the previous
 // descriptor follow, each a varint count of bytes kept, a varint count of
@@ -106,8 +109,10 @@ class FileDescList {
    public:
     Builder() = default;
     explicit Builder(Reference reference) : reference_(std::move(reference)) {}
-    // Throws std::length_error past the list's limits (kMaxBytes, kMaxCount).
-    void Add(std::string_view desc);
+    // Adds a descriptor of a file of `length` bytes in `blocks` blocks (the
+    // totals saturate; negative values count as 0). Throws
+    // std::length_error past the list's limits (kMaxBytes, kMaxCount).
+    void Add(std::string_view desc, int64_t length, int64_t blocks);
     FileDescList Finish();
 
    private:
@@ -116,6 +121,8 @@ class FileDescList {
     std::vector<uint32_t> keys_;
     std::string last_;
     uint64_t count_ = 0;
+    int64_t total_bytes_ = 0;
+    int64_t total_blocks_ = 0;
   };
 
   FileDescList() = default;
@@ -132,6 +139,10 @@ class FileDescList {
   bool empty() const { return size() == 0; }
   const_iterator begin() const { return const_iterator(this, 0); }
   const_iterator end() const { return const_iterator(this, size()); }
+
+  // The files' total bytes and blocks, as added (0 when empty).
+  int64_t total_bytes() const { return block_ == nullptr ? 0 : layout().total_bytes; }
+  int64_t num_blocks() const { return block_ == nullptr ? 0 : layout().total_blocks; }
 
   // Descriptor i, decoded. Throws std::out_of_range when i >= size().
   std::string Copy(size_t i) const;
@@ -150,6 +161,8 @@ class FileDescList {
   struct Layout {
     uint64_t count = 0;
     uint64_t bytes = 0;      // encoded entry bytes
+    int64_t total_bytes = 0;
+    int64_t total_blocks = 0;
     Reference::Shared* reference = nullptr;
     size_t keys_at = 0;      // offset of key 1 (key 0 is entry 0, at 0)
     size_t entries_at = 0;   // offset of the entries

@@ -219,7 +219,7 @@ static bool SameShape(const std::shared_ptr<const hive::Partition>& a,
 bool SameContent(const PartitionState& a, const PartitionState& b) {
   return a.name_ == b.name_ && a.explicit_values_ == b.explicit_values_ &&
          a.location() == b.location() &&
-         a.total_file_bytes == b.total_file_bytes && a.num_blocks == b.num_blocks &&
+         a.total_file_bytes() == b.total_file_bytes() && a.num_blocks() == b.num_blocks() &&
          a.has_incremental_stats == b.has_incremental_stats &&
          a.file_descs == b.file_descs && a.partition_stats == b.partition_stats &&
          a.hms_parameters == b.hms_parameters && a.hms_create_time == b.hms_create_time &&

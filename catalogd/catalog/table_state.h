@@ -81,9 +81,9 @@ struct PartitionState {
   uint32_t listed_at_s = 0;
   bool hms_has_location = false;  // sd.location set in the metastore (it is location())
   bool has_incremental_stats = false;
-  FileDescList file_descs;  // FbFileDesc buffers, packed
-  int64_t total_file_bytes = 0;
-  int64_t num_blocks = 0;
+  FileDescList file_descs;  // FbFileDesc buffers, packed, with their totals
+  int64_t total_file_bytes() const { return file_descs.total_bytes(); }
+  int64_t num_blocks() const { return file_descs.num_blocks(); }
   CompactString partition_stats;  // deflate(compact(TPartitionStats)); empty = none
   // The HMS parameter numRows; -1 unknown (absent or not a count).
   int64_t num_rows() const;

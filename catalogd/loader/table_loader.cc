@@ -326,8 +326,6 @@ Status TableLoader::FillFiles(const std::vector<FileStatus>& files, PartitionSha
                               const FileDescList::Reference& reference,
                               PartitionState* part) const {
   std::optional<FileDescList::Builder> descs;
-  part->total_file_bytes = 0;
-  part->num_blocks = 0;
   FileDescInfo info;
   for (const FileStatus& f : files) {
     if (f.length < 0) {
@@ -343,10 +341,9 @@ Status TableLoader::FillFiles(const std::vector<FileStatus>& files, PartitionSha
     if (!descs.has_value()) {
       descs.emplace(shapes != nullptr ? shapes->DescReference(desc) : reference);
     }
-    descs->Add(desc);
-    // Sums saturate: a listing cannot overflow them, however large its files.
-    part->total_file_bytes = SaturatingAdd(part->total_file_bytes, f.length);
-    part->num_blocks = SaturatingAdd(part->num_blocks, static_cast<int64_t>(info.blocks.size()));
+    // The list's sums saturate: a listing cannot overflow them, however
+    // large its files.
+    descs->Add(desc, f.length, static_cast<int64_t>(info.blocks.size()));
   }
   part->file_descs = descs.has_value() ? descs->Finish() : FileDescList();
   part->listed_at_s = static_cast<uint32_t>(NowMs() / 1000);
@@ -401,14 +398,14 @@ void TableLoader::FinishTableState(TableState* table, const TableState* base) co
             const PartitionState& p = **before;
             const PartitionState* named = table->partitions_by_name.Find(p.name());
             if (named != nullptr && named->id == p.id) table->partitions_by_name.Erase(p.name());
-            total_bytes -= p.total_file_bytes;
-            total_blocks -= p.num_blocks;
+            total_bytes -= p.total_file_bytes();
+            total_blocks -= p.num_blocks();
           }
           if (after != nullptr) {
             const PartitionState& p = **after;
             table->partitions_by_name.Put(*after);
-            total_bytes = SaturatingAdd(total_bytes, p.total_file_bytes);
-            total_blocks = SaturatingAdd(total_blocks, p.num_blocks);
+            total_bytes = SaturatingAdd(total_bytes, p.total_file_bytes());
+            total_blocks = SaturatingAdd(total_blocks, p.num_blocks());
             saturated = saturated || total_bytes == kMax || total_blocks == kMax;
             std::string prefix = SplitPartitionLocation(p.location(), k).prefix;
             if (new_prefixes.insert(prefix).second &&
@@ -432,8 +429,8 @@ void TableLoader::FinishTableState(TableState* table, const TableState* base) co
   std::unordered_set<std::string> seen_prefixes;
   for (const auto& [id, p] : table->partitions) {
     table->partitions_by_name.Put(p);
-    total_bytes = SaturatingAdd(total_bytes, p->total_file_bytes);
-    total_blocks = SaturatingAdd(total_blocks, p->num_blocks);
+    total_bytes = SaturatingAdd(total_bytes, p->total_file_bytes());
+    total_blocks = SaturatingAdd(total_blocks, p->num_blocks());
     std::string prefix = SplitPartitionLocation(p->location(), k).prefix;
     if (seen_prefixes.insert(prefix).second) table->partition_prefixes.push_back(std::move(prefix));
   }

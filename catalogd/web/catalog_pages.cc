@@ -234,7 +234,7 @@ Status TablePage(const CatalogPagesDeps& deps, const WebRequest& req, Json* doc)
     row["partition"] = std::string(p->name());
     row["id"] = p->id;
     row["files"] = static_cast<int64_t>(p->file_descs.size());
-    row["bytes"] = p->total_file_bytes;
+    row["bytes"] = p->total_file_bytes();
     row["rows"] = p->num_rows();
     row["added_version"] = p->added_version;
     row["location"] = p->location();
@@ -293,8 +293,8 @@ Status PartitionPage(const CatalogPagesDeps& deps, const WebRequest& req, Json* 
   d["added_version"] = p->added_version;
   d["location"] = p->location();
   d["files_total"] = static_cast<int64_t>(p->file_descs.size());
-  d["bytes_total"] = p->total_file_bytes;
-  d["blocks_total"] = p->num_blocks;
+  d["bytes_total"] = p->total_file_bytes();
+  d["blocks_total"] = p->num_blocks();
   d["rows"] = p->num_rows();
   d["has_incremental_stats"] = p->has_incremental_stats;
   if (p->listed_at_s > 0) {

@@ -40,7 +40,7 @@ inline std::shared_ptr<TableState> Table(const std::string& db, const std::strin
       FileDescInfo info;
       info.relative_path = "f" + std::to_string(f);
       info.length = 100;
-      descs.Add(BuildFileDesc(info));
+      descs.Add(BuildFileDesc(info), info.length, 0);
     }
     p->file_descs = descs.Finish();
     t->partitions_by_name.Put(p);

@@ -32,7 +32,7 @@ void ExpectHolds(const FileDescList& l, const std::vector<std::string>& want) {
 
 FileDescList Build(const std::vector<std::string>& descs) {
   FileDescList::Builder b;
-  for (const std::string& d : descs) b.Add(d);
+  for (const std::string& d : descs) b.Add(d, 0, 0);
   return b.Finish();
 }
 
@@ -103,15 +103,16 @@ TEST(FileDescListTest, SimilarDescriptorsCostTheirDifferences) {
   EXPECT_LT(others, (want.size() - keys) * whole / 5) << l.HeapBytes();
 }
 
-// The block is the two counts, the keys after the first, and the entries:
-// no slack, and one file costs its descriptor and four bytes.
+// The block is the two counts and the two totals, the keys after the first,
+// and the entries: no slack, and one file costs its descriptor and six bytes
+// (its totals' varints included, here zeros).
 TEST(FileDescListTest, BlocksHoldExactlyTheContents) {
   FileDescList::Builder b;
   EXPECT_TRUE(b.Finish().empty());
   const FileDescList one = Build({SparkDesc(0)});
-  EXPECT_EQ(one.HeapBytes(), SparkDesc(0).size() + 4);  // counts 1 + 1, entry header 2
+  EXPECT_EQ(one.HeapBytes(), SparkDesc(0).size() + 6);  // counts 1 + 1, totals 1 + 1, entry 2
   const FileDescList two = Build({"abc", "defgh"});
-  EXPECT_EQ(two.HeapBytes(), 2u + 4u + 6u);
+  EXPECT_EQ(two.HeapBytes(), 4u + 4u + 6u);
   EXPECT_EQ(two.Copy(0), "abc");
   EXPECT_EQ(two.Copy(1), "defgh");
   std::vector<std::string> many;
@@ -119,14 +120,36 @@ TEST(FileDescListTest, BlocksHoldExactlyTheContents) {
   const FileDescList l = Build(many);
   size_t entries = 0;
   for (const std::string& d : many) entries += 1 + d.size();  // all whole: lengths differ
-  EXPECT_EQ(l.HeapBytes(), 3u + 2 * 4u + entries);  // keys at 16 and 32
+  EXPECT_EQ(l.HeapBytes(), 5u + 2 * 4u + entries);  // keys at 16 and 32
   ExpectHolds(l, many);
-  b.Add("after finish");  // the builder starts over
+  b.Add("after finish", 0, 0);  // the builder starts over
   EXPECT_EQ(b.Finish().Copy(0), "after finish");
   FileDescList cleared = l;
   cleared.clear();
   EXPECT_TRUE(cleared.empty());
   EXPECT_EQ(cleared.HeapBytes(), 0u);
+}
+
+TEST(FileDescListTest, KeepsTheFilesTotals) {
+  EXPECT_EQ(FileDescList().total_bytes(), 0);
+  EXPECT_EQ(FileDescList().num_blocks(), 0);
+  FileDescList::Builder b;
+  b.Add("a", 100, 1);
+  b.Add("b", 200, 2);
+  b.Add("c", -5, -1);  // counts as nothing
+  const FileDescList l = b.Finish();
+  EXPECT_EQ(l.total_bytes(), 300);
+  EXPECT_EQ(l.num_blocks(), 3);
+  const FileDescList copy = l;
+  EXPECT_EQ(copy.total_bytes(), 300);
+  EXPECT_EQ(copy.num_blocks(), 3);
+  ExpectHolds(copy, {"a", "b", "c"});
+  b.Add("big", INT64_MAX, INT64_MAX);
+  b.Add("more", 10, 10);  // saturates instead of wrapping
+  const FileDescList big = b.Finish();
+  EXPECT_EQ(big.total_bytes(), INT64_MAX);
+  EXPECT_EQ(big.num_blocks(), INT64_MAX);
+  ExpectHolds(big, {"big", "more"});
 }
 
 TEST(FileDescListTest, CopiesAreDeepAndCompareByContent) {
@@ -165,7 +188,7 @@ TEST(FileDescListTest, KeysAreEditsOfTheReference) {
   for (size_t i = 20; i < 56 && i < other.size(); ++i) other[i] ^= 0x5a;  // another job
   const FileDescList::Reference ref(other);
   FileDescList::Builder b(ref);
-  b.Add(SparkDesc(0));
+  b.Add(SparkDesc(0), 0, 0);
   const FileDescList one = b.Finish();
   ExpectHolds(one, {SparkDesc(0)});
   EXPECT_LT(one.HeapBytes(), SparkDesc(0).size() / 2 + 8 + 4) << one.HeapBytes();
@@ -175,7 +198,7 @@ TEST(FileDescListTest, KeysAreEditsOfTheReference) {
   std::vector<std::string> many;
   for (int task = 0; task < 40; ++task) many.push_back(SparkDesc(task));
   FileDescList::Builder mb(ref);
-  for (const std::string& d : many) mb.Add(d);
+  for (const std::string& d : many) mb.Add(d, 0, 0);
   const FileDescList l = mb.Finish();
   ExpectHolds(l, many);  // keys at 16 and 32 decode from the reference
   EXPECT_LT(l.HeapBytes(), Build(many).HeapBytes());
@@ -183,7 +206,7 @@ TEST(FileDescListTest, KeysAreEditsOfTheReference) {
 
   // A reference of another length changes nothing but the header.
   FileDescList::Builder ob{FileDescList::Reference("short")};
-  ob.Add(SparkDesc(0));
+  ob.Add(SparkDesc(0), 0, 0);
   const FileDescList whole = ob.Finish();
   ExpectHolds(whole, {SparkDesc(0)});
   EXPECT_EQ(whole.HeapBytes(), Build({SparkDesc(0)}).HeapBytes() + 8);
@@ -195,7 +218,7 @@ TEST(FileDescListTest, ListsHoldTheirReference) {
   EXPECT_EQ(FileDescList::Reference().use_count(), 0u);
   FileDescList::Builder b(ref);
   EXPECT_EQ(ref.use_count(), 2u);
-  b.Add(SparkDesc(2));
+  b.Add(SparkDesc(2), 0, 0);
   FileDescList a = b.Finish();  // the builder let go, the list holds one
   EXPECT_EQ(ref.use_count(), 2u);
   {
@@ -221,7 +244,7 @@ TEST(FileDescListTest, ListsHoldTheirReference) {
   {
     FileDescList::Reference temp(SparkDesc(7));
     FileDescList::Builder tb(temp);
-    tb.Add(SparkDesc(8));
+    tb.Add(SparkDesc(8), 0, 0);
     kept = tb.Finish();
   }
   EXPECT_EQ(kept.reference().use_count(), 2u);  // the list and the returned handle

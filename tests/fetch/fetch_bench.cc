@@ -96,8 +96,7 @@ std::shared_ptr<TableState> BuildTable(const Config& c, std::atomic<int64_t>* id
       info.mtime_ms = 1'700'000'000'000 + i;
       info.compression = CompressionFromFileName(info.relative_path);
       info.blocks = SplitIntoBlocks(info.length, 128LL << 20, 0);
-      descs.Add(BuildFileDesc(info));
-      p->total_file_bytes += info.length;
+      descs.Add(BuildFileDesc(info), info.length, static_cast<int64_t>(info.blocks.size()));
     }
     p->file_descs = descs.Finish();
     t->partitions_by_name.Put(p);

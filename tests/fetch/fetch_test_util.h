@@ -112,7 +112,7 @@ inline std::shared_ptr<TableState> MakeTable(const TableSpec& spec) {
     p->SetHms(std::move(hms), dir, t->hms.sd.location);
     const int nfiles = spec.files_per_partition + i * spec.extra_files_step;
     FileDescList::Builder descs;
-    for (int f = 0; f < nfiles; ++f) descs.Add(FileDescFor(p->id, f));
+    for (int f = 0; f < nfiles; ++f) descs.Add(FileDescFor(p->id, f), 0, 0);
     p->file_descs = descs.Finish();
     if (spec.stats_on_even_partitions && i % 2 == 0) {
       impala::TPartitionStats ps;

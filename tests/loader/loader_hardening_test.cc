@@ -161,7 +161,7 @@ TEST_F(LoaderHardeningTest, HugeFilesGiveBoundedBlocksAndSaturatedTotals) {
     const TableState& t = **r;
     EXPECT_EQ(t.table_stats.total_file_bytes, kMax);  // saturated, not wrapped
     for (const auto& [id, p] : t.partitions) {
-      EXPECT_EQ(p->total_file_bytes, kMax);
+      EXPECT_EQ(p->total_file_bytes(), kMax);
       ASSERT_EQ(p->file_descs.size(), 4u);
       int64_t blocks = 0;
       for (std::string_view bytes : p->file_descs) {
@@ -178,7 +178,7 @@ TEST_F(LoaderHardeningTest, HugeFilesGiveBoundedBlocksAndSaturatedTotals) {
         EXPECT_EQ(next, info.length);  // the blocks cover the file exactly
         blocks += static_cast<int64_t>(info.blocks.size());
       }
-      EXPECT_EQ(p->num_blocks, blocks);
+      EXPECT_EQ(p->num_blocks(), blocks);
     }
   }
 }

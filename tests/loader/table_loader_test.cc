@@ -163,8 +163,8 @@ TEST_F(TableLoaderTest, LoadsPartitionedTable) {
   EXPECT_EQ(p1->num_rows(), 600);
   EXPECT_GT(p1->listed_at_s, 0u);
   ASSERT_EQ(p1->file_descs.size(), 2u);  // _SUCCESS and .crc are hidden
-  EXPECT_EQ(p1->total_file_bytes, 400);
-  EXPECT_EQ(p1->num_blocks, 3 + 1);  // 300 bytes = 128+128+44; 100 bytes = 1 block
+  EXPECT_EQ(p1->total_file_bytes(), 400);
+  EXPECT_EQ(p1->num_blocks(), 3 + 1);  // 300 bytes = 128+128+44; 100 bytes = 1 block
 
   const std::string fd0_bytes = p1->file_descs.Copy(0);
   auto fd0 = ReadFileDesc(fd0_bytes);
@@ -444,7 +444,7 @@ TEST_F(TableLoaderTest, LoadPartitionAndRefresh) {
   EXPECT_EQ(np.added_version, 0);
   EXPECT_EQ(np.name(), old->name());
   EXPECT_EQ(np.file_descs.size(), 3u);
-  EXPECT_EQ(np.total_file_bytes, 420);
+  EXPECT_EQ(np.total_file_bytes(), 420);
   EXPECT_EQ(np.partition_stats, old->partition_stats);
   EXPECT_TRUE(np.has_incremental_stats);
   EXPECT_EQ(np.num_rows(), old->num_rows());
@@ -457,7 +457,7 @@ TEST_F(TableLoaderTest, LoadPartitionAndRefresh) {
   auto rewritten = loader.RefreshPartition(*changed);
   ASSERT_TRUE(rewritten.ok());
   EXPECT_NE(rewritten->get(), changed->get());
-  EXPECT_EQ((*rewritten)->total_file_bytes, 421);
+  EXPECT_EQ((*rewritten)->total_file_bytes(), 421);
 
   // Writing back: the stripped stats chunks are restored.
   auto written = PartitionForMetastore(**rewritten);
@@ -481,8 +481,8 @@ TEST_F(TableLoaderTest, LocalFilesHaveNoBlocks) {
   const PartitionState* p1 = (*r)->FindPartition("year=2024/month=01");
   ASSERT_NE(p1, nullptr);
   ASSERT_EQ(p1->file_descs.size(), 2u);
-  EXPECT_EQ(p1->num_blocks, 0);
-  EXPECT_EQ(p1->total_file_bytes, 400);
+  EXPECT_EQ(p1->num_blocks(), 0);
+  EXPECT_EQ(p1->total_file_bytes(), 400);
   const std::string fd0_bytes = p1->file_descs.Copy(0);
   auto fd0 = ReadFileDesc(fd0_bytes);
   ASSERT_TRUE(fd0.ok());
@@ -496,7 +496,7 @@ TEST_F(TableLoaderTest, LocalFilesHaveNoBlocks) {
   TableLoader with_blocks(&ms_, &fs_, Options(), &next_id_);
   auto b = with_blocks.Load("db1", "sales");
   ASSERT_TRUE(b.ok()) << b.status().ToString();
-  EXPECT_EQ(b.value()->FindPartition("year=2024/month=01")->num_blocks, 4);
+  EXPECT_EQ(b.value()->FindPartition("year=2024/month=01")->num_blocks(), 4);
   EXPECT_EQ(b.value()->network_addresses.size(), 1u);
 }
 

@@ -54,8 +54,7 @@ inline catalog::PartitionPtr MakePartition(const std::string& table_dir, const P
     FileDescInfo info;
     info.relative_path = "f" + std::to_string(f) + ".txt";
     info.length = 1000 + f;
-    descs.Add(BuildFileDesc(info));
-    p->total_file_bytes += info.length;
+    descs.Add(BuildFileDesc(info), info.length, 0);
   }
   p->file_descs = descs.Finish();
   hive::Partition hms;
