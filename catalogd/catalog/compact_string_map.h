@@ -53,6 +53,25 @@ class CompactStringMap {
     return m;
   }
 
+  // *out = ToMap(), reusing out's nodes and buffers when it already holds
+  // the same keys (as one table's partitions' parameters usually do).
+  void AssignTo(std::map<std::string, std::string>* out) const {
+    if (out->size() == size()) {
+      auto it = out->begin();
+      bool same = true;
+      ForEach([&](std::string_view k, std::string_view v) {
+        if (!same || it->first != k) {
+          same = false;
+          return;
+        }
+        it->second.assign(v.data(), v.size());
+        ++it;
+      });
+      if (same) return;
+    }
+    *out = ToMap();
+  }
+
   // The value of `key`, if present.
   std::optional<std::string_view> Find(std::string_view key) const {
     std::optional<std::string_view> out;

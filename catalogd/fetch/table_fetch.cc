@@ -63,7 +63,8 @@ void FillPartitionInfo(const PartitionState& p, const TTableInfoSelector& sel,
   }
   if (sel.want_hms_partition) info.__set_hms_partition(std::make_shared<hive::Partition>(p.Hms()));
   if (sel.want_partition_metadata) {
-    info.__set_hms_parameters(p.hms_parameters.ToMap());
+    p.hms_parameters.AssignTo(&info.hms_parameters);  // reuses a reused `out`'s nodes
+    info.__isset.hms_parameters = true;
     info.__set_has_incremental_stats(p.has_incremental_stats);
     info.__set_hdfs_storage_descriptor(StorageDescriptorOf(p.sd()));
     info.location.prefix_index = -1;
