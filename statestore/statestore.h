@@ -10,7 +10,11 @@
 //    subscriber of the topic at once. At most one update is in flight per
 //    subscriber; changes arriving meanwhile are coalesced into one follow-up.
 //    Updates run on a worker pool, so a slow subscriber holds one worker and
-//    delays nobody else. When a topic's minimum processed version advances,
+//    delays nobody else. A worker sends up to kUpdateBatch healthy
+//    subscribers' requests before it reads their replies, in the order they
+//    arrive (a reply is applied as soon as it is read), so the replies do not
+//    wake it one by one; one of them that hangs holds only this worker until
+//    its deadline, not the others' replies or next updates. When a topic's minimum processed version advances,
 //    subscribers that asked for it get an update carrying the new value.
 //  * Unresponsive subscribers (a "tarpit" that accepts and never answers, a
 //    host that never accepts, a peer trickling bytes) cannot starve healthy
