@@ -1,0 +1,228 @@
+// StatestoreSubscriber's background thread: registration (with backoff),
+// RequestTopicUpdate calls, and the statestore-lost check. See subscriber.h.
+#include <unistd.h>
+
+#include <algorithm>
+#include <random>
+
+#include <glog/logging.h>
+
+#include "StatestoreService.h"
+#include "common/rpc/status_convert.h"
+#include "common/util/unique_id.h"
+#include "statestore/subscriber.h"
+
+namespace ics::statestore {
+
+using Clock = std::chrono::steady_clock;
+using impala::TUniqueId;
+
+namespace {
+
+// How long the connection of the last RequestTopicUpdate stays open for the
+// next one. A publisher asks once per change (catalogd after every DDL), and
+// a new connection per request cost a connect, a server thread and with TLS
+// a handshake; past this much idleness it is closed, so quiet subscribers
+// hold no connection to the statestore.
+constexpr std::chrono::milliseconds kKeepRequestConnection{5000};
+
+}  // namespace
+
+template <typename Fn>
+Status StatestoreSubscriber::CallStatestore(const char* rpc, int timeout_ms, Fn&& fn) {
+  ThriftConnection& conn = client_->connection();
+  conn.SetRecvTimeout(timeout_ms);
+  const bool was_open = conn.is_open();
+  Status s = client_->Call(rpc, fn);
+  // A kept connection may have been closed by the statestore meanwhile.
+  if (!s.ok() && was_open && s.Is(ErrorCode::kNetworkError)) s = client_->Call(rpc, fn);
+  return s;
+}
+
+std::string StatestoreSubscriber::AdvertisedHost() const {
+  if (!options_.advertised_host.empty()) return options_.advertised_host;
+  const std::string& bind = options_.bind_host;
+  if (!bind.empty() && bind != "0.0.0.0" && bind != "::") return bind;
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) == 0 && name[0] != '\0') return name;
+  return "127.0.0.1";
+}
+
+Status StatestoreSubscriber::Register() {
+  impala::TRegisterSubscriberRequest req;
+  req.protocol_version = impala::StatestoreServiceVersion::V2;
+  req.subscriber_id = options_.subscriber_id;
+  req.subscriber_location.hostname = AdvertisedHost();
+  req.subscriber_location.port = server_port_.load();
+  for (const auto& [name, sub] : subscriptions_) {
+    impala::TTopicRegistration reg;
+    reg.topic_name = name;
+    reg.is_transient = sub.is_transient;
+    reg.populate_min_subscriber_topic_version = sub.populate_min_subscriber_topic_version;
+    if (!sub.filter_prefix.empty()) reg.__set_filter_prefix(sub.filter_prefix);
+    req.topic_registrations.push_back(std::move(reg));
+  }
+  req.__set_subscriber_type(options_.subscriber_type);
+  if (options_.subscribe_catalogd_change) req.__set_subscribe_catalogd_change(true);
+  if (options_.catalogd_registration.has_value()) {
+    req.__set_catalogd_registration(*options_.catalogd_registration);
+  }
+  if (!options_.security.statestore_auth_token.empty()) {
+    req.__set_auth_token(options_.security.statestore_auth_token);
+  }
+  {
+    MutexLock l(&mu_);
+    if (stopping_) return Status::Shutdown("subscriber stopped");
+    registering_ = true;
+    in_rpc_ = true;
+  }
+  impala::TRegisterSubscriberResponse resp;
+  Status s =
+      CallStatestore("RegisterSubscriber", options_.register_timeout_ms,
+                     [&](impala::StatestoreServiceClient& c) { c.RegisterSubscriber(resp, req); });
+  if (s.ok()) s = FromTStatus(resp.status);
+  if (s.ok() && !resp.__isset.registration_id) {
+    s = Status::Internal("RegisterSubscriber reply without a registration id");
+  }
+  MutexLock cl(&catalogd_mu_);
+  {
+    MutexLock l(&mu_);
+    registering_ = false;
+    in_rpc_ = false;
+    if (s.ok()) {
+      if (!(statestore_id_.has_value() && resp.__isset.statestore_id &&
+            *statestore_id_ == resp.statestore_id)) {
+        catalogd_.StartOver();  // designation versions are per statestore
+      }
+      registration_id_ = resp.registration_id;
+      if (resp.__isset.statestore_id) {
+        statestore_id_ = resp.statestore_id;
+      } else {
+        statestore_id_.reset();
+      }
+      ++num_registrations_;
+      last_heartbeat_ = Clock::now();
+      update_requested_ = false;  // the first update follows registration anyway
+      for (auto& [name, state] : topics_) state = TopicState{};
+      LOG(INFO) << options_.subscriber_id << " registered with statestore "
+                << options_.statestore_host << ":" << options_.statestore_port
+                << ", registration id " << PrintId(*registration_id_) << ", statestore id "
+                << (statestore_id_ ? PrintId(*statestore_id_) : std::string("(none)"));
+    }
+    state_cv_.Broadcast();
+  }
+  if (s.ok() && options_.subscribe_catalogd_change && resp.__isset.catalogd_registration &&
+      resp.__isset.catalogd_version) {
+    Status observed = ObserveCatalogdLocked(resp.catalogd_version, resp.catalogd_registration);
+    if (!observed.ok()) {
+      LOG(WARNING) << options_.subscriber_id
+                   << ": ignoring the registration reply's catalogd: " << observed.ToString();
+    }
+  }
+  return s;
+}
+
+Status StatestoreSubscriber::SendRequestTopicUpdate(const TUniqueId& registration_id) {
+  impala::TRequestTopicUpdateRequest req;
+  req.protocol_version = impala::StatestoreServiceVersion::V2;
+  req.registration_id = registration_id;
+  impala::TRequestTopicUpdateResponse resp;
+  Status s =
+      CallStatestore("RequestTopicUpdate", options_.request_update_timeout_ms,
+                     [&](impala::StatestoreServiceClient& c) { c.RequestTopicUpdate(resp, req); });
+  if (s.ok()) s = FromTStatus(resp.status);
+  return s;
+}
+
+void StatestoreSubscriber::BackgroundLoop() {
+  const int initial_backoff_ms = std::max(1, options_.register_backoff_initial_ms);
+  const int max_backoff_ms = std::max(initial_backoff_ms, options_.register_backoff_max_ms);
+  int backoff_ms = initial_backoff_ms;
+  int64_t failures = 0;
+  std::minstd_rand rng(static_cast<uint32_t>(std::hash<std::string>()(options_.subscriber_id) ^
+                                             Clock::now().time_since_epoch().count()));
+  enum class Action { kStop, kRegister, kRequestUpdate };
+  // When the kept RequestTopicUpdate connection is closed if unused.
+  std::optional<Clock::time_point> close_idle_at;
+  while (true) {
+    Action action = Action::kStop;
+    TUniqueId registration_id;
+    {
+      MutexLock l(&mu_);
+      while (true) {
+        if (stopping_) break;
+        if (!registration_id_.has_value()) {
+          action = Action::kRegister;
+          break;
+        }
+        if (update_requested_) {
+          update_requested_ = false;
+          registration_id = *registration_id_;
+          in_rpc_ = true;
+          action = Action::kRequestUpdate;
+          break;
+        }
+        const auto deadline =
+            last_heartbeat_ + std::chrono::milliseconds(options_.statestore_timeout_ms);
+        const auto now = Clock::now();
+        if (close_idle_at.has_value() && now >= *close_idle_at) {
+          client_->connection().Close();
+          close_idle_at.reset();
+        }
+        if (now >= deadline) {
+          LOG(WARNING) << options_.subscriber_id << ": no heartbeat from the statestore for "
+                       << options_.statestore_timeout_ms << " ms; registering again";
+          registration_id_.reset();
+          state_cv_.Broadcast();
+          continue;
+        }
+        bg_cv_.WaitUntil(&mu_, close_idle_at.has_value() ? std::min(deadline, *close_idle_at)
+                                                         : deadline);
+      }
+    }
+    if (action == Action::kStop) break;
+
+    if (action == Action::kRequestUpdate) {
+      Status s = SendRequestTopicUpdate(registration_id);
+      {
+        MutexLock l(&mu_);
+        in_rpc_ = false;
+      }
+      if (!s.ok()) {
+        LOG(WARNING) << options_.subscriber_id << ": RequestTopicUpdate failed: " << s.ToString();
+      }
+      close_idle_at = Clock::now() + kKeepRequestConnection;
+      continue;
+    }
+
+    Status s = Register();
+    client_->connection().Close();
+    close_idle_at.reset();
+    if (s.ok()) {
+      backoff_ms = initial_backoff_ms;
+      failures = 0;
+      continue;
+    }
+    {
+      MutexLock l(&mu_);
+      if (stopping_) continue;  // the failure is our own interruption
+    }
+    // Jitter by +-20% so that many subscribers do not retry in lockstep.
+    const int wait_ms =
+        static_cast<int>(backoff_ms * std::uniform_real_distribution<double>(0.8, 1.2)(rng));
+    if (failures++ % 10 == 0) {
+      LOG(WARNING) << options_.subscriber_id << ": cannot register with statestore "
+                   << options_.statestore_host << ":" << options_.statestore_port << " (attempt "
+                   << failures << "): " << s.ToString() << "; retrying in " << wait_ms << " ms";
+    }
+    backoff_ms = std::min(max_backoff_ms, backoff_ms * 2);
+    const auto deadline = Clock::now() + std::chrono::milliseconds(wait_ms);
+    MutexLock l(&mu_);
+    while (!stopping_ && Clock::now() < deadline) bg_cv_.WaitUntil(&mu_, deadline);
+  }
+  MutexLock l(&mu_);
+  thread_done_ = true;
+  state_cv_.Broadcast();
+}
+
+}  // namespace ics::statestore
