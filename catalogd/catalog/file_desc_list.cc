@@ -6,6 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "common/util/checked_math.h"
 #include "common/util/varint.h"
 
 namespace ics::catalog {
@@ -19,10 +20,6 @@ constexpr size_t kMaxMergedGap = 2;
 // take at most 5 bytes each, the totals (below 2^63) at most 9.
 constexpr size_t kMaxHeaderBytes = 5 + 5 + 9 + 9;
 
-int64_t AddSaturating(int64_t a, int64_t b) {
-  if (b <= 0) return a;
-  return a > INT64_MAX - b ? INT64_MAX : a + b;
-}
 
 // The edits that turn `prev` into `desc` (same length), as an entry
 // (header included).
@@ -156,8 +153,8 @@ void FileDescList::Builder::Add(std::string_view desc, int64_t length, int64_t b
   }
   last_.assign(desc.data(), desc.size());
   ++count_;
-  total_bytes_ = AddSaturating(total_bytes_, length);
-  total_blocks_ = AddSaturating(total_blocks_, blocks);
+  total_bytes_ = SaturatingAdd(total_bytes_, std::max<int64_t>(length, 0));
+  total_blocks_ = SaturatingAdd(total_blocks_, std::max<int64_t>(blocks, 0));
 }
 
 FileDescList FileDescList::Builder::Finish() {
