@@ -1,15 +1,19 @@
-// CompactStringMap: an immutable string -> string map in one heap block.
+// CompactStringMap: a read-only view of a string -> string map encoded in a
+// few bytes.
 //
 // Partition parameters (numRows, transient_lastDdlTime, ...) are a handful
 // of short pairs per partition, and there are millions of partitions. A
-// std::map costs a node of ~100 bytes per pair plus the strings; this keeps
-// the pairs, in key order, in one block (CompactString): a varint count of
-// pairs, then for each pair its key (a common parameter name as its index in
-// a fixed list, any other as a varint length and the bytes), a varint value
-// length and the value. The object is one pointer. Built from and turned
-// back into the Thrift map type (std::map) on the way in and out.
+// std::map costs a node of ~100 bytes per pair plus the strings; Encode
+// writes the pairs, in key order, as a varint count of pairs, then for each
+// pair its key (a common parameter name as its index in a fixed list, any
+// other as a varint length and the bytes), a varint value length and the
+// value. The owner keeps those bytes (a partition, in its PartitionStrings
+// block); this class reads them and turns them back into the Thrift map
+// type (std::map) on the way out. Reading is bounds-checked: bytes that
+// were not written by Encode read as fewer pairs, never past their end.
 //
-// Thread-safety: immutable after construction; share freely.
+// A view is valid as long as the bytes it views. Thread-safety: const use
+// from any number of threads.
 #pragma once
 
 #include <cstddef>
@@ -19,7 +23,6 @@
 #include <string>
 #include <string_view>
 
-#include "catalogd/catalog/compact_string.h"
 #include "common/hive/table_params.h"
 #include "common/util/varint.h"
 
@@ -28,15 +31,19 @@ namespace ics::catalog {
 class CompactStringMap {
  public:
   CompactStringMap() = default;
-  explicit CompactStringMap(const std::map<std::string, std::string>& m) {
-    if (m.empty()) return;
+  // Views bytes written by Encode.
+  explicit CompactStringMap(std::string_view encoded) : blob_(encoded) {}
+
+  // The encoding of `m` (empty for an empty map).
+  static std::string Encode(const std::map<std::string, std::string>& m) {
     std::string blob;
+    if (m.empty()) return blob;
     PutVarint(m.size(), &blob);
     for (const auto& [k, v] : m) {
       PutKey(k, &blob);
       PutLengthPrefixed(v, &blob);
     }
-    blob_ = CompactString(blob);
+    return blob;
   }
 
   size_t size() const {
@@ -86,14 +93,14 @@ class CompactStringMap {
   void ForEach(Fn&& fn) const {
     size_t pos = 0;
     for (uint64_t i = Count(&pos); i > 0; --i) {
-      const std::string_view k = TakeKey(&pos);
-      const std::string_view v = Take(&pos);
+      std::string_view k, v;
+      if (!TakeKey(&pos, &k) || !ReadLengthPrefixed(blob_, &pos, &v)) return;
       fn(k, v);
     }
   }
 
-  // Heap bytes held beyond the object.
-  size_t HeapBytes() const { return blob_.HeapBytes(); }
+  // The encoded bytes.
+  std::string_view encoded() const { return blob_; }
 
   bool operator==(const CompactStringMap& o) const { return blob_ == o.blob_; }
   bool operator!=(const CompactStringMap& o) const { return !(*this == o); }
@@ -135,27 +142,27 @@ class CompactStringMap {
     *blob += k;
   }
 
-  // The blob is only ever written by the constructor, so it is well formed.
   uint64_t Count(size_t* pos) const {
     uint64_t n = 0;
-    if (!blob_.empty()) (void)ReadVarint(blob_.view(), pos, &n);
+    if (!blob_.empty() && !ReadVarint(blob_, pos, &n)) return 0;
     return n;
   }
-  std::string_view TakeKey(size_t* pos) const {
+  // Reads a key at *pos; false when the bytes are not a key.
+  bool TakeKey(size_t* pos, std::string_view* key) const {
     uint64_t tag = 0;
-    (void)ReadVarint(blob_.view(), pos, &tag);
-    if ((tag & 1) != 0) return kCommonKeys[tag / 2];
-    const std::string_view s = blob_.view().substr(*pos, tag / 2);
+    if (!ReadVarint(blob_, pos, &tag)) return false;
+    if ((tag & 1) != 0) {
+      if (tag / 2 >= kNumCommonKeys) return false;
+      *key = kCommonKeys[tag / 2];
+      return true;
+    }
+    if (tag / 2 > blob_.size() - *pos) return false;
+    *key = blob_.substr(*pos, tag / 2);
     *pos += tag / 2;
-    return s;
-  }
-  std::string_view Take(size_t* pos) const {
-    std::string_view s;
-    (void)ReadLengthPrefixed(blob_.view(), pos, &s);
-    return s;
+    return true;
   }
 
-  CompactString blob_;
+  std::string_view blob_;
 };
 
 }  // namespace ics::catalog

@@ -6,12 +6,11 @@
 
 namespace ics::catalog {
 
+std::string_view PartitionsByName::Key(const Entry& e) { return e->name(); }
+
 void PartitionNameIndex::Put(std::shared_ptr<const PartitionState> p) {
-  // Erase first: assigning would keep the old key, a view of the replaced
-  // partition's name.
   const std::string_view key = p->name();
-  map_.erase(key);
-  map_.emplace(key, std::move(p));
+  map_.insert_or_assign(key, std::move(p));
 }
 
 }  // namespace ics::catalog

@@ -1,13 +1,14 @@
 // PartitionNameIndex: a table's partitions by name.
 //
-// Each entry holds the partition itself (the same shared PartitionState as
-// the table's by-id map) under a key that views that partition's own name,
-// so a name is stored once, in its partition, however many indexes and
-// table versions hold it. An entry is 32 bytes in a chunk of a persistent
-// map: the next state of a table shares every chunk a change did not touch.
+// Each entry is the partition itself (the same shared PartitionState as the
+// table's by-id map), and its key is read from the partition's own name, so
+// a name is stored once, in its partition, however many indexes and table
+// versions hold it. An entry is 16 bytes (the shared pointer) in a chunk of
+// a persistent map: the next state of a table shares every chunk a change
+// did not touch.
 //
-// Invariant: the key of an entry is the name of the partition it holds (Put
-// replaces key and value together), so a key never outlives its bytes.
+// Invariant: partitions are immutable once indexed (their names never
+// change under the index).
 //
 // Thread-safety: as PersistentMap (a const index from any number of
 // threads; copies are independent).
@@ -24,19 +25,29 @@ namespace ics::catalog {
 
 struct PartitionState;
 
+// PersistentMap entries that are partitions keyed by their names.
+struct PartitionsByName {
+  using Entry = std::shared_ptr<const PartitionState>;
+  static std::string_view Key(const Entry& e);
+  static const Entry& Value(const Entry& e) { return e; }
+  static Entry& Value(Entry& e) { return e; }
+  // `name` must be p's name.
+  static Entry Make(std::string_view /*name*/, Entry p) { return p; }
+};
+
 class PartitionNameIndex {
  public:
-  using Map = PersistentMap<std::string_view, std::shared_ptr<const PartitionState>>;
+  using Map = PersistentMap<std::string_view, std::shared_ptr<const PartitionState>, PartitionsByName>;
 
   // The partition named `name`, or nullptr.
   const PartitionState* Find(std::string_view name) const {
     auto it = map_.find(name);
-    return it == map_.end() ? nullptr : it->second.get();
+    return it == map_.end() ? nullptr : it->get();
   }
   // The same, shared; null if there is none.
   std::shared_ptr<const PartitionState> Get(std::string_view name) const {
     auto it = map_.find(name);
-    return it == map_.end() ? nullptr : it->second;
+    return it == map_.end() ? nullptr : *it;
   }
   bool Contains(std::string_view name) const { return map_.count(name) != 0; }
   // Indexes `p` under its name, replacing the partition of that name.

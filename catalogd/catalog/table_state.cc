@@ -91,16 +91,14 @@ int64_t Heap(const std::vector<impala::TColumn>& cols) {
 int64_t PartitionState::EstimateBytes() const {
   // The object itself plus make_shared's control block.
   int64_t b = Alloc(sizeof(PartitionState) + 16);
-  b += Alloc(name_.HeapBytes()) + Alloc(explicit_values_.HeapBytes()) + Alloc(partition_stats.HeapBytes());
-  b += Alloc(location_.HeapBytes()) + Alloc(hms_parameters.HeapBytes());
-  b += Alloc(file_descs.HeapBytes());
+  b += Alloc(strings_.HeapBytes()) + Alloc(file_descs.HeapBytes());
   return b;
 }
 
 hive::Partition PartitionState::Hms() const {
   hive::Partition out = hms_shape != nullptr ? *hms_shape : hive::Partition();
   out.values = values();
-  out.parameters = hms_parameters.ToMap();
+  out.parameters = hms_parameters().ToMap();
   out.sd.location = hms_has_location ? location() : std::string();
   out.createTime = hms_create_time;
   out.lastAccessTime = hms_last_access_time;
@@ -108,14 +106,14 @@ hive::Partition PartitionState::Hms() const {
 }
 
 int64_t PartitionState::num_rows() const {
-  const std::optional<std::string_view> v = hms_parameters.Find(kNumRowsParam);
+  const std::optional<std::string_view> v = hms_parameters().Find(kNumRowsParam);
   return v.has_value() ? NumRowsValue(*v) : -1;
 }
 
 std::vector<std::string> PartitionState::values() const {
-  if (explicit_values_.empty()) return PartitionValuesFromName(name());
+  const std::string_view enc = strings_.Get(PartitionStrings::kValues);
+  if (enc.empty()) return PartitionValuesFromName(name());
   std::vector<std::string> out;
-  const std::string_view enc = explicit_values_.view();
   size_t pos = 0;
   uint64_t n = 0;
   if (!ReadVarint(enc, &pos, &n)) throw std::logic_error("PartitionState: bad stored values");
@@ -131,18 +129,19 @@ std::vector<std::string> PartitionState::values() const {
 
 void PartitionState::set_values(const std::vector<std::string>& v) {
   if (PartitionValuesFromName(name()) == v) {
-    explicit_values_ = CompactString();
+    strings_.Set(PartitionStrings::kValues, {});
     return;
   }
   std::string enc;
   PutVarint(v.size(), &enc);
   for (const std::string& x : v) PutLengthPrefixed(x, &enc);
-  explicit_values_ = CompactString(enc);
+  strings_.Set(PartitionStrings::kValues, enc);
 }
 
 std::string PartitionState::location() const {
-  if (!location_.empty() || hms_shape == nullptr || hms_shape->sd.location.empty()) {
-    return std::string(location_.view());
+  const std::string_view own = strings_.Get(PartitionStrings::kLocation);
+  if (!own.empty() || hms_shape == nullptr || hms_shape->sd.location.empty()) {
+    return std::string(own);
   }
   return JoinPath(hms_shape->sd.location, name());
 }
@@ -151,14 +150,15 @@ void PartitionState::SetHms(hive::Partition hms, const std::string& location,
                             const std::string& table_location, PartitionShapes* shapes) {
   const bool derived =
       !name().empty() && !table_location.empty() && location == JoinPath(table_location, name());
-  hms_parameters = CompactStringMap(hms.parameters);
+  const std::string parameters = CompactStringMap::Encode(hms.parameters);
   hms_create_time = hms.createTime;
   hms_last_access_time = hms.lastAccessTime;
   hms_has_location = !hms.sd.location.empty();
   hms.values.clear();
   hms.parameters.clear();
   hms.sd.location = derived ? table_location : std::string();
-  location_ = derived ? CompactString() : CompactString(location);
+  strings_.Set({{PartitionStrings::kParameters, parameters},
+                {PartitionStrings::kLocation, derived ? std::string_view() : location}});
   hms.createTime = 0;
   hms.lastAccessTime = 0;
   hms_shape = shapes != nullptr ? shapes->Intern(std::move(hms))
@@ -217,12 +217,16 @@ static bool SameShape(const std::shared_ptr<const hive::Partition>& a,
 }
 
 bool SameContent(const PartitionState& a, const PartitionState& b) {
-  return a.name_ == b.name_ && a.explicit_values_ == b.explicit_values_ &&
+  // The blocks differ when only the way the directory is kept differs.
+  auto same = [&](PartitionStrings::Part part) {
+    return a.strings_.Get(part) == b.strings_.Get(part);
+  };
+  return same(PartitionStrings::kName) && same(PartitionStrings::kValues) &&
+         same(PartitionStrings::kStats) && same(PartitionStrings::kParameters) &&
          a.location() == b.location() &&
          a.total_file_bytes() == b.total_file_bytes() && a.num_blocks() == b.num_blocks() &&
          a.has_incremental_stats == b.has_incremental_stats &&
-         a.file_descs == b.file_descs && a.partition_stats == b.partition_stats &&
-         a.hms_parameters == b.hms_parameters && a.hms_create_time == b.hms_create_time &&
+         a.file_descs == b.file_descs && a.hms_create_time == b.hms_create_time &&
          a.hms_last_access_time == b.hms_last_access_time &&
          a.hms_has_location == b.hms_has_location && SameShape(a.hms_shape, b.hms_shape);
 }

@@ -33,10 +33,10 @@
 
 #include "CatalogObjects_types.h"
 #include "Types_types.h"
-#include "catalogd/catalog/compact_string.h"
 #include "catalogd/catalog/compact_string_map.h"
 #include "catalogd/catalog/file_desc_list.h"
 #include "catalogd/catalog/partition_name_index.h"
+#include "catalogd/catalog/partition_strings.h"
 #include "common/util/mutex.h"
 #include "common/util/persistent_map.h"
 #include "common/util/status.h"
@@ -53,9 +53,9 @@ struct PartitionState {
   int64_t added_version = 0;
   // "k1=v1/k2=v2" (Hive-escaped); empty for the single partition of an
   // unpartitioned table. The view lives as long as this state (and until
-  // set_name).
-  std::string_view name() const { return name_.view(); }
-  void set_name(std::string_view name) { name_ = CompactString(name); }
+  // the next set_* call).
+  std::string_view name() const { return strings_.Get(PartitionStrings::kName); }
+  void set_name(std::string_view name) { strings_.Set(PartitionStrings::kName, name); }
   // The partition's values, in key order. Not stored when the name gives
   // them back (PartitionValuesFromName), as it does for all but values the
   // name cannot spell (an empty value, named as the default partition).
@@ -72,7 +72,11 @@ struct PartitionState {
   // with equal shapes share one object (PartitionShapes), so a table's
   // columns are not copied into each of its partitions.
   std::shared_ptr<const hive::Partition> hms_shape;
-  CompactStringMap hms_parameters;  // incremental-stats chunks removed
+  // The HMS parameters, incremental-stats chunks removed (SetHms sets them).
+  // The view lives as long as the name's.
+  CompactStringMap hms_parameters() const {
+    return CompactStringMap(strings_.Get(PartitionStrings::kParameters));
+  }
   int32_t hms_create_time = 0;
   int32_t hms_last_access_time = 0;
   // When the listing it holds was taken, in seconds since the epoch. A
@@ -84,14 +88,19 @@ struct PartitionState {
   FileDescList file_descs;  // FbFileDesc buffers, packed, with their totals
   int64_t total_file_bytes() const { return file_descs.total_bytes(); }
   int64_t num_blocks() const { return file_descs.num_blocks(); }
-  CompactString partition_stats;  // deflate(compact(TPartitionStats)); empty = none
+  // deflate(compact(TPartitionStats)); empty = none. The view lives as long
+  // as the name's.
+  std::string_view partition_stats() const { return strings_.Get(PartitionStrings::kStats); }
+  void set_partition_stats(std::string_view compressed) {
+    strings_.Set(PartitionStrings::kStats, compressed);
+  }
   // The HMS parameter numRows; -1 unknown (absent or not a count).
   int64_t num_rows() const;
 
   // The partition's directory, an absolute path.
   std::string location() const;
   // Sets the directory as given (no shape to derive it from).
-  void set_location(const std::string& dir) { location_ = CompactString(dir); }
+  void set_location(const std::string& dir) { strings_.Set(PartitionStrings::kLocation, dir); }
 
   // The HMS object: the shape with values, parameters, location and times.
   hive::Partition Hms() const;
@@ -112,12 +121,10 @@ struct PartitionState {
 
  private:
   friend bool SameContent(const PartitionState& a, const PartitionState& b);
-  CompactString name_;
-  // The directory when it is not derived (see SetHms); empty when it is.
-  CompactString location_;
-  // The values when the name does not give them back: a varint count, then
-  // each value as a varint length and its bytes. Empty when derived.
-  CompactString explicit_values_;
+  // Name, parameters, stats and, when they are not derived, the directory
+  // (see SetHms) and the values (a varint count, then each value as a
+  // varint length and its bytes), in one block.
+  PartitionStrings strings_;
 };
 
 // Interns partition shapes (PartitionState::hms_shape): an equal shape

@@ -422,7 +422,7 @@ Result<std::map<std::string, std::string>> PartialFetcher::GetPartitionStats(
       TablePtr t, LoadedTableOrStatus(AsciiLower(table.db_name), AsciiLower(table.table_name)));
   std::map<std::string, std::string> out;
   for (const auto& [id, p] : t->partitions) {
-    if (p != nullptr && !p->partition_stats.empty()) out.emplace(std::string(p->name()), p->partition_stats.view());
+    if (p != nullptr && !p->partition_stats().empty()) out.emplace(std::string(p->name()), p->partition_stats());
   }
   return out;
 }

@@ -63,7 +63,7 @@ void FillPartitionInfo(const PartitionState& p, const TTableInfoSelector& sel,
   }
   if (sel.want_hms_partition) info.__set_hms_partition(std::make_shared<hive::Partition>(p.Hms()));
   if (sel.want_partition_metadata) {
-    p.hms_parameters.AssignTo(&info.hms_parameters);  // reuses a reused `out`'s nodes
+    p.hms_parameters().AssignTo(&info.hms_parameters);  // reuses a reused `out`'s nodes
     info.__isset.hms_parameters = true;
     info.__set_has_incremental_stats(p.has_incremental_stats);
     info.__set_hdfs_storage_descriptor(StorageDescriptorOf(p.sd()));
@@ -82,8 +82,8 @@ void FillPartitionInfo(const PartitionState& p, const TTableInfoSelector& sel,
     info.__isset.file_descriptors = true;
   }
   if (sel.want_partition_stats) {
-    if (!p.partition_stats.empty()) {
-      const std::string_view stats = p.partition_stats.view();
+    if (!p.partition_stats().empty()) {
+      const std::string_view stats = p.partition_stats();
       info.partition_stats.assign(stats.data(), stats.size());
       info.__isset.partition_stats = true;
     }

@@ -92,8 +92,8 @@ hive::Partition SynthesizePartition(const hive::Table& table) {
 Result<hive::Partition> PartitionForMetastore(const PartitionState& p) {
   hive::Partition out = p.Hms();
   RemoveStatsParams(&out.parameters);
-  if (!p.partition_stats.empty()) {
-    Result<impala::TPartitionStats> stats = DecodePartitionStats(p.partition_stats.view());
+  if (!p.partition_stats().empty()) {
+    Result<impala::TPartitionStats> stats = DecodePartitionStats(p.partition_stats());
     if (!stats.ok()) return stats.status().WithContext("partition '" + std::string(p.name()) + "' stats");
     ICS_RETURN_IF_ERROR(SetStatsParams(*stats, &out.parameters));
   }
@@ -309,7 +309,7 @@ Result<std::shared_ptr<PartitionState>> TableLoader::BuildPartition(const TableS
   } else if (stats->has_value()) {
     Result<std::string> compressed = EncodePartitionStats(**stats);
     if (!compressed.ok()) return compressed.status().WithContext("partition '" + std::string(p->name()) + "' stats");
-    p->partition_stats = CompactString(*compressed);
+    p->set_partition_stats(*compressed);
     p->has_incremental_stats = (*stats)->__isset.intermediate_col_stats;
   }
   RemoveStatsParams(&partition.parameters);

@@ -17,6 +17,13 @@
 // invalidated by any write to the same map object (not by writes to its
 // copies).
 //
+// Entries: by default an entry is a std::pair<K, V>. Another Entries type
+// may store less, for values that carry their own key (a partition held
+// under its own name: an entry is then the value alone and its key is read
+// from it). It provides Entry, Key(entry) (a K, or a reference to one),
+// Value(entry) (a V reference, const and not) and Make(key, value) (the
+// entry for `key`; for a value that carries its key, `key` must be it).
+//
 // Thread-safety: like std::map, a map object is not safe to write while
 // another thread uses it. Copies are independent objects and may be used
 // and written concurrently: shared chunks are never written (the writer
@@ -32,12 +39,25 @@
 
 namespace ics {
 
+// The default entries of a PersistentMap: (key, value) pairs.
 template <typename K, typename V>
+struct PairEntries {
+  using Entry = std::pair<K, V>;
+  static const K& Key(const Entry& e) { return e.first; }
+  static const V& Value(const Entry& e) { return e.second; }
+  static V& Value(Entry& e) { return e.second; }
+  template <typename VV>
+  static Entry Make(const K& key, VV&& value) {
+    return Entry(key, std::forward<VV>(value));
+  }
+};
+
+template <typename K, typename V, typename Entries = PairEntries<K, V>>
 class PersistentMap {
  public:
   using key_type = K;
   using mapped_type = V;
-  using value_type = std::pair<K, V>;
+  using value_type = typename Entries::Entry;
   static constexpr size_t kMaxChunk = 256;
 
  private:
@@ -96,7 +116,7 @@ class PersistentMap {
     if (c == chunks_.size()) return end();
     const Chunk& ch = *chunks_[c];
     auto it = LowerBound(ch, key);
-    if (it == ch.end() || it->first != key) return end();
+    if (it == ch.end() || Entries::Key(*it) != key) return end();
     return const_iterator(&chunks_, c, static_cast<size_t>(it - ch.begin()));
   }
   size_t count(const K& key) const { return find(key) == end() ? 0 : 1; }
@@ -112,7 +132,7 @@ class PersistentMap {
   const V& at(const K& key) const {
     auto it = find(key);
     if (it == end()) throw std::out_of_range("PersistentMap::at");
-    return it->second;
+    return Entries::Value(*it);
   }
 
   // Inserts (key, value) unless key is present; returns where the entry is
@@ -128,7 +148,7 @@ class PersistentMap {
   V& operator[](const K& key) {
     auto [it, inserted] = Insert(key, V(), /*assign=*/false);
     (void)inserted;
-    return (*chunks_[it.c_])[it.e_].second;  // the chunk is this map's own now
+    return Entries::Value((*chunks_[it.c_])[it.e_]);  // the chunk is this map's own now
   }
 
   // Removes key; returns how many entries were removed (0 or 1).
@@ -137,7 +157,7 @@ class PersistentMap {
     if (c == chunks_.size()) return 0;
     const Chunk& ch = *chunks_[c];
     auto it = LowerBound(ch, key);
-    if (it == ch.end() || it->first != key) return 0;
+    if (it == ch.end() || Entries::Key(*it) != key) return 0;
     const size_t e = static_cast<size_t>(it - ch.begin());
     Chunk& own = Own(c);
     own.erase(own.begin() + static_cast<std::ptrdiff_t>(e));
@@ -174,18 +194,21 @@ class PersistentMap {
         ++bc;
         continue;
       }
-      if (bc == B.size() || (ac < A.size() && (*A[ac])[ae].first < (*B[bc])[be].first)) {
+      if (bc == B.size() ||
+          (ac < A.size() && Entries::Key((*A[ac])[ae]) < Entries::Key((*B[bc])[be]))) {
         const value_type& a = (*A[ac])[ae];
-        fn(a.first, &a.second, static_cast<const V*>(nullptr));
+        fn(Entries::Key(a), &Entries::Value(a), static_cast<const V*>(nullptr));
         step(A, &ac, &ae);
-      } else if (ac == A.size() || (*B[bc])[be].first < (*A[ac])[ae].first) {
+      } else if (ac == A.size() || Entries::Key((*B[bc])[be]) < Entries::Key((*A[ac])[ae])) {
         const value_type& b = (*B[bc])[be];
-        fn(b.first, static_cast<const V*>(nullptr), &b.second);
+        fn(Entries::Key(b), static_cast<const V*>(nullptr), &Entries::Value(b));
         step(B, &bc, &be);
       } else {
         const value_type& a = (*A[ac])[ae];
         const value_type& b = (*B[bc])[be];
-        if (!(a.second == b.second)) fn(a.first, &a.second, &b.second);
+        if (!(Entries::Value(a) == Entries::Value(b))) {
+          fn(Entries::Key(a), &Entries::Value(a), &Entries::Value(b));
+        }
         step(A, &ac, &ae);
         step(B, &bc, &be);
       }
@@ -204,7 +227,7 @@ class PersistentMap {
  private:
   static typename Chunk::const_iterator LowerBound(const Chunk& ch, const K& key) {
     return std::lower_bound(ch.begin(), ch.end(), key,
-                            [](const value_type& v, const K& k) { return v.first < k; });
+                            [](const value_type& v, const K& k) { return Entries::Key(v) < k; });
   }
 
   // The chunk that holds or would hold `key` for a lookup: the last chunk
@@ -212,7 +235,7 @@ class PersistentMap {
   // (then it is absent) or the map is empty.
   size_t ChunkFor(const K& key) const {
     auto it = std::upper_bound(chunks_.begin(), chunks_.end(), key,
-                               [](const K& k, const ChunkPtr& c) { return k < c->front().first; });
+                               [](const K& k, const ChunkPtr& c) { return k < Entries::Key(c->front()); });
     if (it == chunks_.begin()) return chunks_.size();
     return static_cast<size_t>(it - chunks_.begin()) - 1;
   }
@@ -232,7 +255,7 @@ class PersistentMap {
   std::pair<const_iterator, bool> Insert(const K& key, VV&& value, bool assign) {
     if (chunks_.empty()) {
       auto ch = std::make_shared<Chunk>();
-      ch->emplace_back(key, std::forward<VV>(value));
+      ch->push_back(Entries::Make(key, std::forward<VV>(value)));
       chunks_.push_back(std::move(ch));
       size_ = 1;
       return {const_iterator(&chunks_, 0, 0), true};
@@ -243,8 +266,8 @@ class PersistentMap {
       const Chunk& ch = *chunks_[c];
       auto it = LowerBound(ch, key);
       const size_t e = static_cast<size_t>(it - ch.begin());
-      if (it != ch.end() && it->first == key) {
-        if (assign) Own(c)[e].second = std::forward<VV>(value);
+      if (it != ch.end() && Entries::Key(*it) == key) {
+        if (assign) Entries::Value(Own(c)[e]) = std::forward<VV>(value);
         return {const_iterator(&chunks_, c, e), false};
       }
     }
@@ -252,7 +275,7 @@ class PersistentMap {
     auto pos = LowerBound(own, key);
     size_t e = static_cast<size_t>(pos - own.begin());
     own.insert(own.begin() + static_cast<std::ptrdiff_t>(e),
-               value_type(key, std::forward<VV>(value)));
+               Entries::Make(key, std::forward<VV>(value)));
     ++size_;
     if (own.size() > kMaxChunk) {
       // Split in halves; appends (ids only grow) leave the first half full.

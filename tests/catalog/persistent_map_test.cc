@@ -141,21 +141,78 @@ TEST(PersistentMapTest, StringKeysAndConcurrentCopies) {
   for (int i = 0; i < 3000; ++i) ASSERT_EQ(base.at("p=" + std::to_string(i)), i);
 }
 
+// A value that carries its own key, stored as the entry alone.
+struct Keyed {
+  int64_t key;
+  int64_t payload;
+  bool operator==(const Keyed& o) const { return key == o.key && payload == o.payload; }
+};
+struct KeyedEntries {
+  using Entry = Keyed;
+  static int64_t Key(const Entry& e) { return e.key; }
+  static const Entry& Value(const Entry& e) { return e; }
+  static Entry& Value(Entry& e) { return e; }
+  static Entry Make(int64_t /*key*/, Entry e) { return e; }
+};
+using KeyedMap = PersistentMap<int64_t, Keyed, KeyedEntries>;
+
+// Entries that are their values keep the map's order, lookups, copy on
+// write and differences, at the size of the value alone.
+TEST(PersistentMapTest, ValuesThatCarryTheirKeys) {
+  static_assert(sizeof(KeyedMap::value_type) == sizeof(Keyed));
+  std::mt19937_64 rng(11);
+  KeyedMap m;
+  std::map<int64_t, int64_t> ref;
+  for (int i = 0; i < 5000; ++i) {
+    const int64_t k = static_cast<int64_t>(rng() % 1500);
+    if (rng() % 3 == 0) {
+      EXPECT_EQ(m.erase(k), ref.erase(k));
+    } else {
+      m.insert_or_assign(k, Keyed{k, i});
+      ref.insert_or_assign(k, i);
+    }
+  }
+  ASSERT_EQ(m.size(), ref.size());
+  auto it = m.begin();
+  for (const auto& [k, v] : ref) {
+    ASSERT_EQ(it->key, k);
+    EXPECT_EQ(it->payload, v);
+    EXPECT_EQ(m.at(k).payload, v);
+    ++it;
+  }
+  EXPECT_EQ(m.find(-1), m.end());
+  KeyedMap next = m;
+  const int64_t changed = ref.begin()->first;
+  next.insert_or_assign(changed, Keyed{changed, -5});
+  next.insert_or_assign(5000, Keyed{5000, 1});
+  std::vector<int64_t> diffs;
+  KeyedMap::ForEachDifference(m, next, [&](int64_t k, const Keyed* before, const Keyed* after) {
+    diffs.push_back(k);
+    if (k == 5000) EXPECT_EQ(before, nullptr);
+    if (k == changed) EXPECT_EQ(after->payload, -5);
+  });
+  EXPECT_EQ(diffs, (std::vector<int64_t>{changed, 5000}));
+  EXPECT_EQ(m.at(changed).payload, ref.at(changed));  // the original is unchanged
+}
+
 TEST(CompactStringMapTest, RoundTripsAndFinds) {
   std::map<std::string, std::string> m = {{"numRows", "1000"},
                                           {"transient_lastDdlTime", "1700000000"},
                                           {"", ""},
                                           {std::string(300, 'k'), std::string(70000, 'v')}};
-  CompactStringMap c(m);
+  const std::string enc = CompactStringMap::Encode(m);
+  CompactStringMap c(enc);
   EXPECT_EQ(c.size(), 4u);
   EXPECT_EQ(c.ToMap(), m);
   EXPECT_EQ(c.Find("numRows").value(), "1000");
   EXPECT_EQ(c.Find("").value(), "");
   EXPECT_EQ(c.Find(std::string(300, 'k'))->size(), 70000u);
   EXPECT_FALSE(c.Find("absent").has_value());
-  EXPECT_EQ(c, CompactStringMap(m));
+  const std::string same = CompactStringMap::Encode(m);
+  EXPECT_EQ(c, CompactStringMap(same));
   m["numRows"] = "1001";
-  EXPECT_NE(c, CompactStringMap(m));
+  const std::string changed = CompactStringMap::Encode(m);
+  EXPECT_NE(c, CompactStringMap(changed));
   EXPECT_TRUE(CompactStringMap().empty());
   EXPECT_TRUE(CompactStringMap().ToMap().empty());
 }

@@ -84,7 +84,7 @@ TEST_F(DdlStatsTest, UpdateTablePartitionAndColumnStats) {
   EXPECT_EQ(p1->num_rows(), 100);
   EXPECT_TRUE(p1->has_incremental_stats);
   EXPECT_EQ(p1->prev_id, before->FindPartition("year=1/month=a")->id);
-  auto decoded = DecodePartitionStats(p1->partition_stats.view());
+  auto decoded = DecodePartitionStats(p1->partition_stats());
   ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
   EXPECT_EQ(*decoded, big);
   EXPECT_EQ(p1->Hms().parameters.count(kStatsNumChunksParam), 0u) << "chunks live compressed";
@@ -112,7 +112,7 @@ TEST_F(DdlStatsTest, UpdateTablePartitionAndColumnStats) {
   // A fresh load from the metastore sees the same stats.
   ASSERT_TRUE(loads_->Invalidate("db", "p").ok());
   TablePtr reloaded = Loaded("db", "p");
-  auto again = DecodePartitionStats(reloaded->FindPartition("year=1/month=a")->partition_stats.view());
+  auto again = DecodePartitionStats(reloaded->FindPartition("year=1/month=a")->partition_stats());
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(*again, big);
   EXPECT_EQ(reloaded->table_stats.num_rows, 300);
@@ -167,7 +167,7 @@ TEST_F(DdlStatsTest, UnpartitionedTableStatsLiveInTheTable) {
   ASSERT_EQ(t->partitions.size(), 1u);
   const PartitionState& root = *t->partitions.begin()->second;
   EXPECT_EQ(root.num_rows(), 7);
-  auto decoded = DecodePartitionStats(root.partition_stats.view());
+  auto decoded = DecodePartitionStats(root.partition_stats());
   ASSERT_TRUE(decoded.ok());
   EXPECT_EQ(decoded->stats.num_rows, 7);
   EXPECT_EQ(t->table_stats.num_rows, 7);
@@ -206,8 +206,8 @@ TEST_F(DdlStatsTest, DropStats) {
   inc.__set_drop_stats_params(dp);
   ASSERT_DDL_OK(one, Exec(inc));
   TablePtr t = catalog_->GetTable("db", "p");
-  EXPECT_TRUE(t->FindPartition("year=1/month=a")->partition_stats.empty());
-  EXPECT_FALSE(t->FindPartition("year=2/month=b")->partition_stats.empty());
+  EXPECT_TRUE(t->FindPartition("year=1/month=a")->partition_stats().empty());
+  EXPECT_FALSE(t->FindPartition("year=2/month=b")->partition_stats().empty());
 
   // DROP STATS of the whole table.
   impala::TDdlExecRequest all = Req(TDdlType::DROP_STATS);
@@ -221,7 +221,7 @@ TEST_F(DdlStatsTest, DropStats) {
   EXPECT_TRUE(t->column_stats.empty());
   for (const auto& [id, part] : t->partitions) {
     EXPECT_EQ(part->num_rows(), -1);
-    EXPECT_TRUE(part->partition_stats.empty());
+    EXPECT_TRUE(part->partition_stats().empty());
   }
   EXPECT_TRUE(metastore_->GetTableColumnStats("db", "p")->empty());
   EXPECT_EQ(metastore_->GetTable("db", "p")->parameters.count("numRows"), 0u);

@@ -118,7 +118,7 @@ inline std::shared_ptr<TableState> MakeTable(const TableSpec& spec) {
       impala::TPartitionStats ps;
       ps.stats.num_rows = 10 * i;
       auto enc = EncodePartitionStats(ps);
-      if (enc.ok()) p->partition_stats = catalog::CompactString(*enc);
+      if (enc.ok()) p->set_partition_stats(*enc);
       p->has_incremental_stats = true;
     }
     t->partitions_by_name.Put(p);

@@ -348,8 +348,8 @@ TEST_F(PartialFetcherTest, GetPartitionStats) {
   ASSERT_TRUE(stats.ok()) << stats.status().ToString();
   TablePtr t = catalog_.GetTable("sales", "orders");
   ASSERT_EQ(stats->size(), 2u);
-  EXPECT_EQ(stats->at("day=0"), t->partitions.at(100)->partition_stats.view());
-  EXPECT_EQ(stats->at("day=2"), t->partitions.at(102)->partition_stats.view());
+  EXPECT_EQ(stats->at("day=0"), t->partitions.at(100)->partition_stats());
+  EXPECT_EQ(stats->at("day=2"), t->partitions.at(102)->partition_stats());
   name.table_name = "nope";
   EXPECT_TRUE(f->GetPartitionStats(name).status().Is(ErrorCode::kNotFound));
   name.db_name = "nodb";

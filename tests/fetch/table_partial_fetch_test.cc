@@ -207,7 +207,7 @@ TEST_F(TableFetchSelectorTest, PartitionStats) {
     const auto& p = r.table_info.partitions[i];
     if (i % 2 == 0) {
       ASSERT_TRUE(p.__isset.partition_stats);
-      EXPECT_EQ(p.partition_stats, t->partitions.at(p.id)->partition_stats.view());
+      EXPECT_EQ(p.partition_stats, t->partitions.at(p.id)->partition_stats());
       auto decoded = DecodePartitionStats(p.partition_stats);
       ASSERT_TRUE(decoded.ok());
       EXPECT_EQ(decoded->stats.num_rows, static_cast<int64_t>(10 * i));

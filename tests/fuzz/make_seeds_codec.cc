@@ -35,9 +35,9 @@ void CodecSeeds(CatalogdStack& stack) {
   auto sales = stack.loads()->GetLoaded(kDb, kPartTable);
   if (sales.ok()) {
     for (const auto& [id, part] : (*sales)->partitions) {
-      if (!part->partition_stats.empty()) {
+      if (!part->partition_stats().empty()) {
         Write("partition_stats_fuzz", "seeded_" + std::to_string(n++),
-              std::string(part->partition_stats.view()));
+              std::string(part->partition_stats()));
         break;
       }
     }

@@ -186,7 +186,7 @@ TEST_F(TableLoaderTest, LoadsPartitionedTable) {
 
   // Incremental stats: decoded from >1 chunk, kept compressed, chunks stripped.
   EXPECT_TRUE(p1->has_incremental_stats);
-  auto stats = DecodePartitionStats(p1->partition_stats.view());
+  auto stats = DecodePartitionStats(p1->partition_stats());
   ASSERT_TRUE(stats.ok()) << stats.status().ToString();
   EXPECT_EQ(*stats, SampleStats(5000));
   EXPECT_EQ(p1->Hms().parameters.count(kStatsNumChunksParam), 0u);
@@ -201,7 +201,7 @@ TEST_F(TableLoaderTest, LoadsPartitionedTable) {
             fb::FbCompression::SNAPPY);
   EXPECT_EQ(p2->num_rows(), -1);
   EXPECT_FALSE(p2->has_incremental_stats);
-  EXPECT_TRUE(p2->partition_stats.empty());
+  EXPECT_TRUE(p2->partition_stats().empty());
 
   const PartitionState* p3 = t.FindPartition("year=2025/month=a%2Fb");
   ASSERT_NE(p3, nullptr);
@@ -310,7 +310,7 @@ TEST_F(TableLoaderTest, UnpartitionedTable) {
   ASSERT_EQ(p.file_descs.size(), 1u);
   EXPECT_EQ(ToFileDescInfo(**ReadFileDesc(p.file_descs.Copy(0))).compression, fb::FbCompression::ZSTD);
   EXPECT_TRUE(p.has_incremental_stats);
-  EXPECT_EQ(*DecodePartitionStats(p.partition_stats.view()), SampleStats(10));
+  EXPECT_EQ(*DecodePartitionStats(p.partition_stats()), SampleStats(10));
   EXPECT_EQ(ts.hms.parameters.count(kStatsNumChunksParam), 0u);
   EXPECT_EQ(ts.FindPartition(""), &p);
   EXPECT_EQ(ts.partition_prefixes, std::vector<std::string>{t.sd.location});
@@ -403,7 +403,7 @@ TEST_F(TableLoaderTest, CorruptStatsAreDroppedNotFatal) {
   const PartitionState* part = (*r)->FindPartition("year=2026/month=01");
   ASSERT_NE(part, nullptr);
   EXPECT_FALSE(part->has_incremental_stats);
-  EXPECT_TRUE(part->partition_stats.empty());
+  EXPECT_TRUE(part->partition_stats().empty());
   EXPECT_EQ(part->Hms().parameters.count(kStatsNumChunksParam), 0u);
 }
 
@@ -445,7 +445,7 @@ TEST_F(TableLoaderTest, LoadPartitionAndRefresh) {
   EXPECT_EQ(np.name(), old->name());
   EXPECT_EQ(np.file_descs.size(), 3u);
   EXPECT_EQ(np.total_file_bytes(), 420);
-  EXPECT_EQ(np.partition_stats, old->partition_stats);
+  EXPECT_EQ(np.partition_stats(), old->partition_stats());
   EXPECT_TRUE(np.has_incremental_stats);
   EXPECT_EQ(np.num_rows(), old->num_rows());
 

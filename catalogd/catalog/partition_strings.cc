@@ -1,0 +1,120 @@
+#include "catalogd/catalog/partition_strings.h"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "common/util/varint.h"
+
+namespace ics::catalog {
+
+PartitionStrings::PartitionStrings(const PartitionStrings& o) { Build(o.All()); }
+
+PartitionStrings& PartitionStrings::operator=(const PartitionStrings& o) {
+  if (this != &o) Build(o.All());
+  return *this;
+}
+
+namespace {
+
+// The length of the varint T at the start of a block. T's varint ends
+// inside the block (Build wrote it), so this never reads past it.
+size_t PrefixLength(const char* block) {
+  size_t n = 0;
+  while ((static_cast<unsigned char>(block[n]) & 0x80) != 0) ++n;
+  return n + 1;
+}
+
+}  // namespace
+
+std::string_view PartitionStrings::Bytes() const {
+  if (block_ == nullptr) return {};
+  const size_t n = PrefixLength(block_.get());
+  uint64_t t = 0;
+  for (size_t i = 0; i < n; ++i) {
+    t |= static_cast<uint64_t>(static_cast<unsigned char>(block_[i]) & 0x7f) << (7 * i);
+  }
+  return std::string_view(block_.get(), n + t);
+}
+
+std::array<std::string_view, PartitionStrings::kNumParts> PartitionStrings::All() const {
+  std::array<std::string_view, kNumParts> parts{};
+  const std::string_view all = Bytes();
+  if (all.empty()) return parts;
+  size_t pos = PrefixLength(all.data());
+  const auto mask = static_cast<unsigned char>(all[pos++]);
+  uint64_t lens[kNumParts] = {};
+  int last = -1;
+  for (size_t i = 0; i < kNumParts; ++i) {
+    if ((mask & (1u << i)) != 0) last = static_cast<int>(i);
+  }
+  for (size_t i = 0; i < kNumParts; ++i) {
+    if ((mask & (1u << i)) == 0 || static_cast<int>(i) == last) continue;
+    if (!ReadVarint(all, &pos, &lens[i])) throw std::logic_error("PartitionStrings: bad block");
+  }
+  for (size_t i = 0; i < kNumParts; ++i) {
+    if ((mask & (1u << i)) == 0) continue;
+    const size_t len = static_cast<int>(i) == last ? all.size() - pos : lens[i];
+    if (len > all.size() - pos) throw std::logic_error("PartitionStrings: bad block");
+    parts[i] = all.substr(pos, len);
+    pos += len;
+  }
+  return parts;
+}
+
+std::string_view PartitionStrings::Get(Part part) const {
+  if (block_ == nullptr) return {};
+  return All()[part];
+}
+
+void PartitionStrings::Set(std::initializer_list<std::pair<Part, std::string_view>> changes) {
+  std::array<std::string_view, kNumParts> parts = All();
+  bool changed = false;
+  for (const auto& [part, bytes] : changes) {
+    changed = changed || parts[part] != bytes;
+    parts[part] = bytes;
+  }
+  if (changed) Build(parts);
+}
+
+void PartitionStrings::Build(const std::array<std::string_view, kNumParts>& parts) {
+  unsigned mask = 0;
+  int last = -1;
+  uint64_t data = 0;
+  for (size_t i = 0; i < kNumParts; ++i) {
+    if (parts[i].empty()) continue;
+    mask |= 1u << i;
+    last = static_cast<int>(i);
+    data += parts[i].size();
+  }
+  if (mask == 0) {
+    block_.reset();
+    return;
+  }
+  std::string header;
+  header.push_back(static_cast<char>(mask));
+  for (size_t i = 0; i < kNumParts; ++i) {
+    if (!parts[i].empty() && static_cast<int>(i) != last) PutVarint(parts[i].size(), &header);
+  }
+  const uint64_t t = header.size() + data;
+  if (t > UINT32_MAX) throw std::length_error("PartitionStrings: over 4 GiB");
+  std::string prefix;
+  PutVarint(t, &prefix);
+  // The parts may view the old block: write the new one before replacing it.
+  std::unique_ptr<char[]> block(new char[prefix.size() + t]);
+  char* out = block.get();
+  std::memcpy(out, prefix.data(), prefix.size());
+  out += prefix.size();
+  std::memcpy(out, header.data(), header.size());
+  out += header.size();
+  for (const std::string_view p : parts) {
+    if (p.empty()) continue;
+    std::memcpy(out, p.data(), p.size());
+    out += p.size();
+  }
+  block_ = std::move(block);
+}
+
+size_t PartitionStrings::HeapBytes() const { return Bytes().size(); }
+
+}  // namespace ics::catalog
