@@ -105,7 +105,7 @@ impala::THdfsPartition PartitionToThrift(const TableState& t, const PartitionSta
   out.__set_num_blocks(p.num_blocks());
   out.__set_total_file_size_bytes(p.total_file_bytes());
   out.__set_hms_parameters(p.hms_parameters().ToMap());
-  out.__set_has_incremental_stats(p.has_incremental_stats);
+  out.__set_has_incremental_stats(p.has_incremental_stats());
   out.__set_access_level(impala::TAccessLevel::READ_WRITE);
   return out;
 }

@@ -8,7 +8,7 @@ namespace ics::catalog {
 
 std::string_view PartitionsByName::Key(const Entry& e) { return e->name(); }
 
-void PartitionNameIndex::Put(std::shared_ptr<const PartitionState> p) {
+void PartitionNameIndex::Put(PartitionPtr p) {
   const std::string_view key = p->name();
   map_.insert_or_assign(key, std::move(p));
 }

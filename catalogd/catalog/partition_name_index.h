@@ -3,9 +3,9 @@
 // Each entry is the partition itself (the same shared PartitionState as the
 // table's by-id map), and its key is read from the partition's own name, so
 // a name is stored once, in its partition, however many indexes and table
-// versions hold it. An entry is 16 bytes (the shared pointer) in a chunk of
-// a persistent map: the next state of a table shares every chunk a change
-// did not touch.
+// versions hold it. An entry is 8 bytes (a PartitionPtr) in a chunk of a
+// persistent map: the next state of a table shares every chunk a change did
+// not touch.
 //
 // Invariant: partitions are immutable once indexed (their names never
 // change under the index).
@@ -16,18 +16,16 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string_view>
 
+#include "catalogd/catalog/partition_ptr.h"
 #include "common/util/persistent_map.h"
 
 namespace ics::catalog {
 
-struct PartitionState;
-
 // PersistentMap entries that are partitions keyed by their names.
 struct PartitionsByName {
-  using Entry = std::shared_ptr<const PartitionState>;
+  using Entry = PartitionPtr;
   static std::string_view Key(const Entry& e);
   static const Entry& Value(const Entry& e) { return e; }
   static Entry& Value(Entry& e) { return e; }
@@ -37,7 +35,7 @@ struct PartitionsByName {
 
 class PartitionNameIndex {
  public:
-  using Map = PersistentMap<std::string_view, std::shared_ptr<const PartitionState>, PartitionsByName>;
+  using Map = PersistentMap<std::string_view, PartitionPtr, PartitionsByName>;
 
   // The partition named `name`, or nullptr.
   const PartitionState* Find(std::string_view name) const {
@@ -45,13 +43,13 @@ class PartitionNameIndex {
     return it == map_.end() ? nullptr : it->get();
   }
   // The same, shared; null if there is none.
-  std::shared_ptr<const PartitionState> Get(std::string_view name) const {
+  PartitionPtr Get(std::string_view name) const {
     auto it = map_.find(name);
     return it == map_.end() ? nullptr : *it;
   }
   bool Contains(std::string_view name) const { return map_.count(name) != 0; }
   // Indexes `p` under its name, replacing the partition of that name.
-  void Put(std::shared_ptr<const PartitionState> p);
+  void Put(PartitionPtr p);
   // Drops the entry of `name`, if there is one.
   void Erase(std::string_view name) { map_.erase(name); }
   void Clear() { map_.clear(); }

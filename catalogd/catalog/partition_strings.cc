@@ -8,10 +8,16 @@
 
 namespace ics::catalog {
 
-PartitionStrings::PartitionStrings(const PartitionStrings& o) { Build(o.All()); }
+namespace {
+
+constexpr unsigned kPartBits = (1u << PartitionStrings::kNumParts) - 1;
+
+}  // namespace
+
+PartitionStrings::PartitionStrings(const PartitionStrings& o) { Build(o.All(), o.Mask()); }
 
 PartitionStrings& PartitionStrings::operator=(const PartitionStrings& o) {
-  if (this != &o) Build(o.All());
+  if (this != &o) Build(o.All(), o.Mask());
   return *this;
 }
 
@@ -36,6 +42,13 @@ std::string_view PartitionStrings::Bytes() const {
   }
   return std::string_view(block_.get(), n + t);
 }
+
+unsigned PartitionStrings::Mask() const {
+  if (block_ == nullptr) return 0;
+  return static_cast<unsigned char>(block_[PrefixLength(block_.get())]);
+}
+
+bool PartitionStrings::flag(Flag f) const { return (Mask() & (1u << f)) != 0; }
 
 std::array<std::string_view, PartitionStrings::kNumParts> PartitionStrings::All() const {
   std::array<std::string_view, kNumParts> parts{};
@@ -67,18 +80,23 @@ std::string_view PartitionStrings::Get(Part part) const {
   return All()[part];
 }
 
-void PartitionStrings::Set(std::initializer_list<std::pair<Part, std::string_view>> changes) {
+void PartitionStrings::Set(std::initializer_list<std::pair<Part, std::string_view>> changes,
+                           std::initializer_list<std::pair<Flag, bool>> flags) {
   std::array<std::string_view, kNumParts> parts = All();
-  bool changed = false;
+  const unsigned mask = Mask();
+  unsigned want = mask;
+  for (const auto& [f, on] : flags) want = on ? (want | (1u << f)) : (want & ~(1u << f));
+  bool changed = want != mask;
   for (const auto& [part, bytes] : changes) {
     changed = changed || parts[part] != bytes;
     parts[part] = bytes;
   }
-  if (changed) Build(parts);
+  if (changed) Build(parts, want);
 }
 
-void PartitionStrings::Build(const std::array<std::string_view, kNumParts>& parts) {
-  unsigned mask = 0;
+void PartitionStrings::Build(const std::array<std::string_view, kNumParts>& parts,
+                             unsigned flags) {
+  unsigned mask = flags & ~kPartBits & 0xff;
   int last = -1;
   uint64_t data = 0;
   for (size_t i = 0; i < kNumParts; ++i) {

@@ -1,6 +1,6 @@
 // PartitionStrings: the variable-length parts of a partition (its name,
-// HMS parameters, custom location, stored values and compressed stats) in
-// one heap block behind one pointer.
+// HMS parameters, custom location, stored values and compressed stats) and
+// two flags, in one heap block behind one pointer.
 //
 // A catalog holds millions of partitions, and most of them have a name and
 // a few parameters and nothing else. Kept as separate blocks, each part
@@ -9,10 +9,10 @@
 // name and parameters share one chunk with 3 bytes of bookkeeping.
 //
 // Layout of the block: a varint T, the number of bytes that follow it; a
-// byte whose bit i says whether part i is present (non-empty); the varint
-// length of every present part but the last; then the present parts'
-// bytes, in part order (the last one runs to the end). An all-empty set of
-// parts holds no block.
+// byte whose bit i says whether part i is present (non-empty), and whose
+// bits 5 and 6 are the flags; the varint length of every present part but
+// the last; then the present parts' bytes, in part order (the last one runs
+// to the end). All parts empty and both flags clear hold no block.
 //
 // Building: Set replaces one part and rebuilds the block (a partition is
 // built once and then never changes, so this is not a hot path). Reading:
@@ -41,6 +41,10 @@ class PartitionStrings {
     kStats = 4,       // deflate(compact(TPartitionStats))
   };
   static constexpr size_t kNumParts = 5;
+  enum Flag : uint8_t {
+    kHmsHasLocation = 5,       // sd.location was set in the metastore
+    kHasIncrementalStats = 6,  // the stats hold intermediate column stats
+  };
 
   PartitionStrings() = default;
   PartitionStrings(const PartitionStrings& o);
@@ -50,10 +54,14 @@ class PartitionStrings {
 
   // The part's bytes; empty when it is absent.
   std::string_view Get(Part part) const;
-  // Replaces one part (empty removes it), or several in one rebuild.
-  // Throws std::length_error when the block would pass 4 GiB.
+  // Replaces one part (empty removes it), or several parts and flags in
+  // one rebuild. Throws std::length_error when the block would pass 4 GiB.
   void Set(Part part, std::string_view bytes) { Set({{part, bytes}}); }
-  void Set(std::initializer_list<std::pair<Part, std::string_view>> parts);
+  void Set(std::initializer_list<std::pair<Part, std::string_view>> parts,
+           std::initializer_list<std::pair<Flag, bool>> flags = {});
+
+  bool flag(Flag f) const;
+  void set_flag(Flag f, bool on) { Set({}, {{f, on}}); }
 
   // Bytes of the heap block (0 when there is none).
   size_t HeapBytes() const;
@@ -64,10 +72,13 @@ class PartitionStrings {
  private:
   // The whole block (T's varint, then the T bytes); empty without a block.
   std::string_view Bytes() const;
+  // The mask byte (0 without a block).
+  unsigned Mask() const;
   // All parts, read from the block.
   std::array<std::string_view, kNumParts> All() const;
-  // Builds the block from `parts` (views that may point into the old block).
-  void Build(const std::array<std::string_view, kNumParts>& parts);
+  // Builds the block from `parts` (views that may point into the old block)
+  // and the flag bits of `flags`.
+  void Build(const std::array<std::string_view, kNumParts>& parts, unsigned flags);
 
   std::unique_ptr<char[]> block_;
 };

@@ -89,17 +89,29 @@ int64_t Heap(const std::vector<impala::TColumn>& cols) {
 }  // namespace
 
 int64_t PartitionState::EstimateBytes() const {
-  // The object itself plus make_shared's control block.
-  int64_t b = Alloc(sizeof(PartitionState) + 16);
+  // The object itself (its reference count is inside).
+  int64_t b = Alloc(sizeof(PartitionState));
   b += Alloc(strings_.HeapBytes()) + Alloc(file_descs.HeapBytes());
   return b;
+}
+
+void intrusive_ptr_add_ref(const PartitionState* p) { p->refs.Add(); }
+
+void intrusive_ptr_release(const PartitionState* p) {
+  if (p->refs.Release()) delete p;
+}
+
+MutablePartitionPtr NewPartition() { return MutablePartitionPtr(new PartitionState()); }
+
+MutablePartitionPtr NewPartition(const PartitionState& from) {
+  return MutablePartitionPtr(new PartitionState(from));
 }
 
 hive::Partition PartitionState::Hms() const {
   hive::Partition out = hms_shape != nullptr ? *hms_shape : hive::Partition();
   out.values = values();
   out.parameters = hms_parameters().ToMap();
-  out.sd.location = hms_has_location ? location() : std::string();
+  out.sd.location = hms_has_location() ? location() : std::string();
   out.createTime = hms_create_time;
   out.lastAccessTime = hms_last_access_time;
   return out;
@@ -151,14 +163,15 @@ void PartitionState::SetHms(hive::Partition hms, const std::string& location,
   const bool derived =
       !name().empty() && !table_location.empty() && location == JoinPath(table_location, name());
   const std::string parameters = CompactStringMap::Encode(hms.parameters);
+  const bool has_location = !hms.sd.location.empty();
   hms_create_time = hms.createTime;
   hms_last_access_time = hms.lastAccessTime;
-  hms_has_location = !hms.sd.location.empty();
   hms.values.clear();
   hms.parameters.clear();
   hms.sd.location = derived ? table_location : std::string();
   strings_.Set({{PartitionStrings::kParameters, parameters},
-                {PartitionStrings::kLocation, derived ? std::string_view() : location}});
+                {PartitionStrings::kLocation, derived ? std::string_view() : location}},
+               {{PartitionStrings::kHmsHasLocation, has_location}});
   hms.createTime = 0;
   hms.lastAccessTime = 0;
   hms_shape = shapes != nullptr ? shapes->Intern(std::move(hms))
@@ -225,10 +238,10 @@ bool SameContent(const PartitionState& a, const PartitionState& b) {
          same(PartitionStrings::kStats) && same(PartitionStrings::kParameters) &&
          a.location() == b.location() &&
          a.total_file_bytes() == b.total_file_bytes() && a.num_blocks() == b.num_blocks() &&
-         a.has_incremental_stats == b.has_incremental_stats &&
+         a.has_incremental_stats() == b.has_incremental_stats() &&
          a.file_descs == b.file_descs && a.hms_create_time == b.hms_create_time &&
          a.hms_last_access_time == b.hms_last_access_time &&
-         a.hms_has_location == b.hms_has_location && SameShape(a.hms_shape, b.hms_shape);
+         a.hms_has_location() == b.hms_has_location() && SameShape(a.hms_shape, b.hms_shape);
 }
 
 const PartitionState* TableState::FindPartition(std::string_view part_name) const {

@@ -36,7 +36,9 @@
 #include "catalogd/catalog/compact_string_map.h"
 #include "catalogd/catalog/file_desc_list.h"
 #include "catalogd/catalog/partition_name_index.h"
+#include "catalogd/catalog/partition_ptr.h"
 #include "catalogd/catalog/partition_strings.h"
+#include "common/util/intrusive_count.h"
 #include "common/util/mutex.h"
 #include "common/util/persistent_map.h"
 #include "common/util/status.h"
@@ -83,8 +85,9 @@ struct PartitionState {
   // reload that finds a partition unchanged keeps the old state (id,
   // version and this time).
   uint32_t listed_at_s = 0;
-  bool hms_has_location = false;  // sd.location set in the metastore (it is location())
-  bool has_incremental_stats = false;
+  // The PartitionPtrs holding this partition (not content: a copy starts
+  // at zero). In the padding beside the 4-byte fields.
+  IntrusiveCount refs;
   FileDescList file_descs;  // FbFileDesc buffers, packed, with their totals
   int64_t total_file_bytes() const { return file_descs.total_bytes(); }
   int64_t num_blocks() const { return file_descs.num_blocks(); }
@@ -96,6 +99,16 @@ struct PartitionState {
   }
   // The HMS parameter numRows; -1 unknown (absent or not a count).
   int64_t num_rows() const;
+
+  // Whether the stats hold intermediate column stats (incremental stats).
+  bool has_incremental_stats() const {
+    return strings_.flag(PartitionStrings::kHasIncrementalStats);
+  }
+  void set_has_incremental_stats(bool on) {
+    strings_.set_flag(PartitionStrings::kHasIncrementalStats, on);
+  }
+  // Whether sd.location was set in the metastore (it is location()).
+  bool hms_has_location() const { return strings_.flag(PartitionStrings::kHmsHasLocation); }
 
   // The partition's directory, an absolute path.
   std::string location() const;
@@ -123,9 +136,14 @@ struct PartitionState {
   friend bool SameContent(const PartitionState& a, const PartitionState& b);
   // Name, parameters, stats and, when they are not derived, the directory
   // (see SetHms) and the values (a varint count, then each value as a
-  // varint length and its bytes), in one block.
+  // varint length and its bytes), in one block with the two flags.
   PartitionStrings strings_;
 };
+
+// A new partition, empty or a copy of `from` (ids and all: the caller sets
+// what differs), for building before it is published as a PartitionPtr.
+MutablePartitionPtr NewPartition();
+MutablePartitionPtr NewPartition(const PartitionState& from);
 
 // Interns partition shapes (PartitionState::hms_shape): an equal shape
 // seen before is returned instead of a new object. Keeps at most
@@ -152,8 +170,6 @@ class PartitionShapes {
   std::vector<std::shared_ptr<const hive::Partition>> shapes_ GUARDED_BY(mu_);
   FileDescList::Reference desc_reference_ GUARDED_BY(mu_);
 };
-
-using PartitionPtr = std::shared_ptr<const PartitionState>;
 
 // Whether two partition states describe the same partition identically
 // (name, values, HMS object, location, files, stats), ignoring ids,

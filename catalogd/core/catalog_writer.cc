@@ -62,7 +62,7 @@ Result<std::shared_ptr<TableState>> DeriveTable(CatalogContext* ctx, const Table
     int64_t prev_id = -1;
     if (!t->partitions.empty()) prev_id = t->partitions.begin()->first;
     t->partitions.clear();
-    ICS_ASSIGN_OR_RETURN(std::shared_ptr<PartitionState> p,
+    ICS_ASSIGN_OR_RETURN(MutablePartitionPtr p,
                          ctx->loader->LoadPartition(*t, SynthesizePartition(hms), prev_id));
     const int64_t id = p->id;
     t->partitions.emplace(id, std::move(p));
@@ -73,7 +73,7 @@ Result<std::shared_ptr<TableState>> DeriveTable(CatalogContext* ctx, const Table
 Status ReplacePartition(CatalogContext* ctx, TableState* t, const PartitionState& old,
                         const hive::Partition& hms) {
   const int64_t old_id = old.id;  // `old` may die with its map entry
-  ICS_ASSIGN_OR_RETURN(std::shared_ptr<PartitionState> p,
+  ICS_ASSIGN_OR_RETURN(MutablePartitionPtr p,
                        ctx->loader->LoadPartition(*t, hms, old_id));
   t->partitions.erase(old_id);
   const int64_t id = p->id;

@@ -183,7 +183,7 @@ Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const Part
       ICS_RETURN_IF_ERROR(ReplacePartition(ctx, next.get(), *alter_olds[i], alters[i]));
     }
     for (const hive::Partition& part : adds) {
-      ICS_ASSIGN_OR_RETURN(std::shared_ptr<PartitionState> p,
+      ICS_ASSIGN_OR_RETURN(MutablePartitionPtr p,
                            ctx->loader->LoadPartition(*next, part));
       const int64_t id = p->id;
       next->partitions.emplace(id, std::move(p));

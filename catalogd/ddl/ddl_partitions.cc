@@ -76,7 +76,7 @@ Result<DdlOutcome> CommitNewPartitions(CatalogContext* ctx, const TableRef& t,
   auto build = [&]() -> Result<std::shared_ptr<TableState>> {
     std::shared_ptr<TableState> next = CopyTable(old);
     for (const hive::Partition& part : adds) {
-      ICS_ASSIGN_OR_RETURN(std::shared_ptr<PartitionState> p,
+      ICS_ASSIGN_OR_RETURN(MutablePartitionPtr p,
                            ctx->loader->LoadPartition(*next, part));
       const int64_t id = p->id;
       delta.added.push_back(p);
@@ -346,7 +346,7 @@ Result<DdlOutcome> UpdateCatalog(CatalogContext* ctx, const impala::TUpdateCatal
           next->partitions.emplace(fresh->id, fresh);
         }
       } else {
-        ICS_ASSIGN_OR_RETURN(std::shared_ptr<PartitionState> p,
+        ICS_ASSIGN_OR_RETURN(MutablePartitionPtr p,
                              ctx->loader->LoadPartition(*next, tp.part));
         const int64_t id = p->id;
         next->partitions.emplace(id, std::move(p));

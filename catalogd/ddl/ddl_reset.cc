@@ -106,7 +106,7 @@ Result<DdlOutcome> RefreshTable(CatalogContext* ctx, const impala::TResetMetadat
       ICS_RETURN_IF_ERROR(ReplacePartition(ctx, next.get(), *existing, *in_metastore));
     } else {
       // Added in the metastore behind the catalog's back.
-      ICS_ASSIGN_OR_RETURN(std::shared_ptr<PartitionState> p,
+      ICS_ASSIGN_OR_RETURN(MutablePartitionPtr p,
                            ctx->loader->LoadPartition(*next, *in_metastore));
       const int64_t id = p->id;
       next->partitions.emplace(id, std::move(p));

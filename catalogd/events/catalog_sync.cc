@@ -118,7 +118,7 @@ Status SyncPartitions(CatalogContext* ctx, const std::set<std::string>& names, T
     }
     // A new partition, or a replacement (new id, prev_id = the old one)
     // whose directory is listed again.
-    ICS_ASSIGN_OR_RETURN(std::shared_ptr<PartitionState> p,
+    ICS_ASSIGN_OR_RETURN(MutablePartitionPtr p,
                          ctx->loader->LoadPartition(*next, *found->second, existing_id));
     if (existing_id >= 0) next->partitions.erase(existing_id);
     const int64_t id = p->id;

@@ -65,7 +65,7 @@ void FillPartitionInfo(const PartitionState& p, const TTableInfoSelector& sel,
   if (sel.want_partition_metadata) {
     p.hms_parameters().AssignTo(&info.hms_parameters);  // reuses a reused `out`'s nodes
     info.__isset.hms_parameters = true;
-    info.__set_has_incremental_stats(p.has_incremental_stats);
+    info.__set_has_incremental_stats(p.has_incremental_stats());
     info.__set_hdfs_storage_descriptor(StorageDescriptorOf(p.sd()));
     info.location.prefix_index = -1;
     info.location.suffix = p.location();
@@ -87,7 +87,7 @@ void FillPartitionInfo(const PartitionState& p, const TTableInfoSelector& sel,
       info.partition_stats.assign(stats.data(), stats.size());
       info.__isset.partition_stats = true;
     }
-    info.__set_has_incremental_stats(p.has_incremental_stats);
+    info.__set_has_incremental_stats(p.has_incremental_stats());
   }
 }
 

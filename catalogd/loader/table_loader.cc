@@ -210,13 +210,13 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
       errors[i] = decoded.status();
       return;
     }
-    Result<std::shared_ptr<PartitionState>> p = BuildPartition(
+    Result<MutablePartitionPtr> p = BuildPartition(
         table_ref, std::move(decoded).value(), first_id + static_cast<int64_t>(i), -1, &shapes);
     if (!p.ok()) {
       errors[i] = p.status();
       return;
     }
-    std::shared_ptr<PartitionState> fresh = std::move(p).value();
+    MutablePartitionPtr fresh = std::move(p).value();
     if (previous != nullptr) {
       if (PartitionPtr old = previous->partitions_by_name.Get(fresh->name())) {
         if (SameContent(*old, *fresh)) {
@@ -269,18 +269,18 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
   return t;
 }
 
-Result<std::shared_ptr<PartitionState>> TableLoader::LoadPartition(const TableState& table,
+Result<MutablePartitionPtr> TableLoader::LoadPartition(const TableState& table,
                                                                    const hive::Partition& partition,
                                                                    int64_t prev_id) {
   PartitionShapes shapes(table);
   return BuildPartition(table, partition, next_partition_id_->fetch_add(1), prev_id, &shapes);
 }
 
-Result<std::shared_ptr<PartitionState>> TableLoader::BuildPartition(const TableState& table,
+Result<MutablePartitionPtr> TableLoader::BuildPartition(const TableState& table,
                                                                     hive::Partition partition,
                                                                     int64_t id, int64_t prev_id,
                                                                     PartitionShapes* shapes) {
-  auto p = std::make_shared<PartitionState>();
+  auto p = NewPartition();
   p->id = id;
   p->prev_id = prev_id;
   if (table.clustering_columns.empty()) {
@@ -310,7 +310,7 @@ Result<std::shared_ptr<PartitionState>> TableLoader::BuildPartition(const TableS
     Result<std::string> compressed = EncodePartitionStats(**stats);
     if (!compressed.ok()) return compressed.status().WithContext("partition '" + std::string(p->name()) + "' stats");
     p->set_partition_stats(*compressed);
-    p->has_incremental_stats = (*stats)->__isset.intermediate_col_stats;
+    p->set_has_incremental_stats((*stats)->__isset.intermediate_col_stats);
   }
   RemoveStatsParams(&partition.parameters);
   p->SetHms(std::move(partition), location, table.hms.sd.location, shapes);
@@ -354,7 +354,7 @@ Result<PartitionPtr> TableLoader::RefreshPartition(const PartitionPtr& old) {
   Result<std::vector<FileStatus>> files = ListFilesGuarded(fs_, old->location());
   if (!files.ok()) return files.status().WithContext("listing partition '" + std::string(old->name()) + "'");
   if (SameFiles(old->file_descs, *files)) return old;
-  auto p = std::make_shared<PartitionState>(*old);
+  auto p = NewPartition(*old);
   p->id = next_partition_id_->fetch_add(1);
   p->prev_id = old->id;
   p->added_version = 0;

@@ -92,7 +92,7 @@ class TableLoader {
   // directory: a new id; prev_id as given (-1 for a new partition). For an
   // unpartitioned table pass a partition with no values (name "").
   // Used by ADD PARTITION, REFRESH of a partition and INSERT.
-  Result<std::shared_ptr<PartitionState>> LoadPartition(const TableState& table,
+  Result<MutablePartitionPtr> LoadPartition(const TableState& table,
                                                         const hive::Partition& partition,
                                                         int64_t prev_id = -1);
 
@@ -121,7 +121,7 @@ class TableLoader {
   [[nodiscard]] Status FillFiles(const std::vector<FileStatus>& files, PartitionShapes* shapes,
                                  const FileDescList::Reference& reference,
                                  PartitionState* part) const;
-  Result<std::shared_ptr<PartitionState>> BuildPartition(const TableState& table,
+  Result<MutablePartitionPtr> BuildPartition(const TableState& table,
                                                          hive::Partition partition, int64_t id,
                                                          int64_t prev_id, PartitionShapes* shapes);
 

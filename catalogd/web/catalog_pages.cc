@@ -296,7 +296,7 @@ Status PartitionPage(const CatalogPagesDeps& deps, const WebRequest& req, Json* 
   d["bytes_total"] = p->total_file_bytes();
   d["blocks_total"] = p->num_blocks();
   d["rows"] = p->num_rows();
-  d["has_incremental_stats"] = p->has_incremental_stats;
+  d["has_incremental_stats"] = p->has_incremental_stats();
   if (p->listed_at_s > 0) {
     d["listed_at"] = web_internal::FormatUtcMillis(int64_t{p->listed_at_s} * 1000);
   }

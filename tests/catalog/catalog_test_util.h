@@ -30,7 +30,7 @@ inline std::shared_ptr<TableState> Table(const std::string& db, const std::strin
   key.columnName = "p";
   t->clustering_columns.push_back(key);
   for (int i = 0; i < parts; ++i) {
-    auto p = std::make_shared<PartitionState>();
+    auto p = NewPartition();
     p->id = first_id + i;
     p->set_name("p=" + std::to_string(i));
     p->set_values({std::to_string(i)});

@@ -22,10 +22,10 @@ hive::Partition HmsPartition(const std::string& location) {
   return p;
 }
 
-std::shared_ptr<PartitionState> MakeState(const std::string& hms_location,
+MutablePartitionPtr MakeState(const std::string& hms_location,
                                           const std::string& dir, const std::string& table_dir,
                                           PartitionShapes* shapes) {
-  auto p = std::make_shared<PartitionState>();
+  auto p = NewPartition();
   p->set_name("year=2024");
   p->set_values({"2024"});
   p->SetHms(HmsPartition(hms_location), dir, table_dir, shapes);
@@ -64,7 +64,7 @@ TEST(PartitionStateTest, HmsObjectIsRebuiltWithItsOwnLocation) {
   EXPECT_EQ(with->Hms().createTime, 17);
   EXPECT_EQ(with->Hms().parameters.at("transient_lastDdlTime"), "1700000000");
   // Partitions of one table share one shape.
-  auto other = std::make_shared<PartitionState>();
+  auto other = NewPartition();
   other->set_name("year=2025");
   other->set_values({"2025"});
   hive::Partition hms = HmsPartition("/w/t/year=2025");
@@ -152,6 +152,49 @@ TEST(PartitionStringsTest, NameAndParametersShareABlock) {
   const size_t params = CompactStringMap::Encode(hms.parameters).size();
   EXPECT_EQ(p.EstimateBytes() - PartitionState().EstimateBytes(),
             ((3 + 17 + params + 8 + 15) & ~size_t{15}));
+}
+
+// The flags live in the block's mask byte: they survive setting parts,
+// copies, and hold a block of their own when every part is empty.
+TEST(PartitionStringsTest, FlagsRideInTheMaskByte) {
+  PartitionStrings s;
+  s.set_flag(PartitionStrings::kHasIncrementalStats, true);
+  EXPECT_TRUE(s.flag(PartitionStrings::kHasIncrementalStats));
+  EXPECT_FALSE(s.flag(PartitionStrings::kHmsHasLocation));
+  EXPECT_EQ(s.HeapBytes(), 2u);  // T and the mask
+  s.Set({{PartitionStrings::kName, "k=1"}, {PartitionStrings::kStats, "zz"}},
+        {{PartitionStrings::kHmsHasLocation, true}});
+  const PartitionStrings copy = s;
+  EXPECT_TRUE(copy.flag(PartitionStrings::kHasIncrementalStats));
+  EXPECT_TRUE(copy.flag(PartitionStrings::kHmsHasLocation));
+  EXPECT_EQ(copy.Get(PartitionStrings::kName), "k=1");
+  EXPECT_EQ(copy.Get(PartitionStrings::kStats), "zz");
+  s.set_flag(PartitionStrings::kHasIncrementalStats, false);
+  EXPECT_NE(s, copy);
+  EXPECT_EQ(s.Get(PartitionStrings::kStats), "zz");
+  s.Set({{PartitionStrings::kName, ""}, {PartitionStrings::kStats, ""}},
+        {{PartitionStrings::kHmsHasLocation, false}});
+  EXPECT_EQ(s.HeapBytes(), 0u);
+}
+
+// A partition is one allocation of at most 72 bytes (an 80-byte malloc
+// chunk): its reference count sits in its own padding, and a copy is a new
+// object whose count starts at zero.
+TEST(PartitionStateTest, IsOneSmallAllocationWithItsOwnCount) {
+  EXPECT_LE(sizeof(PartitionState), 72u);
+  EXPECT_EQ(sizeof(PartitionPtr), sizeof(void*));
+  MutablePartitionPtr p = NewPartition();
+  p->set_name("k=1");
+  PartitionPtr a = p;
+  PartitionPtr b = a;
+  MutablePartitionPtr copy = NewPartition(*b);
+  EXPECT_NE(copy.get(), p.get());
+  EXPECT_TRUE(SameContent(*copy, *p));
+  p.reset();
+  a.reset();
+  EXPECT_EQ(b->name(), "k=1");  // still held by b
+  b.reset();
+  EXPECT_EQ(copy->name(), "k=1");
 }
 
 TEST(CompactStringTest, MapKeepsPairsInKeyOrder) {
@@ -270,7 +313,7 @@ TEST(PartitionStateTest, ValuesComeFromTheNameOrAreKept) {
 TEST(PartitionStateTest, NameIndexFindsReplacesAndErases) {
   PartitionNameIndex index;
   auto make = [](int64_t id, const std::string& name) {
-    auto p = std::make_shared<PartitionState>();
+    auto p = NewPartition();
     p->id = id;
     p->set_name(name);
     return p;
@@ -284,7 +327,7 @@ TEST(PartitionStateTest, NameIndexFindsReplacesAndErases) {
   EXPECT_EQ(index.size(), 2u);
   EXPECT_EQ(index.Find(std::string("year=2024/month=01/day=01"))->id, 3);
   EXPECT_EQ((*index.map().begin())->name(), "year=2024/month=01/day=01");
-  EXPECT_EQ(sizeof(PartitionNameIndex::Map::value_type), 16u);  // the pointer alone
+  EXPECT_EQ(sizeof(PartitionNameIndex::Map::value_type), sizeof(void*));  // the pointer alone
   EXPECT_EQ(index.Get("year=2024/month=01/day=02")->id, 2);
   EXPECT_EQ(index.Find("year=2024/month=01/day=03"), nullptr);
   EXPECT_EQ(index.Get("year=2024/month=01/day=03"), nullptr);

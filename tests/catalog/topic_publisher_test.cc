@@ -84,7 +84,7 @@ TEST_F(PublisherTest, DeltasCarryOnlyChangesAndDeletions) {
   // Add a partition (keep p=0 and p=1 objects) and drop the table later.
   auto t = std::make_shared<TableState>(*catalog_.GetTable("d", "t"));
   auto extra = Table("d", "t", 1, 1, 50)->partitions.begin()->second;
-  auto p = std::make_shared<PartitionState>(*extra);
+  auto p = NewPartition(*extra);
   p->set_name("p=9");
   p->added_version = 0;
   t->partitions[p->id] = p;
@@ -113,7 +113,7 @@ TEST_F(PublisherTest, ReplacedPartitionEndsUpLiveUnderItsKey) {
   // REFRESH-like: partition p=0 gets a new id (same name), p=1 unchanged.
   auto t = std::make_shared<TableState>(*catalog_.GetTable("d", "t"));
   auto old = t->partitions.begin()->second;
-  auto fresh = std::make_shared<PartitionState>(*old);
+  auto fresh = NewPartition(*old);
   fresh->id = 99;
   fresh->prev_id = old->id;
   fresh->added_version = 0;

@@ -82,7 +82,7 @@ TEST_F(DdlStatsTest, UpdateTablePartitionAndColumnStats) {
   const PartitionState* p1 = t->FindPartition("year=1/month=a");
   ASSERT_NE(p1, nullptr);
   EXPECT_EQ(p1->num_rows(), 100);
-  EXPECT_TRUE(p1->has_incremental_stats);
+  EXPECT_TRUE(p1->has_incremental_stats());
   EXPECT_EQ(p1->prev_id, before->FindPartition("year=1/month=a")->id);
   auto decoded = DecodePartitionStats(p1->partition_stats());
   ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();

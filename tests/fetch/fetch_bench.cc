@@ -77,7 +77,7 @@ std::shared_ptr<TableState> BuildTable(const Config& c, std::atomic<int64_t>* id
   t->network_addresses[0].hostname = "localhost";
   t->partition_prefixes.push_back(t->hms.sd.location);
   for (int i = 0; i < c.partitions; ++i) {
-    auto p = std::make_shared<PartitionState>();
+    auto p = NewPartition();
     p->id = ids->fetch_add(1);
     p->set_name("ss_sold_date_sk=" + std::to_string(2450000 + i));
     p->set_values({std::to_string(2450000 + i)});

@@ -98,7 +98,7 @@ inline std::shared_ptr<TableState> MakeTable(const TableSpec& spec) {
   t->load_time_ms = 1234;
   t->storage_load_time_ns = 5678;
   for (int i = 0; i < spec.num_partitions; ++i) {
-    auto p = std::make_shared<PartitionState>();
+    auto p = NewPartition();
     p->id = spec.first_partition_id + i;
     p->set_name("day=" + std::to_string(i));
     p->set_values({std::to_string(i)});
@@ -119,7 +119,7 @@ inline std::shared_ptr<TableState> MakeTable(const TableSpec& spec) {
       ps.stats.num_rows = 10 * i;
       auto enc = EncodePartitionStats(ps);
       if (enc.ok()) p->set_partition_stats(*enc);
-      p->has_incremental_stats = true;
+      p->set_has_incremental_stats(true);
     }
     t->partitions_by_name.Put(p);
     t->partitions[p->id] = std::move(p);

@@ -185,7 +185,7 @@ TEST_F(TableLoaderTest, LoadsPartitionedTable) {
   EXPECT_EQ(f1.blocks.size(), 1u);
 
   // Incremental stats: decoded from >1 chunk, kept compressed, chunks stripped.
-  EXPECT_TRUE(p1->has_incremental_stats);
+  EXPECT_TRUE(p1->has_incremental_stats());
   auto stats = DecodePartitionStats(p1->partition_stats());
   ASSERT_TRUE(stats.ok()) << stats.status().ToString();
   EXPECT_EQ(*stats, SampleStats(5000));
@@ -200,7 +200,7 @@ TEST_F(TableLoaderTest, LoadsPartitionedTable) {
   EXPECT_EQ(ToFileDescInfo(**ReadFileDesc(p2->file_descs.Copy(0))).compression,
             fb::FbCompression::SNAPPY);
   EXPECT_EQ(p2->num_rows(), -1);
-  EXPECT_FALSE(p2->has_incremental_stats);
+  EXPECT_FALSE(p2->has_incremental_stats());
   EXPECT_TRUE(p2->partition_stats().empty());
 
   const PartitionState* p3 = t.FindPartition("year=2025/month=a%2Fb");
@@ -309,7 +309,7 @@ TEST_F(TableLoaderTest, UnpartitionedTable) {
   EXPECT_EQ(p.Hms().sd.location, t.sd.location);
   ASSERT_EQ(p.file_descs.size(), 1u);
   EXPECT_EQ(ToFileDescInfo(**ReadFileDesc(p.file_descs.Copy(0))).compression, fb::FbCompression::ZSTD);
-  EXPECT_TRUE(p.has_incremental_stats);
+  EXPECT_TRUE(p.has_incremental_stats());
   EXPECT_EQ(*DecodePartitionStats(p.partition_stats()), SampleStats(10));
   EXPECT_EQ(ts.hms.parameters.count(kStatsNumChunksParam), 0u);
   EXPECT_EQ(ts.FindPartition(""), &p);
@@ -402,7 +402,7 @@ TEST_F(TableLoaderTest, CorruptStatsAreDroppedNotFatal) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   const PartitionState* part = (*r)->FindPartition("year=2026/month=01");
   ASSERT_NE(part, nullptr);
-  EXPECT_FALSE(part->has_incremental_stats);
+  EXPECT_FALSE(part->has_incremental_stats());
   EXPECT_TRUE(part->partition_stats().empty());
   EXPECT_EQ(part->Hms().parameters.count(kStatsNumChunksParam), 0u);
 }
@@ -446,7 +446,7 @@ TEST_F(TableLoaderTest, LoadPartitionAndRefresh) {
   EXPECT_EQ(np.file_descs.size(), 3u);
   EXPECT_EQ(np.total_file_bytes(), 420);
   EXPECT_EQ(np.partition_stats(), old->partition_stats());
-  EXPECT_TRUE(np.has_incremental_stats);
+  EXPECT_TRUE(np.has_incremental_stats());
   EXPECT_EQ(np.num_rows(), old->num_rows());
 
   // A rewritten file (same name, new size) is a change too.

@@ -44,7 +44,7 @@ struct PartSpec {
 
 inline catalog::PartitionPtr MakePartition(const std::string& table_dir, const PartSpec& s,
                                            int64_t version) {
-  auto p = std::make_shared<catalog::PartitionState>();
+  auto p = catalog::NewPartition();
   p->id = s.id;
   p->prev_id = s.prev_id;
   p->added_version = version;

@@ -35,7 +35,7 @@ std::shared_ptr<TableState> MakeTable(int years, int64_t* next_id) {
   t->loaded = true;
   t->clustering_columns = {Key("year", "int"), Key("month", "int"), Key("region", "string")};
   auto add = [&](std::vector<std::string> values) {
-    auto p = std::make_shared<PartitionState>();
+    auto p = NewPartition();
     p->id = (*next_id)++;
     p->set_name(*MakePartitionName({"year", "month", "region"}, values));
     p->set_values(values);
@@ -155,14 +155,14 @@ TEST(PartitionIndexTest, FollowsTableChanges) {
   }
   for (int64_t id : drop) next->partitions.erase(id);
   for (const char* r : {"r0", "r1"}) {
-    auto p = std::make_shared<PartitionState>();
+    auto p = NewPartition();
     p->id = next_id++;
     p->set_name(*MakePartitionName({"year", "month", "region"}, {"2042", "1", r}));
     p->set_values({"2042", "1", r});
     next->partitions.emplace(p->id, p);
   }
   const int64_t replaced = next->partitions.begin()->first;
-  auto copy = std::make_shared<PartitionState>(*next->partitions.begin()->second);
+  auto copy = NewPartition(*next->partitions.begin()->second);
   copy->id = next_id++;
   next->partitions.erase(replaced);
   next->partitions.emplace(copy->id, copy);
@@ -184,12 +184,12 @@ TEST(PartitionIndexTest, FollowsTableChanges) {
 TEST(PartitionIndexTest, BackfillErrorsForValuesThatDoNotFit) {
   int64_t next_id = 1;
   auto t = MakeTable(1, &next_id);
-  auto bad = std::make_shared<PartitionState>();
+  auto bad = NewPartition();
   bad->id = next_id++;
   bad->set_name("year=not-a-year/month=1/region=r0");
   bad->set_values({"not-a-year", "1", "r0"});
   t->partitions.emplace(bad->id, bad);
-  auto short_values = std::make_shared<PartitionState>();
+  auto short_values = NewPartition();
   short_values->id = next_id++;
   short_values->set_name("year=2000");
   short_values->set_values({"2000"});
