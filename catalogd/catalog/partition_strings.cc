@@ -77,7 +77,27 @@ std::array<std::string_view, PartitionStrings::kNumParts> PartitionStrings::All(
 
 std::string_view PartitionStrings::Get(Part part) const {
   if (block_ == nullptr) return {};
-  return All()[part];
+  // As All(), but reads only the lengths it needs and builds no array.
+  const std::string_view all = Bytes();
+  size_t pos = PrefixLength(all.data());
+  const unsigned mask = static_cast<unsigned char>(all[pos++]) & kPartBits;
+  if ((mask & (1u << part)) == 0) return {};
+  const bool is_last = (mask >> (part + 1)) == 0;
+  uint64_t before = 0;  // bytes of the present parts before `part`
+  uint64_t len = 0;
+  for (unsigned i = 0; i < kNumParts; ++i) {
+    if ((mask & (1u << i)) == 0) continue;
+    if ((mask >> (i + 1)) == 0) break;  // the last present part has no length
+    uint64_t l = 0;
+    if (!ReadVarint(all, &pos, &l)) throw std::logic_error("PartitionStrings: bad block");
+    if (i < part) before += l;
+    if (i == part) len = l;
+  }
+  if (before > all.size() - pos) throw std::logic_error("PartitionStrings: bad block");
+  const size_t start = pos + before;
+  if (is_last) len = all.size() - start;
+  if (len > all.size() - start) throw std::logic_error("PartitionStrings: bad block");
+  return all.substr(start, len);
 }
 
 void PartitionStrings::Set(std::initializer_list<std::pair<Part, std::string_view>> changes,
