@@ -412,10 +412,13 @@ void Statestore::Impl::UpdateWorker() {
 
 void Statestore::Impl::EndUpdateJobLocked(const UpdateRun& run) {
   SubscriberRecord* sub = run.sub.get();
-  update_queue_.Done(run.lane);
   // Done() may have let a waiting new or suspect job start, while this
-  // worker still has the rest of its batch to finish.
-  if (update_queue_.Runnable()) update_cv_.Signal();
+  // worker still has the rest of its batch to finish: wake a worker for it.
+  // Jobs that were runnable before have their wake-up already (passed on
+  // by whoever takes work), so a burst is not woken once per finished job.
+  const bool was_runnable = update_queue_.Runnable();
+  update_queue_.Done(run.lane);
+  if (!was_runnable && update_queue_.Runnable()) update_cv_.Signal();
   sub->update.in_flight = false;
   sub->update.next_due = Now() + milliseconds(opts_.update_frequency_ms);
   if (sub->update.again) {

@@ -138,6 +138,12 @@ class Statestore::Impl {
   // statestored HA: tells `sub` this statestore is active, once per
   // activation. Returns false when the RPC failed.
   bool SendRoleUpdate(const SubPtr& sub) EXCLUDES(mu_);
+  // Whether SendRoleUpdate / SendCatalogdUpdate have something to tell.
+  bool NeedsRoleUpdateLocked(const SubscriberRecord& sub) const REQUIRES(mu_);
+  bool NeedsCatalogdUpdateLocked(const SubscriberRecord& sub) const REQUIRES(mu_);
+  // Decides what `run`'s update carries (its topics and bases); false when
+  // nothing is to be sent now (held after a takeover, or unregistered).
+  bool PlanUpdateLocked(UpdateRun* run) REQUIRES(mu_);
   // Counts a failed UpdateCatalogd / UpdateStatestoredRole as an update
   // failure (the update is abandoned and retried); returns false.
   bool AnnouncementFailedLocked(SubscriberRecord* sub, const Status& s) REQUIRES(mu_);
@@ -161,7 +167,9 @@ class Statestore::Impl {
   // An update in two halves, so that a worker sends a batch of requests
   // before it waits for the replies: StartUpdate() makes the announcements,
   // builds the request and sends it; true if it went out, and then
-  // FinishUpdate() must read the reply and apply it.
+  // FinishUpdate() must read the reply, apply it and end the job. In the
+  // common case (no announcement due, nothing published back) each half
+  // takes the broker's lock once.
   bool StartUpdate(UpdateRun* run) EXCLUDES(mu_);
   void FinishUpdate(UpdateRun* run) EXCLUDES(mu_);
   // Finishes the started runs of a batch in the order their replies arrive,
@@ -171,6 +179,8 @@ class Statestore::Impl {
   // Books a failed UpdateState (no reply, or an error status in it).
   void UpdateFailed(const SubPtr& sub, const Status& s, const impala::TUpdateStateResponse& resp)
       EXCLUDES(mu_);
+  void UpdateFailedLocked(const SubPtr& sub, const Status& s,
+                          const impala::TUpdateStateResponse& resp) REQUIRES(mu_);
   // The job of `run` has ended (sent or not): frees its worker slot and
   // queues the follow-up that was asked for meanwhile.
   void EndUpdateJobLocked(const UpdateRun& run) REQUIRES(mu_);

@@ -18,10 +18,8 @@ bool Statestore::Impl::SendCatalogdUpdate(const SubPtr& sub) {
   impala::TUpdateCatalogdRequest req;
   {
     MutexLock l(&mu_);
+    if (!NeedsCatalogdUpdateLocked(*sub)) return true;
     const std::optional<ActiveCatalogd>& active = ha_.active();
-    if (!sub->wants_catalogd || !active || active->version <= sub->catalogd_version_sent) {
-      return true;
-    }
     req.catalogd_version = active->version;
     req.catalogd_registration = active->registration;
   }
@@ -50,6 +48,15 @@ bool Statestore::Impl::SendCatalogdUpdate(const SubPtr& sub) {
   return true;
 }
 
+bool Statestore::Impl::NeedsCatalogdUpdateLocked(const SubscriberRecord& sub) const {
+  const std::optional<ActiveCatalogd>& active = ha_.active();
+  return sub.wants_catalogd && active && active->version > sub.catalogd_version_sent;
+}
+
+bool Statestore::Impl::NeedsRoleUpdateLocked(const SubscriberRecord& sub) const {
+  return opts_.start_as_standby && active_version_ > sub.role_version_sent;
+}
+
 bool Statestore::Impl::AnnouncementFailedLocked(SubscriberRecord* sub, const Status& s) {
   NoteRpcOutcome(&sub->update, s);
   ++counters_.update_failures;
@@ -63,7 +70,7 @@ bool Statestore::Impl::SendRoleUpdate(const SubPtr& sub) {
   impala::TUpdateStatestoredRoleRequest req;
   {
     MutexLock l(&mu_);
-    if (!opts_.start_as_standby || active_version_ <= sub->role_version_sent) return true;
+    if (!NeedsRoleUpdateLocked(*sub)) return true;
     req.active_statestored_version = active_version_;
     if (const std::optional<ActiveCatalogd>& a = ha_.active()) {
       req.__set_catalogd_version(a->version);
@@ -92,31 +99,40 @@ bool Statestore::Impl::SendRoleUpdate(const SubPtr& sub) {
   return true;
 }
 
+bool Statestore::Impl::PlanUpdateLocked(UpdateRun* run) {
+  const SubPtr& sub = run->sub;
+  // Just took over: the catalog topic is empty until catalogd's first
+  // reply fills it (which schedules everyone). Until then, or for at most
+  // kTakeoverHoldMs, only catalogd gets updates, so that coordinators do
+  // not take an empty topic for the catalog.
+  if (sub->type != impala::TStatestoreSubscriberType::CATALOGD && Now() < hold_until_) {
+    auto tr = topics_.find(std::string(kCatalogTopicName));
+    if (tr != topics_.end() && tr->second.topic->last_version() == 0) return false;
+  }
+  if (sub->unregistered) return false;
+  for (const auto& [name, st] : sub->topics) {
+    TopicRecord& tr = topics_[name];
+    run->plan.push_back(TopicPlan{name, tr.topic.get(), st.last_version, st.filter_prefix,
+                                  st.populate_min, MinLocked(tr), st.is_transient});
+  }
+  return true;
+}
+
 bool Statestore::Impl::StartUpdate(UpdateRun* run) {
   const SubPtr& sub = run->sub;
+  bool announce = false;
   {
     MutexLock l(&mu_);
     if (!active_) return false;  // a standby statestore sends no updates
+    announce = NeedsRoleUpdateLocked(*sub) || NeedsCatalogdUpdateLocked(*sub);
+    if (!announce && !PlanUpdateLocked(run)) return false;
   }
-  // The announcements go out at once, also while the updates are held.
-  if (!SendRoleUpdate(sub)) return false;
-  if (!SendCatalogdUpdate(sub)) return false;
-  {
+  if (announce) {
+    // The announcements go out at once, also while the updates are held.
+    if (!SendRoleUpdate(sub)) return false;
+    if (!SendCatalogdUpdate(sub)) return false;
     MutexLock l(&mu_);
-    // Just took over: the catalog topic is empty until catalogd's first
-    // reply fills it (which schedules everyone). Until then, or for at most
-    // kTakeoverHoldMs, only catalogd gets updates, so that coordinators do
-    // not take an empty topic for the catalog.
-    if (sub->type != impala::TStatestoreSubscriberType::CATALOGD && Now() < hold_until_) {
-      auto tr = topics_.find(std::string(kCatalogTopicName));
-      if (tr != topics_.end() && tr->second.topic->last_version() == 0) return false;
-    }
-    if (sub->unregistered) return false;
-    for (const auto& [name, st] : sub->topics) {
-      TopicRecord& tr = topics_[name];
-      run->plan.push_back(TopicPlan{name, tr.topic.get(), st.last_version, st.filter_prefix,
-                                    st.populate_min, MinLocked(tr), st.is_transient});
-    }
+    if (!PlanUpdateLocked(run)) return false;
   }
   impala::TUpdateStateRequest& req = run->req;
   req.protocol_version = impala::StatestoreServiceVersion::V2;
@@ -147,6 +163,11 @@ bool Statestore::Impl::StartUpdate(UpdateRun* run) {
 void Statestore::Impl::UpdateFailed(const SubPtr& sub, const Status& s,
                                     const impala::TUpdateStateResponse& resp) {
   MutexLock l(&mu_);
+  UpdateFailedLocked(sub, s, resp);
+}
+
+void Statestore::Impl::UpdateFailedLocked(const SubPtr& sub, const Status& s,
+                                          const impala::TUpdateStateResponse& resp) {
   NoteRpcOutcome(&sub->update, s);
   ++counters_.update_failures;
   ++sub->update_failures;
@@ -171,23 +192,31 @@ void Statestore::Impl::FinishUpdate(UpdateRun* run) {
       "UpdateState", [&](impala::StatestoreSubscriberClient& c) { c.recv_UpdateState(resp); });
   if (update_latency_ != nullptr) update_latency_->RecordMicrosSince(run->sent_at);
   if (!s.ok() || resp.status.status_code != impala::TErrorCode::OK) {
-    UpdateFailed(sub, s, resp);
+    MutexLock l(&mu_);
+    UpdateFailedLocked(sub, s, resp);
+    EndUpdateJobLocked(*run);
     return;
   }
   if (resp.__isset.skipped && resp.skipped) {
     MutexLock l(&mu_);
     NoteRpcOutcome(&sub->update, s);
     ++counters_.updates_sent;
+    EndUpdateJobLocked(*run);
     return;  // nothing advances; the next update is rebuilt from the same base
   }
 
   // Apply what the subscriber published, under its publish lock so a
-  // concurrent unregistration cannot leave transient entries behind.
+  // concurrent unregistration cannot leave transient entries behind (a
+  // reply that publishes nothing needs neither).
   std::set<std::string> changed;
   std::vector<std::pair<std::string, int64_t>> base_resets;
-  {
+  if (!resp.topic_updates.empty()) {
     MutexLock pl(&sub->publish_mu);
-    if (sub->unregistered) return;
+    if (sub->unregistered) {
+      MutexLock l(&mu_);
+      EndUpdateJobLocked(*run);
+      return;
+    }
     for (const impala::TTopicDelta& pub : resp.topic_updates) {
       Topic* topic = nullptr;
       {
@@ -252,14 +281,16 @@ void Statestore::Impl::FinishUpdate(UpdateRun* run) {
   MutexLock l(&mu_);
   NoteRpcOutcome(&sub->update, s);
   ++counters_.updates_sent;
-  if (sub->unregistered) return;
-  ++sub->updates_sent;
-  for (const auto& [name, delta] : req.topic_deltas) {
-    SetVersionLocked(sub.get(), name, delta.to_version);
+  if (!sub->unregistered) {
+    ++sub->updates_sent;
+    for (const auto& [name, delta] : req.topic_deltas) {
+      SetVersionLocked(sub.get(), name, delta.to_version);
+    }
+    for (const auto& [name, v] : base_resets) SetVersionLocked(sub.get(), name, v);
+    for (const auto& name : changed) ScheduleTopicSubscribersLocked(name);
+    PushMinChangesLocked();
   }
-  for (const auto& [name, v] : base_resets) SetVersionLocked(sub.get(), name, v);
-  for (const auto& name : changed) ScheduleTopicSubscribersLocked(name);
-  PushMinChangesLocked();
+  EndUpdateJobLocked(*run);
 }
 
 void Statestore::Impl::FinishAsReplied(std::vector<UpdateRun*> started) {
@@ -269,11 +300,7 @@ void Statestore::Impl::FinishAsReplied(std::vector<UpdateRun*> started) {
   constexpr int kPollSliceMs = 100;
   std::vector<pollfd> fds;
   std::vector<UpdateRun*> waiting;
-  auto finish = [this](UpdateRun* run) {
-    FinishUpdate(run);
-    MutexLock l(&mu_);
-    EndUpdateJobLocked(*run);
-  };
+  auto finish = [this](UpdateRun* run) { FinishUpdate(run); };
   while (started.size() > 1) {
     fds.clear();
     bool gone = false;  // a channel without a connection fails at once

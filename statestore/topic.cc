@@ -31,7 +31,7 @@ void Topic::WriteLocked(const std::string& key, std::string value, bool deleted,
 
 int64_t Topic::Apply(const std::vector<TopicWrite>& writes, const std::string& writer,
                      bool transient, SteadyTime now) {
-  MutexLock l(&mu_);
+  WriterLock l(&mu_);
   for (const TopicWrite& w : writes) {
     WriteLocked(w.key, w.value, w.deleted, transient ? writer : std::string(), now);
   }
@@ -39,7 +39,7 @@ int64_t Topic::Apply(const std::vector<TopicWrite>& writes, const std::string& w
 }
 
 void Topic::ClearAll() {
-  MutexLock l(&mu_);
+  WriterLock l(&mu_);
   entries_.clear();
   log_.clear();
   num_tombstones_ = key_bytes_ = value_bytes_ = 0;
@@ -50,7 +50,7 @@ void Topic::ClearAll() {
 
 int Topic::RemoveEntriesOf(const std::string& writer, SteadyTime now) {
   if (writer.empty()) return 0;
-  MutexLock l(&mu_);
+  WriterLock l(&mu_);
   std::vector<std::string> keys;
   for (const auto& [key, e] : entries_) {
     if (!e.deleted && e.writer == writer) keys.push_back(key);
@@ -63,14 +63,14 @@ int Topic::RemoveEntriesOf(const std::string& writer, SteadyTime now) {
 
 int64_t Topic::CountEntriesOf(const std::string& writer) const {
   if (writer.empty()) return 0;
-  MutexLock l(&mu_);
+  ReaderLock l(&mu_);
   int64_t n = 0;
   for (const auto& [key, e] : entries_) n += (!e.deleted && e.writer == writer) ? 1 : 0;
   return n;
 }
 
 impala::TTopicDelta Topic::BuildDelta(int64_t base, const std::string& prefix) const {
-  MutexLock l(&mu_);
+  ReaderLock l(&mu_);
   impala::TTopicDelta delta;
   delta.topic_name = name_;
   const bool full = base <= 0 || base < history_floor_ || base > last_version_;
@@ -93,7 +93,7 @@ impala::TTopicDelta Topic::BuildDelta(int64_t base, const std::string& prefix) c
 
 int Topic::CollectTombstones(int64_t min_processed, std::chrono::milliseconds retention,
                              SteadyTime now) {
-  MutexLock l(&mu_);
+  WriterLock l(&mu_);
   int dropped = 0;
   for (auto it = log_.begin(); it != log_.end() && it->first <= min_processed;) {
     auto e = entries_.find(it->second);
@@ -113,12 +113,12 @@ int Topic::CollectTombstones(int64_t min_processed, std::chrono::milliseconds re
 }
 
 int64_t Topic::last_version() const {
-  MutexLock l(&mu_);
+  ReaderLock l(&mu_);
   return last_version_;
 }
 
 TopicStats Topic::Stats() const {
-  MutexLock l(&mu_);
+  ReaderLock l(&mu_);
   TopicStats s;
   s.name = name_;
   s.last_version = last_version_;

@@ -107,7 +107,7 @@ class Topic {
                    const std::string& writer, SteadyTime now) REQUIRES(mu_);
 
   const std::string name_;
-  mutable Mutex mu_;
+  mutable SharedMutex mu_;
   std::unordered_map<std::string, Entry> entries_ GUARDED_BY(mu_);
   // version -> key, one position per key (tombstones included).
   std::map<int64_t, std::string> log_ GUARDED_BY(mu_);
