@@ -1,8 +1,12 @@
 #include "catalogd/loader/file_system.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
@@ -15,7 +19,7 @@ namespace ics::catalog {
 
 namespace fs = std::filesystem;
 
-bool IsHiddenFileName(const std::string& name) {
+bool IsHiddenFileName(std::string_view name) {
   return !name.empty() && (name[0] == '.' || name[0] == '_');
 }
 
@@ -52,27 +56,51 @@ Status ForEachEntry(const std::string& dir, Fn fn) {
 }  // namespace
 
 Result<std::vector<FileStatus>> LocalFileSystem::ListFiles(const std::string& dir) {
+  // The directory is read with getdents64 on one descriptor and each entry
+  // stat()ed relative to it: a partition costs open, two reads, one
+  // fstatat a file and close, and no lookup of the whole path per file
+  // (std::filesystem adds an fcntl, an fstat and a path object per entry).
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    const std::error_code ec(errno, std::generic_category());
+    if (ec == std::errc::no_such_file_or_directory) return std::vector<FileStatus>{};
+    return IoError("cannot list directory", dir, ec);
+  }
+  struct CloseFd {
+    int fd;
+    ~CloseFd() { ::close(fd); }
+  } closer{fd};
   std::vector<FileStatus> files;
-  Status s = ForEachEntry(dir, [&](const fs::directory_entry& e) -> Status {
-    std::string name = e.path().filename().string();
-    if (IsHiddenFileName(name)) return Status::OK();
-    struct stat st;
-    // stat() follows symlinks, as Hadoop's listing of a local dir does.
-    if (::stat(e.path().c_str(), &st) != 0) {
-      const std::error_code ec(errno, std::generic_category());
-      if (ec == std::errc::no_such_file_or_directory) return Status::OK();  // raced a delete
-      return IoError("cannot stat", e.path().string(), ec);
+  alignas(struct dirent64) char buf[16384];
+  while (true) {
+    const ssize_t n = ::getdents64(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return IoError("cannot list directory", dir, std::error_code(errno, std::generic_category()));
     }
-    if (!S_ISREG(st.st_mode)) return Status::OK();
-    FileStatus f;
-    f.name = std::move(name);
-    f.length = static_cast<int64_t>(st.st_size);
-    f.mtime_ms = StatTimeToMillis(static_cast<int64_t>(st.st_mtim.tv_sec),
-                                  static_cast<int64_t>(st.st_mtim.tv_nsec));
-    files.push_back(std::move(f));
-    return Status::OK();
-  });
-  if (!s.ok()) return s;
+    if (n == 0) break;
+    for (ssize_t off = 0; off < n;) {
+      const auto* e = reinterpret_cast<const struct dirent64*>(buf + off);
+      off += e->d_reclen;
+      const std::string_view name(e->d_name);
+      if (name == "." || name == ".." || IsHiddenFileName(name)) continue;
+      if (e->d_type != DT_REG && e->d_type != DT_LNK && e->d_type != DT_UNKNOWN) continue;
+      struct stat st;
+      // Follows symlinks, as Hadoop's listing of a local dir does.
+      if (::fstatat(fd, e->d_name, &st, 0) != 0) {
+        const std::error_code ec(errno, std::generic_category());
+        if (ec == std::errc::no_such_file_or_directory) continue;  // raced a delete
+        return IoError("cannot stat", dir + "/" + std::string(name), ec);
+      }
+      if (!S_ISREG(st.st_mode)) continue;
+      FileStatus f;
+      f.name.assign(name.data(), name.size());
+      f.length = static_cast<int64_t>(st.st_size);
+      f.mtime_ms = StatTimeToMillis(static_cast<int64_t>(st.st_mtim.tv_sec),
+                                    static_cast<int64_t>(st.st_mtim.tv_nsec));
+      files.push_back(std::move(f));
+    }
+  }
   std::sort(files.begin(), files.end(),
             [](const FileStatus& a, const FileStatus& b) { return a.name < b.name; });
   return files;

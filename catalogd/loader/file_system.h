@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/util/result.h"
@@ -124,7 +125,7 @@ class SyntheticFileSystem final : public FileSystem {
 };
 
 // True for names Hive treats as hidden ('.' or '_' first).
-bool IsHiddenFileName(const std::string& name);
+bool IsHiddenFileName(std::string_view name);
 
 // A stat() time as ms since the epoch, saturating at the int64 limits (a
 // file's mtime can be set to any 64-bit second count).

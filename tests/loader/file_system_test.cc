@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -70,6 +71,26 @@ TEST_F(LocalFileSystemTest, SymlinkToFileCounts) {
   ASSERT_EQ(files->size(), 1u);
   EXPECT_EQ((*files)[0].name, "link");
   EXPECT_EQ((*files)[0].length, 7);
+}
+
+// A directory whose entries take many reads of the directory (long
+// Spark-style names) is listed whole, in order.
+TEST_F(LocalFileSystemTest, ListsDirectoriesLargerThanOneRead) {
+  const std::string dir = tmp_.path() + "/big";
+  ASSERT_TRUE(fs_.CreateDirectories(dir).ok());
+  constexpr int kFiles = 1500;  // ~100 B an entry: several 16 KiB reads
+  for (int i = 0; i < kFiles; ++i) {
+    char name[96];
+    std::snprintf(name, sizeof name, "part-%05d-0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0-c000.snappy.parquet", i);
+    WriteFile(dir + "/" + name, static_cast<size_t>(i % 7));
+  }
+  auto files = fs_.ListFiles(dir);
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  ASSERT_EQ(files->size(), static_cast<size_t>(kFiles));
+  for (int i = 0; i < kFiles; ++i) {
+    ASSERT_EQ((*files)[i].name.substr(0, 10), "part-" + std::string(5 - std::to_string(i).size(), '0') + std::to_string(i));
+    ASSERT_EQ((*files)[i].length, i % 7);
+  }
 }
 
 TEST_F(LocalFileSystemTest, MissingDirectoryIsEmpty) {
