@@ -12,17 +12,6 @@ namespace {
 
 constexpr unsigned kPartBits = (1u << PartitionStrings::kNumParts) - 1;
 
-}  // namespace
-
-PartitionStrings::PartitionStrings(const PartitionStrings& o) { Build(o.All(), o.Mask()); }
-
-PartitionStrings& PartitionStrings::operator=(const PartitionStrings& o) {
-  if (this != &o) Build(o.All(), o.Mask());
-  return *this;
-}
-
-namespace {
-
 // The length of the varint T at the start of a block. T's varint ends
 // inside the block (Build wrote it), so this never reads past it.
 size_t PrefixLength(const char* block) {
@@ -33,14 +22,27 @@ size_t PrefixLength(const char* block) {
 
 }  // namespace
 
+PartitionStrings::PartitionStrings(const PartitionStrings& o) { *this = o; }
+
+PartitionStrings& PartitionStrings::operator=(const PartitionStrings& o) {
+  if (this == &o) return *this;
+  const std::string_view bytes = o.Bytes();
+  if (bytes.empty()) {
+    block_.reset();
+    return *this;
+  }
+  block_.reset(new char[bytes.size()]);
+  std::memcpy(block_.get(), bytes.data(), bytes.size());
+  return *this;
+}
+
 std::string_view PartitionStrings::Bytes() const {
   if (block_ == nullptr) return {};
-  const size_t n = PrefixLength(block_.get());
+  const std::string_view prefix(block_.get(), PrefixLength(block_.get()));
+  size_t pos = 0;
   uint64_t t = 0;
-  for (size_t i = 0; i < n; ++i) {
-    t |= static_cast<uint64_t>(static_cast<unsigned char>(block_[i]) & 0x7f) << (7 * i);
-  }
-  return std::string_view(block_.get(), n + t);
+  if (!ReadVarint(prefix, &pos, &t)) throw std::logic_error("PartitionStrings: bad block");
+  return std::string_view(block_.get(), prefix.size() + t);
 }
 
 unsigned PartitionStrings::Mask() const {
@@ -52,32 +54,14 @@ bool PartitionStrings::flag(Flag f) const { return (Mask() & (1u << f)) != 0; }
 
 std::array<std::string_view, PartitionStrings::kNumParts> PartitionStrings::All() const {
   std::array<std::string_view, kNumParts> parts{};
-  const std::string_view all = Bytes();
-  if (all.empty()) return parts;
-  size_t pos = PrefixLength(all.data());
-  const auto mask = static_cast<unsigned char>(all[pos++]);
-  uint64_t lens[kNumParts] = {};
-  int last = -1;
-  for (size_t i = 0; i < kNumParts; ++i) {
-    if ((mask & (1u << i)) != 0) last = static_cast<int>(i);
-  }
-  for (size_t i = 0; i < kNumParts; ++i) {
-    if ((mask & (1u << i)) == 0 || static_cast<int>(i) == last) continue;
-    if (!ReadVarint(all, &pos, &lens[i])) throw std::logic_error("PartitionStrings: bad block");
-  }
-  for (size_t i = 0; i < kNumParts; ++i) {
-    if ((mask & (1u << i)) == 0) continue;
-    const size_t len = static_cast<int>(i) == last ? all.size() - pos : lens[i];
-    if (len > all.size() - pos) throw std::logic_error("PartitionStrings: bad block");
-    parts[i] = all.substr(pos, len);
-    pos += len;
-  }
+  for (size_t i = 0; i < kNumParts; ++i) parts[i] = Get(static_cast<Part>(i));
   return parts;
 }
 
 std::string_view PartitionStrings::Get(Part part) const {
   if (block_ == nullptr) return {};
-  // As All(), but reads only the lengths it needs and builds no array.
+  // The header holds the length of every present part but the last; the
+  // bytes start after all of them, `part`'s after those of the parts before.
   const std::string_view all = Bytes();
   size_t pos = PrefixLength(all.data());
   const unsigned mask = static_cast<unsigned char>(all[pos++]) & kPartBits;

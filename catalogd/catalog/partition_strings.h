@@ -14,9 +14,10 @@
 // the last; then the present parts' bytes, in part order (the last one runs
 // to the end). All parts empty and both flags clear hold no block.
 //
-// Building: Set replaces one part and rebuilds the block (a partition is
-// built once and then never changes, so this is not a hot path). Reading:
-// Get returns a view valid until the next Set, or the object's end.
+// Building: Set replaces parts and flags and rebuilds the block (a
+// partition is built once and then never changes, so this is not a hot
+// path). Reading: Get returns a view valid until the next Set, or the
+// object's end.
 //
 // Copies are deep. Thread-safety: immutable once built; share freely.
 #pragma once

@@ -53,6 +53,27 @@ Status ForEachEntry(const std::string& dir, Fn fn) {
   return Status::OK();
 }
 
+// Appends `name` in the directory open as `dir_fd` (`dir`, for errors) to
+// *files when it is a regular file, following symlinks as Hadoop's listing
+// of a local dir does. A file deleted meanwhile is skipped.
+Status AddIfRegularFile(int dir_fd, const std::string& dir, const char* name,
+                        std::vector<FileStatus>* files) {
+  struct stat st;
+  if (::fstatat(dir_fd, name, &st, 0) != 0) {
+    const std::error_code ec(errno, std::generic_category());
+    if (ec == std::errc::no_such_file_or_directory) return Status::OK();
+    return IoError("cannot stat", dir + "/" + name, ec);
+  }
+  if (!S_ISREG(st.st_mode)) return Status::OK();
+  FileStatus f;
+  f.name = name;
+  f.length = static_cast<int64_t>(st.st_size);
+  f.mtime_ms = StatTimeToMillis(static_cast<int64_t>(st.st_mtim.tv_sec),
+                                static_cast<int64_t>(st.st_mtim.tv_nsec));
+  files->push_back(std::move(f));
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<std::vector<FileStatus>> LocalFileSystem::ListFiles(const std::string& dir) {
@@ -72,33 +93,19 @@ Result<std::vector<FileStatus>> LocalFileSystem::ListFiles(const std::string& di
   } closer{fd};
   std::vector<FileStatus> files;
   alignas(struct dirent64) char buf[16384];
-  while (true) {
-    const ssize_t n = ::getdents64(fd, buf, sizeof buf);
+  ssize_t n = 0;
+  while ((n = ::getdents64(fd, buf, sizeof buf)) != 0) {
     if (n < 0) {
       if (errno == EINTR) continue;
       return IoError("cannot list directory", dir, std::error_code(errno, std::generic_category()));
     }
-    if (n == 0) break;
     for (ssize_t off = 0; off < n;) {
       const auto* e = reinterpret_cast<const struct dirent64*>(buf + off);
       off += e->d_reclen;
-      const std::string_view name(e->d_name);
-      if (name == "." || name == ".." || IsHiddenFileName(name)) continue;
+      // "." and ".." are hidden names too.
+      if (IsHiddenFileName(e->d_name)) continue;
       if (e->d_type != DT_REG && e->d_type != DT_LNK && e->d_type != DT_UNKNOWN) continue;
-      struct stat st;
-      // Follows symlinks, as Hadoop's listing of a local dir does.
-      if (::fstatat(fd, e->d_name, &st, 0) != 0) {
-        const std::error_code ec(errno, std::generic_category());
-        if (ec == std::errc::no_such_file_or_directory) continue;  // raced a delete
-        return IoError("cannot stat", dir + "/" + std::string(name), ec);
-      }
-      if (!S_ISREG(st.st_mode)) continue;
-      FileStatus f;
-      f.name.assign(name.data(), name.size());
-      f.length = static_cast<int64_t>(st.st_size);
-      f.mtime_ms = StatTimeToMillis(static_cast<int64_t>(st.st_mtim.tv_sec),
-                                    static_cast<int64_t>(st.st_mtim.tv_nsec));
-      files.push_back(std::move(f));
+      ICS_RETURN_IF_ERROR(AddIfRegularFile(fd, dir, e->d_name, &files));
     }
   }
   std::sort(files.begin(), files.end(),
