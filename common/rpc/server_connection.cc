@@ -73,7 +73,9 @@ class DeadlineTransport
         conn_(conn),
         options_(options),
         slice_ms_(std::clamp(std::min(options.idle_timeout_ms, options.message_timeout_ms) / 4, 10,
-                             1000)) {}
+                             1000)) {
+    if (tls_ == nullptr) socket_->setRecvTimeout(slice_ms_);
+  }
 
   // Called before each request is awaited. With bytes of the next request
   // already buffered, its message deadline starts now.
@@ -88,12 +90,7 @@ class DeadlineTransport
   }
 
   uint32_t read(uint8_t* buf, uint32_t len) {
-    // Wait for input in slices, checking the deadlines between them; the
-    // read itself then does not block. Shutdown() and the server's interrupt
-    // wake the poll (the socket becomes readable at end of stream).
-    while (!WaitReadable()) CheckDeadline();
-    CheckDeadline();
-    const uint32_t n = socket_->read(buf, len);
+    const uint32_t n = tls_ == nullptr ? ReadPlain(buf, len) : ReadTls(buf, len);
     if (n > 0 && conn_->idle) StartMessage(SteadyNowMs());
     return n;
   }
@@ -105,6 +102,34 @@ class DeadlineTransport
   void close() override { socket_->close(); }
 
  private:
+  // Plaintext: one blocking recv per read, bounded by SO_RCVTIMEO of one
+  // slice (set in the constructor), checking the deadlines between slices.
+  // Shutdown() wakes it (recv returns end of stream). One system call per
+  // read where a poll, TSocket's own poll and a recv would be three.
+  uint32_t ReadPlain(uint8_t* buf, uint32_t len) {
+    const int fd = socket_->getSocketFD();
+    for (;;) {
+      CheckDeadline();
+      const ssize_t n = ::recv(fd, buf, len, 0);
+      if (n >= 0) return static_cast<uint32_t>(n);
+      const int err = errno;
+      if (err == EAGAIN || err == EWOULDBLOCK || err == EINTR) continue;
+      if (err == ECONNRESET || err == ENOTCONN) return 0;
+      throw TTransportException(TTransportException::UNKNOWN,
+                                std::string("recv failed: ") + std::strerror(err));
+    }
+  }
+
+  // TLS: wait for input in slices, checking the deadlines between them; the
+  // read itself then does not block on an empty socket. Shutdown() and the
+  // server's interrupt wake the poll (the socket becomes readable at end of
+  // stream).
+  uint32_t ReadTls(uint8_t* buf, uint32_t len) {
+    while (!WaitReadable()) CheckDeadline();
+    CheckDeadline();
+    return socket_->read(buf, len);
+  }
+
   // True when the socket has input (or an error/end) within one slice.
   bool WaitReadable() const {
     if (tls_ != nullptr && tls_->HasBufferedPlaintext()) return true;
