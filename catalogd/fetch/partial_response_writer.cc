@@ -1,5 +1,14 @@
 #include "catalogd/fetch/partial_response_writer.h"
 
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/protocol/TProtocolException.h>
+
+#include "catalogd/catalog/catalog_objects.h"
+#include "catalogd/catalog/compact_string_map.h"
 #include "catalogd/fetch/table_fetch.h"
 
 namespace ics::catalog {
@@ -41,15 +50,144 @@ uint32_t WriteI64Field(TProtocol* out, const char* name, int16_t id, int64_t v) 
   return n + out->writeFieldEnd();
 }
 
+// Writes binary fields from views of the state. On the binary protocol the
+// bytes go to the transport as they are (a 4-byte length, then the bytes:
+// what TBinaryProtocol::writeBinary writes); on any other protocol they pass
+// through a reused string and the protocol's own writeBinary.
+class BytesWriter {
+ public:
+  explicit BytesWriter(TProtocol* out)
+      : out_(out),
+        raw_(dynamic_cast<apache::thrift::protocol::TBinaryProtocol*>(out) != nullptr
+                 ? out->getTransport()
+                 : nullptr) {}
+
+  uint32_t Write(std::string_view bytes) {
+    if (raw_ == nullptr) {
+      scratch_.assign(bytes.data(), bytes.size());
+      return out_->writeBinary(scratch_);
+    }
+    if (bytes.size() > static_cast<size_t>(INT32_MAX)) {
+      throw apache::thrift::protocol::TProtocolException(
+          apache::thrift::protocol::TProtocolException::SIZE_LIMIT);
+    }
+    const uint32_t n = out_->writeI32(static_cast<int32_t>(bytes.size()));
+    if (!bytes.empty()) {
+      raw_->write(reinterpret_cast<const uint8_t*>(bytes.data()),
+                  static_cast<uint32_t>(bytes.size()));
+    }
+    return n + static_cast<uint32_t>(bytes.size());
+  }
+
+ private:
+  TProtocol* const out_;
+  const std::shared_ptr<apache::thrift::transport::TTransport> raw_;  // binary protocol only
+  std::string scratch_;
+};
+
+// What the partitions of one answer share while they are written: the
+// bytes writer and the storage descriptor of the last partition's shape
+// (partitions share a handful of shapes, so it is rarely converted again).
+struct PartitionWriteContext {
+  explicit PartitionWriteContext(TProtocol* out) : bytes(out) {}
+  BytesWriter bytes;
+  const hive::StorageDescriptor* sd_of = nullptr;
+  impala::THdfsStorageDescriptor sd;
+};
+
+uint32_t WriteBytesField(TProtocol* out, BytesWriter& bytes, const char* name, int16_t id,
+                         std::string_view value) {
+  uint32_t n = out->writeFieldBegin(name, T_STRING, id);
+  n += bytes.Write(value);
+  return n + out->writeFieldEnd();
+}
+
+uint32_t WriteBoolField(TProtocol* out, const char* name, int16_t id, bool v) {
+  uint32_t n = out->writeFieldBegin(name, T_BOOL, id);
+  n += out->writeBool(v);
+  return n + out->writeFieldEnd();
+}
+
+// One THdfsFileDesc holding `desc` (file_metadata unset).
+uint32_t WriteFileDesc(TProtocol* out, BytesWriter& bytes, std::string_view desc) {
+  uint32_t n = out->writeStructBegin("THdfsFileDesc");
+  n += WriteBytesField(out, bytes, "file_desc_data", 1, desc);
+  n += out->writeFieldStop();
+  return n + out->writeStructEnd();
+}
+
+// The THdfsPartitionLocation of a partition: its whole directory as the
+// suffix, no prefix (index -1).
+uint32_t WriteLocation(TProtocol* out, BytesWriter& bytes, std::string_view dir) {
+  uint32_t n = out->writeStructBegin("THdfsPartitionLocation");
+  n += out->writeFieldBegin("prefix_index", T_I32, 1);
+  n += out->writeI32(-1);
+  n += out->writeFieldEnd();
+  n += WriteBytesField(out, bytes, "suffix", 2, dir);
+  n += out->writeFieldStop();
+  return n + out->writeStructEnd();
+}
+
+// The HMS parameters as a Thrift map<string, string> (key order, as the
+// std::map that FillPartitionInfo fills).
+uint32_t WriteParameters(TProtocol* out, BytesWriter& bytes, const CompactStringMap& params) {
+  uint32_t count = 0;
+  params.ForEach([&](std::string_view, std::string_view) { ++count; });
+  uint32_t n = out->writeFieldBegin("hms_parameters", apache::thrift::protocol::T_MAP, 10);
+  n += out->writeMapBegin(T_STRING, T_STRING, count);
+  params.ForEach([&](std::string_view k, std::string_view v) {
+    n += bytes.Write(k);
+    n += bytes.Write(v);
+  });
+  n += out->writeMapEnd();
+  return n + out->writeFieldEnd();
+}
+
+// The TPartialPartitionInfo that FillPartitionInfo(p, sel) renders, written
+// from the state without building it (table_fetch.h owns which fields a
+// selector asks for; partial_response_writer_test holds the two to the same
+// bytes). Fields in id order, as the generated writer writes them.
+uint32_t WritePartition(TProtocol* out, const PartitionState& p, const impala::TTableInfoSelector& sel,
+                        PartitionWriteContext& ctx) {
+  TOutputRecursionTracker tracker(*out);
+  uint32_t n = out->writeStructBegin("TPartialPartitionInfo");
+  n += WriteI64Field(out, "id", 1, p.id);
+  if (sel.want_partition_names) n += WriteBytesField(out, ctx.bytes, "name", 2, p.name());
+  if (sel.want_hms_partition) n += WriteStructField(out, "hms_partition", 3, p.Hms());
+  if (sel.want_partition_files) {
+    n += out->writeFieldBegin("file_descriptors", T_LIST, 4);
+    n += out->writeListBegin(T_STRUCT, static_cast<uint32_t>(p.file_descs.size()));
+    for (std::string_view fd : p.file_descs) n += WriteFileDesc(out, ctx.bytes, fd);
+    n += out->writeListEnd();
+    n += out->writeFieldEnd();
+  }
+  if (sel.want_partition_stats && !p.partition_stats().empty()) {
+    n += WriteBytesField(out, ctx.bytes, "partition_stats", 5, p.partition_stats());
+  }
+  if (sel.want_partition_metadata || sel.want_partition_stats) {
+    n += WriteBoolField(out, "has_incremental_stats", 6, p.has_incremental_stats());
+  }
+  if (sel.want_partition_metadata) {
+    n += WriteParameters(out, ctx.bytes, p.hms_parameters());
+    if (ctx.sd_of != &p.sd()) {
+      ctx.sd = StorageDescriptorOf(p.sd());
+      ctx.sd_of = &p.sd();
+    }
+    n += WriteStructField(out, "hdfs_storage_descriptor", 12, ctx.sd);
+    n += out->writeFieldBegin("location", T_STRUCT, 13);
+    n += WriteLocation(out, ctx.bytes, p.location());
+    n += out->writeFieldEnd();
+  }
+  n += out->writeFieldStop();
+  return n + out->writeStructEnd();
+}
+
 uint32_t WriteDeferredPartitions(TProtocol* out, const DeferredPartitions& deferred) {
   const std::vector<const PartitionState*>& parts = *deferred.partitions;
   uint32_t n = out->writeFieldBegin("partitions", T_LIST, 2);
   n += out->writeListBegin(T_STRUCT, static_cast<uint32_t>(parts.size()));
-  impala::TPartialPartitionInfo info;  // one object, reused for every partition
-  for (const PartitionState* p : parts) {
-    FillPartitionInfo(*p, *deferred.selector, &info);
-    n += info.write(out);
-  }
+  PartitionWriteContext ctx(out);
+  for (const PartitionState* p : parts) n += WritePartition(out, *p, *deferred.selector, ctx);
   n += out->writeListEnd();
   return n + out->writeFieldEnd();
 }

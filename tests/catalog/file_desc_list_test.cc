@@ -62,6 +62,29 @@ TEST(FileDescListTest, DecodesEveryDescriptor) {
   ExpectHolds(Build(want), want);
 }
 
+// An iterator views whole entries where they are stored and builds edited
+// ones in itself: a copy (or an assigned iterator) must view its own
+// descriptor, which stays valid when the original advances or is gone.
+TEST(FileDescListTest, CopiedIteratorsViewTheirOwnDescriptor) {
+  std::vector<std::string> want;
+  for (int i = 0; i < 40; ++i) want.push_back(SparkDesc(i));  // edits of each other
+  want.push_back("a whole entry, unlike the others");
+  want.push_back(SparkDesc(99));
+  const FileDescList l = Build(want);
+  for (size_t at = 0; at < want.size(); ++at) {
+    auto it = l.begin();
+    for (size_t i = 0; i < at; ++i) ++it;
+    FileDescList::const_iterator copy(it);
+    FileDescList::const_iterator assigned;
+    assigned = it;
+    ++it;
+    EXPECT_EQ(*copy, want[at]) << at;
+    EXPECT_EQ(*assigned, want[at]) << at;
+    ++copy;
+    if (at + 1 < want.size()) EXPECT_EQ(*copy, want[at + 1]) << at;
+  }
+}
+
 TEST(FileDescListTest, RandomEditsRoundTrip) {
   std::mt19937 rng(20261202);
   for (int round = 0; round < 50; ++round) {
