@@ -191,7 +191,7 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
       EvaluateHaLocked();
     }
     ScheduleUpdateLocked(sub);
-    sub->heartbeat.next_due = Now() + milliseconds(opts_.heartbeat_interval_ms);
+    sub->heartbeat.next_due = NextPeriodicLocked(opts_.heartbeat_interval_ms, /*first=*/true);
   }
   LOG(INFO) << "registered subscriber '" << sub->id << "' at " << loc.hostname << ":" << loc.port
             << " with " << sub->topics.size() << " topic(s), registration "
@@ -420,11 +420,18 @@ void Statestore::Impl::EndUpdateJobLocked(const UpdateRun& run) {
   update_queue_.Done(run.lane);
   if (!was_runnable && update_queue_.Runnable()) update_cv_.Signal();
   sub->update.in_flight = false;
-  sub->update.next_due = Now() + milliseconds(opts_.update_frequency_ms);
+  sub->update.next_due = NextPeriodicLocked(opts_.update_frequency_ms);
   if (sub->update.again) {
     sub->update.again = false;
     ScheduleUpdateLocked(run.sub);
   }
+}
+
+SteadyTime Statestore::Impl::NextPeriodicLocked(int interval_ms, bool first) {
+  const int64_t base = std::max(interval_ms, 1);
+  const int64_t lo = first ? 1 : base - base / 10;
+  const int64_t hi = first ? base : base + base / 10;
+  return Now() + milliseconds(std::uniform_int_distribution<int64_t>(lo, hi)(jitter_));
 }
 
 void Statestore::Impl::HeartbeatWorker() {
@@ -457,7 +464,9 @@ void Statestore::Impl::CutOverdueRpcsLocked(SteadyTime now) {
 
 void Statestore::Impl::TimerLoop() {
   const int shortest = std::min(opts_.heartbeat_interval_ms, opts_.update_frequency_ms);
-  const milliseconds tick(std::clamp(shortest / 5, 5, 100));
+  // Fine enough that the spread deadlines (NextPeriodicLocked) are not
+  // gathered into a few bursts again.
+  const milliseconds tick(std::clamp(shortest / 20, 5, 50));
   auto next_gc = Now();
   MutexLock l(&mu_);
   while (!stopping_) {

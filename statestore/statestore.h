@@ -81,6 +81,9 @@
 namespace ics::statestore {
 
 struct StatestoreOptions {
+  // The periodic RPCs to one subscriber (heartbeats, fallback updates) are
+  // spread: each is due its interval +-10% after the last, and a new
+  // subscriber's first heartbeat comes within one interval.
   int heartbeat_interval_ms = 1000;
   int max_missed_heartbeats = 10;
   int heartbeat_timeout_ms = 3000;

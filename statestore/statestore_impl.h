@@ -11,6 +11,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <random>
 #include <set>
 #include <string>
 #include <thread>
@@ -65,6 +66,13 @@ class Statestore::Impl {
   const impala::TUniqueId& statestore_id() const { return statestore_id_; }
   // StatestoreOptions::clock, or the steady clock.
   SteadyTime Now() const { return opts_.clock ? opts_.clock() : Clock::now(); }
+  // When a periodic RPC (heartbeat, fallback update) to one subscriber is
+  // next due: `interval_ms` from now, give or take a tenth, so that
+  // subscribers that registered or were updated together do not stay in
+  // step (a burst of N RPCs every interval delays whatever change is pushed
+  // during it). `first`: anywhere in (0, interval_ms], the phase of a new
+  // subscriber.
+  SteadyTime NextPeriodicLocked(int interval_ms, bool first = false) REQUIRES(mu_);
   std::vector<SubscriberInfo> Subscribers() const;
   std::vector<TopicStats> Topics() const;
   StatestoreCounters Counters() const {
@@ -208,6 +216,7 @@ class Statestore::Impl {
   bool active_ GUARDED_BY(mu_) = true;  // statestored HA role
   int64_t active_version_ GUARDED_BY(mu_) = 0;
   SteadyTime hold_until_ GUARDED_BY(mu_);  // see StartUpdate
+  std::minstd_rand jitter_ GUARDED_BY(mu_){std::random_device{}()};  // NextPeriodicLocked
   CondVar update_cv_;
   CondVar heartbeat_cv_;
   CondVar timer_cv_;

@@ -349,7 +349,7 @@ void Statestore::Impl::RunHeartbeat(const SubPtr& sub) {
     MutexLock l(&mu_);
     ++counters_.heartbeats_sent;
     sub->heartbeat.in_flight = false;
-    sub->heartbeat.next_due = Now() + milliseconds(opts_.heartbeat_interval_ms);
+    sub->heartbeat.next_due = NextPeriodicLocked(opts_.heartbeat_interval_ms);
     NoteRpcOutcome(&sub->heartbeat, s);
     if (ok) {
       sub->consecutive_heartbeat_failures = 0;
