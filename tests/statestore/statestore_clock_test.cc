@@ -50,6 +50,11 @@ class StatestoreClockTest : public BrokerTest {
   ManualClock clock_;
 };
 
+// Heartbeats are due their interval (100 ms in FastOptions) +-10% after the
+// last one (a first one within one interval): advancing the clock by this
+// much makes exactly the next one due.
+constexpr Millis kNextHeartbeatDue(110);
+
 TEST_F(StatestoreClockTest, HeartbeatsAreDueByTheInjectedClock) {
   FakeSubscriber* s = NewSubscriber("a", {TopicReg("t")});
   ASSERT_NE(s, nullptr);
@@ -58,12 +63,12 @@ TEST_F(StatestoreClockTest, HeartbeatsAreDueByTheInjectedClock) {
   std::this_thread::sleep_for(Millis(400));
   EXPECT_EQ(s->HeartbeatCount(), 0u);
 
-  clock_.Advance(Millis(100));
+  clock_.Advance(kNextHeartbeatDue);
   ASSERT_TRUE(s->WaitForHeartbeats(1, Millis(10000))) << s->Describe();
   std::this_thread::sleep_for(Millis(400));
-  EXPECT_EQ(s->HeartbeatCount(), 1u);  // the next one is due 100 ms later, by the clock
+  EXPECT_EQ(s->HeartbeatCount(), 1u);  // the next one is due 90-110 ms later, by the clock
 
-  clock_.Advance(Millis(100));
+  clock_.Advance(kNextHeartbeatDue);
   ASSERT_TRUE(s->WaitForHeartbeats(2, Millis(10000))) << s->Describe();
 }
 
@@ -73,7 +78,7 @@ TEST_F(StatestoreClockTest, FailureDetectionCountsMissedHeartbeats) {
   s->SetHangHeartbeats(true);  // each heartbeat is cut at its (real) 500 ms deadline
   const int max_missed = FastOptions().max_missed_heartbeats;
   for (int missed = 1; missed < max_missed; ++missed) {
-    clock_.Advance(Millis(100));
+    clock_.Advance(kNextHeartbeatDue);
     ASSERT_TRUE(::ics::testing::Eventually([&] { return ConsecutiveFailures("b") == missed; },
                                            Millis(10000)))
         << "after " << missed << " missed: " << ConsecutiveFailures("b");
@@ -82,7 +87,7 @@ TEST_F(StatestoreClockTest, FailureDetectionCountsMissedHeartbeats) {
     EXPECT_TRUE(Registered("b"));
     EXPECT_EQ(ConsecutiveFailures("b"), missed);
   }
-  clock_.Advance(Millis(100));
+  clock_.Advance(kNextHeartbeatDue);
   EXPECT_TRUE(::ics::testing::Eventually([&] { return !Registered("b"); }, Millis(10000)));
   s->SetHangHeartbeats(false);
 }
