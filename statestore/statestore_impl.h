@@ -34,7 +34,7 @@ inline constexpr int kTakeoverHoldMs = 2000;
 
 // The most healthy subscribers' updates one worker sends before it reads
 // the first reply (UpdateWorker).
-inline constexpr int kUpdateBatch = 8;
+inline constexpr int kUpdateBatch = 32;
 
 class Statestore::Impl {
  public:
