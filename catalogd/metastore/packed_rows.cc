@@ -43,8 +43,10 @@ void PackedRows::Append(std::string_view key, std::string_view blob) {
     // Whole pages, at least one chunk; a larger row gets a mapping of its own.
     const size_t page = 4096;
     fresh->capacity = std::max(kChunkBytes, (need + page - 1) / page * page);
-    void* m = mmap(nullptr, fresh->capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+    // Populated at once: the chunk is about to be filled, and one call that
+    // maps every page costs far less than a page fault per 4 KiB.
+    void* m = mmap(nullptr, fresh->capacity, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
     if (m == MAP_FAILED) throw std::bad_alloc();
     fresh->base = static_cast<char*>(m);
     fresh->mapped.store(true, std::memory_order_relaxed);
