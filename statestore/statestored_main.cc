@@ -18,7 +18,9 @@ DEFINE_string(hostname, "",
 DEFINE_int32(state_store_port, 24000, "StatestoreService port (0 picks a free port).");
 DEFINE_string(port_file, "",
               "If set, '<port> webserver=<web port>' is written to this file once listening.");
-DEFINE_int32(statestore_heartbeat_frequency_ms, 1000, "Interval between heartbeats to each subscriber.");
+DEFINE_int32(statestore_heartbeat_frequency_ms, 1000,
+             "Interval between heartbeats to each subscriber (each one spread by up to 10% "
+             "so that subscribers do not get theirs all at once).");
 DEFINE_int32(statestore_max_missed_heartbeats, 10,
              "Consecutive failed heartbeats after which a subscriber is failed.");
 DEFINE_int32(statestore_heartbeat_tcp_timeout_seconds, 3, "Timeout of one heartbeat RPC.");
@@ -26,8 +28,8 @@ DEFINE_int32(statestore_heartbeat_tcp_timeout_ms, 0,
              "Timeout of one heartbeat RPC in ms (overrides the seconds flag when > 0).");
 DEFINE_int32(statestore_update_tcp_timeout_seconds, 30, "Timeout of one UpdateState RPC.");
 DEFINE_int32(statestore_update_frequency_ms, 2000,
-             "Fallback cadence: every subscriber gets an update at least this often, even "
-             "when nothing changed. Changes are pushed immediately regardless.");
+             "Fallback cadence: every subscriber gets an update about this often (+-10%), "
+             "even when nothing changed. Changes are pushed immediately regardless.");
 DEFINE_int32(statestore_max_subscribers, 10000, "Most registrations accepted at once.");
 DEFINE_int32(statestore_num_update_threads, 32, "Workers sending UpdateState RPCs.");
 DEFINE_int32(statestore_num_heartbeat_threads, 16, "Workers sending Heartbeat RPCs.");
