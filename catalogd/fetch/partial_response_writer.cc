@@ -10,6 +10,7 @@
 #include "catalogd/catalog/catalog_objects.h"
 #include "catalogd/catalog/compact_string_map.h"
 #include "catalogd/fetch/table_fetch.h"
+#include "common/codec/thrift_serde.h"
 
 namespace ics::catalog {
 
@@ -62,6 +63,16 @@ class BytesWriter {
                  ? out->getTransport()
                  : nullptr) {}
 
+  // Whether bytes go to the transport as they are (the binary protocol).
+  bool raw() const { return raw_ != nullptr; }
+
+  // Bytes already in the protocol's encoding (raw() only), as they are.
+  uint32_t WriteEncoded(std::string_view encoded) {
+    raw_->write(reinterpret_cast<const uint8_t*>(encoded.data()),
+                static_cast<uint32_t>(encoded.size()));
+    return static_cast<uint32_t>(encoded.size());
+  }
+
   uint32_t Write(std::string_view bytes) {
     if (raw_ == nullptr) {
       scratch_.assign(bytes.data(), bytes.size());
@@ -87,13 +98,32 @@ class BytesWriter {
 
 // What the partitions of one answer share while they are written: the
 // bytes writer and the storage descriptor of the last partition's shape
-// (partitions share a handful of shapes, so it is rarely converted again).
+// (partitions share a handful of shapes, so it is rarely converted again),
+// on the binary protocol also encoded.
 struct PartitionWriteContext {
   explicit PartitionWriteContext(TProtocol* out) : bytes(out) {}
   BytesWriter bytes;
   const hive::StorageDescriptor* sd_of = nullptr;
   impala::THdfsStorageDescriptor sd;
+  std::string sd_encoded;  // sd in the binary protocol; empty: write sd itself
 };
+
+uint32_t WriteStorageDescriptor(TProtocol* out, const PartitionState& p,
+                                PartitionWriteContext& ctx) {
+  if (ctx.sd_of != &p.sd()) {
+    ctx.sd = StorageDescriptorOf(p.sd());
+    ctx.sd_of = &p.sd();
+    ctx.sd_encoded.clear();
+    if (ctx.bytes.raw()) {
+      Result<std::string> encoded = SerializeThrift(ctx.sd, ThriftProtocol::kBinary);
+      if (encoded.ok()) ctx.sd_encoded = std::move(encoded).value();
+    }
+  }
+  if (ctx.sd_encoded.empty()) return WriteStructField(out, "hdfs_storage_descriptor", 12, ctx.sd);
+  uint32_t n = out->writeFieldBegin("hdfs_storage_descriptor", T_STRUCT, 12);
+  n += ctx.bytes.WriteEncoded(ctx.sd_encoded);
+  return n + out->writeFieldEnd();
+}
 
 uint32_t WriteBytesField(TProtocol* out, BytesWriter& bytes, const char* name, int16_t id,
                          std::string_view value) {
@@ -169,11 +199,7 @@ uint32_t WritePartition(TProtocol* out, const PartitionState& p, const impala::T
   }
   if (sel.want_partition_metadata) {
     n += WriteParameters(out, ctx.bytes, p.hms_parameters());
-    if (ctx.sd_of != &p.sd()) {
-      ctx.sd = StorageDescriptorOf(p.sd());
-      ctx.sd_of = &p.sd();
-    }
-    n += WriteStructField(out, "hdfs_storage_descriptor", 12, ctx.sd);
+    n += WriteStorageDescriptor(out, p, ctx);
     n += out->writeFieldBegin("location", T_STRUCT, 13);
     n += WriteLocation(out, ctx.bytes, p.location());
     n += out->writeFieldEnd();
