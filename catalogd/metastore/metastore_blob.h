@@ -16,13 +16,19 @@ inline Result<std::string> EncodeBlob(const apache::thrift::TBase& obj) {
   return SerializeThrift(obj, ThriftProtocol::kCompact);
 }
 
-// Decodes a stored blob. Any failure is CORRUPTION naming `what` (e.g.
-// "table db1.t1"): the store holds something this code did not write.
+// The CORRUPTION for a stored blob named `what` (e.g. "table db1.t1") that
+// did not decode with `why`: the store holds something this code did not
+// write.
+inline Status BlobError(const std::string& what, const Status& why) {
+  return Status::Corruption("metastore " + what + " is unreadable: " + why.message());
+}
+
+// Decodes a stored blob. Any failure is BlobError(what, ...).
 template <typename T>
 Result<T> DecodeBlob(std::string_view blob, const std::string& what) {
   T value;
   Status s = DeserializeThrift(blob, &value, ThriftProtocol::kCompact);
-  if (!s.ok()) return Status::Corruption("metastore " + what + " is unreadable: " + s.message());
+  if (!s.ok()) return BlobError(what, s);
   return value;
 }
 

@@ -28,12 +28,18 @@ class Reader final : public PartitionReader {
   size_t size() const override { return rows_.size(); }
   Result<hive::Partition> Take(size_t i) override {
     if (i >= rows_.size()) return Status::InvalidArgument("partition row out of range");
-    Result<hive::Partition> p = DecodeBlob<hive::Partition>(
-        rows_.Blob(i), "partition of " + db_ + "." + table_ + ": " + std::string(rows_.Key(i)));
+    hive::Partition p;
+    const Status s = DeserializeThrift(rows_.Blob(i), &p, ThriftProtocol::kCompact);
+    if (!s.ok()) {
+      // The message names the row; it is built only for a row that fails.
+      const std::string what =
+          "partition of " + db_ + "." + table_ + ": " + std::string(rows_.Key(i));
+      rows_.Release(i);
+      return BlobError(what, s);
+    }
     rows_.Release(i);
-    if (!p.ok()) return p.status();
-    p->dbName = db_;
-    p->tableName = table_;
+    p.dbName = db_;
+    p.tableName = table_;
     return p;
   }
 
