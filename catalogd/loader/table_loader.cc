@@ -76,6 +76,28 @@ bool SameFiles(const FileDescList& descs, const std::vector<FileStatus>& listing
   return true;
 }
 
+// CORRUPTION if two of `parts` have the same name. The metastore returns
+// partitions in name order, so this is usually one pass over neighbours;
+// names out of order are checked with a set.
+Status CheckDistinctNames(const std::vector<PartitionPtr>& parts) {
+  auto duplicate = [](std::string_view name) {
+    return Status::Corruption("duplicate partition '" + std::string(name) + "'");
+  };
+  bool ordered = true;
+  for (size_t i = 1; i < parts.size() && ordered; ++i) {
+    const int c = parts[i - 1]->name().compare(parts[i]->name());
+    if (c == 0) return duplicate(parts[i]->name());
+    ordered = c < 0;
+  }
+  if (ordered) return Status::OK();
+  std::unordered_set<std::string_view> names;
+  names.reserve(parts.size());
+  for (const PartitionPtr& p : parts) {
+    if (!names.insert(p->name()).second) return duplicate(p->name());
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 hive::Partition SynthesizePartition(const hive::Table& table) {
@@ -236,15 +258,7 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
                                 std::chrono::steady_clock::now() - listing_start)
                                 .count();
 
-  {
-    std::unordered_set<std::string_view> names;
-    names.reserve(built.size());
-    for (const PartitionPtr& p : built) {
-      if (!names.insert(p->name()).second) {
-        return Status::Corruption("duplicate partition '" + std::string(p->name()) + "'");
-      }
-    }
-  }
+  ICS_RETURN_IF_ERROR(CheckDistinctNames(built));
   if (previous != nullptr) {
     // Start from the previous maps (shared chunks) and apply what differs:
     // an unchanged table allocates nothing new for its partitions.

@@ -133,6 +133,54 @@ TEST_F(LoaderHardeningTest, ThrowingListingFailsTheLoadWithAClearError) {
       << r.status().ToString();
 }
 
+// A metastore whose partition rows are given by the test: what a damaged
+// store could return (two rows with the same values, rows out of order).
+class PlantedPartitions final : public ForwardingMetastore {
+ public:
+  PlantedPartitions(Metastore* inner, std::vector<std::vector<std::string>> values)
+      : ForwardingMetastore(inner), values_(std::move(values)) {}
+  Result<std::unique_ptr<PartitionReader>> ReadPartitions(const std::string& db,
+                                                          const std::string& table) override {
+    std::vector<hive::Partition> parts;
+    for (const auto& v : values_) {
+      hive::Partition p;
+      p.dbName = db;
+      p.tableName = table;
+      p.values = v;
+      parts.push_back(std::move(p));
+    }
+    return ReaderOf(std::move(parts));
+  }
+
+ private:
+  const std::vector<std::vector<std::string>> values_;
+};
+
+TEST_F(LoaderHardeningTest, PartitionsWithTheSameNameAreCorruption) {
+  PutTable("t", 0);
+  hive::Table t = *ms_.GetTable("d", "t");
+  t.partitionKeys = {Field("p", "int")};
+  ms_.PutTable(t);
+  const std::vector<std::vector<std::vector<std::string>>> cases = {
+      {{"1"}, {"1"}, {"2"}},  // in name order: neighbours
+      {{"3"}, {"1"}, {"2"}, {"3"}},  // out of order
+  };
+  for (const auto& values : cases) {
+    PlantedPartitions planted(&ms_, values);
+    TableLoader loader(&planted, &fs_, Options(), &next_id_);
+    auto r = loader.Load("d", "t");
+    ASSERT_FALSE(r.ok());
+    EXPECT_TRUE(r.status().Is(ErrorCode::kCorruption)) << r.status().ToString();
+    EXPECT_NE(r.status().message().find("duplicate partition"), std::string::npos)
+        << r.status().ToString();
+  }
+  PlantedPartitions distinct(&ms_, {{"2"}, {"1"}, {"3"}});  // out of order, distinct: fine
+  TableLoader loader(&distinct, &fs_, Options(), &next_id_);
+  auto r = loader.Load("d", "t");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)->partitions.size(), 3u);
+}
+
 TEST_F(LoaderHardeningTest, ThrowingListingOfOnePartitionOrAnUnpartitionedTable) {
   PutTable("one", 1);
   PutTable("flat", 0);
