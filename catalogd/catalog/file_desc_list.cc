@@ -224,31 +224,18 @@ FileDescList::const_iterator::const_iterator(const FileDescList* list, size_t i)
   base_ = KeyBase(l);
   count_ = l.count;
   if (i_ < count_) {
-    view_ = base_;
-    DecodeAt(encoded_, &pos_, &view_, &current_);
+    current_.assign(base_.data(), base_.size());
+    DecodeAt(encoded_, &pos_, &current_);
   }
-}
-
-FileDescList::const_iterator& FileDescList::const_iterator::operator=(const const_iterator& o) {
-  if (this == &o) return *this;
-  encoded_ = o.encoded_;
-  base_ = o.base_;
-  count_ = o.count_;
-  i_ = o.i_;
-  pos_ = o.pos_;
-  current_ = o.current_;
-  const bool in_scratch = !o.view_.empty() && o.view_.data() == o.current_.data();
-  view_ = in_scratch ? std::string_view(current_) : o.view_;
-  return *this;
 }
 
 FileDescList::const_iterator& FileDescList::const_iterator::operator++() {
   ++i_;
   if (i_ < count_) {
-    if (i_ % kKeyEvery == 0) view_ = base_;
-    DecodeAt(encoded_, &pos_, &view_, &current_);
+    if (i_ % kKeyEvery == 0) current_.assign(base_.data(), base_.size());
+    DecodeAt(encoded_, &pos_, &current_);
   } else {
-    view_ = {};
+    current_.clear();
   }
   return *this;
 }
@@ -264,22 +251,16 @@ FileDescList& FileDescList::operator=(const FileDescList& o) {
   return *this;
 }
 
-void FileDescList::DecodeAt(std::string_view in, size_t* pos, std::string_view* view,
-                            std::string* scratch) {
+void FileDescList::DecodeAt(std::string_view in, size_t* pos, std::string* current) {
   uint64_t h = 0;
   if (!ReadVarint(in, pos, &h)) Malformed();
   if ((h & 1) == 0) {
     const uint64_t len = h / 2;
     if (len > in.size() - *pos) Malformed();
-    *view = in.substr(*pos, len);
+    current->assign(in.data() + *pos, len);
     *pos += len;
     return;
   }
-  if (view->data() != scratch->data() || view->size() != scratch->size()) {
-    scratch->assign(view->data(), view->size());
-  }
-  *view = *scratch;
-  std::string* current = scratch;
   size_t at = 0;
   for (uint64_t e = h / 2; e > 0; --e) {
     uint64_t keep = 0;
@@ -302,10 +283,9 @@ std::string FileDescList::Copy(size_t i) const {
   const std::string_view in(block_.get() + l.entries_at, l.bytes);
   const size_t k = i / kKeyEvery;
   size_t pos = key(l, k);
-  std::string_view view = KeyBase(l);
-  std::string scratch;
-  for (size_t j = k * kKeyEvery; j <= i; ++j) DecodeAt(in, &pos, &view, &scratch);
-  return std::string(view);
+  std::string current(KeyBase(l));
+  for (size_t j = k * kKeyEvery; j <= i; ++j) DecodeAt(in, &pos, &current);
+  return current;
 }
 
 size_t FileDescList::HeapBytes() const {

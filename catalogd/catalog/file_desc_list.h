@@ -63,11 +63,8 @@ class FileDescList {
     using reference = std::string_view;
 
     const_iterator() = default;
-    // A copy views its own descriptor (not the one of the iterator copied).
-    const_iterator(const const_iterator& o) { *this = o; }
-    const_iterator& operator=(const const_iterator& o);
     // Valid until this iterator advances or is destroyed.
-    std::string_view operator*() const { return view_; }
+    std::string_view operator*() const { return current_; }
     const_iterator& operator++();
     bool operator==(const const_iterator& o) const { return i_ == o.i_; }
     bool operator!=(const const_iterator& o) const { return i_ != o.i_; }
@@ -80,9 +77,9 @@ class FileDescList {
     size_t count_ = 0;          // the list's size
     size_t i_ = 0;
     size_t pos_ = 0;  // offset of the next entry in the encoded bytes
-    // The current descriptor: a view of the list's bytes (a whole entry,
-    // or the reference at a key) or of current_ (an entry made by edits).
-    std::string_view view_;
+    // A copy even of a whole entry: a descriptor is a FlatBuffer, read in
+    // place from an 8-byte aligned address, and entries are packed in the
+    // block at any offset.
     std::string current_;
   };
 
@@ -190,13 +187,10 @@ class FileDescList {
   // The reference's bytes in `l` (empty without one): where decoding starts
   // at a key.
   static std::string_view KeyBase(const Layout& l);
-  // Decodes the entry of `in` (the entries) at *pos over *view (the
-  // previous descriptor) and advances *pos. A whole entry is viewed where
-  // it is, in `in`; an edited one is made in *scratch (from a copy of *view
-  // unless *view already is *scratch) and viewed there. Throws
-  // std::logic_error if the bytes are not an entry.
-  static void DecodeAt(std::string_view in, size_t* pos, std::string_view* view,
-                       std::string* scratch);
+  // Decodes the entry of `in` (the entries) at *pos over *current (the
+  // previous descriptor) and advances *pos. Throws std::logic_error if the
+  // bytes are not an entry.
+  static void DecodeAt(std::string_view in, size_t* pos, std::string* current);
 
   std::unique_ptr<char[]> block_;
 };

@@ -62,9 +62,8 @@ TEST(FileDescListTest, DecodesEveryDescriptor) {
   ExpectHolds(Build(want), want);
 }
 
-// An iterator views whole entries where they are stored and builds edited
-// ones in itself: a copy (or an assigned iterator) must view its own
-// descriptor, which stays valid when the original advances or is gone.
+// A copy (or an assigned iterator) views its own descriptor, which stays
+// valid when the original advances or is gone.
 TEST(FileDescListTest, CopiedIteratorsViewTheirOwnDescriptor) {
   std::vector<std::string> want;
   for (int i = 0; i < 40; ++i) want.push_back(SparkDesc(i));  // edits of each other
@@ -83,6 +82,24 @@ TEST(FileDescListTest, CopiedIteratorsViewTheirOwnDescriptor) {
     ++copy;
     if (at + 1 < want.size()) EXPECT_EQ(*copy, want[at + 1]) << at;
   }
+}
+
+// Descriptors are FlatBuffers read in place: every one the iterator gives,
+// whole entries and edited ones, is at an 8-byte aligned address and reads
+// back as the descriptor it was built from.
+TEST(FileDescListTest, IteratedDescriptorsAreAlignedFlatBuffers) {
+  std::vector<std::string> want;
+  for (int i = 0; i < 40; ++i) want.push_back(SparkDesc(i * 7919 % 1000));
+  const FileDescList l = Build(want);
+  size_t n = 0;
+  for (std::string_view d : l) {
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(d.data()) % 8, 0u) << n;
+    Result<const fb::FbFileDesc*> fd = ReadFileDesc(d);
+    ASSERT_TRUE(fd.ok()) << n << ": " << fd.status().ToString();
+    EXPECT_EQ(d, want[n]) << n;
+    ++n;
+  }
+  EXPECT_EQ(n, want.size());
 }
 
 TEST(FileDescListTest, RandomEditsRoundTrip) {
