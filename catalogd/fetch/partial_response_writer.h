@@ -1,7 +1,9 @@
 // Serializes a GetPartialCatalogObject answer whose table partitions were
-// left unrendered (PartitionRendering::kDeferred in table_fetch.h): the
-// partitions are rendered one at a time, into one reused object, while the
-// answer is written, instead of as a list built first and copied out. The
+// left unrendered (PartitionRendering::kDeferred in table_fetch.h): each
+// partition is written straight from its state while the answer is
+// written (no TPartialPartitionInfo is built; on the binary protocol its
+// strings and file descriptors go to the transport as they are), instead
+// of as a list built first and copied out. The
 // bytes are exactly those of the generated TGetPartialCatalogObjectResponse
 // writer over the fully rendered answer, on any protocol.
 //
