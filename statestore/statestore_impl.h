@@ -66,13 +66,6 @@ class Statestore::Impl {
   const impala::TUniqueId& statestore_id() const { return statestore_id_; }
   // StatestoreOptions::clock, or the steady clock.
   SteadyTime Now() const { return opts_.clock ? opts_.clock() : Clock::now(); }
-  // When a periodic RPC (heartbeat, fallback update) to one subscriber is
-  // next due: `interval_ms` from now, give or take a tenth, so that
-  // subscribers that registered or were updated together do not stay in
-  // step (a burst of N RPCs every interval delays whatever change is pushed
-  // during it). `first`: anywhere in (0, interval_ms], the phase of a new
-  // subscriber.
-  SteadyTime NextPeriodicLocked(int interval_ms, bool first = false) REQUIRES(mu_);
   std::vector<SubscriberInfo> Subscribers() const;
   std::vector<TopicStats> Topics() const;
   StatestoreCounters Counters() const {
@@ -132,6 +125,13 @@ class Statestore::Impl {
   static int64_t MinLocked(const TopicRecord& tr) {
     return tr.versions.empty() ? 0 : *tr.versions.begin();
   }
+  // When a periodic RPC (heartbeat, fallback update) to one subscriber is
+  // next due: `interval_ms` from now, give or take a tenth, so that
+  // subscribers that registered or were updated together do not stay in
+  // step (a burst of N RPCs every interval delays whatever change is pushed
+  // during it). `first`: anywhere in (0, interval_ms], the phase of a new
+  // subscriber.
+  SteadyTime NextPeriodicLocked(int interval_ms, bool first = false) REQUIRES(mu_);
   void ScheduleUpdateLocked(const SubPtr& sub) REQUIRES(mu_);
   void ScheduleHeartbeatLocked(const SubPtr& sub) REQUIRES(mu_);
   void ScheduleTopicSubscribersLocked(const std::string& topic) REQUIRES(mu_);

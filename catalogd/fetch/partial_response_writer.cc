@@ -245,9 +245,7 @@ uint32_t WriteTableInfo(TProtocol* out, const impala::TPartialTableInfo& t,
     n += WriteStructField(out, "valid_write_ids", 10, t.valid_write_ids);
   }
   if (t.__isset.is_marked_cached) {
-    n += out->writeFieldBegin("is_marked_cached", T_BOOL, 11);
-    n += out->writeBool(t.is_marked_cached);
-    n += out->writeFieldEnd();
+    n += WriteBoolField(out, "is_marked_cached", 11, t.is_marked_cached);
   }
   if (t.__isset.partition_prefixes) {
     n += out->writeFieldBegin("partition_prefixes", T_LIST, 12);

@@ -16,19 +16,21 @@ inline Result<std::string> EncodeBlob(const apache::thrift::TBase& obj) {
   return SerializeThrift(obj, ThriftProtocol::kCompact);
 }
 
-// The CORRUPTION for a stored blob named `what` (e.g. "table db1.t1") that
-// did not decode with `why`: the store holds something this code did not
-// write.
-inline Status BlobError(const std::string& what, const Status& why) {
-  return Status::Corruption("metastore " + what + " is unreadable: " + why.message());
+// Decodes a stored blob into *out. Any failure is CORRUPTION naming what()
+// (e.g. "table db1.t1"), which is called only then: the store holds
+// something this code did not write.
+template <typename What>
+Status DecodeBlobInto(std::string_view blob, apache::thrift::TBase* out, What&& what) {
+  const Status s = DeserializeThrift(blob, out, ThriftProtocol::kCompact);
+  if (s.ok()) return s;
+  return Status::Corruption("metastore " + std::string(what()) + " is unreadable: " + s.message());
 }
 
-// Decodes a stored blob. Any failure is BlobError(what, ...).
+// DecodeBlobInto for a fresh T, named `what`.
 template <typename T>
 Result<T> DecodeBlob(std::string_view blob, const std::string& what) {
   T value;
-  Status s = DeserializeThrift(blob, &value, ThriftProtocol::kCompact);
-  if (!s.ok()) return BlobError(what, s);
+  ICS_RETURN_IF_ERROR(DecodeBlobInto(blob, &value, [&] { return what; }));
   return value;
 }
 

@@ -29,15 +29,11 @@ class Reader final : public PartitionReader {
   Result<hive::Partition> Take(size_t i) override {
     if (i >= rows_.size()) return Status::InvalidArgument("partition row out of range");
     hive::Partition p;
-    const Status s = DeserializeThrift(rows_.Blob(i), &p, ThriftProtocol::kCompact);
-    if (!s.ok()) {
-      // The message names the row; it is built only for a row that fails.
-      const std::string what =
-          "partition of " + db_ + "." + table_ + ": " + std::string(rows_.Key(i));
-      rows_.Release(i);
-      return BlobError(what, s);
-    }
+    const Status s = DecodeBlobInto(rows_.Blob(i), &p, [&] {
+      return "partition of " + db_ + "." + table_ + ": " + std::string(rows_.Key(i));
+    });
     rows_.Release(i);
+    ICS_RETURN_IF_ERROR(s);
     p.dbName = db_;
     p.tableName = table_;
     return p;
