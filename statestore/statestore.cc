@@ -379,7 +379,7 @@ void Statestore::Impl::UpdateWorker() {
       JobLane lane = JobLane::kHealthy;
       while (!stopping_ && !update_queue_.Pop(&sub, &lane)) update_cv_.Wait(&mu_);
       if (stopping_) return;
-      batch.push_back(UpdateRun{std::move(sub), lane, {}, {}, {}});
+      batch.push_back(UpdateRun{std::move(sub), lane, {}, {}});
       // Healthy subscribers' updates go out as a batch: every request is
       // sent before the replies are read, so they arrive while this worker
       // is busy instead of waking it one by one. New and failing
@@ -387,7 +387,7 @@ void Statestore::Impl::UpdateWorker() {
       if (lane == JobLane::kHealthy) {
         while (batch.size() < static_cast<size_t>(kUpdateBatch) &&
                update_queue_.PopHealthy(&sub)) {
-          batch.push_back(UpdateRun{std::move(sub), JobLane::kHealthy, {}, {}, {}});
+          batch.push_back(UpdateRun{std::move(sub), JobLane::kHealthy, {}, {}});
         }
       }
       for (UpdateRun& run : batch) {

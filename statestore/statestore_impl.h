@@ -22,6 +22,7 @@
 #include "statestore/bulkhead_queue.h"
 #include "statestore/statestore.h"
 #include "statestore/subscriber_record.h"
+#include "statestore/update_state_request.h"
 
 namespace ics::statestore {
 
@@ -110,6 +111,8 @@ class Statestore::Impl {
     bool populate_min;
     int64_t min_version;
     bool transient;
+    // Filled in by StartUpdate, outside mu_.
+    std::shared_ptr<const EncodedDelta> delta;
   };
 
   // One update job of a worker's batch: the UpdateState exchange with one
@@ -118,7 +121,6 @@ class Statestore::Impl {
     SubPtr sub;
     JobLane lane = JobLane::kHealthy;
     std::vector<TopicPlan> plan;
-    impala::TUpdateStateRequest req;
     Clock::time_point sent_at;
   };
 

@@ -113,7 +113,7 @@ bool Statestore::Impl::PlanUpdateLocked(UpdateRun* run) {
   for (const auto& [name, st] : sub->topics) {
     TopicRecord& tr = topics_[name];
     run->plan.push_back(TopicPlan{name, tr.topic.get(), st.last_version, st.filter_prefix,
-                                  st.populate_min, MinLocked(tr), st.is_transient});
+                                  st.populate_min, MinLocked(tr), st.is_transient, nullptr});
   }
   return true;
 }
@@ -134,24 +134,27 @@ bool Statestore::Impl::StartUpdate(UpdateRun* run) {
     MutexLock l(&mu_);
     if (!PlanUpdateLocked(run)) return false;
   }
-  impala::TUpdateStateRequest& req = run->req;
-  req.protocol_version = impala::StatestoreServiceVersion::V2;
-  req.__set_registration_id(sub->registration_id);
-  req.__set_statestore_id(statestore_id_);
-  for (const TopicPlan& p : run->plan) {
-    impala::TTopicDelta delta = p.topic->BuildDelta(p.base, p.prefix);
-    if (p.populate_min) delta.__set_min_subscriber_topic_version(p.min_version);
-    req.topic_deltas.emplace(p.name, std::move(delta));
+  // Each topic's delta is encoded once and shared by every subscriber that
+  // needs the same one (update_state_request.h).
+  std::vector<UpdateStatePart> parts;
+  parts.reserve(run->plan.size());
+  int64_t entries = 0;
+  for (TopicPlan& p : run->plan) {
+    Result<std::shared_ptr<const EncodedDelta>> delta = p.topic->EncodedDeltaFor(p.base, p.prefix);
+    if (!delta.ok()) {
+      UpdateFailed(sub, delta.status(), impala::TUpdateStateResponse());
+      return false;
+    }
+    p.delta = std::move(delta).value();
+    entries += p.delta->num_entries;
+    parts.push_back(UpdateStatePart{&p.name, p.delta, p.populate_min, p.min_version});
   }
-
-  if (update_entries_ != nullptr) {
-    int64_t entries = 0;
-    for (const auto& [name, delta] : req.topic_deltas) entries += delta.topic_entries.size();
-    update_entries_->Record(entries);
-  }
+  if (update_entries_ != nullptr) update_entries_->Record(entries);
   run->sent_at = Clock::now();
   const Status s = sub->update_channel->Start(
-      "UpdateState", [&](impala::StatestoreSubscriberClient& c) { c.send_UpdateState(req); });
+      "UpdateState", [&](impala::StatestoreSubscriberClient& c) {
+        SendUpdateState(c, parts, sub->registration_id, statestore_id_);
+      });
   if (!s.ok()) {
     if (update_latency_ != nullptr) update_latency_->RecordMicrosSince(run->sent_at);
     UpdateFailed(sub, s, impala::TUpdateStateResponse());
@@ -186,7 +189,6 @@ void Statestore::Impl::UpdateFailedLocked(const SubPtr& sub, const Status& s,
 void Statestore::Impl::FinishUpdate(UpdateRun* run) {
   const SubPtr& sub = run->sub;
   const std::vector<TopicPlan>& plan = run->plan;
-  const impala::TUpdateStateRequest& req = run->req;
   impala::TUpdateStateResponse resp;
   const Status s = sub->update_channel->Finish(
       "UpdateState", [&](impala::StatestoreSubscriberClient& c) { c.recv_UpdateState(resp); });
@@ -283,9 +285,7 @@ void Statestore::Impl::FinishUpdate(UpdateRun* run) {
   ++counters_.updates_sent;
   if (!sub->unregistered) {
     ++sub->updates_sent;
-    for (const auto& [name, delta] : req.topic_deltas) {
-      SetVersionLocked(sub.get(), name, delta.to_version);
-    }
+    for (const TopicPlan& p : plan) SetVersionLocked(sub.get(), p.name, p.delta->to_version);
     for (const auto& [name, v] : base_resets) SetVersionLocked(sub.get(), name, v);
     for (const auto& name : changed) ScheduleTopicSubscribersLocked(name);
     PushMinChangesLocked();

@@ -32,6 +32,7 @@ void Topic::WriteLocked(const std::string& key, std::string value, bool deleted,
 int64_t Topic::Apply(const std::vector<TopicWrite>& writes, const std::string& writer,
                      bool transient, SteadyTime now) {
   WriterLock l(&mu_);
+  if (!writes.empty()) ForgetEncodedLocked();
   for (const TopicWrite& w : writes) {
     WriteLocked(w.key, w.value, w.deleted, transient ? writer : std::string(), now);
   }
@@ -40,6 +41,7 @@ int64_t Topic::Apply(const std::vector<TopicWrite>& writes, const std::string& w
 
 void Topic::ClearAll() {
   WriterLock l(&mu_);
+  ForgetEncodedLocked();
   entries_.clear();
   log_.clear();
   num_tombstones_ = key_bytes_ = value_bytes_ = 0;
@@ -57,6 +59,7 @@ int Topic::RemoveEntriesOf(const std::string& writer, SteadyTime now) {
   }
   // Deterministic order (by key) keeps versions reproducible in tests.
   std::sort(keys.begin(), keys.end());
+  if (!keys.empty()) ForgetEncodedLocked();
   for (const std::string& key : keys) WriteLocked(key, "", /*deleted=*/true, "", now);
   return static_cast<int>(keys.size());
 }
@@ -71,9 +74,50 @@ int64_t Topic::CountEntriesOf(const std::string& writer) const {
 
 impala::TTopicDelta Topic::BuildDelta(int64_t base, const std::string& prefix) const {
   ReaderLock l(&mu_);
+  return BuildDeltaLocked(base, prefix);
+}
+
+bool Topic::FullUpdateLocked(int64_t base) const {
+  return base <= 0 || base < history_floor_ || base > last_version_;
+}
+
+Result<std::shared_ptr<const EncodedDelta>> Topic::EncodedDeltaFor(
+    int64_t base, const std::string& prefix) const {
+  ReaderLock l(&mu_);
+  const int64_t key = FullUpdateLocked(base) ? 0 : base;
+  MutexLock c(&cache_mu_);
+  size_t slot = cache_.size() < kMaxEncodedDeltas ? cache_.size() : cache_next_;
+  for (size_t i = 0; i < cache_.size(); ++i) {
+    CachedDelta& d = cache_[i];
+    if (d.base != key || d.prefix != prefix) continue;
+    if (std::shared_ptr<const EncodedDelta> held = d.delta.lock()) return held;
+    slot = i;  // encoded before, but nobody holds it any more
+    break;
+  }
+  // Encoded under cache_mu_: workers asking for the same delta at once wait
+  // for this one instead of encoding it again.
+  Result<std::shared_ptr<const EncodedDelta>> encoded = EncodeDelta(BuildDeltaLocked(key, prefix));
+  if (!encoded.ok()) return encoded;
+  CachedDelta entry{key, prefix, encoded.value()};
+  if (slot == cache_.size()) {
+    cache_.push_back(std::move(entry));
+  } else {
+    if (slot == cache_next_) cache_next_ = (cache_next_ + 1) % kMaxEncodedDeltas;
+    cache_[slot] = std::move(entry);
+  }
+  return encoded;
+}
+
+void Topic::ForgetEncodedLocked() {
+  MutexLock c(&cache_mu_);
+  cache_.clear();
+  cache_next_ = 0;
+}
+
+impala::TTopicDelta Topic::BuildDeltaLocked(int64_t base, const std::string& prefix) const {
   impala::TTopicDelta delta;
   delta.topic_name = name_;
-  const bool full = base <= 0 || base < history_floor_ || base > last_version_;
+  const bool full = FullUpdateLocked(base);
   delta.is_delta = !full;
   delta.__set_from_version(full ? 0 : base);
   delta.__set_to_version(last_version_);
@@ -109,6 +153,9 @@ int Topic::CollectTombstones(int64_t min_processed, std::chrono::milliseconds re
       ++it;
     }
   }
+  // A dropped tombstone moves the history floor: some bases now get a full
+  // update instead of the delta encoded before.
+  if (dropped > 0) ForgetEncodedLocked();
   return dropped;
 }
 

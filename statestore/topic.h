@@ -18,8 +18,12 @@
 // when that registration ends, its entries become tombstones unless someone
 // rewrote them since (RemoveEntriesOf).
 //
-// Thread-safety: thread-safe; one internal lock. Terminal lock: no other lock
-// is taken while it is held.
+// Encoded deltas (EncodedDeltaFor) are shared while the topic does not
+// change, so that subscribers at the same version share one encoding of
+// their delta.
+//
+// Thread-safety: thread-safe. Two internal locks, taken in the order mu_,
+// then cache_mu_; no other lock is taken while either is held.
 #pragma once
 
 #include <chrono>
@@ -32,6 +36,8 @@
 
 #include "StatestoreService_types.h"
 #include "common/util/mutex.h"
+#include "common/util/result.h"
+#include "statestore/update_state_request.h"
 
 namespace ics::statestore {
 
@@ -86,6 +92,18 @@ class Topic {
   // tombstones) when base is 0 or below the history floor.
   impala::TTopicDelta BuildDelta(int64_t base, const std::string& prefix) const EXCLUDES(mu_);
 
+  // The same delta, encoded for an UpdateState call (update_state_request.h).
+  // While the topic does not change, every caller asking for the same
+  // (base, prefix) gets the same shared encoding as long as someone still
+  // holds it (the topic keeps only weak references, so an encoding lives no
+  // longer than the calls that send it); a change drops them all. At most
+  // kMaxEncodedDeltas are remembered (the oldest goes first). Errors only if
+  // the delta cannot be encoded.
+  Result<std::shared_ptr<const EncodedDelta>> EncodedDeltaFor(int64_t base,
+                                                              const std::string& prefix) const
+      EXCLUDES(mu_, cache_mu_);
+  static constexpr size_t kMaxEncodedDeltas = 8;
+
   // Drops tombstones older than `retention` whose version is <= `min_processed`
   // (the lowest last_version among current subscribers). Returns the count.
   int CollectTombstones(int64_t min_processed, std::chrono::milliseconds retention,
@@ -105,6 +123,18 @@ class Topic {
 
   void WriteLocked(const std::string& key, std::string value, bool deleted,
                    const std::string& writer, SteadyTime now) REQUIRES(mu_);
+  impala::TTopicDelta BuildDeltaLocked(int64_t base, const std::string& prefix) const
+      REQUIRES_SHARED(mu_);
+  // Whether a subscriber at `base` gets a full update.
+  bool FullUpdateLocked(int64_t base) const REQUIRES_SHARED(mu_);
+  // Drops the encoded deltas (the topic changed).
+  void ForgetEncodedLocked() REQUIRES(mu_) EXCLUDES(cache_mu_);
+
+  struct CachedDelta {
+    int64_t base = 0;  // 0 for a full update
+    std::string prefix;
+    std::weak_ptr<const EncodedDelta> delta;
+  };
 
   const std::string name_;
   mutable SharedMutex mu_;
@@ -117,6 +147,10 @@ class Topic {
   int64_t num_tombstones_ GUARDED_BY(mu_) = 0;
   int64_t key_bytes_ GUARDED_BY(mu_) = 0;
   int64_t value_bytes_ GUARDED_BY(mu_) = 0;
+
+  mutable Mutex cache_mu_ ACQUIRED_AFTER(mu_);
+  mutable std::vector<CachedDelta> cache_ GUARDED_BY(cache_mu_);
+  mutable size_t cache_next_ GUARDED_BY(cache_mu_) = 0;  // slot replaced when full
 };
 
 }  // namespace ics::statestore

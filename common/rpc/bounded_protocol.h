@@ -55,6 +55,8 @@ class BoundedProtocol : public apache::thrift::protocol::TProtocolDecorator {
   BoundedProtocol(std::shared_ptr<apache::thrift::protocol::TProtocol> inner, Options options);
 
   DecodeBudget& budget() { return budget_; }
+  // Whether the inner protocol is TBinaryProtocol (as the options say).
+  bool binary_inner() const { return options_.binary_inner; }
   // The last message begun: its name and sequence id, and whether its
   // readMessageEnd has not been reached yet (the request is still being read).
   const std::string& message_name() const { return message_name_; }

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdlib>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -109,6 +110,21 @@ class FanoutRecorder {
     line("all_received_max", FanoutPercentile(all, 1.0), "ms");
     line("first_received_p50", FanoutPercentile(first, 0.5), "ms");
     line("incomplete_rounds", static_cast<double>(incomplete), "");
+    if (getenv("FANOUT_PROFILE") != nullptr) {
+      MutexLock l(&mu_);
+      std::vector<double> sum(static_cast<size_t>(receivers_), 0.0);
+      int nr = 0;
+      for (size_t r = 0; r < count_.size(); ++r) {
+        if (count_[r] < receivers_) continue;
+        std::vector<double> v;
+        for (const auto& t : seen_[r]) v.push_back(std::chrono::duration<double, std::milli>(t - start_[r]).count());
+        std::sort(v.begin(), v.end());
+        for (size_t i = 0; i < v.size(); ++i) sum[i] += v[i];
+        ++nr;
+      }
+      for (size_t i = 0; i < sum.size(); i += std::max<size_t>(1, sum.size() / 20)) std::printf("  k=%zu %.3f\n", i, sum[i] / nr);
+      std::printf("  k=last %.3f\n", sum.back() / nr);
+    }
     std::fflush(stdout);
   }
 

@@ -7,11 +7,17 @@
 //
 //   statestore_bench --statestored=build/bin/statestored [--sizes=10,100,500]
 //                    [--rounds=50] [--payload_bytes=7] [--idle=1000]
-//                    [--idle_seconds=10]
+//                    [--idle_seconds=10] [--join=100] [--join_topic_mb=16]
+//                    [--join_entries=1000]
 //
 // Fan-out figures use tests/bench/fanout_stats.h (the same clock and
 // percentiles as redis_fanout_bench): "statestore_fanout n<N>_<figure>: v ms".
 // Idle figures: "statestore_idle n<M>_cpu: v %" and "... n<M>_rss: v bytes".
+// Join figures (J of --join subscribers register at once with a topic of
+// --join_topic_mb already published, as after a statestore restart or when a
+// cluster starts): "statestore_join n<J>_seconds" until all J hold the full
+// topic, and "n<J>_peak_rss_growth" of statestored meanwhile (VmHWM after,
+// reset before, minus VmRSS before): what the N full updates cost in memory.
 // Prints one line per figure. Not a test: it asserts nothing.
 #include <signal.h>
 #include <sys/wait.h>
@@ -42,6 +48,9 @@ DEFINE_int32(rounds, 50, "Publications per size.");
 DEFINE_int32(payload_bytes, 7, "Bytes of the value published each round (at least 7).");
 DEFINE_string(idle, "1000", "Idle subscriber counts for the CPU/RSS figures (0 skips them).");
 DEFINE_int32(idle_seconds, 10, "How long to measure the idle CPU.");
+DEFINE_string(join, "100", "Subscriber counts for the join figures (0 skips them).");
+DEFINE_int32(join_topic_mb, 16, "Size of the topic the joining subscribers receive in full.");
+DEFINE_int32(join_entries, 1000, "Entries of that topic.");
 
 namespace {
 
@@ -98,14 +107,16 @@ double CpuSeconds(pid_t pid) {
   return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
-long RssKb(pid_t pid) {
+long StatusKb(pid_t pid, const std::string& field) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/status");
   std::string line;
   while (std::getline(in, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+    if (line.rfind(field, 0) == 0) return std::stol(line.substr(field.size()));
   }
   return 0;
 }
+
+long RssKb(pid_t pid) { return StatusKb(pid, "VmRSS:"); }
 
 std::unique_ptr<StatestoreSubscriber> MakeSubscriber(const std::string& id, int port,
                                                      ics::statestore::TopicUpdateCallback cb) {
@@ -201,6 +212,70 @@ void IdleCpu(int n) {
   StopStatestored(ss);
 }
 
+void Join(int n) {
+  Statestored ss = StartStatestored();
+  const int entries = std::max(1, FLAGS_join_entries);
+  const size_t value_bytes =
+      std::max<size_t>(1, (static_cast<size_t>(FLAGS_join_topic_mb) << 20) / entries);
+  // The publisher hands over its entries in chunks, one chunk per update.
+  constexpr int kChunk = 100;
+  ics::Mutex pub_mu;
+  int next = 0;
+  auto publisher = MakeSubscriber(
+      "join-publisher", ss.port,
+      [&](const impala::TTopicDelta&, std::vector<impala::TTopicDelta>* out) {
+        ics::MutexLock l(&pub_mu);
+        if (next >= entries) return;
+        impala::TTopicDelta d;
+        d.topic_name = kTopic;
+        d.is_delta = true;
+        for (int end = std::min(entries, next + kChunk); next < end; ++next) {
+          impala::TTopicItem item;
+          item.key = "k" + std::to_string(next);
+          item.value.assign(value_bytes, static_cast<char>('a' + next % 26));
+          d.topic_entries.push_back(std::move(item));
+        }
+        out->push_back(std::move(d));
+      });
+  (void)publisher->WaitForRegistration(std::chrono::seconds(30));
+  const auto publish_deadline = Clock::now() + std::chrono::seconds(120);
+  while (!publisher->WaitForTopicVersion(kTopic, entries, std::chrono::milliseconds(50)).ok()) {
+    if (Clock::now() > publish_deadline) {
+      std::fprintf(stderr, "the join topic was not published in time\n");
+      std::exit(1);
+    }
+    publisher->RequestTopicUpdate();
+  }
+  const long rss_before_kb = RssKb(ss.pid);
+  {
+    std::ofstream reset("/proc/" + std::to_string(ss.pid) + "/clear_refs");
+    reset << "5";  // resets VmHWM to the current RSS
+  }
+  const auto t0 = Clock::now();
+  std::vector<std::unique_ptr<StatestoreSubscriber>> subs;
+  for (int i = 0; i < n; ++i) {
+    subs.push_back(MakeSubscriber("join-" + std::to_string(i), ss.port,
+                                  [](const impala::TTopicDelta&,
+                                     std::vector<impala::TTopicDelta>*) {}));
+  }
+  int complete = 0;
+  for (auto& s : subs) {
+    complete += s->WaitForTopicVersion(kTopic, entries, std::chrono::seconds(120)).ok() ? 1 : 0;
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  const long hwm_kb = StatusKb(ss.pid, "VmHWM:");
+  std::printf("statestore_join n%d_topic_bytes: %zu bytes (%d entries)\n", n,
+              value_bytes * static_cast<size_t>(entries), entries);
+  std::printf("statestore_join n%d_complete: %d of %d\n", n, complete, n);
+  std::printf("statestore_join n%d_seconds: %.3f s\n", n, seconds);
+  std::printf("statestore_join n%d_peak_rss_growth: %ld bytes\n", n,
+              (hwm_kb - rss_before_kb) * 1024);
+  std::fflush(stdout);
+  for (auto& s : subs) s->Stop();
+  publisher->Stop();
+  StopStatestored(ss);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -212,6 +287,10 @@ int main(int argc, char** argv) {
     Statestored ss = StartStatestored();
     FanOut(ss.port, std::stoi(tok));
     StopStatestored(ss);
+  }
+  std::istringstream join(FLAGS_join);
+  while (std::getline(join, tok, ',')) {
+    if (std::stoi(tok) > 0) Join(std::stoi(tok));
   }
   std::istringstream idle(FLAGS_idle);
   while (std::getline(idle, tok, ',')) {
