@@ -17,7 +17,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cstdlib>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -110,26 +109,32 @@ class FanoutRecorder {
     line("all_received_max", FanoutPercentile(all, 1.0), "ms");
     line("first_received_p50", FanoutPercentile(first, 0.5), "ms");
     line("incomplete_rounds", static_cast<double>(incomplete), "");
-    if (getenv("FANOUT_PROFILE") != nullptr) {
-      MutexLock l(&mu_);
-      std::vector<double> sum(static_cast<size_t>(receivers_), 0.0);
-      int nr = 0;
-      for (size_t r = 0; r < count_.size(); ++r) {
-        if (count_[r] < receivers_) continue;
-        std::vector<double> v;
-        for (const auto& t : seen_[r]) v.push_back(std::chrono::duration<double, std::milli>(t - start_[r]).count());
-        std::sort(v.begin(), v.end());
-        for (size_t i = 0; i < v.size(); ++i) sum[i] += v[i];
-        ++nr;
-      }
-      for (size_t i = 0; i < sum.size(); i += std::max<size_t>(1, sum.size() / 20)) std::printf("  k=%zu %.3f\n", i, sum[i] / nr);
-      std::printf("  k=last %.3f\n", sum.back() / nr);
-    }
+    line("spacing_us", SpacingMicros(first_round), "us");
     std::fflush(stdout);
   }
 
  private:
   bool Valid(int round) const { return round >= 0 && round < rounds_; }
+
+  // Over the complete rounds: (mean time of the last arrival - mean time of
+  // the first) / (receivers - 1), i.e. how far apart deliveries land, in
+  // microseconds: the fan-out's cost per receiver, without the fixed part
+  // (the first arrival). 0 with fewer than two receivers.
+  double SpacingMicros(int first_round) EXCLUDES(mu_) {
+    MutexLock l(&mu_);
+    if (receivers_ < 2) return 0;
+    double first_sum = 0, last_sum = 0;
+    int rounds = 0;
+    for (size_t r = static_cast<size_t>(std::max(0, first_round)); r < count_.size(); ++r) {
+      if (count_[r] < receivers_) continue;
+      const auto [lo, hi] = std::minmax_element(seen_[r].begin(), seen_[r].end());
+      first_sum += std::chrono::duration<double, std::micro>(*lo - start_[r]).count();
+      last_sum += std::chrono::duration<double, std::micro>(*hi - start_[r]).count();
+      ++rounds;
+    }
+    if (rounds == 0) return 0;
+    return (last_sum - first_sum) / rounds / (receivers_ - 1);
+  }
 
   // Per-receiver latencies, per-round worst latencies (complete rounds),
   // per-round best latencies and the number of incomplete rounds, from
