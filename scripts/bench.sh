@@ -170,7 +170,7 @@ for rep in $(seq "$repeats"); do
           --rounds=$s1_rounds --payload_bytes="$payload"
     fi
     run s1 statestore "$rep" "$bin/statestore_bench" --statestored="$bin/statestored" \
-        --sizes=$s1_sizes --rounds=$s1_rounds --payload_bytes="$payload" --idle=0
+        --sizes=$s1_sizes --rounds=$s1_rounds --payload_bytes="$payload" --idle=0 --join=0
   fi
   if want s2; then
     run s2 fetch "$rep" "$bin/partial_fetch_rpc_bench" "${s2_args[@]}" --big_buffers=false

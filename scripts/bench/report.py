@@ -366,6 +366,19 @@ def section_s5(data, plot):
         rows.append(["DDL rounds", str(n), cell(ours.get("propagation n%d_statestored_cpu" % n, {})),
                      cell(ours.get("propagation n%d_statestored_rss" % n, {}))])
     md.append(table(["load", "subscribers", "CPU % of one core", "RSS bytes"], rows))
+    join_rows = []
+    for j in sizes_of(idle, "statestore_join ", "_seconds"):
+        key = "statestore_join n%d_" % j
+        join_rows.append([str(j), cell(idle.get(key + "topic_bytes", {})),
+                          cell(idle.get(key + "seconds", {})),
+                          cell(idle.get(key + "peak_rss_growth", {}))])
+    if join_rows:
+        md.append("\nJoin: J subscribers register at once while the topic already holds the "
+                  "given bytes (a statestore restart, a cluster start); each gets the full topic. "
+                  "Seconds until all hold it, and statestored's peak RSS growth meanwhile (one "
+                  "shared encoding of the full update, not one copy per subscriber).\n\n")
+        md.append(table(["subscribers", "topic bytes", "seconds", "peak RSS growth bytes"],
+                        join_rows))
     x = plot.plot("s5_statestore", "statestored when idle vs subscribers", "subscribers",
                   "CPU % of one core", [("CPU", cpu)], y2=("RSS MB", [("RSS", rss)]))
     if x:
