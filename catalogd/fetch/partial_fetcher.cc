@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "catalogd/catalog/catalog_objects.h"
+#include "catalogd/fetch/partial_response_writer.h"
 #include "catalogd/fetch/table_fetch.h"
 #include "common/hive/table_type.h"
 #include "common/rpc/status_convert.h"
@@ -211,7 +212,13 @@ TGetPartialCatalogObjectResponse PartialFetcher::NewResponse() const {
 TGetPartialCatalogObjectResponse PartialFetcher::GetPartialCatalogObject(
     const TGetPartialCatalogObjectRequest& req) {
   Slot slot(this);
-  return FetchAdmitted(req, nullptr);
+  PartialFetchAnswer answer;
+  answer.resp = FetchAdmitted(req, &answer);
+  if (!answer.deferred) return std::move(answer.resp);
+  // The partitions as the answer's writer renders them (the one place that
+  // does), decoded.
+  return MaterializeAnswer(answer.resp,
+                           DeferredPartitions{&answer.partitions, &req.table_info_selector});
 }
 
 PartialFetchAnswer PartialFetcher::GetPartialCatalogObjectDeferred(
@@ -306,13 +313,12 @@ TGetPartialCatalogObjectResponse PartialFetcher::FetchTable(
     return resp;
   }
   const TableState& t = *lookup.table;
-  TableFetchResult r = BuildPartialTableInfo(
-      t, req.table_info_selector, opts_.max_file_descs_per_response,
-      deferred != nullptr ? PartitionRendering::kDeferred : PartitionRendering::kInInfo);
+  TableFetchResult r =
+      BuildPartialTableInfo(t, req.table_info_selector, opts_.max_file_descs_per_response);
   if (r.lookup_status != CatalogLookupStatus::OK) {
     return WithLookup(std::move(resp), r.lookup_status);
   }
-  if (deferred != nullptr && r.has_partitions) {
+  if (r.has_partitions) {
     deferred->deferred = true;
     deferred->table = lookup.table;
     deferred->partitions = std::move(r.selected);

@@ -82,7 +82,7 @@ struct PartialFetchOptions {
 };
 
 // GetPartialCatalogObject's answer for the RPC server, whose table partitions
-// may be left for WritePartialObjectResponse (partial_response_writer.h) to
+// are left for WritePartialObjectResponse (partial_response_writer.h) to
 // render while it serializes them.
 struct PartialFetchAnswer {
   impala::TGetPartialCatalogObjectResponse resp;
@@ -130,7 +130,7 @@ class PartialFetcher {
   void Acquire() EXCLUDES(mu_);
   void Release() EXCLUDES(mu_);
 
-  // `deferred` null: the whole answer; else a table's partitions go there.
+  // The answer; a table's selected partitions go to *deferred.
   impala::TGetPartialCatalogObjectResponse FetchAdmitted(
       const impala::TGetPartialCatalogObjectRequest& req, PartialFetchAnswer* deferred);
   impala::TGetPartialCatalogObjectResponse FetchCatalog(

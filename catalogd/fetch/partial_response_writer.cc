@@ -6,6 +6,7 @@
 
 #include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/protocol/TProtocolException.h>
+#include <thrift/transport/TBufferTransports.h>
 
 #include "catalogd/catalog/catalog_objects.h"
 #include "catalogd/catalog/compact_string_map.h"
@@ -158,8 +159,8 @@ uint32_t WriteLocation(TProtocol* out, BytesWriter& bytes, std::string_view dir)
   return n + out->writeStructEnd();
 }
 
-// The HMS parameters as a Thrift map<string, string> (key order, as the
-// std::map that FillPartitionInfo fills).
+// The HMS parameters as a Thrift map<string, string>, in key order (the
+// order of the std::map a reader decodes them into).
 uint32_t WriteParameters(TProtocol* out, BytesWriter& bytes, const CompactStringMap& params) {
   uint32_t count = 0;
   params.ForEach([&](std::string_view, std::string_view) { ++count; });
@@ -173,10 +174,9 @@ uint32_t WriteParameters(TProtocol* out, BytesWriter& bytes, const CompactString
   return n + out->writeFieldEnd();
 }
 
-// The TPartialPartitionInfo that FillPartitionInfo(p, sel) renders, written
-// from the state without building it (table_fetch.h owns which fields a
-// selector asks for; partial_response_writer_test holds the two to the same
-// bytes). Fields in id order, as the generated writer writes them.
+// Partition p by the per-partition rules of table_fetch.h, written from the
+// state as a TPartialPartitionInfo without building one. Fields in id order,
+// as the generated writer writes them.
 uint32_t WritePartition(TProtocol* out, const PartitionState& p, const impala::TTableInfoSelector& sel,
                         PartitionWriteContext& ctx) {
   TOutputRecursionTracker tracker(*out);
@@ -291,6 +291,35 @@ uint32_t WritePartialObjectResponse(TProtocol* out,
   }
   n += out->writeFieldStop();
   return n + out->writeStructEnd();
+}
+
+namespace {
+
+// Decodes what `write` writes on the binary protocol into a T.
+template <typename T, typename Write>
+T Decoded(Write&& write) {
+  auto buf = std::make_shared<apache::thrift::transport::TMemoryBuffer>();
+  apache::thrift::protocol::TBinaryProtocol proto(buf);
+  write(&proto);
+  T out;
+  out.read(&proto);
+  return out;
+}
+
+}  // namespace
+
+impala::TGetPartialCatalogObjectResponse MaterializeAnswer(
+    const impala::TGetPartialCatalogObjectResponse& resp, const DeferredPartitions& deferred) {
+  return Decoded<impala::TGetPartialCatalogObjectResponse>(
+      [&](TProtocol* out) { WritePartialObjectResponse(out, resp, deferred); });
+}
+
+impala::TPartialPartitionInfo RenderPartitionInfo(const PartitionState& partition,
+                                                  const impala::TTableInfoSelector& selector) {
+  return Decoded<impala::TPartialPartitionInfo>([&](TProtocol* out) {
+    PartitionWriteContext ctx(out);
+    WritePartition(out, partition, selector, ctx);
+  });
 }
 
 }  // namespace ics::catalog

@@ -6,7 +6,6 @@
 #include <utility>
 #include <vector>
 
-#include "catalogd/catalog/catalog_objects.h"
 #include "common/util/ascii.h"
 
 namespace ics::catalog {
@@ -17,7 +16,6 @@ namespace ics::catalog {
 namespace {
 
 using impala::CatalogLookupStatus;
-using impala::TPartialPartitionInfo;
 using impala::TTableInfoSelector;
 
 const hive::ColumnStatisticsObj* FindColumnStats(const TableState& t, const std::string& name) {
@@ -52,47 +50,8 @@ bool WantsPartitionInfo(const TTableInfoSelector& sel) {
 
 }  // namespace
 
-void FillPartitionInfo(const PartitionState& p, const TTableInfoSelector& sel,
-                       TPartialPartitionInfo* out) {
-  TPartialPartitionInfo& info = *out;
-  info.__isset = {};
-  info.id = p.id;
-  if (sel.want_partition_names) {
-    info.name.assign(p.name().data(), p.name().size());
-    info.__isset.name = true;
-  }
-  if (sel.want_hms_partition) info.__set_hms_partition(std::make_shared<hive::Partition>(p.Hms()));
-  if (sel.want_partition_metadata) {
-    p.hms_parameters().AssignTo(&info.hms_parameters);  // reuses a reused `out`'s nodes
-    info.__isset.hms_parameters = true;
-    info.__set_has_incremental_stats(p.has_incremental_stats());
-    info.__set_hdfs_storage_descriptor(StorageDescriptorOf(p.sd()));
-    info.location.prefix_index = -1;
-    info.location.suffix = p.location();
-    info.__isset.location = true;
-  }
-  if (sel.want_partition_files) {
-    // Assigned in place: a reused `out` keeps its descriptors' buffers.
-    info.file_descriptors.resize(p.file_descs.size());
-    size_t i = 0;
-    for (std::string_view fd : p.file_descs) {
-      info.file_descriptors[i].__isset = {};
-      info.file_descriptors[i++].file_desc_data.assign(fd.data(), fd.size());
-    }
-    info.__isset.file_descriptors = true;
-  }
-  if (sel.want_partition_stats) {
-    if (!p.partition_stats().empty()) {
-      const std::string_view stats = p.partition_stats();
-      info.partition_stats.assign(stats.data(), stats.size());
-      info.__isset.partition_stats = true;
-    }
-    info.__set_has_incremental_stats(p.has_incremental_stats());
-  }
-}
-
 TableFetchResult BuildPartialTableInfo(const TableState& t, const TTableInfoSelector& sel,
-                                       int64_t max_file_descs, PartitionRendering rendering) {
+                                       int64_t max_file_descs) {
   TableFetchResult r;
   impala::TPartialTableInfo& info = r.info;
   info.__set_storage_metadata_load_time_ns(t.storage_load_time_ns);
@@ -143,14 +102,7 @@ TableFetchResult BuildPartialTableInfo(const TableState& t, const TTableInfoSele
       ++answered;
     }
     selected.resize(answered);
-    if (rendering == PartitionRendering::kInInfo) {
-      std::vector<TPartialPartitionInfo> parts(selected.size());
-      for (size_t i = 0; i < selected.size(); ++i) FillPartitionInfo(*selected[i], sel, &parts[i]);
-      info.partitions = std::move(parts);
-      info.__isset.partitions = true;
-    } else {
-      r.selected = std::move(selected);
-    }
+    r.selected = std::move(selected);
   }
 
   if (sel.want_partition_files) {

@@ -56,12 +56,6 @@
 
 namespace ics::catalog {
 
-// Where the answer's partitions go: rendered into info.partitions, or left
-// as a list of the partitions to render, for a writer that renders them one
-// at a time while it serializes the answer (partial_response_writer.h), so
-// that no copy of them all is built first.
-enum class PartitionRendering { kInInfo, kDeferred };
-
 struct TableFetchResult {
   impala::CatalogLookupStatus::type lookup_status = impala::CatalogLookupStatus::OK;
   impala::TPartialTableInfo info;  // meaningful iff lookup_status is OK
@@ -70,19 +64,16 @@ struct TableFetchResult {
   bool truncated = false;      // cap hit: the answer holds a prefix of the selection
   // Whether the answer has a `partitions` field (possibly empty).
   bool has_partitions = false;
-  // kDeferred: the answer's partitions, in order, pointing into `table` (which
-  // the caller keeps alive until they are written); info.partitions is unset.
+  // The answer's partitions, in order, pointing into `table` (which the
+  // caller keeps alive until they are written). info.partitions stays unset:
+  // the partitions are rendered, by the per-partition rules above, only by
+  // the answer's writer (partial_response_writer.h), one at a time while it
+  // serializes the answer, so that no copy of them all is built first.
   std::vector<const PartitionState*> selected;
 };
 
-TableFetchResult BuildPartialTableInfo(
-    const TableState& table, const impala::TTableInfoSelector& selector, int64_t max_file_descs,
-    PartitionRendering rendering = PartitionRendering::kInInfo);
-
-// One partition of an answer, by the per-partition rules above, into *out.
-// Every field of *out is overwritten or unset, and its buffers are reused,
-// so one object can render a whole answer's partitions in turn.
-void FillPartitionInfo(const PartitionState& partition, const impala::TTableInfoSelector& selector,
-                       impala::TPartialPartitionInfo* out);
+TableFetchResult BuildPartialTableInfo(const TableState& table,
+                                       const impala::TTableInfoSelector& selector,
+                                       int64_t max_file_descs);
 
 }  // namespace ics::catalog

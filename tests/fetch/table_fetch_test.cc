@@ -23,23 +23,23 @@ TEST(TableFetchTest, CapBookkeeping) {
   EXPECT_EQ(all.num_partitions_selected, 5);
   EXPECT_EQ(all.num_file_descs, 20);
   EXPECT_FALSE(all.truncated);
-  EXPECT_EQ(all.info.partitions.size(), 5u);
+  EXPECT_EQ(all.selected.size(), 5u);
 
   auto exact = BuildPartialTableInfo(*t, sel, 20);  // total == cap: not truncated
   EXPECT_FALSE(exact.truncated);
-  EXPECT_EQ(exact.info.partitions.size(), 5u);
+  EXPECT_EQ(exact.selected.size(), 5u);
 
   auto capped = BuildPartialTableInfo(*t, sel, 9);
   EXPECT_TRUE(capped.truncated);
   EXPECT_EQ(capped.num_partitions_selected, 5);
   EXPECT_EQ(capped.num_file_descs, 8);
-  EXPECT_EQ(capped.info.partitions.size(), 2u);
+  EXPECT_EQ(capped.selected.size(), 2u);
   // Table-wide fields come with every capped answer too.
   EXPECT_EQ(capped.info.network_addresses.size(), 1u);
 
   auto tiny = BuildPartialTableInfo(*t, sel, 1);  // first partition alone exceeds
   EXPECT_TRUE(tiny.truncated);
-  EXPECT_EQ(tiny.info.partitions.size(), 1u);
+  EXPECT_EQ(tiny.selected.size(), 1u);
   EXPECT_EQ(tiny.num_file_descs, 4);
 }
 
@@ -49,15 +49,15 @@ TEST(TableFetchTest, DuplicateIdsAreAnsweredOnceInFirstSeenOrder) {
   sel.want_partition_names = true;
   sel.__set_partition_ids({101, 101});
   auto r = BuildPartialTableInfo(*t, sel, 0);
-  ASSERT_EQ(r.info.partitions.size(), 1u);
-  EXPECT_EQ(r.info.partitions[0].name, "day=1");
+  ASSERT_EQ(r.selected.size(), 1u);
+  EXPECT_EQ(r.selected[0]->name(), "day=1");
 
   sel.__set_partition_ids({102, 101, 102, 100, 101, 102});
   r = BuildPartialTableInfo(*t, sel, 0);
-  ASSERT_EQ(r.info.partitions.size(), 3u);
-  EXPECT_EQ(r.info.partitions[0].id, 102);
-  EXPECT_EQ(r.info.partitions[1].id, 101);
-  EXPECT_EQ(r.info.partitions[2].id, 100);
+  ASSERT_EQ(r.selected.size(), 3u);
+  EXPECT_EQ(r.selected[0]->id, 102);
+  EXPECT_EQ(r.selected[1]->id, 101);
+  EXPECT_EQ(r.selected[2]->id, 100);
   EXPECT_EQ(r.num_partitions_selected, 3);
 }
 
@@ -68,8 +68,8 @@ TEST(TableFetchTest, AMillionCopiesOfOneIdGiveOnePartition) {
   sel.__set_partition_ids(std::vector<int64_t>(1'000'000, 101));
   auto r = BuildPartialTableInfo(*t, sel, 0);
   ASSERT_EQ(r.lookup_status, CatalogLookupStatus::OK);
-  ASSERT_EQ(r.info.partitions.size(), 1u);
-  EXPECT_EQ(r.info.partitions[0].id, 101);
+  ASSERT_EQ(r.selected.size(), 1u);
+  EXPECT_EQ(r.selected[0]->id, 101);
   EXPECT_EQ(r.num_file_descs, 3);
   EXPECT_FALSE(r.truncated);
 
@@ -100,8 +100,9 @@ TEST(TableFetchTest, UnpartitionedAndEmptyTables) {
   impala::TTableInfoSelector sel;
   sel.want_partition_files = true;
   auto r = BuildPartialTableInfo(*t, sel, 10);
-  EXPECT_TRUE(r.info.__isset.partitions);
-  EXPECT_TRUE(r.info.partitions.empty());
+  EXPECT_TRUE(r.has_partitions);
+  EXPECT_TRUE(r.selected.empty());
+  EXPECT_FALSE(r.info.__isset.partitions);  // rendered only by the answer's writer
   EXPECT_FALSE(r.truncated);
 
   sel.__set_partition_ids({1});
