@@ -5,6 +5,7 @@
 
 #include "common/codec/thrift_serde.h"
 #include "common/rpc/bounded_protocol.h"
+#include "common/rpc/thrift_message.h"
 
 namespace ics::statestore {
 
@@ -95,16 +96,10 @@ void SendUpdateState(impala::StatestoreSubscriberClient& client,
   }
   // What the generated send_UpdateState writes around the request: the
   // call message (sequence id 0) and its argument struct.
-  out->writeMessageBegin("UpdateState", T_CALL, 0);
-  out->writeStructBegin("StatestoreSubscriber_UpdateState_pargs");
-  out->writeFieldBegin("params", T_STRUCT, 1);
-  WriteRequest(out, parts, registration_id, statestore_id);
-  out->writeFieldEnd();
-  out->writeFieldStop();
-  out->writeStructEnd();
-  out->writeMessageEnd();
-  out->getTransport()->writeEnd();
-  out->getTransport()->flush();
+  WriteOneFieldMessage(out, "UpdateState", T_CALL, 0, "StatestoreSubscriber_UpdateState_pargs",
+                       "params", 1, [&](TProtocol* o) {
+                         WriteRequest(o, parts, registration_id, statestore_id);
+                       });
 }
 
 }  // namespace ics::statestore

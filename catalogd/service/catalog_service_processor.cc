@@ -3,13 +3,13 @@
 #include <thrift/TApplicationException.h>
 
 #include "catalogd/fetch/partial_response_writer.h"
+#include "common/rpc/thrift_message.h"
 
 namespace ics::catalog {
 
 using apache::thrift::TApplicationException;
 using apache::thrift::protocol::T_EXCEPTION;
 using apache::thrift::protocol::T_REPLY;
-using apache::thrift::protocol::T_STRUCT;
 using apache::thrift::protocol::TProtocol;
 
 namespace {
@@ -49,22 +49,17 @@ void StreamingCatalogServiceProcessor::GetPartialCatalogObject(TProtocol* in, TP
     return;
   }
 
-  out->writeMessageBegin(kMethod, T_REPLY, seqid);
   // The generated result wrapper: one struct field, 0 "success".
-  out->writeStructBegin("CatalogService_GetPartialCatalogObject_result");
-  out->writeFieldBegin("success", T_STRUCT, 0);
-  if (answer.deferred) {
-    WritePartialObjectResponse(out, answer.resp,
+  WriteOneFieldMessage(out, kMethod, T_REPLY, seqid, "CatalogService_GetPartialCatalogObject_result",
+                       "success", 0, [&](TProtocol* o) {
+                         if (answer.deferred) {
+                           WritePartialObjectResponse(
+                               o, answer.resp,
                                DeferredPartitions{&answer.partitions, &args.req.table_info_selector});
-  } else {
-    answer.resp.write(out);
-  }
-  out->writeFieldEnd();
-  out->writeFieldStop();
-  out->writeStructEnd();
-  out->writeMessageEnd();
-  out->getTransport()->writeEnd();
-  out->getTransport()->flush();
+                         } else {
+                           answer.resp.write(o);
+                         }
+                       });
 }
 
 }  // namespace ics::catalog
