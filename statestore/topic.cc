@@ -96,7 +96,7 @@ Result<std::shared_ptr<const EncodedDelta>> Topic::EncodedDeltaFor(
   }
   // Encoded under cache_mu_: workers asking for the same delta at once wait
   // for this one instead of encoding it again.
-  Result<std::shared_ptr<const EncodedDelta>> encoded = EncodeDelta(BuildDeltaLocked(key, prefix));
+  Result<std::shared_ptr<const EncodedDelta>> encoded = EncodeDeltaLocked(key, prefix);
   if (!encoded.ok()) return encoded;
   CachedDelta entry{key, prefix, encoded.value()};
   if (slot == cache_.size()) {
@@ -114,6 +114,18 @@ void Topic::ForgetEncodedLocked() {
   cache_next_ = 0;
 }
 
+template <typename Visit>
+void Topic::ForEachDeltaEntryLocked(int64_t base, const std::string& prefix, Visit&& visit) const {
+  const bool full = FullUpdateLocked(base);
+  for (auto it = log_.upper_bound(full ? 0 : base); it != log_.end(); ++it) {
+    const std::string& key = it->second;
+    if (key.compare(0, prefix.size(), prefix) != 0) continue;
+    const Entry& e = entries_.at(key);
+    if (full && e.deleted) continue;
+    visit(key, e);
+  }
+}
+
 impala::TTopicDelta Topic::BuildDeltaLocked(int64_t base, const std::string& prefix) const {
   impala::TTopicDelta delta;
   delta.topic_name = name_;
@@ -121,18 +133,30 @@ impala::TTopicDelta Topic::BuildDeltaLocked(int64_t base, const std::string& pre
   delta.is_delta = !full;
   delta.__set_from_version(full ? 0 : base);
   delta.__set_to_version(last_version_);
-  for (auto it = log_.upper_bound(full ? 0 : base); it != log_.end(); ++it) {
-    const std::string& key = it->second;
-    if (key.compare(0, prefix.size(), prefix) != 0) continue;
-    const Entry& e = entries_.at(key);
-    if (full && e.deleted) continue;
+  ForEachDeltaEntryLocked(base, prefix, [&](const std::string& key, const Entry& e) {
     impala::TTopicItem item;
     item.key = key;
     item.value = *e.value;
     item.deleted = e.deleted;
     delta.topic_entries.push_back(std::move(item));
-  }
+  });
   return delta;
+}
+
+Result<std::shared_ptr<const EncodedDelta>> Topic::EncodeDeltaLocked(
+    int64_t base, const std::string& prefix) const {
+  const bool full = FullUpdateLocked(base);
+  int64_t entries = 0;
+  size_t bytes = 0;
+  ForEachDeltaEntryLocked(base, prefix, [&](const std::string& key, const Entry& e) {
+    ++entries;
+    bytes += key.size() + e.value->size();
+  });
+  DeltaEncoder enc(name_, !full, full ? 0 : base, last_version_, entries, bytes);
+  ForEachDeltaEntryLocked(base, prefix, [&](const std::string& key, const Entry& e) {
+    enc.Add(key, *e.value, e.deleted);
+  });
+  return enc.Finish();
 }
 
 int Topic::CollectTombstones(int64_t min_processed, std::chrono::milliseconds retention,

@@ -125,6 +125,14 @@ class Topic {
                    const std::string& writer, SteadyTime now) REQUIRES(mu_);
   impala::TTopicDelta BuildDeltaLocked(int64_t base, const std::string& prefix) const
       REQUIRES_SHARED(mu_);
+  Result<std::shared_ptr<const EncodedDelta>> EncodeDeltaLocked(int64_t base,
+                                                                const std::string& prefix) const
+      REQUIRES_SHARED(mu_);
+  // Calls visit(key, entry) for each entry of the delta from `base` (see
+  // BuildDelta), in version order.
+  template <typename Visit>
+  void ForEachDeltaEntryLocked(int64_t base, const std::string& prefix, Visit&& visit) const
+      REQUIRES_SHARED(mu_);
   // Whether a subscriber at `base` gets a full update.
   bool FullUpdateLocked(int64_t base) const REQUIRES_SHARED(mu_);
   // Drops the encoded deltas (the topic changed).

@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include <thrift/protocol/TProtocol.h>
+
 #include "StatestoreService_types.h"
 #include "StatestoreSubscriber.h"
 #include "common/util/result.h"
@@ -39,7 +41,30 @@ struct EncodedDelta {
   std::string fields;
 };
 
-// Encodes `delta` (fields 6 and 7 must be unset: they are per call).
+// Builds an EncodedDelta straight into its bytes, one entry at a time, so
+// that encoding a topic costs the encoding and no copy of every value first.
+// Add() must be called exactly `num_entries` times, then Finish() once.
+class DeltaEncoder {
+ public:
+  // `bytes_hint`: about how many key and value bytes the entries hold (the
+  // encoding is reserved once from it).
+  DeltaEncoder(const std::string& topic_name, bool is_delta, int64_t from_version,
+               int64_t to_version, int64_t num_entries, size_t bytes_hint);
+  void Add(const std::string& key, const std::string& value, bool deleted);
+  // Errors if Add() was called another number of times than announced.
+  [[nodiscard]] Result<std::shared_ptr<const EncodedDelta>> Finish();
+
+ private:
+  std::shared_ptr<EncodedDelta> out_;
+  // The binary protocol over a transport appending to out_->fields.
+  std::shared_ptr<apache::thrift::protocol::TProtocol> proto_;
+  const bool is_delta_;
+  const int64_t from_version_;
+  int64_t added_ = 0;
+};
+
+// Encodes `delta`, which must have from_version and to_version set and
+// fields 6 and 7 unset (they are per call).
 [[nodiscard]] Result<std::shared_ptr<const EncodedDelta>> EncodeDelta(
     const impala::TTopicDelta& delta);
 

@@ -121,6 +121,14 @@ TEST(UpdateStateRequestTest, OtherProtocolsAreRefusedBeforeAnythingIsWritten) {
 TEST(UpdateStateRequestTest, PerCallFieldsCannotBeEncoded) {
   impala::TTopicDelta d;
   d.topic_name = "t";
+  EXPECT_FALSE(EncodeDelta(d).ok());  // no versions
+  d.__set_from_version(2);
+  d.__set_to_version(5);
+  impala::TTopicItem item;
+  item.key = "k";
+  item.value = std::string("\0v", 2);
+  item.deleted = true;
+  d.topic_entries.push_back(item);
   d.__set_min_subscriber_topic_version(3);
   EXPECT_FALSE(EncodeDelta(d).ok());
   d.__isset.min_subscriber_topic_version = false;
@@ -131,6 +139,8 @@ TEST(UpdateStateRequestTest, PerCallFieldsCannotBeEncoded) {
   ASSERT_TRUE(ok.ok());
   // Closing the shared fields yields the struct the generated writer makes.
   EXPECT_EQ(ok.value()->fields + std::string(1, '\0'), SerializeThrift(d).value());
+  EXPECT_EQ(ok.value()->num_entries, 1);
+  EXPECT_EQ(ok.value()->to_version, 5);
 }
 
 TEST(UpdateStateRequestTest, TopicSharesOneEncodingWhileUnchanged) {
@@ -166,6 +176,27 @@ TEST(UpdateStateRequestTest, MovedHistoryFloorTurnsEncodedDeltaIntoFullUpdate) {
   auto after = t.EncodedDeltaFor(2, "").value();
   EXPECT_FALSE(after->is_delta);
   EXPECT_EQ(after->num_entries, 1);
+}
+
+TEST(UpdateStateRequestTest, EncoderRefusesAnotherNumberOfEntriesThanAnnounced) {
+  DeltaEncoder fewer("t", true, 1, 2, 2, 0);
+  fewer.Add("a", "1", false);
+  EXPECT_FALSE(fewer.Finish().ok());
+  DeltaEncoder more("t", true, 1, 2, 0, 0);
+  more.Add("a", "1", false);
+  EXPECT_FALSE(more.Finish().ok());
+}
+
+// A full update of a large topic costs its encoding and no more: the
+// encoding is reserved once, not grown by doubling.
+TEST(UpdateStateRequestTest, EncodingIsSizedOnce) {
+  Topic t("t");
+  std::vector<TopicWrite> writes;
+  for (int i = 0; i < 100; ++i) writes.push_back({"key" + std::to_string(i), std::string(10000, 'v')});
+  t.Apply(writes, "", false, kT0);
+  auto full = t.EncodedDeltaFor(0, "").value();
+  EXPECT_GT(full->fields.size(), 100u * 10000u);
+  EXPECT_LE(full->fields.capacity(), full->fields.size() + 64 + 100 * 32 + 8);
 }
 
 TEST(UpdateStateRequestTest, EncodingsNobodyHoldsAreNotKept) {
