@@ -1,7 +1,11 @@
 // Annotated mutexes and lock guards, so clang can check lock discipline.
 //
 // Mutex        exclusive lock (std::mutex underneath).
-// SharedMutex  reader/writer lock (std::shared_mutex underneath).
+// SharedMutex  reader/writer lock that prefers writers (pthread rwlock):
+//              a writer waiting for the lock holds back new readers, so a
+//              steady stream of overlapping readers cannot starve it. The
+//              price: a thread must never take the shared lock it already
+//              holds (it would wait behind the queued writer forever).
 // MutexLock / ReaderLock / WriterLock  RAII guards.
 // CondVar      condition variable usable with Mutex; Wait* require the mutex.
 //
@@ -10,8 +14,9 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <pthread.h>
+
 #include <mutex>
-#include <shared_mutex>
 
 #include "common/util/thread_annotations.h"
 
@@ -47,13 +52,18 @@ class SCOPED_CAPABILITY MutexLock {
 
 class CAPABILITY("shared_mutex") SharedMutex {
  public:
-  void Lock() ACQUIRE() { mu_.lock(); }
-  void Unlock() RELEASE() { mu_.unlock(); }
-  void LockShared() ACQUIRE_SHARED() { mu_.lock_shared(); }
-  void UnlockShared() RELEASE_SHARED() { mu_.unlock_shared(); }
+  SharedMutex();
+  ~SharedMutex();
+  SharedMutex(const SharedMutex&) = delete;
+  SharedMutex& operator=(const SharedMutex&) = delete;
+
+  void Lock() ACQUIRE();
+  void Unlock() RELEASE();
+  void LockShared() ACQUIRE_SHARED();
+  void UnlockShared() RELEASE_SHARED();
 
  private:
-  std::shared_mutex mu_;
+  pthread_rwlock_t rw_;
 };
 
 class SCOPED_CAPABILITY ReaderLock {
