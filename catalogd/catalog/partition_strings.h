@@ -1,6 +1,7 @@
 // PartitionStrings: the variable-length parts of a partition (its name,
-// HMS parameters, custom location, stored values and compressed stats) and
-// two flags, in one heap block behind one pointer.
+// HMS parameters, custom location, stored values, compressed stats and the
+// digest of its metastore form) and two flags, in one heap block behind one
+// pointer.
 //
 // A catalog holds millions of partitions, and most of them have a name and
 // a few parameters and nothing else. Kept as separate blocks, each part
@@ -10,7 +11,7 @@
 //
 // Layout of the block: a varint T, the number of bytes that follow it; a
 // byte whose bit i says whether part i is present (non-empty), and whose
-// bits 5 and 6 are the flags; the varint length of every present part but
+// bits 6 and 7 are the flags; the varint length of every present part but
 // the last; then the present parts' bytes, in part order (the last one runs
 // to the end). All parts empty and both flags clear hold no block.
 //
@@ -40,11 +41,12 @@ class PartitionStrings {
     kLocation = 2,    // the directory, when it is not derived
     kValues = 3,      // the values, when the name does not give them back
     kStats = 4,       // deflate(compact(TPartitionStats))
+    kSourceDigest = 5,  // 8 bytes: PartitionReader::Stored::digest of its load
   };
-  static constexpr size_t kNumParts = 5;
+  static constexpr size_t kNumParts = 6;
   enum Flag : uint8_t {
-    kHmsHasLocation = 5,       // sd.location was set in the metastore
-    kHasIncrementalStats = 6,  // the stats hold intermediate column stats
+    kHmsHasLocation = 6,       // sd.location was set in the metastore
+    kHasIncrementalStats = 7,  // the stats hold intermediate column stats
   };
 
   PartitionStrings() = default;

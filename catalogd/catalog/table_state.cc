@@ -104,7 +104,9 @@ void intrusive_ptr_release(const PartitionState* p) {
 MutablePartitionPtr NewPartition() { return MutablePartitionPtr(new PartitionState()); }
 
 MutablePartitionPtr NewPartition(const PartitionState& from) {
-  return MutablePartitionPtr(new PartitionState(from));
+  MutablePartitionPtr p(new PartitionState(from));
+  p->set_source_digest(0);  // made to be changed: no stored form matches it until a reload
+  return p;
 }
 
 hive::Partition PartitionState::Hms() const {
@@ -227,6 +229,26 @@ static bool SameShape(const std::shared_ptr<const hive::Partition>& a,
   x.sd.location.clear();
   y.sd.location.clear();
   return x == y;
+}
+
+uint64_t PartitionState::source_digest() const {
+  const std::string_view bytes = strings_.Get(PartitionStrings::kSourceDigest);
+  if (bytes.size() != sizeof(uint64_t)) return 0;
+  uint64_t d = 0;
+  for (size_t i = 0; i < sizeof d; ++i) {
+    d |= static_cast<uint64_t>(static_cast<unsigned char>(bytes[i])) << (8 * i);
+  }
+  return d;
+}
+
+void PartitionState::set_source_digest(uint64_t digest) {
+  if (digest == 0) {
+    strings_.Set(PartitionStrings::kSourceDigest, {});
+    return;
+  }
+  char bytes[sizeof digest];
+  for (size_t i = 0; i < sizeof digest; ++i) bytes[i] = static_cast<char>(digest >> (8 * i));
+  strings_.Set(PartitionStrings::kSourceDigest, std::string_view(bytes, sizeof bytes));
 }
 
 bool SameContent(const PartitionState& a, const PartitionState& b) {

@@ -99,6 +99,12 @@ struct PartitionState {
   }
   // The HMS parameter numRows; -1 unknown (absent or not a count).
   int64_t num_rows() const;
+  // The digest of the metastore form it was built from
+  // (PartitionReader::Stored::digest), 0 when unknown. A reload finding the
+  // same digest for this partition skips decoding and rebuilding it. Not
+  // content: SameContent ignores it.
+  uint64_t source_digest() const;
+  void set_source_digest(uint64_t digest);
 
   // Whether the stats hold intermediate column stats (incremental stats).
   bool has_incremental_stats() const {
@@ -142,6 +148,8 @@ struct PartitionState {
 
 // A new partition, empty or a copy of `from` (ids and all: the caller sets
 // what differs), for building before it is published as a PartitionPtr.
+// The copy has no source digest (a caller that changes nothing the
+// metastore holds sets it again).
 MutablePartitionPtr NewPartition();
 MutablePartitionPtr NewPartition(const PartitionState& from);
 

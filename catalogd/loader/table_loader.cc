@@ -98,6 +98,18 @@ Status CheckDistinctNames(const std::vector<PartitionPtr>& parts) {
   return Status::OK();
 }
 
+// Whether a partition state built for `a` holds what one built for `b`
+// would from the same stored partition: the same partition keys (names)
+// and table location (the base of derived partition directories).
+bool SameKeysAndLocation(const TableState& a, const TableState& b) {
+  if (a.hms.sd.location != b.hms.sd.location) return false;
+  if (a.clustering_columns.size() != b.clustering_columns.size()) return false;
+  for (size_t i = 0; i < a.clustering_columns.size(); ++i) {
+    if (a.clustering_columns[i].columnName != b.clustering_columns[i].columnName) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 hive::Partition SynthesizePartition(const hive::Table& table) {
@@ -226,23 +238,56 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
   const TableState& table_ref = *t;
   // Partitions share their table's storage descriptor unless they differ.
   PartitionShapes shapes(previous != nullptr ? *previous : *t);
+  // A partition whose stored form has the digest its previous state was
+  // built from is that state again, or a copy with a new listing: what a
+  // state holds beyond the stored form comes from the table's partition
+  // keys and location, so those must not have changed.
+  const bool reuse_by_digest = previous != nullptr && SameKeysAndLocation(*previous, *t);
+  // Partitions kept with their id whose state is a copy (it gained its
+  // digest): they replace the previous state's entry below.
+  std::vector<char> adopted(n, 0);
   const Status listed = pool_.ParallelFor(n, [&](size_t i) {
+    const int64_t id = first_id + static_cast<int64_t>(i);
+    const std::optional<PartitionReader::Stored> stored = parts->Peek(i);
+    if (reuse_by_digest && stored.has_value()) {
+      PartitionPtr old = previous->partitions_by_name.Get(stored->name);
+      if (old && old->source_digest() == stored->digest) {
+        parts->Skip(i);
+        Result<PartitionPtr> again = Relist(old, id);
+        if (!again.ok()) {
+          errors[i] = again.status();
+          return;
+        }
+        built[i] = std::move(again).value();
+        return;
+      }
+    }
     Result<hive::Partition> decoded = parts->Take(i);
     if (!decoded.ok()) {
       errors[i] = decoded.status();
       return;
     }
-    Result<MutablePartitionPtr> p = BuildPartition(
-        table_ref, std::move(decoded).value(), first_id + static_cast<int64_t>(i), -1, &shapes);
+    Result<MutablePartitionPtr> p =
+        BuildPartition(table_ref, std::move(decoded).value(), id, -1, &shapes);
     if (!p.ok()) {
       errors[i] = p.status();
       return;
     }
     MutablePartitionPtr fresh = std::move(p).value();
+    if (stored.has_value()) fresh->set_source_digest(stored->digest);
     if (previous != nullptr) {
       if (PartitionPtr old = previous->partitions_by_name.Get(fresh->name())) {
         if (SameContent(*old, *fresh)) {
-          built[i] = old;
+          if (old->source_digest() == fresh->source_digest()) {
+            built[i] = old;
+            return;
+          }
+          // The same partition, first seen with its digest (it was added
+          // by a DDL): keep its id and version, remember the digest.
+          MutablePartitionPtr copy = NewPartition(*old);
+          copy->set_source_digest(fresh->source_digest());
+          built[i] = std::move(copy);
+          adopted[i] = 1;
           return;
         }
         fresh->prev_id = old->id;
@@ -271,8 +316,13 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
       if (kept.count(id) == 0) gone.push_back(id);
     }
     for (int64_t id : gone) t->partitions.erase(id);
-    for (PartitionPtr& p : built) {
-      if (p->added_version == 0) t->partitions.emplace(p->id, std::move(p));
+    for (size_t i = 0; i < n; ++i) {
+      PartitionPtr& p = built[i];
+      if (p->added_version == 0) {
+        t->partitions.emplace(p->id, std::move(p));
+      } else if (adopted[i] != 0) {
+        t->partitions.insert_or_assign(p->id, std::move(p));
+      }
     }
   } else {
     for (PartitionPtr& p : built) t->partitions.emplace(p->id, std::move(p));
@@ -365,12 +415,17 @@ Status TableLoader::FillFiles(const std::vector<FileStatus>& files, PartitionSha
 }
 
 Result<PartitionPtr> TableLoader::RefreshPartition(const PartitionPtr& old) {
+  return Relist(old, -1);
+}
+
+Result<PartitionPtr> TableLoader::Relist(const PartitionPtr& old, int64_t id) {
   Result<std::vector<FileStatus>> files = ListFilesGuarded(fs_, old->location());
   if (!files.ok()) return files.status().WithContext("listing partition '" + std::string(old->name()) + "'");
   if (SameFiles(old->file_descs, *files)) return old;
   auto p = NewPartition(*old);
-  p->id = next_partition_id_->fetch_add(1);
+  p->id = id >= 0 ? id : next_partition_id_->fetch_add(1);
   p->prev_id = old->id;
+  p->set_source_digest(old->source_digest());  // only the files differ
   p->added_version = 0;
   ICS_RETURN_IF_ERROR(FillFiles(*files, nullptr, old->file_descs.reference(), p.get())
                           .WithContext("partition '" + std::string(p->name()) + "'"));

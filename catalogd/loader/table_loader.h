@@ -84,7 +84,11 @@ class TableLoader {
   // table's current loaded state), a partition that comes out identical to
   // its namesake there (SameContent) is that state itself, with its id, so
   // a REFRESH of an unchanged table changes no partition; a changed one
-  // gets a new id with prev_id = the old id.
+  // gets a new id with prev_id = the old id. A partition whose stored form
+  // has the digest its state in `previous` was built from
+  // (PartitionReader::Peek) is not decoded again, only re-listed (as
+  // RefreshPartition), when the table's partition keys and location are
+  // unchanged.
   Result<std::shared_ptr<TableState>> Load(const std::string& db, const std::string& table,
                                            const TableState* previous = nullptr);
 
@@ -121,6 +125,8 @@ class TableLoader {
   [[nodiscard]] Status FillFiles(const std::vector<FileStatus>& files, PartitionShapes* shapes,
                                  const FileDescList::Reference& reference,
                                  PartitionState* part) const;
+  // RefreshPartition, the changed copy getting `id` (< 0: a new one).
+  Result<PartitionPtr> Relist(const PartitionPtr& old, int64_t id);
   Result<MutablePartitionPtr> BuildPartition(const TableState& table,
                                                          hive::Partition partition, int64_t id,
                                                          int64_t prev_id, PartitionShapes* shapes);

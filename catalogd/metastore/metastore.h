@@ -206,14 +206,31 @@ struct NotificationRetention {
 // A table's partitions as read in one snapshot, decoded one at a time when
 // taken: a loader decodes them in parallel and keeps no second copy of the
 // whole list. Ordered by name.
-// Thread-safety: Take may run concurrently for distinct indexes.
+// Thread-safety: Take, Peek and Skip may run concurrently for distinct
+// indexes.
 class PartitionReader {
  public:
+  // What a reader that keeps partitions in a stored form can tell about
+  // one without decoding it: its name (as the metastore keys it) and a
+  // 64-bit digest of its stored bytes, never 0. Two stored forms of one
+  // table's partition with equal digests are taken to be equal (a refresh
+  // skips decoding a partition whose digest it has seen before).
+  struct Stored {
+    std::string_view name;  // valid until i is taken or skipped
+    uint64_t digest = 0;
+  };
+
   virtual ~PartitionReader() = default;
   virtual size_t size() const = 0;
   // Partition i (< size()), decoded; its stored form is released. Each
-  // index is taken at most once.
+  // index is taken (or skipped) at most once.
   virtual Result<hive::Partition> Take(size_t i) = 0;
+  // Partition i's name and digest, before it is taken or skipped; nullopt
+  // when the reader holds no stored form (the default).
+  virtual std::optional<Stored> Peek(size_t /*i*/) const { return std::nullopt; }
+  // Done with partition i without decoding it: its stored form is released
+  // as Take would.
+  virtual void Skip(size_t /*i*/) {}
 };
 
 // A PartitionReader over partitions already decoded.

@@ -1,5 +1,7 @@
 #include "catalogd/metastore/sql_partition_rows.h"
 
+#include <functional>
+#include <string_view>
 #include <utility>
 
 #include "catalogd/metastore/metastore_blob.h"
@@ -26,6 +28,17 @@ class Reader final : public PartitionReader {
   Reader(PackedRows rows, std::string db, std::string table)
       : rows_(std::move(rows)), db_(std::move(db)), table_(std::move(table)) {}
   size_t size() const override { return rows_.size(); }
+  std::optional<Stored> Peek(size_t i) const override {
+    if (i >= rows_.size()) return std::nullopt;
+    Stored s;
+    s.name = rows_.Key(i);
+    s.digest = std::hash<std::string_view>{}(rows_.Blob(i));
+    if (s.digest == 0) s.digest = 1;  // 0 means "no digest" to the catalog
+    return s;
+  }
+  void Skip(size_t i) override {
+    if (i < rows_.size()) rows_.Release(i);
+  }
   Result<hive::Partition> Take(size_t i) override {
     if (i >= rows_.size()) return Status::InvalidArgument("partition row out of range");
     hive::Partition p;

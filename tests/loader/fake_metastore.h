@@ -6,16 +6,24 @@
 // by their Hive name, computed from the table's partition keys, so
 // GetPartitions returns them ordered by name as the interface promises.
 // FailNext() makes the next read fail with a given status (fault injection).
+// UseStoredForm(true) makes ReadPartitions behave as the SQL metastores'
+// reader: partitions held encoded, named and digested (Peek) before they
+// are decoded; decodes() counts the partitions decoded (taken) so far.
 //
 // Thread-safety: thread-safe (one mutex around everything).
 #pragma once
 
+#include <atomic>
+#include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "catalogd/metastore/metastore.h"
+#include "common/codec/thrift_serde.h"
 #include "common/hive/partition_name.h"
 #include "common/util/mutex.h"
 
@@ -97,6 +105,24 @@ class FakeMetastore final : public Metastore {
     for (const auto& [name, p] : it->second) out.push_back(p);
     return out;
   }
+  void UseStoredForm(bool on) { stored_form_ = on; }
+  int64_t decodes() const { return decodes_.load(); }
+
+  Result<std::unique_ptr<PartitionReader>> ReadPartitions(const std::string& db,
+                                                          const std::string& table) override {
+    ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> parts, GetPartitions(db, table));
+    if (!stored_form_) return ReaderOf(std::move(parts));
+    auto reader = std::make_unique<StoredReader>(&decodes_);
+    for (const hive::Partition& p : parts) {
+      const hive::Table t = GetTable(db, table).value();
+      std::vector<std::string> keys;
+      for (const hive::FieldSchema& f : t.partitionKeys) keys.push_back(f.name);
+      ICS_ASSIGN_OR_RETURN(std::string name, MakePartitionName(keys, p.values));
+      ICS_ASSIGN_OR_RETURN(std::string bytes, SerializeThrift(p, ThriftProtocol::kCompact));
+      reader->rows.emplace_back(std::move(name), std::move(bytes));
+    }
+    return std::unique_ptr<PartitionReader>(std::move(reader));
+  }
   Result<std::vector<hive::Partition>> GetPartitionsByNames(
       const std::string& db, const std::string& table,
       const std::vector<std::string>& names) override EXCLUDES(mu_) {
@@ -135,6 +161,24 @@ class FakeMetastore final : public Metastore {
   Result<int64_t> CurrentNotificationEventId() override { return int64_t{0}; }
 
  private:
+  // Partitions as (name, compact-encoded bytes), decoded when taken.
+  struct StoredReader final : PartitionReader {
+    explicit StoredReader(std::atomic<int64_t>* decodes) : decodes(decodes) {}
+    size_t size() const override { return rows.size(); }
+    std::optional<Stored> Peek(size_t i) const override {
+      Stored st;
+      st.name = rows[i].first;
+      st.digest = std::hash<std::string>{}(rows[i].second) | 1;
+      return st;
+    }
+    Result<hive::Partition> Take(size_t i) override {
+      decodes->fetch_add(1);
+      return DeserializeThriftAs<hive::Partition>(rows[i].second, ThriftProtocol::kCompact);
+    }
+    std::atomic<int64_t>* const decodes;
+    std::vector<std::pair<std::string, std::string>> rows;
+  };
+
   static std::string Key(const std::string& db, const std::string& table) {
     return db + "." + table;
   }
@@ -144,6 +188,8 @@ class FakeMetastore final : public Metastore {
     return s;
   }
 
+  std::atomic<bool> stored_form_{false};
+  std::atomic<int64_t> decodes_{0};
   Mutex mu_;
   std::map<std::string, hive::Table> tables_ GUARDED_BY(mu_);
   std::map<std::string, std::map<std::string, hive::Partition>> partitions_ GUARDED_BY(mu_);

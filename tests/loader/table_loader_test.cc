@@ -282,6 +282,88 @@ TEST_F(TableLoaderTest, ReloadKeepsUnchangedPartitions) {
   for (const auto& [id, p] : (*d)->partitions) EXPECT_EQ((*c)->partitions.count(id), 0u);
 }
 
+// With a metastore that names and digests partitions before decoding them
+// (as the SQL metastores do), a reload decodes only the partitions whose
+// stored form changed; the others are re-listed only, and a changed
+// listing still gives a new state.
+TEST_F(TableLoaderTest, ReloadDecodesOnlyChangedStoredPartitions) {
+  ms_.UseStoredForm(true);
+  TableLoader loader(&ms_, &fs_, Options(), &next_id_);
+  auto a = loader.Load("db1", "sales");
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(ms_.decodes(), 3);
+  for (const auto& [id, p] : (*a)->partitions) EXPECT_NE(p->source_digest(), 0u) << p->name();
+
+  auto b = loader.Load("db1", "sales", a->get());
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(ms_.decodes(), 3) << "an unchanged table is not decoded again";
+  for (const auto& [id, p] : (*b)->partitions) {
+    EXPECT_EQ((*a)->partitions.at(id).get(), p.get()) << p->name();
+  }
+
+  // A new file in January (metastore unchanged), a new parameter on
+  // February (stored form changed).
+  WriteFile(table_dir_ + "/year=2024/month=01/000002_0", 7);
+  hive::Partition feb = Partition({"2024", "02"});
+  feb.sd.location = external_dir_;
+  feb.parameters["owner_note"] = "x";
+  ASSERT_TRUE(ms_.PutPartition(feb).ok());
+  auto c = loader.Load("db1", "sales", b->get());
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(ms_.decodes(), 4) << "only February is decoded";
+  const PartitionState* jan_old = (*b)->FindPartition("year=2024/month=01");
+  const PartitionState* jan = (*c)->FindPartition("year=2024/month=01");
+  const PartitionState* feb_old = (*b)->FindPartition("year=2024/month=02");
+  const PartitionState* feb_new = (*c)->FindPartition("year=2024/month=02");
+  ASSERT_TRUE(jan && jan_old && feb_old && feb_new);
+  EXPECT_EQ(jan->prev_id, jan_old->id);
+  EXPECT_EQ(jan->file_descs.size(), jan_old->file_descs.size() + 1);
+  EXPECT_EQ(jan->source_digest(), jan_old->source_digest());
+  EXPECT_EQ(feb_new->prev_id, feb_old->id);
+  EXPECT_EQ(feb_new->hms_parameters().ToMap().at("owner_note"), "x");
+  EXPECT_NE(feb_new->source_digest(), feb_old->source_digest());
+  EXPECT_EQ((*c)->table_stats.total_file_bytes, (*b)->table_stats.total_file_bytes + 7);
+
+  // A copy made to be changed (a DDL) carries no digest, so the next
+  // reload decodes it rather than trusting what it was built from.
+  EXPECT_EQ(NewPartition(*jan)->source_digest(), 0u);
+
+  // A partition added by a DDL has no digest yet: the reload decodes it,
+  // keeps its id and version, and remembers the digest for the next one.
+  WriteFile(table_dir_ + "/year=2030/month=12/x.lz4", 5);
+  ASSERT_TRUE(ms_.PutPartition(Partition({"2030", "12"})).ok());
+  std::shared_ptr<TableState> d = std::make_shared<TableState>(**c);
+  auto added = loader.LoadPartition(*d, Partition({"2030", "12"}));
+  ASSERT_TRUE(added.ok()) << added.status().ToString();
+  (*added)->added_version = 9;
+  d->partitions.emplace((*added)->id, *added);
+  loader.FinishTableState(d.get(), c->get());
+  EXPECT_EQ((*added)->source_digest(), 0u);
+  const int64_t before = ms_.decodes();
+  auto e = loader.Load("db1", "sales", d.get());
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ(ms_.decodes(), before + 1);
+  const PartitionState* dec = (*e)->FindPartition("year=2030/month=12");
+  ASSERT_NE(dec, nullptr);
+  EXPECT_EQ(dec->id, (*added)->id);
+  EXPECT_EQ(dec->added_version, 9);
+  EXPECT_NE(dec->source_digest(), 0u);
+  EXPECT_EQ((*e)->partitions.size(), 4u);
+  auto f = loader.Load("db1", "sales", e->get());
+  ASSERT_TRUE(f.ok()) << f.status().ToString();
+  EXPECT_EQ(ms_.decodes(), before + 1);
+  EXPECT_EQ((*f)->FindPartition("year=2030/month=12"), dec);
+
+  // A moved table: partitions derive their directories from its location,
+  // so everything is decoded again.
+  hive::Table moved = ms_.GetTable("db1", "sales").value();
+  moved.sd.location = table_dir_ + "/../moved";
+  ms_.PutTable(moved);
+  auto g = loader.Load("db1", "sales", f->get());
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  EXPECT_EQ(ms_.decodes(), before + 1 + 4);
+}
+
 TEST_F(TableLoaderTest, UnpartitionedTable) {
   hive::Table t;
   t.dbName = "db1";
