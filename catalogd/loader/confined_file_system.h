@@ -44,6 +44,8 @@ class ConfinedFileSystem final : public FileSystem {
                                                             std::vector<std::string> roots);
 
   Result<std::vector<FileStatus>> ListFiles(const std::string& dir) override;
+  // Reading is not confined: the inner store's.
+  std::unique_ptr<Base> OpenBase(const std::string& dir) override { return inner_->OpenBase(dir); }
   Result<std::vector<std::string>> ListSubdirectories(const std::string& dir) override;
   [[nodiscard]] Status CreateDirectories(const std::string& path) override;
   [[nodiscard]] Status RemoveAll(const std::string& path) override;

@@ -9,11 +9,13 @@
 #include <cerrno>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <system_error>
 
 #include "common/util/checked_math.h"
+#include "common/util/path_join.h"
 
 namespace ics::catalog {
 
@@ -56,13 +58,13 @@ Status ForEachEntry(const std::string& dir, Fn fn) {
 // Appends `name` in the directory open as `dir_fd` (`dir`, for errors) to
 // *files when it is a regular file, following symlinks as Hadoop's listing
 // of a local dir does. A file deleted meanwhile is skipped.
-Status AddIfRegularFile(int dir_fd, const std::string& dir, const char* name,
+Status AddIfRegularFile(int dir_fd, const std::function<std::string()>& dir, const char* name,
                         std::vector<FileStatus>* files) {
   struct stat st;
   if (::fstatat(dir_fd, name, &st, 0) != 0) {
     const std::error_code ec(errno, std::generic_category());
     if (ec == std::errc::no_such_file_or_directory) return Status::OK();
-    return IoError("cannot stat", dir + "/" + name, ec);
+    return IoError("cannot stat", dir() + "/" + name, ec);
   }
   if (!S_ISREG(st.st_mode)) return Status::OK();
   FileStatus f;
@@ -74,18 +76,19 @@ Status AddIfRegularFile(int dir_fd, const std::string& dir, const char* name,
   return Status::OK();
 }
 
-}  // namespace
-
-Result<std::vector<FileStatus>> LocalFileSystem::ListFiles(const std::string& dir) {
-  // The directory is read with getdents64 on one descriptor and each entry
-  // stat()ed relative to it: a partition costs open, two reads, one
-  // fstatat a file and close, and no lookup of the whole path per file
-  // (std::filesystem adds an fcntl, an fstat and a path object per entry).
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+// The listing of the directory at `path`, relative to `at_fd` (AT_FDCWD
+// for an absolute path); `shown` names it in errors. The directory is read
+// with getdents64 on one descriptor and each entry stat()ed relative to
+// it: a partition costs open, two reads, one fstatat a file and close, and
+// no lookup of the whole path per file (std::filesystem adds an fcntl, an
+// fstat and a path object per entry).
+Result<std::vector<FileStatus>> ListFilesAt(int at_fd, const char* path,
+                                            const std::function<std::string()>& shown) {
+  const int fd = ::openat(at_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) {
     const std::error_code ec(errno, std::generic_category());
     if (ec == std::errc::no_such_file_or_directory) return std::vector<FileStatus>{};
-    return IoError("cannot list directory", dir, ec);
+    return IoError("cannot list directory", shown(), ec);
   }
   struct CloseFd {
     int fd;
@@ -97,7 +100,8 @@ Result<std::vector<FileStatus>> LocalFileSystem::ListFiles(const std::string& di
   while ((n = ::getdents64(fd, buf, sizeof buf)) != 0) {
     if (n < 0) {
       if (errno == EINTR) continue;
-      return IoError("cannot list directory", dir, std::error_code(errno, std::generic_category()));
+      return IoError("cannot list directory", shown(),
+                     std::error_code(errno, std::generic_category()));
     }
     for (ssize_t off = 0; off < n;) {
       const auto* e = reinterpret_cast<const struct dirent64*>(buf + off);
@@ -105,12 +109,57 @@ Result<std::vector<FileStatus>> LocalFileSystem::ListFiles(const std::string& di
       // "." and ".." are hidden names too.
       if (IsHiddenFileName(e->d_name)) continue;
       if (e->d_type != DT_REG && e->d_type != DT_LNK && e->d_type != DT_UNKNOWN) continue;
-      ICS_RETURN_IF_ERROR(AddIfRegularFile(fd, dir, e->d_name, &files));
+      ICS_RETURN_IF_ERROR(AddIfRegularFile(fd, shown, e->d_name, &files));
     }
   }
   std::sort(files.begin(), files.end(),
             [](const FileStatus& a, const FileStatus& b) { return a.name < b.name; });
   return files;
+}
+
+// A Base that joins paths (stores that cannot hold a directory).
+class JoiningBase final : public FileSystem::Base {
+ public:
+  JoiningBase(FileSystem* fs, std::string dir) : fs_(fs), dir_(std::move(dir)) {}
+  Result<std::vector<FileStatus>> ListFiles(const std::string& relative) override {
+    return fs_->ListFiles(JoinPath(dir_, relative));
+  }
+
+ private:
+  FileSystem* const fs_;
+  const std::string dir_;
+};
+
+// A local directory held open.
+class OpenBaseDir final : public FileSystem::Base {
+ public:
+  OpenBaseDir(int fd, std::string dir) : fd_(fd), dir_(std::move(dir)) {}
+  ~OpenBaseDir() override { ::close(fd_); }
+  OpenBaseDir(const OpenBaseDir&) = delete;
+  OpenBaseDir& operator=(const OpenBaseDir&) = delete;
+  Result<std::vector<FileStatus>> ListFiles(const std::string& relative) override {
+    return ListFilesAt(fd_, relative.c_str(), [&] { return JoinPath(dir_, relative); });
+  }
+
+ private:
+  const int fd_;
+  const std::string dir_;
+};
+
+}  // namespace
+
+std::unique_ptr<FileSystem::Base> FileSystem::OpenBase(const std::string& dir) {
+  return std::make_unique<JoiningBase>(this, dir);
+}
+
+Result<std::vector<FileStatus>> LocalFileSystem::ListFiles(const std::string& dir) {
+  return ListFilesAt(AT_FDCWD, dir.c_str(), [&] { return dir; });
+}
+
+std::unique_ptr<FileSystem::Base> LocalFileSystem::OpenBase(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return FileSystem::OpenBase(dir);
+  return std::make_unique<OpenBaseDir>(fd, dir);
 }
 
 Result<std::vector<std::string>> LocalFileSystem::ListSubdirectories(const std::string& dir) {

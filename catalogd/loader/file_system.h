@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,22 @@ class FileSystem {
   // Regular files directly in `dir` (symlinks to regular files count),
   // hidden names skipped, sorted by name. A missing `dir` yields {}.
   virtual Result<std::vector<FileStatus>> ListFiles(const std::string& dir) = 0;
+
+  // A directory held for listing many directories below it (a table's
+  // partitions) by their paths relative to it, without resolving its own
+  // path again for each. Listings are ListFiles' (same rules, errors name
+  // the full path). Lives no longer than its file system; thread-safe.
+  class Base {
+   public:
+    virtual ~Base() = default;
+    // ListFiles(base + "/" + relative); `relative` is not empty and does
+    // not start with '/'.
+    virtual Result<std::vector<FileStatus>> ListFiles(const std::string& relative) = 0;
+  };
+  // The default joins the paths and calls ListFiles; a store that can hold
+  // a directory open overrides it. Never null; a `dir` that cannot be held
+  // (missing, say) gives a Base that joins paths.
+  virtual std::unique_ptr<Base> OpenBase(const std::string& dir);
 
   // Names of the non-hidden subdirectories of `dir`, sorted. Missing `dir` yields {}.
   virtual Result<std::vector<std::string>> ListSubdirectories(const std::string& dir) = 0;
@@ -79,6 +96,9 @@ class FileSystem {
 class LocalFileSystem final : public FileSystem {
  public:
   Result<std::vector<FileStatus>> ListFiles(const std::string& dir) override;
+  // Holds `dir` open: listings below it open their directory relative to
+  // it (openat), so the kernel walks one name instead of the whole path.
+  std::unique_ptr<Base> OpenBase(const std::string& dir) override;
   Result<std::vector<std::string>> ListSubdirectories(const std::string& dir) override;
   [[nodiscard]] Status CreateDirectories(const std::string& path) override;
   [[nodiscard]] Status RemoveAll(const std::string& path) override;

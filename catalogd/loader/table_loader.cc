@@ -58,6 +58,60 @@ Result<std::vector<FileStatus>> ListFilesGuarded(FileSystem* fs, const std::stri
   }
 }
 
+}  // namespace
+
+// Lists partition directories; those below the table directory through a
+// FileSystem::Base held on it for the whole load. Every listing is behind
+// an exception barrier: a file system that throws gives a load error, not
+// a dead thread.
+class PartitionDirs {
+ public:
+  // `table_dir` empty: every listing by its full path.
+  PartitionDirs(FileSystem* fs, const std::string& table_dir) : fs_(fs), table_dir_(table_dir) {
+    while (table_dir_.size() > 1 && table_dir_.back() == '/') table_dir_.pop_back();
+    if (!table_dir_.empty()) base_ = Guarded(table_dir_, [&] { return fs_->OpenBase(table_dir_); });
+  }
+
+  Result<std::vector<FileStatus>> List(const std::string& dir) const {
+    const std::string_view rest = Below(dir);
+    if (base_ == nullptr || rest.empty()) return ListFilesGuarded(fs_, dir);
+    const std::string relative(rest);
+    try {
+      return base_->ListFiles(relative);
+    } catch (...) {
+      return StatusFromCurrentException("listing '" + dir + "'");
+    }
+  }
+
+ private:
+  template <typename Open>
+  static std::unique_ptr<FileSystem::Base> Guarded(const std::string& dir, Open open) {
+    try {
+      return open();
+    } catch (...) {
+      LOG(WARNING) << "listing below '" << dir << "' by full paths: "
+                   << StatusFromCurrentException("opening it").ToString();
+      return nullptr;
+    }
+  }
+  // What follows "<table dir>/" in `dir`; empty if `dir` is not below it.
+  std::string_view Below(std::string_view dir) const {
+    if (table_dir_.empty() || dir.size() <= table_dir_.size() + 1 ||
+        dir.compare(0, table_dir_.size(), table_dir_) != 0) {
+      return {};
+    }
+    if (table_dir_ != "/" && dir[table_dir_.size()] != '/') return {};
+    std::string_view rest = dir.substr(table_dir_ == "/" ? 1 : table_dir_.size() + 1);
+    return rest.empty() || rest.front() == '/' ? std::string_view() : rest;
+  }
+
+  FileSystem* const fs_;
+  std::string table_dir_;
+  std::unique_ptr<FileSystem::Base> base_;
+};
+
+namespace {
+
 // Whether `listing` describes exactly the files of `descs`.
 bool SameFiles(const FileDescList& descs, const std::vector<FileStatus>& listing) {
   if (descs.size() != listing.size()) return false;
@@ -243,6 +297,7 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
   // state holds beyond the stored form comes from the table's partition
   // keys and location, so those must not have changed.
   const bool reuse_by_digest = previous != nullptr && SameKeysAndLocation(*previous, *t);
+  const PartitionDirs dirs(fs_, t->hms.sd.location);
   // Partitions kept with their id whose state is a copy (it gained its
   // digest): they replace the previous state's entry below.
   std::vector<char> adopted(n, 0);
@@ -253,7 +308,7 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
       PartitionPtr old = previous->partitions_by_name.Get(stored->name);
       if (old && old->source_digest() == stored->digest) {
         parts->Skip(i);
-        Result<PartitionPtr> again = Relist(old, id);
+        Result<PartitionPtr> again = Relist(old, id, dirs);
         if (!again.ok()) {
           errors[i] = again.status();
           return;
@@ -268,7 +323,7 @@ Result<std::shared_ptr<TableState>> TableLoader::Load(const std::string& db,
       return;
     }
     Result<MutablePartitionPtr> p =
-        BuildPartition(table_ref, std::move(decoded).value(), id, -1, &shapes);
+        BuildPartition(table_ref, std::move(decoded).value(), id, -1, &shapes, dirs);
     if (!p.ok()) {
       errors[i] = p.status();
       return;
@@ -337,13 +392,14 @@ Result<MutablePartitionPtr> TableLoader::LoadPartition(const TableState& table,
                                                                    const hive::Partition& partition,
                                                                    int64_t prev_id) {
   PartitionShapes shapes(table);
-  return BuildPartition(table, partition, next_partition_id_->fetch_add(1), prev_id, &shapes);
+  return BuildPartition(table, partition, next_partition_id_->fetch_add(1), prev_id, &shapes,
+                        PartitionDirs(fs_, ""));
 }
 
 Result<MutablePartitionPtr> TableLoader::BuildPartition(const TableState& table,
-                                                                    hive::Partition partition,
-                                                                    int64_t id, int64_t prev_id,
-                                                                    PartitionShapes* shapes) {
+                                                        hive::Partition partition, int64_t id,
+                                                        int64_t prev_id, PartitionShapes* shapes,
+                                                        const PartitionDirs& dirs) {
   auto p = NewPartition();
   p->id = id;
   p->prev_id = prev_id;
@@ -379,7 +435,7 @@ Result<MutablePartitionPtr> TableLoader::BuildPartition(const TableState& table,
   RemoveStatsParams(&partition.parameters);
   p->SetHms(std::move(partition), location, table.hms.sd.location, shapes);
 
-  Result<std::vector<FileStatus>> files = ListFilesGuarded(fs_, p->location());
+  Result<std::vector<FileStatus>> files = dirs.List(p->location());
   if (!files.ok()) return files.status().WithContext("listing partition '" + std::string(p->name()) + "'");
   ICS_RETURN_IF_ERROR(FillFiles(*files, shapes, FileDescList::Reference(), p.get())
                           .WithContext("partition '" + std::string(p->name()) + "'"));
@@ -415,11 +471,12 @@ Status TableLoader::FillFiles(const std::vector<FileStatus>& files, PartitionSha
 }
 
 Result<PartitionPtr> TableLoader::RefreshPartition(const PartitionPtr& old) {
-  return Relist(old, -1);
+  return Relist(old, -1, PartitionDirs(fs_, ""));
 }
 
-Result<PartitionPtr> TableLoader::Relist(const PartitionPtr& old, int64_t id) {
-  Result<std::vector<FileStatus>> files = ListFilesGuarded(fs_, old->location());
+Result<PartitionPtr> TableLoader::Relist(const PartitionPtr& old, int64_t id,
+                                         const PartitionDirs& dirs) {
+  Result<std::vector<FileStatus>> files = dirs.List(old->location());
   if (!files.ok()) return files.status().WithContext("listing partition '" + std::string(old->name()) + "'");
   if (SameFiles(old->file_descs, *files)) return old;
   auto p = NewPartition(*old);

@@ -61,6 +61,8 @@
 
 namespace ics::catalog {
 
+class PartitionDirs;  // table_loader.cc
+
 struct LoaderOptions {
   // Listing threads shared by all loads (the calling thread works too).
   int num_threads = 8;
@@ -126,10 +128,11 @@ class TableLoader {
                                  const FileDescList::Reference& reference,
                                  PartitionState* part) const;
   // RefreshPartition, the changed copy getting `id` (< 0: a new one).
-  Result<PartitionPtr> Relist(const PartitionPtr& old, int64_t id);
+  Result<PartitionPtr> Relist(const PartitionPtr& old, int64_t id, const PartitionDirs& dirs);
   Result<MutablePartitionPtr> BuildPartition(const TableState& table,
                                                          hive::Partition partition, int64_t id,
-                                                         int64_t prev_id, PartitionShapes* shapes);
+                                                         int64_t prev_id, PartitionShapes* shapes,
+                                                         const PartitionDirs& dirs);
 
   Metastore* const metastore_;
   FileSystem* const fs_;
