@@ -110,6 +110,40 @@ TEST_F(LocalFileSystemTest, ListingAFileIsAnIoError) {
   EXPECT_NE(files.status().message().find(tmp_.path() + "/plain"), std::string::npos);
 }
 
+// A held base lists below it as ListFiles lists the full paths, names full
+// paths in errors, and a base that cannot be opened falls back to paths.
+TEST_F(LocalFileSystemTest, BaseListsRelativePathsAsFullPaths) {
+  const std::string dir = tmp_.path() + "/t";
+  ASSERT_TRUE(fs_.CreateDirectories(dir + "/k=1/j=2").ok());
+  WriteFile(dir + "/k=1/j=2/part-0.parq", 4);
+  WriteFile(dir + "/k=1/j=2/_SUCCESS", 0);
+  WriteFile(dir + "/k=1/x", 2);
+  WriteFile(dir + "/plain", 1);
+  std::unique_ptr<FileSystem::Base> base = fs_.OpenBase(dir);
+  ASSERT_NE(base, nullptr);
+  for (const std::string rel : {"k=1/j=2", "k=1", "k=9"}) {
+    auto by_base = base->ListFiles(rel);
+    auto by_path = fs_.ListFiles(dir + "/" + rel);
+    ASSERT_TRUE(by_base.ok() && by_path.ok()) << rel;
+    EXPECT_EQ(*by_base, *by_path) << rel;
+  }
+  EXPECT_EQ(base->ListFiles("k=1/j=2")->size(), 1u);
+  auto err = base->ListFiles("plain");
+  ASSERT_FALSE(err.ok());
+  EXPECT_NE(err.status().message().find(dir + "/plain"), std::string::npos)
+      << err.status().ToString();
+
+  // Missing base directory: listings by full path (all empty here).
+  std::unique_ptr<FileSystem::Base> missing = fs_.OpenBase(tmp_.path() + "/nope");
+  ASSERT_NE(missing, nullptr);
+  auto none = missing->ListFiles("k=1");
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+  ASSERT_TRUE(fs_.CreateDirectories(tmp_.path() + "/nope/k=1").ok());
+  WriteFile(tmp_.path() + "/nope/k=1/f", 3);
+  EXPECT_EQ(missing->ListFiles("k=1")->size(), 1u);
+}
+
 TEST_F(LocalFileSystemTest, Mutations) {
   const std::string a = tmp_.path() + "/a/b/c";
   ASSERT_TRUE(fs_.CreateDirectories(a).ok());
