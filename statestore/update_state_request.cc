@@ -125,12 +125,6 @@ Result<std::shared_ptr<const EncodedDelta>> EncodeDelta(const impala::TTopicDelt
 
 namespace {
 
-bool SpeaksBinary(TProtocol* p) {
-  if (dynamic_cast<apache::thrift::protocol::TBinaryProtocol*>(p) != nullptr) return true;
-  auto* bounded = dynamic_cast<BoundedProtocol*>(p);
-  return bounded != nullptr && bounded->binary_inner();
-}
-
 // The same calls, in the same order, as TTopicDelta::write for fields 6 and
 // the stop, after the shared fields went out as bytes.
 uint32_t WritePart(TProtocol* out, const UpdateStatePart& part) {

@@ -12,6 +12,7 @@
 #include "catalogd/catalog/compact_string_map.h"
 #include "catalogd/fetch/table_fetch.h"
 #include "common/codec/thrift_serde.h"
+#include "common/rpc/bounded_protocol.h"
 
 namespace ics::catalog {
 
@@ -60,9 +61,7 @@ class BytesWriter {
  public:
   explicit BytesWriter(TProtocol* out)
       : out_(out),
-        raw_(dynamic_cast<apache::thrift::protocol::TBinaryProtocol*>(out) != nullptr
-                 ? out->getTransport()
-                 : nullptr) {}
+        raw_(SpeaksBinary(out) ? out->getTransport() : nullptr) {}
 
   // Whether bytes go to the transport as they are (the binary protocol).
   bool raw() const { return raw_ != nullptr; }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/protocol/TProtocolException.h>
 
 namespace ics {
@@ -186,6 +187,12 @@ uint32_t BoundedProtocol::ReadStreamedBytes(std::string& str) {
 uint32_t BoundedProtocol::skip_virt(TType type) {
   // Through this object, so everything skipped is bounded and counted.
   return apache::thrift::protocol::skip(*this, type);
+}
+
+bool SpeaksBinary(apache::thrift::protocol::TProtocol* p) {
+  if (dynamic_cast<apache::thrift::protocol::TBinaryProtocol*>(p) != nullptr) return true;
+  auto* bounded = dynamic_cast<BoundedProtocol*>(p);
+  return bounded != nullptr && bounded->binary_inner();
 }
 
 }  // namespace ics

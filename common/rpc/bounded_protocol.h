@@ -109,4 +109,9 @@ class BoundedProtocol : public apache::thrift::protocol::TProtocolDecorator {
   bool reading_message_ = false;
 };
 
+// Whether `p` writes the binary encoding: a TBinaryProtocol, or a
+// BoundedProtocol over one. Writers that emit pre-encoded binary bytes
+// straight to the transport ask this first.
+bool SpeaksBinary(apache::thrift::protocol::TProtocol* p);
+
 }  // namespace ics
