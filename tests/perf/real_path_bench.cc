@@ -47,6 +47,7 @@
 #include <fstream>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -65,6 +66,8 @@ DEFINE_int32(files_per_partition, 1, "Data files in every partition directory.")
 DEFINE_int32(columns, 10, "Data columns per table.");
 DEFINE_int32(small_table_partitions, 100, "Partitions of the small table of the DDL phase.");
 DEFINE_int32(ddl_rounds, 20, "ADD PARTITION statements per table in the DDL phase.");
+DEFINE_string(catalogd_extra_flags, "",
+              "Space-separated flags added to catalogd's (e.g. --num_metadata_loading_threads=2).");
 DEFINE_int32(refresh_rounds, 5,
              "Timed rounds of each REFRESH rate figure (the median is printed): REFRESH of the "
              "unchanged tables, and INVALIDATE METADATA then REFRESH (a load).");
@@ -258,6 +261,10 @@ int Run() {
   o.sync_ddl_timeout_ms = 60000;
   o.catalogd_flags = {"--hms_port=0", "--metastore_service_port=-1", "--webserver_port=0",
                       "--warehouse_dir=" + spec.warehouse, "--data_roots=" + spec.warehouse};
+  {
+    std::istringstream extra(FLAGS_catalogd_extra_flags);
+    for (std::string f; extra >> f;) o.catalogd_flags.push_back(f);
+  }
   external::ExternalCluster cluster(o);
   Status s = cluster.Start();
   if (!s.ok()) {
