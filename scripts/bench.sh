@@ -198,7 +198,7 @@ for rep in $(seq "$repeats"); do
       if [ -n "$max_partitions" ] && [ "$p" -gt "$max_partitions" ]; then continue; fi
       run s8 "p${p}_f${f}" "$rep" "$bin/real_path_bench" --partitions="$p" --tables=1 \
           --files_per_partition="$f" --statestored="$bin/statestored" --catalogd="$bin/catalogd" \
-          --coordinator_sim="$bin/coordinator-sim"
+          --coordinator_sim="$bin/coordinator-sim" --refresh_rounds=3
     done
   fi
   if want s9; then

@@ -452,6 +452,8 @@ def section_s8(data, plot):
         rows.append([str(p), str(files), cell(g("rss_bytes_per_partition")),
                      cell(g("rss_after_refresh_mb")), cell(g("refresh_partitions_per_s")),
                      cell(g("second_refresh_partitions_per_s")),
+                     cell(g("unchanged_refresh_partitions_per_s_median")),
+                     cell(g("load_refresh_partitions_per_s_median")),
                      cell(g("add_partition_ms_p50_t100")), cell(f.get(big, {})) if big else "-",
                      cell(g("add_partition_p50_ratio")),
                      cell(g("catalogd_add_partition_ms_p50_t100")),
@@ -459,6 +461,7 @@ def section_s8(data, plot):
                      cell(g("catalogd_add_partition_p50_ratio"))])
     md.append(table(["partitions", "files each", "RSS B/partition", "RSS MiB after",
                      "REFRESH partitions/s", "unchanged REFRESH partitions/s",
+                     "unchanged REFRESH, median", "reload (INVALIDATE + REFRESH), median",
                      "ADD PARTITION ms (100)", "ADD PARTITION ms (big)", "ratio",
                      "catalogd ExecDdl ms (100)", "catalogd ExecDdl ms (big)", "ratio"], rows))
     extra = []
