@@ -48,11 +48,12 @@ LoaderOptions Sanitized(LoaderOptions o) {
   return o;
 }
 
-// fs->ListFiles behind an exception barrier: a file system that throws
-// gives a load error, not a dead thread.
-Result<std::vector<FileStatus>> ListFilesGuarded(FileSystem* fs, const std::string& dir) {
+// list() (a listing of `dir`) behind an exception barrier: a file system
+// that throws gives a load error, not a dead thread.
+template <typename List>
+Result<std::vector<FileStatus>> ListGuarded(const std::string& dir, List list) {
   try {
-    return fs->ListFiles(dir);
+    return list();
   } catch (...) {
     return StatusFromCurrentException("listing '" + dir + "'");
   }
@@ -74,13 +75,10 @@ class PartitionDirs {
 
   Result<std::vector<FileStatus>> List(const std::string& dir) const {
     const std::string_view rest = Below(dir);
-    if (base_ == nullptr || rest.empty()) return ListFilesGuarded(fs_, dir);
-    const std::string relative(rest);
-    try {
-      return base_->ListFiles(relative);
-    } catch (...) {
-      return StatusFromCurrentException("listing '" + dir + "'");
+    if (base_ == nullptr || rest.empty()) {
+      return ListGuarded(dir, [&] { return fs_->ListFiles(dir); });
     }
+    return ListGuarded(dir, [&] { return base_->ListFiles(std::string(rest)); });
   }
 
  private:

@@ -112,11 +112,11 @@ class FakeMetastore final : public Metastore {
                                                           const std::string& table) override {
     ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> parts, GetPartitions(db, table));
     if (!stored_form_) return ReaderOf(std::move(parts));
+    ICS_ASSIGN_OR_RETURN(hive::Table t, GetTable(db, table));
+    std::vector<std::string> keys;
+    for (const hive::FieldSchema& f : t.partitionKeys) keys.push_back(f.name);
     auto reader = std::make_unique<StoredReader>(&decodes_);
     for (const hive::Partition& p : parts) {
-      const hive::Table t = GetTable(db, table).value();
-      std::vector<std::string> keys;
-      for (const hive::FieldSchema& f : t.partitionKeys) keys.push_back(f.name);
       ICS_ASSIGN_OR_RETURN(std::string name, MakePartitionName(keys, p.values));
       ICS_ASSIGN_OR_RETURN(std::string bytes, SerializeThrift(p, ThriftProtocol::kCompact));
       reader->rows.emplace_back(std::move(name), std::move(bytes));
