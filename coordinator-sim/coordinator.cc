@@ -91,6 +91,9 @@ Status Coordinator::Start() {
   topic.topic = kCatalogTopic;
   topic.is_transient = true;
   topic.populate_min_subscriber_topic_version = true;
+  // The minimum is waited for by SYNC_DDL only: pushed when asked for, not
+  // after every change all coordinators applied (a second update each).
+  topic.min_version_on_request = true;
   topic.filter_prefix = catalog_->topic_prefix();
   if (subscriber2_ != nullptr) {
     statestore::TopicSubscription second = topic;

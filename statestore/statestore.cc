@@ -273,13 +273,18 @@ void Statestore::Impl::SetActive(bool active, int64_t version) {
 Status Statestore::Impl::RequestUpdate(const impala::TUniqueId& registration_id) {
   MutexLock l(&mu_);
   if (!active_) return Status::OK();  // a standby sends no updates
-  for (auto& [id, sub] : subscribers_) {
-    if (sub->registration_id == registration_id) {
-      ScheduleUpdateLocked(sub);
-      return Status::OK();
-    }
+  SubPtr sub = FindRegistrationLocked(registration_id);
+  if (sub == nullptr) return Status::NotFound("unknown registration id " + PrintId(registration_id));
+  ScheduleUpdateLocked(sub);
+  return Status::OK();
+}
+
+SubPtr Statestore::Impl::FindRegistrationLocked(
+    const impala::TUniqueId& registration_id) const {
+  for (const auto& [id, sub] : subscribers_) {
+    if (sub->registration_id == registration_id) return sub;
   }
-  return Status::NotFound("unknown registration id " + PrintId(registration_id));
+  return nullptr;
 }
 
 // ---------------------------------------------------------------- scheduling
@@ -353,18 +358,6 @@ bool Statestore::Impl::MayPublishLocked(const SubscriberRecord& sub,
                                         const std::string& topic) const {
   if (topic != kCatalogTopicName || !ha_.enabled()) return true;
   return ha_.IsActive(sub.id);
-}
-
-void Statestore::Impl::PushMinChangesLocked() {
-  for (auto& [name, tr] : topics_) {
-    const int64_t min = MinLocked(tr);
-    if (min == tr.published_min) continue;
-    tr.published_min = min;
-    for (auto& [id, sub] : subscribers_) {
-      auto st = sub->topics.find(name);
-      if (st != sub->topics.end() && st->second.populate_min) ScheduleUpdateLocked(sub);
-    }
-  }
 }
 
 void Statestore::Impl::UpdateWorker() {
@@ -505,7 +498,8 @@ std::vector<SubscriberInfo> Statestore::Impl::Subscribers() const {
     info.registration_id = sub->registration_key;
     info.address = sub->location.hostname + ":" + std::to_string(sub->location.port);
     for (const auto& [name, st] : sub->topics) {
-      info.topics.push_back({name, st.last_version, st.filter_prefix, st.is_transient});
+      info.topics.push_back(
+          {name, st.last_version, st.filter_prefix, st.is_transient, st.min_on_request});
     }
     info.consecutive_heartbeat_failures = sub->consecutive_heartbeat_failures;
     info.unresponsive = sub->update.rpc_failures > 0 || sub->heartbeat.rpc_failures > 0;
@@ -546,8 +540,17 @@ Result<impala::TUniqueId> Statestore::RegisterSubscriber(
     const impala::TRegisterSubscriberRequest& req, const std::string& identity) {
   return impl_->Register(req, identity);
 }
-Status Statestore::RequestTopicUpdate(const impala::TUniqueId& registration_id) {
-  return impl_->RequestUpdate(registration_id);
+Status Statestore::RequestTopicUpdate(const impala::TRequestTopicUpdateRequest& req) {
+  if (!req.__isset.min_subscriber_topic_versions_wanted &&
+      !req.__isset.min_subscriber_topic_version_on_request) {
+    return impl_->RequestUpdate(req.registration_id);
+  }
+  std::optional<bool> on_request;
+  if (req.__isset.min_subscriber_topic_version_on_request) {
+    on_request = req.min_subscriber_topic_version_on_request;
+  }
+  return impl_->WantMinVersions(req.registration_id, req.min_subscriber_topic_versions_wanted,
+                                on_request);
 }
 const impala::TUniqueId& Statestore::statestore_id() const { return impl_->statestore_id(); }
 std::optional<ActiveCatalogd> Statestore::active_catalogd() const {

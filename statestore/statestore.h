@@ -15,7 +15,11 @@
 //    arrive (a reply is applied as soon as it is read), so the replies do not
 //    wake it one by one; one of them that hangs holds only this worker until
 //    its deadline, not the others' replies or next updates. When a topic's minimum processed version advances,
-//    subscribers that asked for it get an update carrying the new value.
+//    subscribers that asked for it get an update carrying the new value:
+//    every populate_min subscriber by default, and only for the version it
+//    waits for one that chose "on request" (RequestTopicUpdate;
+//    its other updates carry the minimum too). Without that choice each
+//    change all subscribers applied costs a second update to each of them.
 //  * Unresponsive subscribers (a "tarpit" that accepts and never answers, a
 //    host that never accepts, a peer trickling bytes) cannot starve healthy
 //    ones, in either pool (details: bulkhead_queue.h, subscriber_channel.h):
@@ -64,6 +68,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -139,6 +144,9 @@ struct SubscriberInfo {
     int64_t last_version = 0;
     std::string filter_prefix;
     bool is_transient = false;
+    // populate_min topic whose new minimum is sent only with other updates
+    // or when waited for (RequestTopicUpdate).
+    bool min_on_request = false;
   };
   std::vector<TopicState> topics;
   int consecutive_heartbeat_failures = 0;
@@ -198,8 +206,14 @@ class Statestore {
   Result<impala::TUniqueId> RegisterSubscriber(const impala::TRegisterSubscriberRequest& req,
                                                const std::string& identity = "");
 
-  // Extension RPC: send the registration an update now.
-  [[nodiscard]] Status RequestTopicUpdate(const impala::TUniqueId& registration_id);
+  // Extension RPC (TRequestTopicUpdateRequest). Plain: send the
+  // registration an update now. With field 4: whether the registration's
+  // populate_min topics get every change of their minimum pushed (false, the
+  // default) or only with their other updates; with field 3 (topic ->
+  // version): one update as soon as the topic's minimum reaches the version.
+  // Fields 3 and 4 ask for no update now; topics the registration did not
+  // subscribe with populate_min are ignored.
+  [[nodiscard]] Status RequestTopicUpdate(const impala::TRequestTopicUpdateRequest& req);
 
   const impala::TUniqueId& statestore_id() const;
 

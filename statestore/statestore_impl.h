@@ -63,6 +63,10 @@ class Statestore::Impl {
   Result<impala::TUniqueId> Register(const impala::TRegisterSubscriberRequest& req,
                                      const std::string& identity);
   Status RequestUpdate(const impala::TUniqueId& registration_id);
+  // TRequestTopicUpdateRequest fields 3 and 4 (statestore_min_push.cc).
+  Status WantMinVersions(const impala::TUniqueId& registration_id,
+                         const std::map<std::string, int64_t>& wanted,
+                         std::optional<bool> on_request) EXCLUDES(mu_);
 
   const impala::TUniqueId& statestore_id() const { return statestore_id_; }
   // StatestoreOptions::clock, or the steady clock.
@@ -138,7 +142,14 @@ class Statestore::Impl {
   void ScheduleHeartbeatLocked(const SubPtr& sub) REQUIRES(mu_);
   void ScheduleTopicSubscribersLocked(const std::string& topic) REQUIRES(mu_);
   void SetVersionLocked(SubscriberRecord* sub, const std::string& topic, int64_t v) REQUIRES(mu_);
+  // A topic's minimum changed: an update to each populate_min subscriber that
+  // takes every change, and to those on request that wait for this one
+  // (statestore_min_push.cc).
   void PushMinChangesLocked() REQUIRES(mu_);
+  // An answered update carried minimum `min` of `topic` to `sub`.
+  void NoteMinSentLocked(SubscriberRecord* sub, const std::string& topic, int64_t min)
+      REQUIRES(mu_);
+  SubPtr FindRegistrationLocked(const impala::TUniqueId& registration_id) const REQUIRES(mu_);
   // Re-applies the catalogd HA rules; on a new designation, schedules an
   // update (which carries the UpdateCatalogd call) to everyone who wants it.
   void EvaluateHaLocked() REQUIRES(mu_);

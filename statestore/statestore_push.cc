@@ -285,7 +285,10 @@ void Statestore::Impl::FinishUpdate(UpdateRun* run) {
   ++counters_.updates_sent;
   if (!sub->unregistered) {
     ++sub->updates_sent;
-    for (const TopicPlan& p : plan) SetVersionLocked(sub.get(), p.name, p.delta->to_version);
+    for (const TopicPlan& p : plan) {
+      SetVersionLocked(sub.get(), p.name, p.delta->to_version);
+      if (p.populate_min) NoteMinSentLocked(sub.get(), p.name, p.min_version);
+    }
     for (const auto& [name, v] : base_resets) SetVersionLocked(sub.get(), name, v);
     for (const auto& name : changed) ScheduleTopicSubscribersLocked(name);
     PushMinChangesLocked();

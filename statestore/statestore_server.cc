@@ -38,7 +38,7 @@ class StatestoreServiceHandler : public impala::StatestoreServiceIf {
 
   void RequestTopicUpdate(impala::TRequestTopicUpdateResponse& resp,
                           const impala::TRequestTopicUpdateRequest& req) override {
-    resp.status = ToTStatus(ss_->RequestTopicUpdate(req.registration_id));
+    resp.status = ToTStatus(ss_->RequestTopicUpdate(req));
   }
 
  private:

@@ -101,7 +101,8 @@ Status SubscribersPage(const Statestore* ss, const web::WebRequest& req, Json* d
       topics.push_back({{"topic", t.topic},
                         {"last_version", t.last_version},
                         {"filter_prefix", t.filter_prefix},
-                        {"transient", t.is_transient}});
+                        {"transient", t.is_transient},
+                        {"min_on_request", t.min_on_request}});
     }
     if (!match) continue;
     char secs[32];

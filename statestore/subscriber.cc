@@ -218,6 +218,13 @@ Status StatestoreSubscriber::WaitForMinSubscriberTopicVersion(const std::string&
   const auto deadline = Clock::now() + timeout;
   MutexLock l(&mu_);
   if (topics_.count(topic) == 0) return Status::NotFound("not subscribed to topic " + topic);
+  auto sub = subscriptions_.find(topic);
+  if (sub != subscriptions_.end() && sub->second.min_version_on_request &&
+      topics_[topic].min_subscriber_version < version && min_wanted_[topic] < version) {
+    min_wanted_[topic] = version;
+    min_wanted_pending_ = true;
+    bg_cv_.Broadcast();
+  }
   while (topics_[topic].min_subscriber_version < version) {
     if (stopping_) return Status::Shutdown("subscriber stopped");
     if (!WaitStep(&state_cv_, &mu_, deadline)) {

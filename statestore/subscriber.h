@@ -82,6 +82,13 @@ struct TopicSubscription {
   // shows the statestore did not apply our previous reply, so a publisher
   // can send its last publication again.
   std::function<void()> on_reply_lost;
+  // With populate_min_subscriber_topic_version: the statestore sends a new
+  // minimum only with this subscriber's other updates, and at once only when
+  // WaitForMinSubscriberTopicVersion waits for it, instead of an update of
+  // its own for every change of the minimum (this project's statestore; see
+  // TRequestTopicUpdateRequest). For subscribers that wait for the minimum
+  // now and then (SYNC_DDL) rather than follow it.
+  bool min_version_on_request = false;
 };
 
 struct StatestoreSubscriberOptions {
@@ -161,7 +168,9 @@ class StatestoreSubscriber {
                                            std::chrono::milliseconds timeout) EXCLUDES(mu_);
   // Waits until the statestore reported min_subscriber_topic_version >=
   // version (only for topics registered with
-  // populate_min_subscriber_topic_version).
+  // populate_min_subscriber_topic_version). For a min_version_on_request
+  // topic, first asks the statestore (from the background thread) to send
+  // the version when the minimum reaches it.
   [[nodiscard]] Status WaitForMinSubscriberTopicVersion(const std::string& topic, int64_t version,
                                                         std::chrono::milliseconds timeout)
       EXCLUDES(mu_);
@@ -235,6 +244,12 @@ class StatestoreSubscriber {
   [[nodiscard]] Status Register() EXCLUDES(mu_);
   [[nodiscard]] Status SendRequestTopicUpdate(const impala::TUniqueId& registration_id)
       EXCLUDES(mu_);
+  // The minimum-version half of RequestTopicUpdate: the on-request choice
+  // and the versions waited for.
+  [[nodiscard]] Status SendMinVersionWishes(const impala::TUniqueId& registration_id,
+                                            const std::map<std::string, int64_t>& wanted,
+                                            bool on_request) EXCLUDES(mu_);
+  bool AnyMinOnRequest() const;
   // Runs one RPC on client_; retries once when a kept connection was stale.
   template <typename Fn>
   [[nodiscard]] Status CallStatestore(const char* rpc, int timeout_ms, Fn&& fn) EXCLUDES(mu_);
@@ -273,6 +288,12 @@ class StatestoreSubscriber {
   bool in_rpc_ GUARDED_BY(mu_) = false;       // background thread is inside an RPC
   bool registering_ GUARDED_BY(mu_) = false;  // a RegisterSubscriber call is in flight
   bool update_requested_ GUARDED_BY(mu_) = false;
+  // Minimum versions on request: the choice is still to be sent for this
+  // registration; versions waited for (topic -> version) and whether some
+  // are not sent yet.
+  bool min_on_request_pending_ GUARDED_BY(mu_) = false;
+  std::map<std::string, int64_t> min_wanted_ GUARDED_BY(mu_);
+  bool min_wanted_pending_ GUARDED_BY(mu_) = false;
   // Unset until registered, and again once the statestore is considered
   // lost (which makes the background thread register again).
   std::optional<impala::TUniqueId> registration_id_ GUARDED_BY(mu_);

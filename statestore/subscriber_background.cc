@@ -103,6 +103,9 @@ Status StatestoreSubscriber::Register() {
       ++num_registrations_;
       last_heartbeat_ = Clock::now();
       update_requested_ = false;  // the first update follows registration anyway
+      // A new registration knows nothing of the choice or the wishes.
+      min_on_request_pending_ = AnyMinOnRequest();
+      min_wanted_pending_ = !min_wanted_.empty();
       for (auto& [name, state] : topics_) state = TopicState{};
       LOG(INFO) << options_.subscriber_id << " registered with statestore "
                 << options_.statestore_host << ":" << options_.statestore_port
@@ -134,6 +137,29 @@ Status StatestoreSubscriber::SendRequestTopicUpdate(const TUniqueId& registratio
   return s;
 }
 
+Status StatestoreSubscriber::SendMinVersionWishes(const TUniqueId& registration_id,
+                                                  const std::map<std::string, int64_t>& wanted,
+                                                  bool on_request) {
+  impala::TRequestTopicUpdateRequest req;
+  req.protocol_version = impala::StatestoreServiceVersion::V2;
+  req.registration_id = registration_id;
+  req.__set_min_subscriber_topic_versions_wanted(wanted);
+  if (on_request) req.__set_min_subscriber_topic_version_on_request(true);
+  impala::TRequestTopicUpdateResponse resp;
+  Status s =
+      CallStatestore("RequestTopicUpdate", options_.request_update_timeout_ms,
+                     [&](impala::StatestoreServiceClient& c) { c.RequestTopicUpdate(resp, req); });
+  if (s.ok()) s = FromTStatus(resp.status);
+  return s;
+}
+
+bool StatestoreSubscriber::AnyMinOnRequest() const {
+  for (const auto& [name, sub] : subscriptions_) {
+    if (sub.populate_min_subscriber_topic_version && sub.min_version_on_request) return true;
+  }
+  return false;
+}
+
 void StatestoreSubscriber::BackgroundLoop() {
   const int initial_backoff_ms = std::max(1, options_.register_backoff_initial_ms);
   const int max_backoff_ms = std::max(initial_backoff_ms, options_.register_backoff_max_ms);
@@ -141,12 +167,14 @@ void StatestoreSubscriber::BackgroundLoop() {
   int64_t failures = 0;
   std::minstd_rand rng(static_cast<uint32_t>(std::hash<std::string>()(options_.subscriber_id) ^
                                              Clock::now().time_since_epoch().count()));
-  enum class Action { kStop, kRegister, kRequestUpdate };
+  enum class Action { kStop, kRegister, kRequestUpdate, kMinVersions };
   // When the kept RequestTopicUpdate connection is closed if unused.
   std::optional<Clock::time_point> close_idle_at;
   while (true) {
     Action action = Action::kStop;
     TUniqueId registration_id;
+    std::map<std::string, int64_t> wanted;  // kMinVersions
+    bool on_request = false;                // kMinVersions
     {
       MutexLock l(&mu_);
       while (true) {
@@ -160,6 +188,22 @@ void StatestoreSubscriber::BackgroundLoop() {
           registration_id = *registration_id_;
           in_rpc_ = true;
           action = Action::kRequestUpdate;
+          break;
+        }
+        if (min_on_request_pending_ || min_wanted_pending_) {
+          on_request = min_on_request_pending_;
+          min_on_request_pending_ = min_wanted_pending_ = false;
+          // Only what is still ahead of the minimum received.
+          for (auto it = min_wanted_.begin(); it != min_wanted_.end();) {
+            if (it->second <= topics_[it->first].min_subscriber_version) {
+              it = min_wanted_.erase(it);
+            } else {
+              wanted.insert(*it++);
+            }
+          }
+          registration_id = *registration_id_;
+          in_rpc_ = true;
+          action = Action::kMinVersions;
           break;
         }
         const auto deadline =
@@ -181,6 +225,23 @@ void StatestoreSubscriber::BackgroundLoop() {
       }
     }
     if (action == Action::kStop) break;
+
+    if (action == Action::kMinVersions) {
+      Status s = SendMinVersionWishes(registration_id, wanted, on_request);
+      {
+        MutexLock l(&mu_);
+        in_rpc_ = false;
+      }
+      // Not resent: without the choice every change of the minimum is
+      // pushed anyway, and a wish not heard is met by a later update (or
+      // times out its waiter).
+      if (!s.ok()) {
+        LOG(WARNING) << options_.subscriber_id
+                     << ": RequestTopicUpdate (minimum versions) failed: " << s.ToString();
+      }
+      close_idle_at = Clock::now() + kKeepRequestConnection;
+      continue;
+    }
 
     if (action == Action::kRequestUpdate) {
       Status s = SendRequestTopicUpdate(registration_id);

@@ -22,6 +22,12 @@ struct SubscribedTopic {
   bool is_transient = false;
   bool populate_min = false;
   int64_t last_version = 0;  // last to_version the subscriber processed
+  // populate_min topics (TRequestTopicUpdateRequest): changes of the minimum
+  // reach this subscriber only with its other updates, except the one it
+  // waits for (min_wanted, 0 for none).
+  bool min_on_request = false;
+  int64_t min_wanted = 0;
+  int64_t min_sent = 0;  // the largest minimum an answered update carried
 };
 
 // One queued/in-flight/idle job kind (update or heartbeat) of a subscriber.

@@ -110,10 +110,22 @@ struct TGetProtocolVersionResponse {
 // statestore to send it a topic update right away, so that what it wants to
 // publish is collected in that update's reply instead of waiting for the
 // next scheduled one. Peers that never call it are unaffected.
+//
+// With field 3 or 4 set the call asks for no update now; it is about
+// min_subscriber_topic_version instead. By default, every change of a
+// topic's minimum is pushed at once to every subscriber that registered the
+// topic with populate_min_subscriber_topic_version: after each change that
+// all subscribers applied, a second update to each of them. A subscriber that
+// sets field 4 to true gets changes of the minimum only with its other
+// updates (every update carries the minimum), except those it named in field
+// 3: for each topic named there, one update as soon as the minimum reaches
+// the version given (at once if it already has).
 struct TRequestTopicUpdateRequest {
   1: required StatestoreServiceVersion protocol_version =
       StatestoreServiceVersion.V2
   2: required Types.TUniqueId registration_id;
+  3: optional map<string, i64> min_subscriber_topic_versions_wanted;
+  4: optional bool min_subscriber_topic_version_on_request;
 }
 
 struct TRequestTopicUpdateResponse {

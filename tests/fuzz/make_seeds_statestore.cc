@@ -65,6 +65,9 @@ void StatestoreSeeds() {
           u.registration_id.hi = 1;
           u.registration_id.lo = 2;
           c.send_RequestTopicUpdate(u);
+          u.__set_min_subscriber_topic_version_on_request(true);
+          u.__set_min_subscriber_topic_versions_wanted({{"catalog-update", 7}});
+          c.send_RequestTopicUpdate(u);
         }));
 }
 

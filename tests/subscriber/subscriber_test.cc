@@ -237,6 +237,77 @@ TEST(SubscriberTest, PublishedEntriesReachAnotherSubscriber) {
   EXPECT_EQ(sub->num_registrations(), 1);
 }
 
+// Whether the statestore took `sub`'s choice of minimum versions on request.
+bool MinOnRequest(StatestoreServer* ss, const std::string& id) {
+  for (const SubscriberInfo& s : ss->statestore()->Subscribers()) {
+    if (s.id != id) continue;
+    for (const auto& t : s.topics) {
+      if (t.topic == kTopic) return t.min_on_request;
+    }
+  }
+  return false;
+}
+
+TEST(SubscriberTest, MinimumOnRequestIsSentOnlyWhenWaitedFor) {
+  // No fallback updates during the test: every update is a push.
+  StatestoreServerOptions o;
+  o.bind_host = "127.0.0.1";
+  o.statestore.heartbeat_interval_ms = 100;
+  o.statestore.update_frequency_ms = 600000;
+  o.statestore.num_update_threads = 4;
+  auto ss = std::make_unique<StatestoreServer>(o);
+  ASSERT_TRUE(ss->Start().ok());
+  TopicMirror pub_mirror, eager_mirror, lazy_mirror;
+  auto pub = StartSubscriber(SubscriberOptions("publisher", ss->port()), &pub_mirror);
+  auto eager = StartSubscriber(SubscriberOptions("eager", ss->port()), &eager_mirror, true);
+  auto lazy = std::make_unique<StatestoreSubscriber>(SubscriberOptions("lazy", ss->port()));
+  TopicSubscription t;
+  t.topic = kTopic;
+  t.populate_min_subscriber_topic_version = true;
+  t.min_version_on_request = true;
+  t.callback = lazy_mirror.Callback();
+  ASSERT_TRUE(lazy->AddTopic(std::move(t)).ok());
+  ASSERT_TRUE(lazy->Start().ok());
+  for (auto* s : {pub.get(), eager.get(), lazy.get()}) {
+    ASSERT_TRUE(s->WaitForRegistration(milliseconds(5000)).ok());
+  }
+  ASSERT_EVENTUALLY_TRUE(MinOnRequest(ss.get(), "lazy"));
+  EXPECT_FALSE(MinOnRequest(ss.get(), "eager"));
+  EXPECT_FALSE(MinOnRequest(ss.get(), "publisher"));  // no populate_min topic
+
+  pub_mirror.Publish("k", "v1");
+  pub->RequestTopicUpdate();
+  ASSERT_EVENTUALLY_TRUE(eager_mirror.Get("k") == "v1" && lazy_mirror.Get("k") == "v1" &&
+                         pub_mirror.Get("k") == "v1");
+  const int64_t v1 = TopicVersion(ss.get(), kTopic);
+  // Everyone applied v1: the eager subscriber is pushed the new minimum...
+  ASSERT_TRUE(eager->WaitForMinSubscriberTopicVersion(kTopic, v1, milliseconds(5000)).ok());
+  const int lazy_updates = lazy_mirror.updates();
+  std::this_thread::sleep_for(milliseconds(300));
+  // ...the one on request is not, until it waits for it.
+  EXPECT_LT(lazy->min_subscriber_topic_version(kTopic), v1);
+  EXPECT_EQ(lazy_mirror.updates(), lazy_updates);
+  ASSERT_TRUE(lazy->WaitForMinSubscriberTopicVersion(kTopic, v1, milliseconds(5000)).ok());
+  EXPECT_EQ(lazy_mirror.updates(), lazy_updates + 1);
+
+  // Waiting for a version not reached yet: sent when the minimum gets there.
+  const int64_t v2 = v1 + 1;
+  std::atomic<bool> reached{false};
+  std::thread waiter([&] {
+    reached = lazy->WaitForMinSubscriberTopicVersion(kTopic, v2, milliseconds(10000)).ok();
+  });
+  std::this_thread::sleep_for(milliseconds(200));
+  EXPECT_FALSE(reached.load());
+  pub_mirror.Publish("k", "v2");
+  pub->RequestTopicUpdate();
+  waiter.join();
+  EXPECT_TRUE(reached.load());
+  EXPECT_GE(lazy->min_subscriber_topic_version(kTopic), v2);
+  EXPECT_EQ(lazy_mirror.Get("k"), "v2");
+  for (auto* s : {pub.get(), eager.get(), lazy.get()}) s->Stop();
+  ss->Stop();
+}
+
 TEST(SubscriberTest, PublishedFromVersionResetGetsAFullUpdate) {
   auto ss = StartStatestore();
   ASSERT_NE(ss, nullptr);

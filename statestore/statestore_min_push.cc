@@ -1,0 +1,70 @@
+// Who is told when a topic's minimum processed version
+// (min_subscriber_topic_version) advances. Every update carries the
+// minimum of the topics the subscriber registered with populate_min; an
+// extra update just for a new minimum goes to the subscribers that take
+// every change (the default, as a peer that knows nothing of the extension
+// expects) and to those on request that wait for the version it reached.
+#include "common/util/unique_id.h"
+#include "statestore/statestore_impl.h"
+
+namespace ics::statestore {
+
+namespace {
+
+// Whether `st` gets an update of its own for minimum `min`.
+bool MinPushDue(const SubscribedTopic& st, int64_t min) {
+  if (!st.populate_min) return false;
+  if (!st.min_on_request) return true;
+  return st.min_wanted > st.min_sent && min >= st.min_wanted;
+}
+
+}  // namespace
+
+void Statestore::Impl::PushMinChangesLocked() {
+  for (auto& [name, tr] : topics_) {
+    const int64_t min = MinLocked(tr);
+    if (min == tr.published_min) continue;
+    tr.published_min = min;
+    for (auto& [id, sub] : subscribers_) {
+      auto st = sub->topics.find(name);
+      if (st != sub->topics.end() && MinPushDue(st->second, min)) ScheduleUpdateLocked(sub);
+    }
+  }
+}
+
+void Statestore::Impl::NoteMinSentLocked(SubscriberRecord* sub, const std::string& topic,
+                                         int64_t min) {
+  auto st = sub->topics.find(topic);
+  if (st == sub->topics.end() || !st->second.populate_min) return;
+  SubscribedTopic& t = st->second;
+  t.min_sent = std::max(t.min_sent, min);
+  if (t.min_wanted <= t.min_sent) t.min_wanted = 0;
+}
+
+Status Statestore::Impl::WantMinVersions(const impala::TUniqueId& registration_id,
+                                         const std::map<std::string, int64_t>& wanted,
+                                         std::optional<bool> on_request) {
+  MutexLock l(&mu_);
+  SubPtr sub = FindRegistrationLocked(registration_id);
+  if (sub == nullptr) return Status::NotFound("unknown registration id " + PrintId(registration_id));
+  if (on_request.has_value()) {
+    for (auto& [name, st] : sub->topics) st.min_on_request = *on_request && st.populate_min;
+  }
+  bool due = false;
+  for (const auto& [name, version] : wanted) {
+    auto st = sub->topics.find(name);
+    if (st == sub->topics.end() || !st->second.populate_min || version <= st->second.min_sent) {
+      continue;
+    }
+    SubscribedTopic& t = st->second;
+    t.min_wanted = std::max(t.min_wanted, version);
+    auto tr = topics_.find(name);
+    // Reached already: the next update carries it; send one now.
+    if (tr != topics_.end() && MinLocked(tr->second) >= t.min_wanted) due = true;
+  }
+  // A standby sends no updates; the wish stays for when it takes over.
+  if (due && active_) ScheduleUpdateLocked(sub);
+  return Status::OK();
+}
+
+}  // namespace ics::statestore
