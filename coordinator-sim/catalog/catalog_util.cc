@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include <glog/logging.h>
+
 #include "common/codec/topic_value.h"
 #include "common/hive/partition_name.h"
 #include "common/hive/table_params.h"
@@ -206,6 +208,24 @@ Status WaitForVersionLocked(Mutex* mu, CondVar* cv, const int64_t* version,
     }
   }
   return Status::OK();
+}
+
+std::vector<DecodedTopicEntry> DecodeTopicEntries(const impala::TTopicDelta& delta,
+                                                  std::string_view key_prefix,
+                                                  CatalogTopicFormat format) {
+  std::vector<DecodedTopicEntry> entries;
+  entries.reserve(delta.topic_entries.size());
+  for (const impala::TTopicItem& item : delta.topic_entries) {
+    if (std::string_view(item.key).substr(0, key_prefix.size()) != key_prefix) continue;
+    DecodedTopicEntry& e = entries.emplace_back();
+    e.deleted = item.deleted;
+    Status s = DecodeCatalogTopicValue(item.value, format, &e.obj);
+    if (!s.ok()) {
+      entries.pop_back();
+      LOG(WARNING) << "skipping catalog topic entry " << item.key << ": " << s.ToString();
+    }
+  }
+  return entries;
 }
 
 }  // namespace ics::coord

@@ -20,6 +20,19 @@
 
 namespace ics::coord {
 
+// One catalog topic entry, decoded.
+struct DecodedTopicEntry {
+  bool deleted = false;
+  impala::TCatalogObject obj;
+};
+
+// The entries of `delta` whose keys start with `key_prefix`, decoded in
+// place (a TCatalogObject is kilobytes of members: no copy or move of one
+// per entry). An entry that does not decode is logged and skipped.
+std::vector<DecodedTopicEntry> DecodeTopicEntries(const impala::TTopicDelta& delta,
+                                                  std::string_view key_prefix,
+                                                  CatalogTopicFormat format);
+
 // A stable name for an object, used to remember drops and in logs:
 // "DATABASE:db", "TABLE:db.t" (views too), "FUNCTION:db.signature",
 // "HDFS_PARTITION:db.t:<id>", "CATALOG", "OTHER:<type>".

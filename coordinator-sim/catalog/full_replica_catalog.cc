@@ -130,24 +130,10 @@ class FullReplicaCatalog final : public LocalCatalog {
 TopicProgress FullReplicaCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
                                                 std::vector<impala::TTopicDelta>* publications) {
   // Decode outside the lock: it is the expensive part.
-  struct Entry {
-    bool deleted;
-    TCatalogObject obj;
-  };
-  std::vector<Entry> entries;
-  entries.reserve(delta.topic_entries.size());
+  const std::vector<DecodedTopicEntry> entries =
+      DecodeTopicEntries(delta, kFullObjectPrefix, topic_format_);
   const TCatalogObject* catalog = nullptr;
-  for (const impala::TTopicItem& item : delta.topic_entries) {
-    if (item.key.compare(0, 2, kFullObjectPrefix) != 0) continue;
-    Entry e{item.deleted, TCatalogObject()};
-    Status s = DecodeCatalogTopicValue(item.value, topic_format_, &e.obj);
-    if (!s.ok()) {
-      LOG(WARNING) << "skipping catalog topic entry " << item.key << ": " << s.ToString();
-      continue;
-    }
-    entries.push_back(std::move(e));
-  }
-  for (const Entry& e : entries) {
+  for (const DecodedTopicEntry& e : entries) {
     if (!e.deleted && e.obj.type == TCatalogObjectType::CATALOG && e.obj.__isset.catalog) {
       catalog = &e.obj;
     }
@@ -183,7 +169,7 @@ TopicProgress FullReplicaCatalog::OnTopicUpdate(const impala::TTopicDelta& delta
     service_id_ = id;
   }
   if (!delta.is_delta) ClearContentsLocked();
-  for (const Entry& e : entries) {
+  for (const DecodedTopicEntry& e : entries) {
     if (e.obj.type == TCatalogObjectType::CATALOG) continue;
     if (e.deleted) {
       ApplyDeletionLocked(e.obj);

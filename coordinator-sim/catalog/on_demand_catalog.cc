@@ -72,28 +72,14 @@ OnDemandCatalog::Clock::time_point OnDemandCatalog::Now() const {
 TopicProgress OnDemandCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
                                              std::vector<impala::TTopicDelta>* publications) {
   (void)publications;  // on-demand coordinators never publish
-  struct Entry {
-    bool deleted;
-    TCatalogObject obj;
-  };
-  std::vector<Entry> entries;
-  entries.reserve(delta.topic_entries.size());
-  for (const impala::TTopicItem& item : delta.topic_entries) {
-    if (item.key.compare(0, 2, kInvalidationPrefix) != 0) continue;
-    Entry e{item.deleted, TCatalogObject()};
-    Status s = DecodeCatalogTopicValue(item.value, opts_.topic_format, &e.obj);
-    if (!s.ok()) {
-      LOG(WARNING) << "skipping catalog topic entry " << item.key << ": " << s.ToString();
-      continue;
-    }
-    entries.push_back(std::move(e));
-  }
+  const std::vector<DecodedTopicEntry> entries =
+      DecodeTopicEntries(delta, kInvalidationPrefix, opts_.topic_format);
 
   MutexLock l(&mu_);
   // The CATALOG object (last in the delta) first: a reset makes every
   // other invalidation moot.
   const TCatalogObject* catalog = nullptr;
-  for (const Entry& e : entries) {
+  for (const DecodedTopicEntry& e : entries) {
     if (!e.deleted && e.obj.type == TCatalogObjectType::CATALOG && e.obj.__isset.catalog) {
       catalog = &e.obj;
     }
@@ -107,7 +93,7 @@ TopicProgress OnDemandCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
     last_reset_version_ = reset;
     if (changed) catalog_version_ = 0;  // versions of the new catalogd start afresh
   }
-  for (const Entry& e : entries) {
+  for (const DecodedTopicEntry& e : entries) {
     if (e.obj.type != TCatalogObjectType::CATALOG) InvalidateObjectLocked(e.obj, e.deleted);
   }
   TopicProgress progress;
