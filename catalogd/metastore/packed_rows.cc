@@ -15,7 +15,7 @@ PackedRows::~PackedRows() {
 }
 
 PackedRows::PackedRows(PackedRows&& o) noexcept
-    : chunks_(std::move(o.chunks_)), rows_(std::move(o.rows_)) {
+    : sealed_(o.sealed_), chunks_(std::move(o.chunks_)), rows_(std::move(o.rows_)) {
   o.chunks_.clear();
   o.rows_.clear();
 }
@@ -23,6 +23,7 @@ PackedRows::PackedRows(PackedRows&& o) noexcept
 PackedRows& PackedRows::operator=(PackedRows&& o) noexcept {
   if (this != &o) {
     for (auto& c : chunks_) Unmap(c.get());
+    sealed_ = o.sealed_;
     chunks_ = std::move(o.chunks_);
     rows_ = std::move(o.rows_);
     o.chunks_.clear();
@@ -33,11 +34,12 @@ PackedRows& PackedRows::operator=(PackedRows&& o) noexcept {
 
 void PackedRows::Append(std::string_view key, std::string_view blob) {
   constexpr size_t kMax = std::numeric_limits<uint32_t>::max();
-  if (key.size() > kMax || blob.size() > kMax || chunks_.size() >= kMax) {
+  if (key.size() > kMax || blob.size() > kMax) {
     throw std::length_error("PackedRows: row too large");
   }
   const size_t need = key.size() + blob.size();
   Chunk* c = chunks_.empty() ? nullptr : chunks_.back().get();
+  if (sealed_) throw std::logic_error("PackedRows: append after Seal");
   if (c == nullptr || c->capacity - c->used < need) {
     auto fresh = std::make_unique<Chunk>();
     // Whole pages, at least one chunk; a larger row gets a mapping of its own.
@@ -50,7 +52,9 @@ void PackedRows::Append(std::string_view key, std::string_view blob) {
     if (m == MAP_FAILED) throw std::bad_alloc();
     fresh->base = static_cast<char*>(m);
     fresh->mapped.store(true, std::memory_order_relaxed);
+    fresh->live.store(1, std::memory_order_relaxed);  // held while being filled
     chunks_.push_back(std::move(fresh));
+    if (c != nullptr) Drop(c);  // filled: its rows alone keep it now
     c = chunks_.back().get();
   }
   char* at = c->base + c->used;
@@ -58,12 +62,18 @@ void PackedRows::Append(std::string_view key, std::string_view blob) {
   if (!blob.empty()) std::memcpy(at + key.size(), blob.data(), blob.size());
   c->used += need;
   c->live.fetch_add(1, std::memory_order_relaxed);
-  rows_.push_back(Row{at, static_cast<uint32_t>(key.size()), static_cast<uint32_t>(blob.size()),
-                      static_cast<uint32_t>(chunks_.size() - 1)});
+  rows_.push_back(Row{at, static_cast<uint32_t>(key.size()), static_cast<uint32_t>(blob.size()), c});
 }
 
-void PackedRows::Release(size_t i) {
-  Chunk* c = chunks_[rows_[i].chunk].get();
+void PackedRows::Release(size_t i) { Drop(rows_[i].chunk); }
+
+void PackedRows::Seal() {
+  if (sealed_) return;
+  sealed_ = true;
+  if (!chunks_.empty()) Drop(chunks_.back().get());
+}
+
+void PackedRows::Drop(Chunk* c) {
   if (c->live.fetch_sub(1, std::memory_order_acq_rel) == 1) Unmap(c);
 }
 

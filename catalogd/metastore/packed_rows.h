@@ -13,7 +13,10 @@
 //
 // Use: Append every row (one thread), then Key/Blob/Release from any number
 // of threads, each row released at most once. A row's views are valid until
-// it is released.
+// it is released. While rows are still appended: after Reserve(n), and as
+// long as no more than n rows are appended, rows the appending thread has
+// handed over (through a mutex, or another release/acquire pair) may be
+// read and released by other threads meanwhile.
 #pragma once
 
 #include <atomic>
@@ -36,8 +39,14 @@ class PackedRows {
   PackedRows(const PackedRows&) = delete;
   PackedRows& operator=(const PackedRows&) = delete;
 
+  // Room for n rows: appending up to n rows moves none (see above).
+  void Reserve(size_t n) { rows_.reserve(n); }
   // Copies one row in. Throws std::bad_alloc when no mapping can be made.
   void Append(std::string_view key, std::string_view blob);
+  // No more rows: the chunk being filled may now go back once its rows are
+  // released. Until then the appending thread holds it, so that readers
+  // releasing every row so far cannot unmap the chunk it still writes.
+  void Seal();
 
   size_t size() const { return rows_.size(); }
   std::string_view Key(size_t i) const { return {rows_[i].data, rows_[i].key_size}; }
@@ -55,17 +64,19 @@ class PackedRows {
     char* base = nullptr;
     size_t capacity = 0;
     size_t used = 0;
-    std::atomic<size_t> live{0};  // rows not yet released
+    std::atomic<size_t> live{0};  // rows not yet released, +1 while being filled
     std::atomic<bool> mapped{false};
   };
   struct Row {
     const char* data;
     uint32_t key_size;
     uint32_t blob_size;
-    uint32_t chunk;
+    Chunk* chunk;  // chunks do not move: readers need not see chunks_
   };
   void Unmap(Chunk* c);
+  void Drop(Chunk* c);  // one row (or the filling hold) less
 
+  bool sealed_ = false;
   std::vector<std::unique_ptr<Chunk>> chunks_;
   std::vector<Row> rows_;
 };

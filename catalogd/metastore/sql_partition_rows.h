@@ -1,6 +1,7 @@
 // Keyed rows of the SQL metastore: the one loop that runs a query and
-// visits its (text col 0, blob col 1) rows, and the PartitionReader over
-// partition rows packed outside the heap (packed_rows.h).
+// visits its (text col 0, blob col 1) rows, and the PartitionReaders over
+// partition rows packed outside the heap (packed_rows.h): all read at once,
+// or streamed while they are taken.
 #pragma once
 
 #include <functional>
@@ -28,5 +29,20 @@ namespace ics::catalog {
 // taken, restores those names, and releases each row once decoded.
 std::unique_ptr<PartitionReader> PackedPartitionReader(PackedRows rows, std::string db,
                                                        std::string table);
+
+// Where a streamed read puts its rows, in order (StreamedPartitionReader).
+// An error (more rows than counted, the reader gone) ends the read.
+using PartitionRowSink = std::function<Status(std::string_view key, std::string_view blob)>;
+
+// Like PackedPartitionReader over `count` rows, which `read` adds to its
+// sink on a thread of its own while they are taken: decoding and building
+// overlap the metastore read instead of waiting for all of it. `count` must
+// come from the snapshot `read` reads. Take/Peek/Skip of row i wait until
+// row i is read; if the read failed, or ended short of the count, Take
+// returns that error and Peek nullopt. Destroying the reader stops the read
+// and joins its thread.
+std::unique_ptr<PartitionReader> StreamedPartitionReader(
+    size_t count, std::function<Status(const PartitionRowSink&)> read, std::string db,
+    std::string table);
 
 }  // namespace ics::catalog

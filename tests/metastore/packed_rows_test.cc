@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,6 +35,7 @@ TEST(PackedRowsTest, ChunksGoBackAsTheirRowsAreReleased) {
   PackedRows rows;
   const size_t n = 8000;
   for (size_t i = 0; i < n; ++i) rows.Append(std::to_string(i), Blob(i, 400));
+  rows.Seal();
   const size_t mapped = rows.MappedBytes();
   ASSERT_GT(mapped, 2 * PackedRows::kChunkBytes);
   // Release the first half from two threads at once.
@@ -51,6 +53,29 @@ TEST(PackedRowsTest, ChunksGoBackAsTheirRowsAreReleased) {
   for (size_t i = n / 2 + 1; i < n; ++i) EXPECT_EQ(rows.Blob(i), Blob(i, 400)) << i;
   for (size_t i = n / 2; i < n; ++i) rows.Release(i);
   EXPECT_EQ(rows.MappedBytes(), 0u);
+}
+
+// Rows read while more are appended (a streamed read): releasing every row
+// appended so far must not unmap the chunk still being filled.
+TEST(PackedRowsTest, TheChunkBeingFilledStaysUntilSealed) {
+  PackedRows rows;
+  rows.Reserve(4);
+  rows.Append("a", Blob(0, 100));
+  rows.Release(0);  // every row so far released
+  EXPECT_EQ(rows.MappedBytes(), PackedRows::kChunkBytes);
+  rows.Append("b", Blob(1, 100));  // written into the same chunk
+  EXPECT_EQ(rows.Blob(1), Blob(1, 100));
+  rows.Append("c", Blob(2, PackedRows::kChunkBytes));  // a chunk of its own
+  const size_t second = rows.MappedBytes() - PackedRows::kChunkBytes;
+  rows.Release(1);  // the first chunk is done and released: it goes
+  EXPECT_EQ(rows.MappedBytes(), second);
+  rows.Release(2);  // the last chunk is still held for appending
+  EXPECT_GT(rows.MappedBytes(), 0u);
+  rows.Append("d", "");
+  rows.Release(3);
+  rows.Seal();
+  EXPECT_EQ(rows.MappedBytes(), 0u);
+  EXPECT_THROW(rows.Append("e", ""), std::logic_error);
 }
 
 TEST(PackedRowsTest, MovesTakeTheMappings) {
