@@ -242,13 +242,11 @@ class StatestoreSubscriber {
   // The background thread: registration, watchdog, topic update requests.
   void BackgroundLoop() EXCLUDES(mu_);
   [[nodiscard]] Status Register() EXCLUDES(mu_);
-  [[nodiscard]] Status SendRequestTopicUpdate(const impala::TUniqueId& registration_id)
+  // RequestTopicUpdate: a plain one (send an update now), or with the
+  // on-request choice and the minimum versions waited for.
+  [[nodiscard]] Status SendRequestTopicUpdate(impala::TRequestTopicUpdateRequest req)
       EXCLUDES(mu_);
-  // The minimum-version half of RequestTopicUpdate: the on-request choice
-  // and the versions waited for.
-  [[nodiscard]] Status SendMinVersionWishes(const impala::TUniqueId& registration_id,
-                                            const std::map<std::string, int64_t>& wanted,
-                                            bool on_request) EXCLUDES(mu_);
+  // Whether a populate_min subscription takes the minimum on request.
   bool AnyMinOnRequest() const;
   // Runs one RPC on client_; retries once when a kept connection was stale.
   template <typename Fn>

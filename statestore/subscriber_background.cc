@@ -125,26 +125,8 @@ Status StatestoreSubscriber::Register() {
   return s;
 }
 
-Status StatestoreSubscriber::SendRequestTopicUpdate(const TUniqueId& registration_id) {
-  impala::TRequestTopicUpdateRequest req;
+Status StatestoreSubscriber::SendRequestTopicUpdate(impala::TRequestTopicUpdateRequest req) {
   req.protocol_version = impala::StatestoreServiceVersion::V2;
-  req.registration_id = registration_id;
-  impala::TRequestTopicUpdateResponse resp;
-  Status s =
-      CallStatestore("RequestTopicUpdate", options_.request_update_timeout_ms,
-                     [&](impala::StatestoreServiceClient& c) { c.RequestTopicUpdate(resp, req); });
-  if (s.ok()) s = FromTStatus(resp.status);
-  return s;
-}
-
-Status StatestoreSubscriber::SendMinVersionWishes(const TUniqueId& registration_id,
-                                                  const std::map<std::string, int64_t>& wanted,
-                                                  bool on_request) {
-  impala::TRequestTopicUpdateRequest req;
-  req.protocol_version = impala::StatestoreServiceVersion::V2;
-  req.registration_id = registration_id;
-  req.__set_min_subscriber_topic_versions_wanted(wanted);
-  if (on_request) req.__set_min_subscriber_topic_version_on_request(true);
   impala::TRequestTopicUpdateResponse resp;
   Status s =
       CallStatestore("RequestTopicUpdate", options_.request_update_timeout_ms,
@@ -227,7 +209,11 @@ void StatestoreSubscriber::BackgroundLoop() {
     if (action == Action::kStop) break;
 
     if (action == Action::kMinVersions) {
-      Status s = SendMinVersionWishes(registration_id, wanted, on_request);
+      impala::TRequestTopicUpdateRequest req;
+      req.registration_id = registration_id;
+      req.__set_min_subscriber_topic_versions_wanted(std::move(wanted));
+      if (on_request) req.__set_min_subscriber_topic_version_on_request(true);
+      Status s = SendRequestTopicUpdate(std::move(req));
       {
         MutexLock l(&mu_);
         in_rpc_ = false;
@@ -244,7 +230,9 @@ void StatestoreSubscriber::BackgroundLoop() {
     }
 
     if (action == Action::kRequestUpdate) {
-      Status s = SendRequestTopicUpdate(registration_id);
+      impala::TRequestTopicUpdateRequest req;
+      req.registration_id = registration_id;
+      Status s = SendRequestTopicUpdate(std::move(req));
       {
         MutexLock l(&mu_);
         in_rpc_ = false;
