@@ -27,9 +27,6 @@ namespace ics::catalog {
 namespace {
 
 constexpr int kBusyTimeoutMs = 10000;
-// From this many partitions on, a table's partition rows are read on a
-// thread of their own while the first ones are decoded (ReadPartitions).
-constexpr size_t kStreamedPartitionsMin = 1024;
 // How long a caller waits for the SQLite metastore's one connection: long
 // bulk reads (a table with a million partitions) may hold it for a while,
 // and a DDL behind them should wait rather than fail.
@@ -218,44 +215,10 @@ Result<std::vector<hive::Partition>> SqlMetastore::GetPartitions(const std::stri
 
 Result<std::unique_ptr<PartitionReader>> SqlMetastore::ReadPartitions(const std::string& db,
                                                                       const std::string& table) {
-  // One read transaction for the count and the rows. Small tables are read
-  // here; a large one is read on the reader's thread (same connection, same
-  // transaction) while its first rows are decoded.
-  struct Snapshot {
-    explicit Snapshot(sqldb::ConnectionPool::Lease l) : lease(std::move(l)), txn(lease.get()) {}
-    sqldb::ConnectionPool::Lease lease;
-    sqldb::Transaction txn;
-  };
   ICS_ASSIGN_OR_RETURN(sqldb::ConnectionPool::Lease lease, pool_->Acquire());
-  auto snap = std::make_shared<Snapshot>(std::move(lease));
-  ICS_RETURN_IF_ERROR(snap->txn.Begin(sqldb::TxnKind::kRead));
-  ICS_RETURN_IF_ERROR(RequireTable(snap->lease.get(), db, table));
-  size_t count = 0;
-  {  // finished before another thread may use the connection
-    ICS_ASSIGN_OR_RETURN(
-        sqldb::Stmt counted,
-        snap->lease->Prepare("SELECT COUNT(*) FROM partitions WHERE db = ?1 AND tbl = ?2"));
-    counted.BindText(1, db).BindText(2, table);
-    ICS_ASSIGN_OR_RETURN(bool has_count, counted.Step());
-    if (!has_count || counted.Int(0) < 0) return Status::Internal("COUNT(*) gave no count");
-    count = static_cast<size_t>(counted.Int(0));
-  }
-  const std::string sql =
-      "SELECT part_name, obj FROM partitions WHERE db = ?1 AND tbl = ?2 ORDER BY part_name";
-  if (count < kStreamedPartitionsMin) {
-    PackedRows rows;
-    rows.Reserve(count);
-    ICS_RETURN_IF_ERROR(SelectPacked(snap->lease.get(), sql, {db, table}, &rows));
-    ICS_RETURN_IF_ERROR(snap->txn.Commit());
-    return PackedPartitionReader(std::move(rows), db, table);
-  }
-  return StreamedPartitionReader(
-      count,
-      [snap, sql, db, table](const PartitionRowSink& sink) -> Status {
-        ICS_RETURN_IF_ERROR(ForEachKeyedRow(snap->lease.get(), sql, {db, table}, sink));
-        return snap->txn.Commit();
-      },
-      db, table);
+  return ReadPartitionRows(std::move(lease), db, table, [&](sqldb::Connection* conn) {
+    return RequireTable(conn, db, table);
+  });
 }
 
 Result<std::vector<hive::Partition>> SqlMetastore::GetPartitionsByNames(

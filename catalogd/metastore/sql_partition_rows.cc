@@ -198,4 +198,48 @@ std::unique_ptr<PartitionReader> StreamedPartitionReader(
                                         std::move(db), std::move(table));
 }
 
+Result<std::unique_ptr<PartitionReader>> ReadPartitionRows(
+    sqldb::ConnectionPool::Lease lease, const std::string& db, const std::string& table,
+    const std::function<Status(sqldb::Connection*)>& check_table) {
+  // Shared with the reading thread of a streamed read, which commits.
+  struct Snapshot {
+    explicit Snapshot(sqldb::ConnectionPool::Lease l) : lease(std::move(l)), txn(lease.get()) {}
+    sqldb::ConnectionPool::Lease lease;
+    sqldb::Transaction txn;
+  };
+  auto snap = std::make_shared<Snapshot>(std::move(lease));
+  ICS_RETURN_IF_ERROR(snap->txn.Begin(sqldb::TxnKind::kRead));
+  ICS_RETURN_IF_ERROR(check_table(snap->lease.get()));
+  size_t count = 0;
+  {  // finished before another thread may use the connection
+    ICS_ASSIGN_OR_RETURN(
+        sqldb::Stmt counted,
+        snap->lease->Prepare("SELECT COUNT(*) FROM partitions WHERE db = ?1 AND tbl = ?2"));
+    counted.BindText(1, db).BindText(2, table);
+    ICS_ASSIGN_OR_RETURN(bool has_count, counted.Step());
+    if (!has_count || counted.Int(0) < 0) return Status::Internal("COUNT(*) gave no count");
+    count = static_cast<size_t>(counted.Int(0));
+  }
+  const std::string sql =
+      "SELECT part_name, obj FROM partitions WHERE db = ?1 AND tbl = ?2 ORDER BY part_name";
+  if (count < kStreamedPartitionsMin) {
+    PackedRows rows;
+    rows.Reserve(count);
+    ICS_RETURN_IF_ERROR(ForEachKeyedRow(snap->lease.get(), sql, {db, table},
+                                        [&rows](std::string_view key, std::string_view blob) {
+                                          rows.Append(key, blob);
+                                          return Status::OK();
+                                        }));
+    ICS_RETURN_IF_ERROR(snap->txn.Commit());
+    return PackedPartitionReader(std::move(rows), db, table);
+  }
+  return StreamedPartitionReader(
+      count,
+      [snap, sql, db, table](const PartitionRowSink& sink) -> Status {
+        ICS_RETURN_IF_ERROR(ForEachKeyedRow(snap->lease.get(), sql, {db, table}, sink));
+        return snap->txn.Commit();
+      },
+      db, table);
+}
+
 }  // namespace ics::catalog

@@ -10,9 +10,11 @@
 #include <string>
 #include <string_view>
 
+#include "catalogd/metastore/connection_pool.h"
 #include "catalogd/metastore/metastore.h"
 #include "catalogd/metastore/packed_rows.h"
 #include "catalogd/metastore/sql_db.h"
+#include "common/util/result.h"
 #include "common/util/status.h"
 
 namespace ics::catalog {
@@ -44,5 +46,15 @@ using PartitionRowSink = std::function<Status(std::string_view key, std::string_
 std::unique_ptr<PartitionReader> StreamedPartitionReader(
     size_t count, std::function<Status(const PartitionRowSink&)> read, std::string db,
     std::string table);
+
+// The partition rows of db.table (table `partitions`), in one read
+// transaction on `lease` that checks the table first (`check_table`, e.g.
+// NOT_FOUND), then counts and reads the rows: a small table here, one of
+// kStreamedPartitionsMin partitions or more with StreamedPartitionReader
+// (same connection, same transaction) while its first rows are decoded.
+inline constexpr size_t kStreamedPartitionsMin = 1024;
+Result<std::unique_ptr<PartitionReader>> ReadPartitionRows(
+    sqldb::ConnectionPool::Lease lease, const std::string& db, const std::string& table,
+    const std::function<Status(sqldb::Connection*)>& check_table);
 
 }  // namespace ics::catalog
