@@ -14,6 +14,7 @@
 #include <optional>
 #include <system_error>
 
+#include "catalogd/loader/directory_end.h"
 #include "common/util/checked_math.h"
 #include "common/util/path_join.h"
 
@@ -55,17 +56,36 @@ Status ForEachEntry(const std::string& dir, Fn fn) {
   return Status::OK();
 }
 
+// The device the files of one listing are on: one device, several, or not
+// known yet (no file stat()ed).
+struct ListingDevice {
+  dev_t dev = 0;
+  int files = 0;
+  bool mixed = false;
+  void Note(dev_t d) {
+    if (files++ == 0) {
+      dev = d;
+    } else if (d != dev) {
+      mixed = true;
+    }
+  }
+  bool one() const { return files > 0 && !mixed; }
+};
+
 // Appends `name` in the directory open as `dir_fd` (`dir`, for errors) to
 // *files when it is a regular file, following symlinks as Hadoop's listing
-// of a local dir does. A file deleted meanwhile is skipped.
+// of a local dir does. A file deleted meanwhile is skipped. `device`, if
+// given, notes the file's device (only for entries that are not links: a
+// link's target may be anywhere).
 Status AddIfRegularFile(int dir_fd, const std::function<std::string()>& dir, const char* name,
-                        std::vector<FileStatus>* files) {
+                        std::vector<FileStatus>* files, ListingDevice* device) {
   struct stat st;
   if (::fstatat(dir_fd, name, &st, 0) != 0) {
     const std::error_code ec(errno, std::generic_category());
     if (ec == std::errc::no_such_file_or_directory) return Status::OK();
     return IoError("cannot stat", dir() + "/" + name, ec);
   }
+  if (device != nullptr) device->Note(st.st_dev);
   if (!S_ISREG(st.st_mode)) return Status::OK();
   FileStatus f;
   f.name = name;
@@ -79,11 +99,13 @@ Status AddIfRegularFile(int dir_fd, const std::function<std::string()>& dir, con
 // The listing of the directory at `path`, relative to `at_fd` (AT_FDCWD
 // for an absolute path); `shown` names it in errors. The directory is read
 // with getdents64 on one descriptor and each entry stat()ed relative to
-// it: a partition costs open, two reads, one fstatat a file and close, and
-// no lookup of the whole path per file (std::filesystem adds an fcntl, an
-// fstat and a path object per entry).
+// it: a partition costs open, one read (two where its end is not proven),
+// one fstatat a file and close, and no lookup of the whole path per file
+// (std::filesystem adds an fcntl, an fstat and a path object per entry). `end` may prove the directory read
+// after its first batch (directory_end.h), which saves the second read.
 Result<std::vector<FileStatus>> ListFilesAt(int at_fd, const char* path,
-                                            const std::function<std::string()>& shown) {
+                                            const std::function<std::string()>& shown,
+                                            const DirectoryEnd& end = DirectoryEnd()) {
   const int fd = ::openat(at_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) {
     const std::error_code ec(errno, std::generic_category());
@@ -95,6 +117,7 @@ Result<std::vector<FileStatus>> ListFilesAt(int at_fd, const char* path,
     ~CloseFd() { ::close(fd); }
   } closer{fd};
   std::vector<FileStatus> files;
+  ListingDevice device;
   alignas(struct dirent64) char buf[16384];
   ssize_t n = 0;
   while ((n = ::getdents64(fd, buf, sizeof buf)) != 0) {
@@ -103,14 +126,18 @@ Result<std::vector<FileStatus>> ListFilesAt(int at_fd, const char* path,
       return IoError("cannot list directory", shown(),
                      std::error_code(errno, std::generic_category()));
     }
+    int64_t last_off = 0;
     for (ssize_t off = 0; off < n;) {
       const auto* e = reinterpret_cast<const struct dirent64*>(buf + off);
       off += e->d_reclen;
+      last_off = static_cast<int64_t>(e->d_off);
       // "." and ".." are hidden names too.
       if (IsHiddenFileName(e->d_name)) continue;
       if (e->d_type != DT_REG && e->d_type != DT_LNK && e->d_type != DT_UNKNOWN) continue;
-      ICS_RETURN_IF_ERROR(AddIfRegularFile(fd, shown, e->d_name, &files));
+      ICS_RETURN_IF_ERROR(AddIfRegularFile(fd, shown, e->d_name, &files,
+                                           e->d_type == DT_REG ? &device : nullptr));
     }
+    if (device.one() && end.Ended(device.dev, last_off, static_cast<size_t>(n), sizeof buf)) break;
   }
   std::sort(files.begin(), files.end(),
             [](const FileStatus& a, const FileStatus& b) { return a.name < b.name; });
@@ -133,17 +160,19 @@ class JoiningBase final : public FileSystem::Base {
 // A local directory held open.
 class OpenBaseDir final : public FileSystem::Base {
  public:
-  OpenBaseDir(int fd, std::string dir) : fd_(fd), dir_(std::move(dir)) {}
+  OpenBaseDir(int fd, std::string dir)
+      : fd_(fd), dir_(std::move(dir)), end_(DirectoryEnd::For(fd_)) {}
   ~OpenBaseDir() override { ::close(fd_); }
   OpenBaseDir(const OpenBaseDir&) = delete;
   OpenBaseDir& operator=(const OpenBaseDir&) = delete;
   Result<std::vector<FileStatus>> ListFiles(const std::string& relative) override {
-    return ListFilesAt(fd_, relative.c_str(), [&] { return JoinPath(dir_, relative); });
+    return ListFilesAt(fd_, relative.c_str(), [&] { return JoinPath(dir_, relative); }, end_);
   }
 
  private:
   const int fd_;
   const std::string dir_;
+  const DirectoryEnd end_;
 };
 
 }  // namespace
