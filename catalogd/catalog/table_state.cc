@@ -160,6 +160,11 @@ std::string PartitionState::location() const {
   return JoinPath(hms_shape->sd.location, name());
 }
 
+std::string_view PartitionState::location_base() const {
+  if (!strings_.Get(PartitionStrings::kLocation).empty() || hms_shape == nullptr) return {};
+  return hms_shape->sd.location;
+}
+
 void PartitionState::SetHms(hive::Partition hms, const std::string& location,
                             const std::string& table_location, PartitionShapes* shapes) {
   const bool derived =

@@ -118,6 +118,9 @@ struct PartitionState {
 
   // The partition's directory, an absolute path.
   std::string location() const;
+  // The directory location() joins name() to when the location is not
+  // stored (JoinPath(location_base(), name())); empty when it is stored.
+  std::string_view location_base() const;
   // Sets the directory as given (no shape to derive it from).
   void set_location(const std::string& dir) { strings_.Set(PartitionStrings::kLocation, dir); }
 

@@ -202,37 +202,6 @@ Status BuildColumns(const hive::Table& hms, std::vector<impala::TColumn>* cluste
   return Status::OK();
 }
 
-SplitLocation SplitPartitionLocation(const std::string& location, size_t num_clustering_cols) {
-  size_t idx = location.size();
-  for (size_t i = 0; i < num_clustering_cols; ++i) {
-    if (idx == 0) break;
-    const size_t slash = location.rfind('/', idx - 1);
-    if (slash == std::string::npos) {
-      idx = 0;
-      break;
-    }
-    idx = slash;
-  }
-  return {location.substr(0, idx), location.substr(idx)};
-}
-
-impala::THdfsPartitionLocation CompressPartitionLocation(const std::vector<std::string>& prefixes,
-                                                         const std::string& location,
-                                                         size_t num_clustering_cols) {
-  SplitLocation split = SplitPartitionLocation(location, num_clustering_cols);
-  impala::THdfsPartitionLocation out;
-  out.prefix_index = -1;
-  out.suffix = location;
-  for (size_t i = 0; i < prefixes.size(); ++i) {
-    if (prefixes[i] == split.prefix) {
-      out.prefix_index = static_cast<int32_t>(i);
-      out.suffix = std::move(split.suffix);
-      break;
-    }
-  }
-  return out;
-}
-
 TableLoader::TableLoader(Metastore* metastore, FileSystem* fs, LoaderOptions options,
                          std::atomic<int64_t>* next_partition_id)
     : metastore_(metastore),
@@ -513,7 +482,7 @@ void TableLoader::FinishTableState(TableState* table, const TableState* base) co
     table->partition_prefixes = base->partition_prefixes;
     int64_t total_bytes = base->table_stats.total_file_bytes;
     int64_t total_blocks = base->num_blocks;
-    std::unordered_set<std::string> new_prefixes;
+    PrefixCollector prefixes(k, &table->partition_prefixes);
     bool saturated = false;
     PersistentMap<int64_t, PartitionPtr>::ForEachDifference(
         base->partitions, table->partitions,
@@ -531,12 +500,7 @@ void TableLoader::FinishTableState(TableState* table, const TableState* base) co
             total_bytes = SaturatingAdd(total_bytes, p.total_file_bytes());
             total_blocks = SaturatingAdd(total_blocks, p.num_blocks());
             saturated = saturated || total_bytes == kMax || total_blocks == kMax;
-            std::string prefix = SplitPartitionLocation(p.location(), k).prefix;
-            if (new_prefixes.insert(prefix).second &&
-                std::find(table->partition_prefixes.begin(), table->partition_prefixes.end(),
-                          prefix) == table->partition_prefixes.end()) {
-              table->partition_prefixes.push_back(std::move(prefix));
-            }
+            prefixes.Add(p);
           }
         });
     if (!saturated) {
@@ -550,13 +514,12 @@ void TableLoader::FinishTableState(TableState* table, const TableState* base) co
   table->partition_prefixes.clear();
   int64_t total_bytes = 0;
   int64_t total_blocks = 0;
-  std::unordered_set<std::string> seen_prefixes;
+  PrefixCollector prefixes(k, &table->partition_prefixes);
   for (const auto& [id, p] : table->partitions) {
     table->partitions_by_name.Put(p);
     total_bytes = SaturatingAdd(total_bytes, p->total_file_bytes());
     total_blocks = SaturatingAdd(total_blocks, p->num_blocks());
-    std::string prefix = SplitPartitionLocation(p->location(), k).prefix;
-    if (seen_prefixes.insert(prefix).second) table->partition_prefixes.push_back(std::move(prefix));
+    prefixes.Add(*p);
   }
   if (!table->is_view()) table->table_stats.__set_total_file_bytes(total_bytes);
   table->num_blocks = total_blocks;

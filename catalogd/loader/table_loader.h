@@ -55,6 +55,7 @@
 
 #include "catalogd/catalog/table_state.h"
 #include "catalogd/loader/file_system.h"
+#include "catalogd/loader/partition_location.h"
 #include "catalogd/loader/thread_pool.h"
 #include "catalogd/metastore/metastore.h"
 #include "common/util/result.h"
@@ -158,23 +159,5 @@ hive::Partition SynthesizePartition(const hive::Table& table);
 // p.Hms() directly would silently drop them. CORRUPTION if p.partition_stats
 // does not decode.
 Result<hive::Partition> PartitionForMetastore(const PartitionState& p);
-
-// Impala's partition location compression: the prefix of a location is the
-// location minus its last `num_clustering_cols` path components (so all
-// partitions under the table directory share the table location); the
-// suffix is the rest, starting with '/'. For 0 clustering columns the whole
-// location is the prefix.
-struct SplitLocation {
-  std::string prefix;
-  std::string suffix;
-};
-SplitLocation SplitPartitionLocation(const std::string& location, size_t num_clustering_cols);
-
-// Index of `location`'s prefix in `prefixes` with its suffix, as sent in
-// THdfsPartition.location; prefix_index -1 (whole location as suffix) if
-// the prefix is not listed.
-impala::THdfsPartitionLocation CompressPartitionLocation(const std::vector<std::string>& prefixes,
-                                                         const std::string& location,
-                                                         size_t num_clustering_cols);
 
 }  // namespace ics::catalog
