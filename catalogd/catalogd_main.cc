@@ -40,7 +40,9 @@ DEFINE_string(metastore, "",
 DEFINE_string(catalog_topic_mode, "minimal", "Topic entries to publish: full, mixed or minimal.");
 DEFINE_bool(compact_catalog_topic, true, "LZ4-compress catalog topic values.");
 DEFINE_bool(load_catalog_in_background, false, "Load every table in the background at start.");
-DEFINE_int32(num_metadata_loading_threads, 4, "Threads listing partition directories.");
+DEFINE_int32(num_metadata_loading_threads, 0,
+             "Threads listing partition directories; 0 = one per CPU core (listing a local "
+             "file system is CPU-bound, so more threads only contend).");
 DEFINE_int32(sync_ddl_timeout_ms, 60000, "How long SYNC_DDL waits for publication.");
 DEFINE_int64(max_partial_fetch_file_descs, 1000000,
              "Most file descriptors in one GetPartialCatalogObject response.");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include <glog/logging.h>
 
@@ -136,7 +137,9 @@ Status CatalogServer::Start() {
   }
   catalog_ = std::make_unique<Catalog>();
   LoaderOptions lopts;
-  lopts.num_threads = std::max(1, opts_.num_loading_threads);
+  lopts.num_threads = opts_.num_loading_threads > 0
+                          ? opts_.num_loading_threads
+                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   loader_ = std::make_unique<TableLoader>(metastore_.get(), fs_.get(), lopts,
                                           catalog_->partition_id_allocator());
   loads_ = std::make_unique<TableLoadManager>(catalog_.get(), loader_.get(),

@@ -77,7 +77,7 @@ struct CatalogServerOptions {
   int statestore_subscriber_timeout_ms = 30000;
   PublisherOptions publisher;
   bool load_in_background = false;
-  int num_loading_threads = 4;
+  int num_loading_threads = 0;  // 0: one per CPU core
   int sync_ddl_timeout_ms = 60000;
   PartialFetchOptions fetch;
   int64_t max_message_bytes = 1ll << 30;
