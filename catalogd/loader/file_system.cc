@@ -59,17 +59,13 @@ Status ForEachEntry(const std::string& dir, Fn fn) {
 // The device the files of one listing are on: one device, several, or not
 // known yet (no file stat()ed).
 struct ListingDevice {
-  dev_t dev = 0;
-  int files = 0;
+  std::optional<dev_t> dev;
   bool mixed = false;
   void Note(dev_t d) {
-    if (files++ == 0) {
-      dev = d;
-    } else if (d != dev) {
-      mixed = true;
-    }
+    if (!dev.has_value()) dev = d;
+    mixed = mixed || *dev != d;
   }
-  bool one() const { return files > 0 && !mixed; }
+  bool one() const { return dev.has_value() && !mixed; }
 };
 
 // Appends `name` in the directory open as `dir_fd` (`dir`, for errors) to
@@ -99,10 +95,10 @@ Status AddIfRegularFile(int dir_fd, const std::function<std::string()>& dir, con
 // The listing of the directory at `path`, relative to `at_fd` (AT_FDCWD
 // for an absolute path); `shown` names it in errors. The directory is read
 // with getdents64 on one descriptor and each entry stat()ed relative to
-// it: a partition costs open, one read (two where its end is not proven),
-// one fstatat a file and close, and no lookup of the whole path per file
-// (std::filesystem adds an fcntl, an fstat and a path object per entry). `end` may prove the directory read
-// after its first batch (directory_end.h), which saves the second read.
+// it: a partition costs open, one read (two where `end` cannot prove the
+// directory read after its first batch, directory_end.h), one fstatat a
+// file and close, and no lookup of the whole path per file (std::filesystem
+// adds an fcntl, an fstat and a path object per entry).
 Result<std::vector<FileStatus>> ListFilesAt(int at_fd, const char* path,
                                             const std::function<std::string()>& shown,
                                             const DirectoryEnd& end = DirectoryEnd()) {
@@ -137,7 +133,7 @@ Result<std::vector<FileStatus>> ListFilesAt(int at_fd, const char* path,
       ICS_RETURN_IF_ERROR(AddIfRegularFile(fd, shown, e->d_name, &files,
                                            e->d_type == DT_REG ? &device : nullptr));
     }
-    if (device.one() && end.Ended(device.dev, last_off, static_cast<size_t>(n), sizeof buf)) break;
+    if (device.one() && end.Ended(*device.dev, last_off, static_cast<size_t>(n), sizeof buf)) break;
   }
   std::sort(files.begin(), files.end(),
             [](const FileStatus& a, const FileStatus& b) { return a.name < b.name; });

@@ -188,16 +188,26 @@ bool Ok(const external::ExecResult& r, const std::string& what) {
   return false;
 }
 
-// REFRESH of every table of `names`, one after the other; seconds.
-double RefreshAll(external::ExternalCluster* c, const std::vector<std::string>& names,
-                  bool* ok) {
+// CPU seconds (user + system) a process used over each of several runs.
+struct CpuRecord {
+  pid_t pid = 0;
+  std::vector<double> seconds;
+};
+
+// REFRESH of every table of `names`, one after the other; seconds. With
+// `cpu`, adds the CPU its process used meanwhile.
+double RefreshAll(external::ExternalCluster* c, const std::vector<std::string>& names, bool* ok,
+                  CpuRecord* cpu = nullptr) {
   external::ExecOptions eo;
   eo.timeout_ms = 3600 * 1000;
+  const double cpu0 = cpu != nullptr ? ChildCpuSeconds(cpu->pid) : 0;
   auto t0 = Clock::now();
   for (const std::string& t : names) {
     if (!Ok(c->Exec(0, std::string("REFRESH ") + kDb + "." + t, eo), "REFRESH " + t)) *ok = false;
   }
-  return SecondsSince(t0);
+  const double secs = SecondsSince(t0);
+  if (cpu != nullptr) cpu->seconds.push_back(ChildCpuSeconds(cpu->pid) - cpu0);
+  return secs;
 }
 
 // INVALIDATE METADATA of every table of `names` (untimed), then their
@@ -205,20 +215,22 @@ double RefreshAll(external::ExternalCluster* c, const std::vector<std::string>& 
 // INVALIDATEs run with SYNC_DDL: their topic work (catalogd publishing the
 // table's partitions as gone, the coordinator applying that) is over before
 // the clock starts, instead of running on the same two cores as the load.
-// Adds the CPU seconds process `catalogd` used during the REFRESHes to
-// *cpu_s.
+// `cpu` as RefreshAll's, over the REFRESHes only.
 double ReloadAll(external::ExternalCluster* c, const std::vector<std::string>& names, bool* ok,
-                 pid_t catalogd, std::vector<double>* cpu_s) {
+                 CpuRecord* cpu) {
   for (const std::string& t : names) {
     if (!Ok(c->Exec(0, std::string("INVALIDATE METADATA ") + kDb + "." + t, /*sync_ddl=*/true),
             "INVALIDATE " + t)) {
       *ok = false;
     }
   }
-  const double cpu0 = ChildCpuSeconds(catalogd);
-  const double secs = RefreshAll(c, names, ok);
-  cpu_s->push_back(ChildCpuSeconds(catalogd) - cpu0);
-  return secs;
+  return RefreshAll(c, names, ok, cpu);
+}
+
+// The median of non-empty `v`.
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
 }
 
 // The median of `n` >= 1 timings of `run`.
@@ -226,8 +238,7 @@ template <typename Run>
 double MedianSeconds(int n, Run run) {
   std::vector<double> v;
   for (int i = 0; i < std::max(1, n); ++i) v.push_back(run());
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
+  return Median(std::move(v));
 }
 
 // catalogd's own estimate of the heap its table states hold (its table
@@ -314,9 +325,8 @@ int Run() {
 
   const int64_t rss0 = ProcessRssBytes(catalogd);
   bool ok = true;
-  const double cpu0 = ChildCpuSeconds(catalogd);
-  const double secs = RefreshAll(&cluster, names, &ok);
-  const double first_cpu_s = ChildCpuSeconds(catalogd) - cpu0;
+  CpuRecord first_cpu{catalogd, {}};
+  const double secs = RefreshAll(&cluster, names, &ok, &first_cpu);
   const int64_t rss1 = ProcessRssBytes(catalogd);
   const int64_t state1 = StateBytes(cluster.catalogd_named_port("webserver"), names);
   const double secs2 = RefreshAll(&cluster, names, &ok);
@@ -333,7 +343,7 @@ int Run() {
   }
   Figure(kBench, "refresh_seconds", secs, "s");
   Figure(kBench, "refresh_partitions_per_s", P / secs, "partitions/s", "first REFRESH (a load)");
-  Figure(kBench, "refresh_catalogd_cpu_us_per_partition", first_cpu_s * 1e6 / P, "us",
+  Figure(kBench, "refresh_catalogd_cpu_us_per_partition", first_cpu.seconds[0] * 1e6 / P, "us",
          "catalogd user+system CPU over the first REFRESH / partitions");
   Figure(kBench, "second_refresh_partitions_per_s", P / secs2, "partitions/s",
          "REFRESH of unchanged tables");
@@ -394,17 +404,16 @@ int Run() {
       MedianSeconds(rounds, [&] { return RefreshAll(&cluster, names, &ok); });
   // catalogd's CPU during each timed load as well: it moves far less than
   // the wall time with whatever else shares the two cores.
-  std::vector<double> load_cpu_s;
-  const double load_s = MedianSeconds(
-      rounds, [&] { return ReloadAll(&cluster, names, &ok, catalogd, &load_cpu_s); });
+  CpuRecord load_cpu{catalogd, {}};
+  const double load_s =
+      MedianSeconds(rounds, [&] { return ReloadAll(&cluster, names, &ok, &load_cpu); });
   if (!ok) return 1;
-  std::sort(load_cpu_s.begin(), load_cpu_s.end());
   Figure(kBench, "unchanged_refresh_partitions_per_s_median", P / unchanged_s, "partitions/s",
          "REFRESH of unchanged tables, median of " + std::to_string(rounds));
   Figure(kBench, "load_refresh_partitions_per_s_median", P / load_s, "partitions/s",
          "INVALIDATE METADATA then REFRESH (a load), median of " + std::to_string(rounds));
   Figure(kBench, "load_refresh_catalogd_cpu_us_per_partition",
-         load_cpu_s[load_cpu_s.size() / 2] * 1e6 / P, "us",
+         Median(load_cpu.seconds) * 1e6 / P, "us",
          "catalogd user+system CPU over such a REFRESH / partitions, median of " +
              std::to_string(rounds));
   return 0;
