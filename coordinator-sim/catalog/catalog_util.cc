@@ -228,4 +228,21 @@ std::vector<DecodedTopicEntry> DecodeTopicEntries(const impala::TTopicDelta& del
   return entries;
 }
 
+void ForEachTopicEntry(const impala::TTopicDelta& delta, std::string_view key_prefix,
+                       CatalogTopicFormat format, TopicEntries which,
+                       const std::function<void(const impala::TCatalogObject&, bool)>& fn) {
+  impala::TCatalogObject obj;
+  for (const impala::TTopicItem& item : delta.topic_entries) {
+    if (std::string_view(item.key).substr(0, key_prefix.size()) != key_prefix) continue;
+    if (IsCatalogServiceEntry(item.key) != (which == TopicEntries::kCatalogService)) continue;
+    obj = impala::TCatalogObject();  // DecodeCatalogTopicValue wants a fresh object
+    Status s = DecodeCatalogTopicValue(item.value, format, &obj);
+    if (!s.ok()) {
+      LOG(WARNING) << "skipping catalog topic entry " << item.key << ": " << s.ToString();
+      continue;
+    }
+    fn(obj, item.deleted);
+  }
+}
+
 }  // namespace ics::coord

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -32,6 +33,22 @@ struct DecodedTopicEntry {
 std::vector<DecodedTopicEntry> DecodeTopicEntries(const impala::TTopicDelta& delta,
                                                   std::string_view key_prefix,
                                                   CatalogTopicFormat format);
+
+// Which entries ForEachTopicEntry visits, by key (with its prefix).
+enum class TopicEntries {
+  kCatalogService,      // only the CATALOG object's entry (IsCatalogServiceEntry)
+  kAllButCatalogService,
+};
+
+// Calls fn(obj, deleted) for each entry of `delta` whose key starts with
+// `key_prefix` and is of kind `which`, in delta order, each decoded into one
+// reused object: valid only during the call. For a delta of many small
+// objects (a table's partition invalidations) this costs no memory per
+// entry, where a vector of decoded entries costs a TCatalogObject (kilobytes
+// of members) each. An entry that does not decode is logged and skipped.
+void ForEachTopicEntry(const impala::TTopicDelta& delta, std::string_view key_prefix,
+                       CatalogTopicFormat format, TopicEntries which,
+                       const std::function<void(const impala::TCatalogObject&, bool)>& fn);
 
 // A stable name for an object, used to remember drops and in logs:
 // "DATABASE:db", "TABLE:db.t" (views too), "FUNCTION:db.signature",

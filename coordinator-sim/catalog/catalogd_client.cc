@@ -80,13 +80,20 @@ void CatalogdClient::WaitForAddressChange(int64_t generation,
 }
 
 Result<impala::TGetPartialCatalogObjectResponse> CatalogdClient::GetPartialCatalogObject(
-    const impala::TGetPartialCatalogObjectRequest& req) {
+    const impala::TGetPartialCatalogObjectRequest& req, PartitionNames* partition_names) {
   impala::TGetPartialCatalogObjectResponse resp;
   // A standby's refusal is followed to the active catalogd; other error
   // statuses are the caller's to read.
   Status s = CallActive(
       "GetPartialCatalogObject", CatalogdRetry::kRetryOnStaleConnection,
-      [&](impala::CatalogServiceClient& c) { c.GetPartialCatalogObject(resp, req); },
+      [&](impala::CatalogServiceClient& c) {
+        if (partition_names == nullptr) {
+          c.GetPartialCatalogObject(resp, req);
+          return;
+        }
+        c.send_GetPartialCatalogObject(req);
+        RecvWithPartitionNames(c, &resp, partition_names);
+      },
       [&]() -> Status {
         if (resp.status.status_code == impala::TErrorCode::CATALOG_IN_STANDBY_MODE) {
           return FromTStatus(resp.status);

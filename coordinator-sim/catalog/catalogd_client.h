@@ -35,6 +35,7 @@
 #include "common/rpc/thrift_client.h"
 #include "common/util/mutex.h"
 #include "common/util/result.h"
+#include "coordinator-sim/catalog/partition_name_stream.h"
 
 namespace ics::coord {
 
@@ -92,8 +93,13 @@ class CatalogdClient {
   int64_t address_generation() const EXCLUDES(mu_);
 
   // A read (kRetryOnStaleConnection).
+  // With `partition_names`: the reply's table_info.partitions are read as
+  // (id, name) pairs into it and left empty in the response (for a table
+  // fetched with want_partition_names and no partition metadata; see
+  // partition_name_stream.h).
   Result<impala::TGetPartialCatalogObjectResponse> GetPartialCatalogObject(
-      const impala::TGetPartialCatalogObjectRequest& req) EXCLUDES(mu_);
+      const impala::TGetPartialCatalogObjectRequest& req,
+      PartitionNames* partition_names = nullptr) EXCLUDES(mu_);
 
  private:
   using Client = ThriftClient<impala::CatalogServiceClient>;

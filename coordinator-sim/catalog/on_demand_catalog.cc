@@ -5,6 +5,7 @@
 #include <glog/logging.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <variant>
 
@@ -72,19 +73,20 @@ OnDemandCatalog::Clock::time_point OnDemandCatalog::Now() const {
 TopicProgress OnDemandCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
                                              std::vector<impala::TTopicDelta>* publications) {
   (void)publications;  // on-demand coordinators never publish
-  const std::vector<DecodedTopicEntry> entries =
-      DecodeTopicEntries(delta, kInvalidationPrefix, opts_.topic_format);
+  // The CATALOG object (last in the delta) first: a reset makes every
+  // other invalidation moot. Entries are decoded one at a time: after a
+  // REFRESH the delta holds one invalidation per partition of the table.
+  std::optional<TCatalogObject> catalog;
+  ForEachTopicEntry(delta, kInvalidationPrefix, opts_.topic_format, TopicEntries::kCatalogService,
+                    [&](const TCatalogObject& obj, bool deleted) {
+                      if (!deleted && obj.type == TCatalogObjectType::CATALOG &&
+                          obj.__isset.catalog) {
+                        catalog = obj;
+                      }
+                    });
 
   MutexLock l(&mu_);
-  // The CATALOG object (last in the delta) first: a reset makes every
-  // other invalidation moot.
-  const TCatalogObject* catalog = nullptr;
-  for (const DecodedTopicEntry& e : entries) {
-    if (!e.deleted && e.obj.type == TCatalogObjectType::CATALOG && e.obj.__isset.catalog) {
-      catalog = &e.obj;
-    }
-  }
-  if (catalog != nullptr) {
+  if (catalog.has_value()) {
     const bool changed = ObserveServiceIdLocked(catalog->catalog.catalog_service_id);
     const int64_t reset = catalog->catalog.last_reset_catalog_version;
     if (!changed && last_reset_version_.has_value() && *last_reset_version_ != reset) {
@@ -93,11 +95,16 @@ TopicProgress OnDemandCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
     last_reset_version_ = reset;
     if (changed) catalog_version_ = 0;  // versions of the new catalogd start afresh
   }
-  for (const DecodedTopicEntry& e : entries) {
-    if (e.obj.type != TCatalogObjectType::CATALOG) InvalidateObjectLocked(e.obj, e.deleted);
-  }
+  ForEachTopicEntry(delta, kInvalidationPrefix, opts_.topic_format,
+                    TopicEntries::kAllButCatalogService,
+                    [&](const TCatalogObject& obj, bool deleted) {
+                      mu_.AssertHeld();  // held above, for the whole visit
+                      if (obj.type != TCatalogObjectType::CATALOG) {
+                        InvalidateObjectLocked(obj, deleted);
+                      }
+                    });
   TopicProgress progress;
-  if (catalog != nullptr) {
+  if (catalog.has_value()) {
     catalog_version_ = std::max(catalog_version_, catalog->catalog_version);
     progress.has_catalog = true;
     progress.service_id = catalog->catalog.catalog_service_id;

@@ -123,8 +123,10 @@ class OnDemandCatalog final : public LocalCatalog {
   Result<T> Retrying(const std::string& what, Fn&& attempt) EXCLUDES(mu_);
   // One GetPartialCatalogObject with the checks every answer needs: a
   // transport failure, a changed service id or CATALOG_SERVICE_CHANGED set
-  // *retry; an error status is returned as the error.
-  Result<Response> Call(const Request& req, Status* retry) EXCLUDES(mu_);
+  // *retry; an error status is returned as the error. `partition_names`:
+  // as CatalogdClient::GetPartialCatalogObject.
+  Result<Response> Call(const Request& req, Status* retry,
+                        PartitionNames* partition_names = nullptr) EXCLUDES(mu_);
   // Fetches a table; *gen = the generation at the start of the attempt
   // that succeeded.
   Result<std::shared_ptr<const LocalTable>> FetchTable(const std::string& db,

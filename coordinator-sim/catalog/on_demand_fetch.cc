@@ -124,12 +124,13 @@ Result<T> OnDemandCatalog::Retrying(const std::string& what, Fn&& attempt) {
                                                   " retries; last: " + last.message());
 }
 
-Result<OnDemandCatalog::Response> OnDemandCatalog::Call(const Request& req, Status* retry) {
+Result<OnDemandCatalog::Response> OnDemandCatalog::Call(const Request& req, Status* retry,
+                                                        PartitionNames* partition_names) {
   {
     MutexLock l(&mu_);
     ++fetches_;
   }
-  Result<Response> r = catalogd_->GetPartialCatalogObject(req);
+  Result<Response> r = catalogd_->GetPartialCatalogObject(req, partition_names);
   if (!r.ok()) {
     if (r.status().Is(ErrorCode::kNetworkError)) *retry = r.status();
     return r.status();
@@ -298,7 +299,9 @@ Result<std::shared_ptr<const LocalTable>> OnDemandCatalog::FetchTable(const std:
     sel.want_hms_table = true;
     sel.want_partition_names = true;
     sel.__set_want_stats_for_all_columns(true);
-    ICS_ASSIGN_OR_RETURN(Response resp, Call(req, retry));
+    // Only ids and names: read as they arrive (partition_name_stream.h).
+    PartitionNames names;
+    ICS_ASSIGN_OR_RETURN(Response resp, Call(req, retry, &names));
     switch (resp.lookup_status) {
       case CatalogLookupStatus::OK:
         break;
@@ -322,7 +325,7 @@ Result<std::shared_ptr<const LocalTable>> OnDemandCatalog::FetchTable(const std:
     ICS_RETURN_IF_ERROR(
         ColumnsFromHms(info.hms_table, t.get()).WithContext("table " + db + "." + tbl));
     t->partition_names = PartitionList(t->clustering_columns);
-    for (const auto& p : info.partitions) t->partition_names.Add(p.id, p.name);
+    for (auto& [id, name] : names) t->partition_names.Add(id, std::move(name));
     for (const auto& cs : info.column_stats) t->column_stats.emplace(cs.colName, cs);
     t->num_rows = NumRowsOf(info.hms_table.parameters);
     return TablePtr(std::move(t));
