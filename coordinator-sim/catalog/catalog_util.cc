@@ -228,6 +228,39 @@ std::vector<DecodedTopicEntry> DecodeTopicEntries(const impala::TTopicDelta& del
   return entries;
 }
 
+namespace {
+
+// Returns a decoded object to its default-constructed state, resetting only
+// the members the decode marked as set (a whole TCatalogObject is kilobytes
+// of members; an invalidation sets one small one). A decode that failed
+// part way may have filled a member without marking it: reset everything.
+void ResetDecoded(impala::TCatalogObject* obj, bool decoded) {
+  if (!decoded) {
+    *obj = impala::TCatalogObject();
+    return;
+  }
+  const auto& set = obj->__isset;
+  if (set.catalog) obj->catalog = impala::TCatalog();
+  if (set.db) obj->db = impala::TDatabase();
+  if (set.table) obj->table = impala::TTable();
+  if (set.fn) obj->fn = impala::TFunction();
+  if (set.data_source) obj->data_source = impala::TDataSource();
+  if (set.principal) obj->principal = impala::TPrincipal();
+  if (set.privilege) obj->privilege = impala::TPrivilege();
+  if (set.cache_pool) obj->cache_pool = impala::THdfsCachePool();
+  if (set.authz_cache_invalidation) {
+    obj->authz_cache_invalidation = impala::TAuthzCacheInvalidation();
+  }
+  if (set.hdfs_partition) obj->hdfs_partition = impala::THdfsPartition();
+  obj->type = impala::TCatalogObjectType::type();
+  obj->catalog_version = 0;
+  obj->last_modified_time_ms = 0;
+  obj->base_catalog_version = 0;
+  obj->__isset = impala::_TCatalogObject__isset();
+}
+
+}  // namespace
+
 void ForEachTopicEntry(const impala::TTopicDelta& delta, std::string_view key_prefix,
                        CatalogTopicFormat format, TopicEntries which,
                        const std::function<void(const impala::TCatalogObject&, bool)>& fn) {
@@ -235,13 +268,14 @@ void ForEachTopicEntry(const impala::TTopicDelta& delta, std::string_view key_pr
   for (const impala::TTopicItem& item : delta.topic_entries) {
     if (std::string_view(item.key).substr(0, key_prefix.size()) != key_prefix) continue;
     if (IsCatalogServiceEntry(item.key) != (which == TopicEntries::kCatalogService)) continue;
-    obj = impala::TCatalogObject();  // DecodeCatalogTopicValue wants a fresh object
+    // DecodeCatalogTopicValue wants a fresh object: `obj` is one after each turn.
     Status s = DecodeCatalogTopicValue(item.value, format, &obj);
-    if (!s.ok()) {
+    if (s.ok()) {
+      fn(obj, item.deleted);
+    } else {
       LOG(WARNING) << "skipping catalog topic entry " << item.key << ": " << s.ToString();
-      continue;
     }
-    fn(obj, item.deleted);
+    ResetDecoded(&obj, s.ok());
   }
 }
 
