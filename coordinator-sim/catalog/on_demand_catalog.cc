@@ -85,24 +85,30 @@ TopicProgress OnDemandCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
                       }
                     });
 
-  MutexLock l(&mu_);
-  if (catalog.has_value()) {
-    const bool changed = ObserveServiceIdLocked(catalog->catalog.catalog_service_id);
-    const int64_t reset = catalog->catalog.last_reset_catalog_version;
-    if (!changed && last_reset_version_.has_value() && *last_reset_version_ != reset) {
-      ClearCacheLocked("last_reset_catalog_version changed (global INVALIDATE METADATA)");
+  {
+    MutexLock l(&mu_);
+    if (catalog.has_value()) {
+      const bool changed = ObserveServiceIdLocked(catalog->catalog.catalog_service_id);
+      const int64_t reset = catalog->catalog.last_reset_catalog_version;
+      if (!changed && last_reset_version_.has_value() && *last_reset_version_ != reset) {
+        ClearCacheLocked("last_reset_catalog_version changed (global INVALIDATE METADATA)");
+      }
+      last_reset_version_ = reset;
+      if (changed) catalog_version_ = 0;  // versions of the new catalogd start afresh
     }
-    last_reset_version_ = reset;
-    if (changed) catalog_version_ = 0;  // versions of the new catalogd start afresh
   }
+  // The lock is taken per entry, not across the decoding of them all, so
+  // that statements looking up the cache are not held up by a big delta.
+  // Each invalidation stands alone (versions and generations guard the
+  // fetches that run meanwhile, as between two deltas).
   ForEachTopicEntry(delta, kInvalidationPrefix, opts_.topic_format,
                     TopicEntries::kAllButCatalogService,
                     [&](const TCatalogObject& obj, bool deleted) {
-                      mu_.AssertHeld();  // held above, for the whole visit
-                      if (obj.type != TCatalogObjectType::CATALOG) {
-                        InvalidateObjectLocked(obj, deleted);
-                      }
+                      if (obj.type == TCatalogObjectType::CATALOG) return;
+                      MutexLock l(&mu_);
+                      InvalidateObjectLocked(obj, deleted);
                     });
+  MutexLock l(&mu_);
   TopicProgress progress;
   if (catalog.has_value()) {
     catalog_version_ = std::max(catalog_version_, catalog->catalog_version);
