@@ -1,5 +1,7 @@
 #include "coordinator-sim/catalog/partition_name_stream.h"
 
+#include "common/rpc/decode_budget.h"
+
 namespace ics::coord {
 
 using apache::thrift::protocol::TProtocol;
@@ -42,9 +44,16 @@ bool PartitionNameStream::AtPartitionList() const {
 
 uint32_t PartitionNameStream::readListBegin_virt(TType& elem_type, uint32_t& size) {
   uint32_t n = in_->readListBegin(elem_type, size);
-  if (!AtPartitionList() || elem_type != apache::thrift::protocol::T_STRUCT) return n;
-  // The list header's size is only trusted as far as elements arrive: each
-  // one is read (bounded by the connection protocol) before it is kept.
+  // The element type is not checked: the generated reader does not check it
+  // either, it reads each element as a struct.
+  if (!AtPartitionList()) return n;
+  // What the generated reader charges before its resize, for the pairs kept
+  // instead: against the decode budget of the connection's bounded protocol
+  // (which checked the header against the bytes that can still arrive), or
+  // capped without one. Each element is then read, bounded, before it is kept.
+  ChargeThriftList(size, sizeof(PartitionNames::value_type));
+  names_->clear();  // a list sent twice: the last one holds, as in the generated reader
+  names_->reserve(size);
   impala::TPartialPartitionInfo p;
   for (uint32_t i = 0; i < size; ++i) {
     p = impala::TPartialPartitionInfo();
@@ -54,6 +63,8 @@ uint32_t PartitionNameStream::readListBegin_virt(TType& elem_type, uint32_t& siz
   size = 0;  // the generated reader sees an empty list
   return n;
 }
+
+uint32_t PartitionNameStream::skip_virt(TType type) { return in_->skip(type); }
 
 void RecvWithPartitionNames(impala::CatalogServiceClient& client,
                             impala::TGetPartialCatalogObjectResponse* resp,

@@ -12,7 +12,8 @@
 // reply.success(0).table_info(4).partitions(2), it reads the elements one
 // at a time into one reused object, hands (id, name) to the sink and tells
 // the generated reader the list is empty. Every other byte passes through
-// unchanged, with the connection protocol's bounds and depth limits.
+// unchanged, with the connection protocol's bounds and depth limits; the
+// kept pairs are charged to its decode budget as the list would have been.
 //
 // Thread-safety: one reply at a time, like the protocol it wraps.
 #pragma once
@@ -43,6 +44,9 @@ class PartitionNameStream : public apache::thrift::protocol::TProtocolDecorator 
                                int16_t& id) override;
   uint32_t readListBegin_virt(apache::thrift::protocol::TType& elem_type,
                               uint32_t& size) override;
+  // Skipped values go to the wrapped protocol's own (bounded) skip, never
+  // through the overrides above: a skipped struct is not the reply's.
+  uint32_t skip_virt(apache::thrift::protocol::TType type) override;
 
  private:
   // Whether the reader is at reply.success.table_info.partitions.

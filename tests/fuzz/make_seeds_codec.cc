@@ -2,7 +2,11 @@
 // statistics, file descriptors, Thrift structs), encoded from the catalog of
 // the seeded in-process catalogd.
 #include <cstdint>
+#include <memory>
 #include <string>
+
+#include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/transport/TBufferTransports.h>
 
 #include "CatalogService.h"
 #include "StatestoreService.h"
@@ -107,6 +111,30 @@ void CodecSeeds(CatalogdStack& stack) {
   auto hms_table = stack.metastore()->GetTable(kDb, kFlatTable);
   if (hms_table.ok()) put(5, "hive_table", *hms_table);
   put(7, "partial_request", preq);
+
+  // A coordinator's table fetch: catalogd's reply message with the partition
+  // names (and one with metadata too), as it arrives on the connection.
+  auto reply = [&](const std::string& name, const impala::TTableInfoSelector& selector) {
+    impala::TGetPartialCatalogObjectRequest r;
+    r.object_desc = TableDesc(kPartTable);
+    r.__set_table_info_selector(selector);
+    impala::CatalogService_GetPartialCatalogObject_result result;
+    result.success = stack.fetcher()->GetPartialCatalogObject(r);
+    result.__isset.success = true;
+    auto buf = std::make_shared<apache::thrift::transport::TMemoryBuffer>();
+    apache::thrift::protocol::TBinaryProtocol out(buf);
+    out.writeMessageBegin("GetPartialCatalogObject", apache::thrift::protocol::T_REPLY, 0);
+    result.write(&out);
+    out.writeMessageEnd();
+    Write("catalogd_reply_fuzz", name, buf->getBufferAsString());
+  };
+  impala::TTableInfoSelector names_only;
+  names_only.want_hms_table = true;
+  names_only.want_partition_names = true;
+  names_only.__set_want_stats_for_all_columns(true);
+  reply("partition_names", names_only);
+  reply("partition_files", sel);
+
   impala::TColumnType nested = *ParseHiveType("struct<a:map<string,array<decimal(12,3)>>,b:char(3)>");
   Write("column_type_fuzz", "tree_compact", MustSerialize(nested, ThriftProtocol::kCompact));
 }

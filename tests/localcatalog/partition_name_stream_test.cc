@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/protocol/TProtocolException.h>
 #include <thrift/transport/TBufferTransports.h>
+
+#include "common/rpc/bounded_protocol.h"
 
 namespace ics::coord {
 namespace {
@@ -108,6 +111,23 @@ TEST(PartitionNameStreamTest, TruncatedListFailsLikeTheGeneratedReader) {
     impala::CatalogServiceClient client = ClientReading(bytes.substr(0, cut));
     EXPECT_ANY_THROW(RecvWithPartitionNames(client, &streamed, &names)) << cut;
   }
+}
+
+TEST(PartitionNameStreamTest, KeptNamesAreChargedToTheDecodeBudget) {
+  const std::string bytes = ReplyBytes(TableReply(500));
+  auto buf = std::make_shared<TMemoryBuffer>();
+  buf->write(reinterpret_cast<const uint8_t*>(bytes.data()), static_cast<uint32_t>(bytes.size()));
+  BoundedProtocol::Options bounds;
+  bounds.limits = {1ll << 20, /*max_memory_bytes=*/4096, /*process_wide=*/false};
+  bounds.binary_inner = true;
+  auto in = std::make_shared<BoundedProtocol>(std::make_shared<TBinaryProtocol>(buf), bounds);
+  impala::CatalogServiceClient client(in, in);
+  impala::TGetPartialCatalogObjectResponse streamed;
+  PartitionNames names;
+  // 500 pairs of 40 bytes do not fit 4 KiB: refused before they are kept.
+  EXPECT_THROW(RecvWithPartitionNames(client, &streamed, &names),
+               apache::thrift::protocol::TProtocolException);
+  EXPECT_TRUE(names.empty());
 }
 
 }  // namespace
