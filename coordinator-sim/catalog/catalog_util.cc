@@ -210,25 +210,21 @@ Status WaitForVersionLocked(Mutex* mu, CondVar* cv, const int64_t* version,
   return Status::OK();
 }
 
-std::vector<DecodedTopicEntry> DecodeTopicEntries(const impala::TTopicDelta& delta,
-                                                  std::string_view key_prefix,
-                                                  CatalogTopicFormat format) {
-  std::vector<DecodedTopicEntry> entries;
-  entries.reserve(delta.topic_entries.size());
-  for (const impala::TTopicItem& item : delta.topic_entries) {
-    if (std::string_view(item.key).substr(0, key_prefix.size()) != key_prefix) continue;
-    DecodedTopicEntry& e = entries.emplace_back();
-    e.deleted = item.deleted;
-    Status s = DecodeCatalogTopicValue(item.value, format, &e.obj);
-    if (!s.ok()) {
-      entries.pop_back();
-      LOG(WARNING) << "skipping catalog topic entry " << item.key << ": " << s.ToString();
-    }
-  }
-  return entries;
+namespace {
+
+// Whether the entry's key has `key_prefix`.
+bool HasPrefix(const impala::TTopicItem& item, std::string_view key_prefix) {
+  return std::string_view(item.key).substr(0, key_prefix.size()) == key_prefix;
 }
 
-namespace {
+// Decodes the entry's value into `*obj` (freshly constructed); an entry that
+// does not decode is logged, and false returned.
+bool DecodeEntry(const impala::TTopicItem& item, CatalogTopicFormat format,
+                 impala::TCatalogObject* obj) {
+  Status s = DecodeCatalogTopicValue(item.value, format, obj);
+  if (!s.ok()) LOG(WARNING) << "skipping catalog topic entry " << item.key << ": " << s.ToString();
+  return s.ok();
+}
 
 // Returns a decoded object to its default-constructed state, resetting only
 // the members the decode marked as set (a whole TCatalogObject is kilobytes
@@ -261,21 +257,31 @@ void ResetDecoded(impala::TCatalogObject* obj, bool decoded) {
 
 }  // namespace
 
+std::vector<DecodedTopicEntry> DecodeTopicEntries(const impala::TTopicDelta& delta,
+                                                  std::string_view key_prefix,
+                                                  CatalogTopicFormat format) {
+  std::vector<DecodedTopicEntry> entries;
+  entries.reserve(delta.topic_entries.size());
+  for (const impala::TTopicItem& item : delta.topic_entries) {
+    if (!HasPrefix(item, key_prefix)) continue;
+    DecodedTopicEntry& e = entries.emplace_back();
+    e.deleted = item.deleted;
+    if (!DecodeEntry(item, format, &e.obj)) entries.pop_back();
+  }
+  return entries;
+}
+
 void ForEachTopicEntry(const impala::TTopicDelta& delta, std::string_view key_prefix,
                        CatalogTopicFormat format, TopicEntries which,
                        const std::function<void(const impala::TCatalogObject&, bool)>& fn) {
   impala::TCatalogObject obj;
   for (const impala::TTopicItem& item : delta.topic_entries) {
-    if (std::string_view(item.key).substr(0, key_prefix.size()) != key_prefix) continue;
+    if (!HasPrefix(item, key_prefix)) continue;
     if (IsCatalogServiceEntry(item.key) != (which == TopicEntries::kCatalogService)) continue;
-    // DecodeCatalogTopicValue wants a fresh object: `obj` is one after each turn.
-    Status s = DecodeCatalogTopicValue(item.value, format, &obj);
-    if (s.ok()) {
-      fn(obj, item.deleted);
-    } else {
-      LOG(WARNING) << "skipping catalog topic entry " << item.key << ": " << s.ToString();
-    }
-    ResetDecoded(&obj, s.ok());
+    // DecodeEntry wants a fresh object: `obj` is one after each turn.
+    const bool decoded = DecodeEntry(item, format, &obj);
+    if (decoded) fn(obj, item.deleted);
+    ResetDecoded(&obj, decoded);
   }
 }
 
