@@ -12,7 +12,7 @@
 #   --out DIR    results directory (default results/<UTC date>-<commit>)
 #   --repeats N  runs of every scenario (min/median/max are over these)
 #   --only LIST  scenarios to run: s1 propagation (ours, statestore fan-out,
-#                Redis), s2 partial fetch, s3 load + s4 topic size (one
+#                Redis, bare Thrift UpdateState), s2 partial fetch, s3 load + s4 topic size (one
 #                bench), s5 statestore scale, s6 coordinator memory, s7 codecs,
 #                s8 the real path (HMS endpoint, real files on tmpfs, REFRESH
 #                through a coordinator, catalogd RSS from /proc), s9 catalogd
@@ -57,6 +57,7 @@ want() { [[ ",$only," == *",$1,"* ]]; }
 t_start=$(date +%s)
 scripts/setup.sh || exit 1
 targets=(statestored catalogd coordinator-sim statestore_bench redis_fanout_bench propagation_bench
+         thrift_fanout_bench
          partial_fetch_rpc_bench catalog_load_bench coordinator_memory_bench codec_bench
          real_path_bench ha_failover_bench)
 if [ -z "$bin" ]; then
@@ -171,6 +172,10 @@ for rep in $(seq "$repeats"); do
     fi
     run s1 statestore "$rep" "$bin/statestore_bench" --statestored="$bin/statestored" \
         --sizes=$s1_sizes --rounds=$s1_rounds --payload_bytes="$payload" --idle=0 --join=0
+    # The floor of Impala's request/response UpdateState protocol: one bare
+    # Thrift sender, no broker (tests/bench/thrift_fanout_bench.cc).
+    run s1 thrift "$rep" "$bin/thrift_fanout_bench" --sizes=$s1_sizes --rounds=$s1_rounds \
+        --payload_bytes="$payload"
   fi
   if want s2; then
     run s2 fetch "$rep" "$bin/partial_fetch_rpc_bench" "${s2_args[@]}" --big_buffers=false
