@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include <charconv>
+#include <optional>
 
 #include <glog/logging.h>
 
@@ -226,10 +227,32 @@ bool DecodeEntry(const impala::TTopicItem& item, CatalogTopicFormat format,
   return s.ok();
 }
 
-// Returns a decoded object to its default-constructed state, resetting only
-// the members the decode marked as set (a whole TCatalogObject is kilobytes
-// of members; an invalidation sets one small one). A decode that failed
-// part way may have filled a member without marking it: reset everything.
+// Returns a decoded table to its default-constructed state: the two
+// required names are cleared, and only the optional members the decode
+// marked as set are reset (an invalidation sets none of them, and building
+// a default TTable to assign from costs more than the decode).
+void ResetTable(impala::TTable* t) {
+  t->db_name.clear();
+  t->tbl_name.clear();
+  const auto& set = t->__isset;
+  if (set.load_status) t->load_status = impala::TStatus();
+  if (set.access_level) t->access_level = impala::TAccessLevel::type();
+  if (set.columns) t->columns = {};
+  if (set.clustering_columns) t->clustering_columns = {};
+  if (set.virtual_columns) t->virtual_columns = {};
+  if (set.table_stats) t->table_stats = impala::TTableStats();
+  if (set.table_type) t->table_type = impala::TTableType::type();
+  if (set.hdfs_table) t->hdfs_table = impala::THdfsTable();
+  if (set.metastore_table) t->metastore_table = hive::Table();
+  if (set.data_source_table) t->data_source_table = impala::TDataSourceTable();
+  if (set.storage_metadata_load_time_ns) t->storage_metadata_load_time_ns = 0;
+  if (set.tbl_comment) t->tbl_comment.clear();
+  if (set.system_table) t->system_table = impala::TSystemTable();
+  t->__isset = impala::_TTable__isset();
+}
+
+}  // namespace
+
 void ResetDecoded(impala::TCatalogObject* obj, bool decoded) {
   if (!decoded) {
     *obj = impala::TCatalogObject();
@@ -238,7 +261,7 @@ void ResetDecoded(impala::TCatalogObject* obj, bool decoded) {
   const auto& set = obj->__isset;
   if (set.catalog) obj->catalog = impala::TCatalog();
   if (set.db) obj->db = impala::TDatabase();
-  if (set.table) obj->table = impala::TTable();
+  if (set.table) ResetTable(&obj->table);
   if (set.fn) obj->fn = impala::TFunction();
   if (set.data_source) obj->data_source = impala::TDataSource();
   if (set.principal) obj->principal = impala::TPrincipal();
@@ -254,8 +277,6 @@ void ResetDecoded(impala::TCatalogObject* obj, bool decoded) {
   obj->base_catalog_version = 0;
   obj->__isset = impala::_TCatalogObject__isset();
 }
-
-}  // namespace
 
 std::vector<DecodedTopicEntry> DecodeTopicEntries(const impala::TTopicDelta& delta,
                                                   std::string_view key_prefix,
@@ -274,14 +295,33 @@ std::vector<DecodedTopicEntry> DecodeTopicEntries(const impala::TTopicDelta& del
 void ForEachTopicEntry(const impala::TTopicDelta& delta, std::string_view key_prefix,
                        CatalogTopicFormat format, TopicEntries which,
                        const std::function<void(const impala::TCatalogObject&, bool)>& fn) {
-  impala::TCatalogObject obj;
+  // One object per thread, reused across calls: a TCatalogObject is
+  // kilobytes of nested members, and building and destroying one per topic
+  // update cost more than decoding the entries of a typical update. Between
+  // uses it is default-constructed state (ResetDecoded), so it holds no
+  // entry's memory. A callback that itself iterates gets its own object.
+  thread_local impala::TCatalogObject reused;
+  thread_local bool in_use = false;
+  std::optional<impala::TCatalogObject> nested;
+  impala::TCatalogObject* obj = &reused;
+  if (in_use) {
+    obj = &nested.emplace();
+  } else {
+    in_use = true;
+  }
+  struct Release {
+    bool own;
+    ~Release() {
+      if (own) in_use = false;
+    }
+  } release{obj == &reused};
   for (const impala::TTopicItem& item : delta.topic_entries) {
     if (!HasPrefix(item, key_prefix)) continue;
     if (IsCatalogServiceEntry(item.key) != (which == TopicEntries::kCatalogService)) continue;
-    // DecodeEntry wants a fresh object: `obj` is one after each turn.
-    const bool decoded = DecodeEntry(item, format, &obj);
-    if (decoded) fn(obj, item.deleted);
-    ResetDecoded(&obj, decoded);
+    // DecodeEntry wants a fresh object: `*obj` is one after each turn.
+    const bool decoded = DecodeEntry(item, format, obj);
+    if (decoded) fn(*obj, item.deleted);
+    ResetDecoded(obj, decoded);
   }
 }
 

@@ -50,6 +50,13 @@ void ForEachTopicEntry(const impala::TTopicDelta& delta, std::string_view key_pr
                        CatalogTopicFormat format, TopicEntries which,
                        const std::function<void(const impala::TCatalogObject&, bool)>& fn);
 
+// Returns `*obj`, into which a default-constructed object was decoded
+// (`decoded`: whether the decode succeeded), to default-constructed state.
+// After a successful decode only the members it marked as set are reset
+// (an invalidation sets a few names of kilobytes of members); after a
+// failed one, which may have filled members without marking them, all.
+void ResetDecoded(impala::TCatalogObject* obj, bool decoded);
+
 // A stable name for an object, used to remember drops and in logs:
 // "DATABASE:db", "TABLE:db.t" (views too), "FUNCTION:db.signature",
 // "HDFS_PARTITION:db.t:<id>", "CATALOG", "OTHER:<type>".

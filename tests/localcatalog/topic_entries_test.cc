@@ -4,10 +4,12 @@
 // pick the CATALOG entry or everything else.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "common/codec/catalog_topic.h"
+#include "common/codec/thrift_serde.h"
 #include "coordinator-sim/catalog/catalog_util.h"
 
 namespace ics::coord {
@@ -107,6 +109,91 @@ TEST(ForEachTopicEntryTest, EachEntryAsIfDecodedAlone) {
   const std::vector<Seen> catalog = Visit(delta, TopicEntries::kCatalogService);
   ASSERT_EQ(catalog.size(), 1u);
   EXPECT_EQ(catalog[0].obj, Catalog());
+}
+
+// Every member of `o` on the wire, marked as set or not: two objects with
+// the same bytes here hold the same values in every member, also in those
+// a reader ignores because they are not marked.
+std::string EveryMember(TCatalogObject o) {
+  std::memset(static_cast<void*>(&o.__isset), 0xff, sizeof(o.__isset));
+  std::memset(static_cast<void*>(&o.table.__isset), 0xff, sizeof(o.table.__isset));
+  return SerializeThrift(o).value();
+}
+
+// A table entry with every optional table member set to a value other
+// than its default, as a full (not minimal) topic entry has.
+TCatalogObject FullTable() {
+  TCatalogObject o = Table("full");
+  impala::TTable& t = o.table;
+  t.__set_load_status(impala::TStatus());
+  t.load_status.status_code = impala::TErrorCode::GENERAL;
+  t.__set_access_level(impala::TAccessLevel::READ_ONLY);
+  t.__set_columns({impala::TColumn()});
+  t.columns[0].columnName = "c";
+  t.__set_clustering_columns({impala::TColumn()});
+  t.__set_virtual_columns({impala::TColumn()});
+  t.__set_table_stats(impala::TTableStats());
+  t.table_stats.num_rows = 5;
+  t.__set_table_type(impala::TTableType::VIEW);
+  t.metastore_table.tableName = "full";
+  t.__isset.metastore_table = true;
+  t.data_source_table.init_string = "init";
+  t.__isset.data_source_table = true;
+  t.__set_storage_metadata_load_time_ns(9);
+  t.__set_tbl_comment("comment");
+  t.__isset.system_table = true;
+  o.__set_db(impala::TDatabase());
+  o.db.db_name = "db";
+  o.__set_fn(impala::TFunction());
+  o.fn.name.function_name = "f";
+  o.__set_hdfs_partition(impala::THdfsPartition());
+  o.hdfs_partition.partition_name = "p=1";
+  o.__set_base_catalog_version(3);
+  return o;
+}
+
+TEST(ResetDecodedTest, EveryMemberBackToDefault) {
+  TCatalogObject full = FullTable();
+  // The fixture sets every optional table member: one the IDL adds must be
+  // set here too (and reset by ResetDecoded), or this fails.
+  TCatalogObject marked = full;
+  std::memset(static_cast<void*>(&marked.table.__isset), 0xff, sizeof(marked.table.__isset));
+  ASSERT_EQ(SerializeThrift(full).value(), SerializeThrift(marked).value());
+
+  TCatalogObject decoded;
+  ASSERT_TRUE(DecodeCatalogTopicValue(EncodeCatalogTopicValue(full, CatalogTopicFormat()).value(),
+                                      CatalogTopicFormat(), &decoded)
+                  .ok());
+  ASSERT_EQ(decoded, full);
+  ResetDecoded(&decoded, /*decoded=*/true);
+  EXPECT_EQ(EveryMember(decoded), EveryMember(TCatalogObject()));
+
+  // A failed decode may fill members it never marks: all of them go.
+  TCatalogObject partial = full;
+  partial.__isset = impala::_TCatalogObject__isset();
+  partial.table.__isset = impala::_TTable__isset();
+  ResetDecoded(&partial, /*decoded=*/false);
+  EXPECT_EQ(EveryMember(partial), EveryMember(TCatalogObject()));
+}
+
+TEST(ForEachTopicEntryTest, NestedIterationGetsItsOwnObject) {
+  impala::TTopicDelta outer;
+  outer.topic_entries.push_back(Entry(Table("t")));
+  outer.topic_entries.push_back(Entry(Table("u")));
+  impala::TTopicDelta inner;
+  inner.topic_entries.push_back(Entry(Partition(5)));
+  std::vector<std::string> seen;
+  ForEachTopicEntry(outer, kInvalidationPrefix, CatalogTopicFormat(),
+                    TopicEntries::kAllButCatalogService, [&](const TCatalogObject& o, bool) {
+                      const std::string before = o.table.tbl_name;
+                      for (const Seen& s : Visit(inner, TopicEntries::kAllButCatalogService)) {
+                        EXPECT_EQ(s.obj, Partition(5));
+                      }
+                      // The outer entry is untouched by the inner iteration.
+                      EXPECT_EQ(o.table.tbl_name, before);
+                      seen.push_back(o.table.tbl_name);
+                    });
+  EXPECT_EQ(seen, (std::vector<std::string>{"t", "u"}));
 }
 
 }  // namespace
