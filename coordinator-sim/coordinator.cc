@@ -1,5 +1,6 @@
 #include "coordinator-sim/coordinator.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include <glog/logging.h>
@@ -153,9 +154,12 @@ void Coordinator::OnTopicUpdate(int source, const impala::TTopicDelta& delta,
     if (progress.catalog_version > topic_catalog_version_ || switched) {
       advanced = progress.catalog_version > topic_catalog_version_;
       topic_catalog_version_ = std::max(topic_catalog_version_, progress.catalog_version);
-      if (delta.__isset.to_version) topic_version_of_[progress.catalog_version] = delta.to_version;
-      // Keep the map small: SYNC_DDL only asks about recent versions.
-      while (topic_version_of_.size() > 4096) topic_version_of_.erase(topic_version_of_.begin());
+      if (delta.__isset.to_version &&
+          (topic_version_of_.empty() || progress.catalog_version > topic_version_of_.back().first)) {
+        topic_version_of_.emplace_back(progress.catalog_version, delta.to_version);
+      }
+      // Keep it small: SYNC_DDL only asks about recent versions.
+      while (topic_version_of_.size() > kMaxTopicVersions) topic_version_of_.pop_front();
     }
     topic_cv_.Broadcast();
   }
@@ -237,7 +241,11 @@ Status Coordinator::WaitForSyncDdl(int64_t v) {
         }
       }
       if (topic_service_id_ != sid) return Status::OK();  // catalogd restarted: peer gives up
-      auto it = topic_version_of_.lower_bound(v);
+      // The first delta that carried version v or a later one.
+      auto it = std::lower_bound(topic_version_of_.begin(), topic_version_of_.end(), v,
+                                 [](const std::pair<int64_t, int64_t>& e, int64_t version) {
+                                   return e.first < version;
+                                 });
       if (it == topic_version_of_.end()) return Status::OK();
       topic_version = it->second;
       source = topic_source_;

@@ -16,10 +16,11 @@
 #pragma once
 
 #include <atomic>
-#include <map>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "common/codec/catalog_topic.h"
 #include "common/metrics/metrics.h"
@@ -170,10 +171,15 @@ class Coordinator : public CoordinatorBackend {
   // catalogd's first update replaces the catalog, it does not unready it).
   bool catalog_ready_ GUARDED_BY(mu_) = false;
   std::string topic_service_id_ GUARDED_BY(mu_);
-  // catalog version -> topic version of the delta that first carried it,
-  // as numbered by the statestore that sent the last update (`topic_source_`:
-  // topic versions are per statestore).
-  std::map<int64_t, int64_t> topic_version_of_ GUARDED_BY(mu_);
+  // (catalog version, topic version of the delta that first carried it),
+  // ascending in both (an entry is added only for a newer catalog version,
+  // and the list is cleared when the numbering changes), the last
+  // kMaxTopicVersions of them; topic versions as numbered by the statestore
+  // that sent the last update (`topic_source_`: they are per statestore).
+  // Appending at the end touches one cache line, where a tree of thousands
+  // of entries per coordinator cost a walk of cold nodes on every update.
+  static constexpr size_t kMaxTopicVersions = 4096;
+  std::deque<std::pair<int64_t, int64_t>> topic_version_of_ GUARDED_BY(mu_);
   int topic_source_ GUARDED_BY(mu_) = 0;
   std::atomic<bool> stopped_{false};
 };
