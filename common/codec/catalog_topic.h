@@ -41,9 +41,10 @@ bool IsCatalogServiceEntry(std::string_view key);
 Result<std::string> EncodeCatalogTopicValue(const impala::TCatalogObject& obj,
                                             CatalogTopicFormat format);
 
-// Decodes into `*out` (freshly constructed); CORRUPTION (or the decoder's
+// Decodes into `*out`, which must be in default-constructed state (members
+// absent from the value keep what they hold); CORRUPTION (or the decoder's
 // error) with the value's size when the bytes are not a TCatalogObject in
-// `format`.
+// `format`, and then `*out` is default-constructed again.
 [[nodiscard]] Status DecodeCatalogTopicValue(std::string_view value, CatalogTopicFormat format,
                                              impala::TCatalogObject* out);
 
