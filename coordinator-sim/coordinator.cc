@@ -141,9 +141,8 @@ void Coordinator::OnTopicUpdate(int source, const impala::TTopicDelta& delta,
   bool advanced = false;
   {
     MutexLock l(&mu_);
-    const std::string sid = PrintId(progress.service_id);
-    if (sid != topic_service_id_) {
-      topic_service_id_ = sid;
+    if (progress.service_id != topic_service_id_) {
+      topic_service_id_ = progress.service_id;
       topic_catalog_version_ = 0;
       topic_version_of_.clear();
     }
@@ -231,7 +230,7 @@ Status Coordinator::WaitForSyncDdl(int64_t v) {
     int source = 0;
     {
       MutexLock l(&mu_);
-      const std::string sid = topic_service_id_;
+      const impala::TUniqueId sid = topic_service_id_;
       while (topic_catalog_version_ < v && topic_service_id_ == sid && !stopped_) {
         if (!topic_cv_.WaitUntil(&mu_, deadline) && topic_catalog_version_ < v) {
           return Status::TimedOut(

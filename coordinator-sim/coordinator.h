@@ -170,7 +170,7 @@ class Coordinator : public CoordinatorBackend {
   // Set by the first applied catalog topic update; never cleared (a new
   // catalogd's first update replaces the catalog, it does not unready it).
   bool catalog_ready_ GUARDED_BY(mu_) = false;
-  std::string topic_service_id_ GUARDED_BY(mu_);
+  impala::TUniqueId topic_service_id_ GUARDED_BY(mu_);  // of the last CATALOG entry seen
   // (catalog version, topic version of the delta that first carried it),
   // ascending in both (an entry is added only for a newer catalog version,
   // and the list is cleared when the numbering changes), the last

@@ -76,12 +76,18 @@ TopicProgress OnDemandCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
   // The CATALOG object (last in the delta) first: a reset makes every
   // other invalidation moot. Entries are decoded one at a time: after a
   // REFRESH the delta holds one invalidation per partition of the table.
-  std::optional<TCatalogObject> catalog;
+  // Only its version and TCatalog are kept (copying the whole object cost
+  // more than decoding it).
+  struct CatalogEntry {
+    int64_t catalog_version = 0;
+    impala::TCatalog catalog;
+  };
+  std::optional<CatalogEntry> catalog;
   ForEachTopicEntry(delta, kInvalidationPrefix, opts_.topic_format, TopicEntries::kCatalogService,
                     [&](const TCatalogObject& obj, bool deleted) {
                       if (!deleted && obj.type == TCatalogObjectType::CATALOG &&
                           obj.__isset.catalog) {
-                        catalog = obj;
+                        catalog = CatalogEntry{obj.catalog_version, obj.catalog};
                       }
                     });
 
