@@ -19,6 +19,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -34,6 +37,22 @@ inline double FanoutPercentile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
   const size_t idx = std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())));
   return v[idx];
+}
+
+// The receiver counts of a --sizes flag ("10,100,500"); nullopt, after
+// printing which one to stderr, when one of them is not a positive number.
+inline std::optional<std::vector<int>> ParseFanoutSizes(const std::string& flag) {
+  std::vector<int> sizes;
+  std::istringstream in(flag);
+  for (std::string tok; std::getline(in, tok, ',');) {
+    const int n = std::atoi(tok.c_str());
+    if (n < 1) {
+      std::fprintf(stderr, "bad size '%s'\n", tok.c_str());
+      return std::nullopt;
+    }
+    sizes.push_back(n);
+  }
+  return sizes;
 }
 
 class FanoutRecorder {

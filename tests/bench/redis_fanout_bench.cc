@@ -18,7 +18,6 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -150,15 +149,10 @@ int main(int argc, char** argv) {
   std::printf("%s # redis at %s:%d, %d rounds (+%d warm-up), %u cpus\n", kBench,
               FLAGS_host.c_str(), FLAGS_port, FLAGS_rounds, FLAGS_warmup_rounds,
               std::thread::hardware_concurrency());
-  std::istringstream sizes(FLAGS_sizes);
-  std::string tok;
+  const std::optional<std::vector<int>> sizes = ics::bench::ParseFanoutSizes(FLAGS_sizes);
+  if (!sizes) return 2;
   int failures = 0;
-  while (std::getline(sizes, tok, ',')) {
-    const int n = std::atoi(tok.c_str());
-    if (n < 1) {
-      std::fprintf(stderr, "bad size '%s'\n", tok.c_str());
-      return 2;
-    }
+  for (int n : *sizes) {
     if (!FanOut(n)) ++failures;
   }
   return failures == 0 ? 0 : 1;

@@ -281,11 +281,14 @@ void Join(int n) {
 int main(int argc, char** argv) {
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   signal(SIGPIPE, SIG_IGN);
-  std::istringstream sizes(FLAGS_sizes);
+  // An empty --sizes runs no fan-out (only the join and idle figures).
+  const std::optional<std::vector<int>> sizes =
+      FLAGS_sizes.empty() ? std::vector<int>{} : ics::bench::ParseFanoutSizes(FLAGS_sizes);
+  if (!sizes) return 2;
   std::string tok;
-  while (std::getline(sizes, tok, ',')) {
+  for (int n : *sizes) {
     Statestored ss = StartStatestored();
-    FanOut(ss.port, std::stoi(tok));
+    FanOut(ss.port, n);
     StopStatestored(ss);
   }
   std::istringstream join(FLAGS_join);

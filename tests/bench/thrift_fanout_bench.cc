@@ -23,7 +23,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -173,10 +172,8 @@ void FanOut(int n) {
 int main(int argc, char** argv) {
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   signal(SIGPIPE, SIG_IGN);
-  std::istringstream sizes(FLAGS_sizes);
-  std::string tok;
-  while (std::getline(sizes, tok, ',')) {
-    if (std::atoi(tok.c_str()) > 0) FanOut(std::atoi(tok.c_str()));
-  }
+  const std::optional<std::vector<int>> sizes = ics::bench::ParseFanoutSizes(FLAGS_sizes);
+  if (!sizes) return 2;
+  for (int n : *sizes) FanOut(n);
   return 0;
 }

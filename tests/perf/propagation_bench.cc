@@ -43,7 +43,6 @@
 #include <atomic>
 #include <filesystem>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -465,14 +464,10 @@ int Main(const char* argv0) {
     }
     tls.tls = *ctx;
   }
-  std::istringstream sizes(FLAGS_sizes);
+  const std::optional<std::vector<int>> sizes = bench::ParseFanoutSizes(FLAGS_sizes);
+  if (!sizes) return 2;
   int failures = 0;
-  for (std::string tok; std::getline(sizes, tok, ',');) {
-    const int n = std::atoi(tok.c_str());
-    if (n < 1) {
-      std::fprintf(stderr, "bad size '%s'\n", tok.c_str());
-      return 2;
-    }
+  for (int n : *sizes) {
     SizeFigures plain_figures;
     if (!MeasureSize(n, statestored, catalogd, Transport{}, &plain_figures)) ++failures;
     if (!tls.certs.empty()) {
