@@ -167,7 +167,8 @@ void OnDemandCatalog::PatchPartitionListsLocked(const impala::TCatalogUpdateResu
         next->partition_names.Add(o.hdfs_partition.id, o.hdfs_partition.partition_name);
     }
     const std::string scope = TableScope(db, tbl);
-    BumpGenerationLocked(&scope);  // a fetch of the old version in flight must not be cached
+    // A fetch of an older version in flight must not be cached over it.
+    BumpGenerationLocked(&scope, obj.catalog_version);
     const int64_t bytes = EstimateBytes(*next);
     cache_.Put(key, std::shared_ptr<const LocalTable>(std::move(next)), bytes, obj.catalog_version,
                Now());
@@ -221,7 +222,7 @@ void OnDemandCatalog::InvalidateObjectLocked(const TCatalogObject& obj, bool del
 void OnDemandCatalog::InvalidateTableLocked(const std::string& db, const std::string& tbl,
                                             int64_t version, bool deleted) {
   const std::string scope = TableScope(db, tbl);
-  BumpGenerationLocked(&scope);
+  BumpGenerationLocked(&scope, version);
   const std::string key = TableKey(db, tbl);
   int64_t cached_version = 0;
   const bool cached = cache_.Peek(key, &cached_version) != nullptr;
@@ -236,7 +237,7 @@ void OnDemandCatalog::InvalidateTableLocked(const std::string& db, const std::st
 }
 
 void OnDemandCatalog::InvalidateDbLocked(const std::string& db, int64_t version, bool deleted) {
-  BumpGenerationLocked(nullptr);  // may drop every table of the db
+  BumpGenerationLocked(nullptr, 0);  // may drop every table of the db
   int64_t cached_version = 0;
   const bool cached = cache_.Peek(DbKey(db), &cached_version) != nullptr;
   if (!(cached && !deleted && cached_version >= version)) EraseLocked(DbKey(db));
@@ -253,7 +254,7 @@ void OnDemandCatalog::EraseLocked(const std::string& key) { invalidations_ += ca
 
 void OnDemandCatalog::ClearCacheLocked(const char* why) {
   VLOG(1) << "clearing the catalog cache: " << why;
-  BumpGenerationLocked(nullptr);
+  BumpGenerationLocked(nullptr, 0);
   invalidations_ += cache_.Clear();
 }
 
@@ -262,14 +263,16 @@ int64_t OnDemandCatalog::Generation() const {
   return generation_;
 }
 
-void OnDemandCatalog::BumpGenerationLocked(const std::string* table) {
+void OnDemandCatalog::BumpGenerationLocked(const std::string* table, int64_t version) {
   ++generation_;
   if (table == nullptr || table_invalidated_.size() >= kMaxTrackedTables) {
     all_invalidated_ = generation_;
     table_invalidated_.clear();
     return;
   }
-  table_invalidated_[*table] = generation_;
+  TableInvalidation& t = table_invalidated_[*table];
+  t.generation = generation_;
+  t.max_version = std::max(t.max_version, version);
 }
 
 void OnDemandCatalog::Store(const std::string& key, CacheValue value, int64_t bytes,
@@ -281,7 +284,8 @@ void OnDemandCatalog::Store(const std::string& key, CacheValue value, int64_t by
     raced = raced || generation_ > gen;
   } else {
     auto it = table_invalidated_.find(table);
-    raced = raced || (it != table_invalidated_.end() && it->second > gen);
+    raced = raced || (it != table_invalidated_.end() && it->second.generation > gen &&
+                      it->second.max_version > version);
   }
   if (raced) return;
   cache_.Put(key, std::move(value), bytes, version, Now());

@@ -95,12 +95,17 @@ class OnDemandCatalog final : public LocalCatalog {
   int64_t Generation() const EXCLUDES(mu_);
   // Caches `value` unless an invalidation that could touch `key` happened
   // since generation `gen`: for a table's or a partition's key, one of that
-  // table (or of everything); for any other key, any invalidation.
+  // table newer than `version` (the table version the value was fetched
+  // at: an invalidation at or below it is already in the value), or one of
+  // everything; for any other key, any invalidation.
   void Store(const std::string& key, CacheValue value, int64_t bytes, int64_t version, int64_t gen)
       EXCLUDES(mu_);
   // Counts an invalidation of table db.tbl (its object, list of partitions
-  // and partitions), or, with `table` null, of anything.
-  void BumpGenerationLocked(const std::string* table) REQUIRES(mu_);
+  // and partitions; a drop too) at catalog version `version`: what a fetch
+  // in flight returns at a lower version is not cached. With `table` null,
+  // an invalidation of anything (`version` unused), which no fetch in
+  // flight survives.
+  void BumpGenerationLocked(const std::string* table, int64_t version) REQUIRES(mu_);
   void InvalidateObjectLocked(const impala::TCatalogObject& obj, bool deleted) REQUIRES(mu_);
   // For each TABLE in `result` with base_catalog_version equal to the cached
   // table's version: caches the table at the result's version with the
@@ -149,14 +154,21 @@ class OnDemandCatalog final : public LocalCatalog {
   ByteLruCache cache_ GUARDED_BY(mu_);
   // Invalidation generations. generation_ counts every invalidation;
   // all_invalidated_ is the last one that could touch any key, and
-  // table_invalidated_ the last of each table ("db.tbl") since then, so a
-  // long fetch of one table is not thrown away for changes to others. At
-  // most kMaxTrackedTables entries: past that they fold into
-  // all_invalidated_ (fetches in flight are then refused, as before).
+  // table_invalidated_ the last of each table ("db.tbl") since then with
+  // the highest catalog version any of them carried, so a long fetch of
+  // one table is not thrown away for changes to others, nor for the
+  // invalidations of the very version it fetched (after a REFRESH, one per
+  // partition may still be arriving while the table is fetched). At most
+  // kMaxTrackedTables entries: past that they fold into all_invalidated_
+  // (fetches in flight are then refused, as before).
+  struct TableInvalidation {
+    int64_t generation = 0;
+    int64_t max_version = 0;
+  };
   static constexpr size_t kMaxTrackedTables = 4096;
   int64_t generation_ GUARDED_BY(mu_) = 0;
   int64_t all_invalidated_ GUARDED_BY(mu_) = 0;
-  std::unordered_map<std::string, int64_t> table_invalidated_ GUARDED_BY(mu_);
+  std::unordered_map<std::string, TableInvalidation> table_invalidated_ GUARDED_BY(mu_);
   std::optional<impala::TUniqueId> service_id_ GUARDED_BY(mu_);
   std::optional<int64_t> last_reset_version_ GUARDED_BY(mu_);
   int64_t catalog_version_ GUARDED_BY(mu_) = 0;

@@ -396,7 +396,9 @@ Status OnDemandCatalog::FetchPartitions(
     {
       MutexLock l(&mu_);
       const std::string scope = TableScope(db, tbl);
-      BumpGenerationLocked(&scope);
+      // catalogd has moved past the caller's version: no fetch in flight
+      // of that version or an older one may be cached.
+      BumpGenerationLocked(&scope, expected_version + 1);
       EraseLocked(TableKey(db, tbl));
     }
     Result<std::shared_ptr<const LocalTable>> t = GetTable(db, tbl);

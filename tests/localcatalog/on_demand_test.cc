@@ -212,32 +212,47 @@ TEST_F(LocalCatalogOnDemandTest, FetchSurvivesInvalidationsOfOtherTables) {
   ASSERT_NE(Table("db", "t"), nullptr);
   EXPECT_EQ(fake()->calls(), after_fetch) << "db.t was not cached";
 
-  // An invalidation of db.t itself during its fetch: not cached.
+  // An invalidation of db.t itself, newer than what its fetch returns,
+  // during the fetch: not cached.
   fake()->SetTableVersion("db", "t", 12);
   Topic({Item("2:", catalog::TableInvalidation(MakeTable("db", "t", 5, {}), 12))}, Id(1), 12);
   fake()->DuringNextRequest([&] {
-    fake()->SetTableVersion("db", "t", 13);
     Topic({Item("2:", catalog::TableInvalidation(MakeTable("db", "t", 5, {}), 13))}, Id(1), 13);
   });
-  ASSERT_NE(Table("db", "t"), nullptr);
+  ASSERT_EQ(Table("db", "t")->version, 12);
   const int raced = fake()->calls();
+  fake()->SetTableVersion("db", "t", 13);
   EXPECT_EQ(Table("db", "t")->version, 13);
   EXPECT_GT(fake()->calls(), raced) << "a fetch raced by its own table's invalidation was cached";
+
+  // One at the very version the fetch returns (after a REFRESH, the
+  // invalidations of its partitions may still be arriving): cached.
+  fake()->SetTableVersion("db", "t", 14);
+  Topic({Item("2:", catalog::TableInvalidation(MakeTable("db", "t", 5, {}), 14))}, Id(1), 14);
+  const int before_current = fake()->calls();
+  fake()->DuringNextRequest([&] {
+    Topic({Item("2:", catalog::TableInvalidation(MakeTable("db", "t", 5, {}), 14))}, Id(1), 14);
+  });
+  ASSERT_EQ(Table("db", "t")->version, 14);
+  const int current = fake()->calls();
+  ASSERT_GT(current, before_current) << "db.t was not fetched";
+  ASSERT_EQ(Table("db", "t")->version, 14);
+  EXPECT_EQ(fake()->calls(), current) << "a fetch as new as the invalidation was not cached";
 
   // A partition invalidation of db.t counts as db.t's.
   const int before_part = fake()->calls();
   fake()->DuringNextRequest([&] {
     impala::TCatalogObject part;
     part.__set_type(impala::TCatalogObjectType::HDFS_PARTITION);
-    part.__set_catalog_version(13);
+    part.__set_catalog_version(16);
     part.hdfs_partition.__set_db_name("db");
     part.hdfs_partition.__set_tbl_name("t");
     part.hdfs_partition.__set_id(2);
     part.__isset.hdfs_partition = true;
-    Topic({Item("2:", part)}, Id(1), 14);
+    Topic({Item("2:", part)}, Id(1), 16);
   });
-  Topic({Item("2:", catalog::TableInvalidation(MakeTable("db", "t", 5, {}), 14))}, Id(1), 14);
-  fake()->SetTableVersion("db", "t", 14);
+  Topic({Item("2:", catalog::TableInvalidation(MakeTable("db", "t", 5, {}), 15))}, Id(1), 15);
+  fake()->SetTableVersion("db", "t", 15);
   ASSERT_NE(Table("db", "t"), nullptr);
   const int part_raced = fake()->calls();
   EXPECT_GT(part_raced, before_part);
@@ -246,7 +261,7 @@ TEST_F(LocalCatalogOnDemandTest, FetchSurvivesInvalidationsOfOtherTables) {
 
   // The table list is refetched after any invalidation during its fetch.
   fake()->DuringNextRequest(
-      [&] { Topic({Item("2:", catalog::TableInvalidation(u, 11))}, Id(1), 15); });
+      [&] { Topic({Item("2:", catalog::TableInvalidation(u, 11))}, Id(1), 17); });
   ASSERT_TRUE(cat_->TableNames("db").ok());
   const int list_raced = fake()->calls();
   ASSERT_TRUE(cat_->TableNames("db").ok());
