@@ -526,12 +526,28 @@ bool PartitionValuesEqual(const impala::TColumnType& type, const std::string& a,
   return false;
 }
 
+bool IsCanonicalInteger(std::string_view text) {
+  const size_t start = !text.empty() && text[0] == '-' ? 1 : 0;
+  const size_t digits = text.size() - start;
+  if (digits == 0 || digits > kMaxExactDigits) return false;
+  // "0" alone; not "-0" nor a leading zero ("01").
+  if (text[start] == '0') return text.size() == 1;
+  for (size_t i = start; i < text.size(); ++i) {
+    if (!IsDigit(text[i])) return false;
+  }
+  return true;
+}
+
 std::string PartitionValueKey(const impala::TColumnType& type, const std::string& value) {
   // One tag byte per class of PartitionValuesEqual: 'd' the NULL partition
   // (equal only to itself), 'n' a number by exact value, 'b' a boolean in
   // lower case, 's' anything else byte for byte.
   if (value == kDefaultPartitionName) return "d";
   if (IsScalar(type) && IsNumericType(type)) {
+    // Most partition values (years, days, ids) are written canonically
+    // already: no parse and print for them (a table's first fetch indexes
+    // every partition this way).
+    if (IsCanonicalInteger(value)) return "n" + value;
     if (std::optional<ExactNumber> n = ParseExactNumber(value)) return "n" + n->ToString();
   } else if (IsScalar(type) && type.types[0].scalar_type.type == TPrimitiveType::BOOLEAN) {
     return "b" + AsciiLower(value);

@@ -43,6 +43,11 @@ struct ExactNumber {
 inline constexpr size_t kMaxExactDigits = 4096;
 std::optional<ExactNumber> ParseExactNumber(std::string_view text);
 
+// Whether `text` is already the canonical text of an integer, i.e. what
+// ParseExactNumber(text)->ToString() gives back unchanged: "0", or an
+// optional '-' and at most kMaxExactDigits digits without a leading zero.
+bool IsCanonicalInteger(std::string_view text);
+
 // <0, 0, >0 as a is less than, equal to, greater than b.
 int CompareExactNumbers(const ExactNumber& a, const ExactNumber& b);
 

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "common/hive/partition_name.h"
 #include "common/hive/table_type.h"
 #include "common/types/column_type.h"
@@ -144,6 +146,30 @@ TEST(PartitionValuesEqualTest, KeyAgreesWithEquality) {
             << type << ": '" << a << "' vs '" << b << "'";
       }
     }
+  }
+}
+
+TEST(ExactNumberTest, CanonicalIntegersPrintAsTheyParse) {
+  // IsCanonicalInteger(t) holds exactly when t is what parsing and printing
+  // it gives back (so PartitionValueKey may skip both).
+  std::vector<std::string> texts = {"0",  "-0",  "00", "01", "1",   "-1",  "+1",  "10",
+                                    "-10", "1.0", "1e2", " 1", "1 ",  "",    "-",   "--1",
+                                    "1-",  "12a", "007", "-007", "2024", "9223372036854775808"};
+  texts.push_back(std::string(kMaxExactDigits, '9'));
+  texts.push_back(std::string(kMaxExactDigits + 1, '9'));
+  texts.push_back("-" + std::string(kMaxExactDigits, '9'));
+  std::mt19937 rng(5);
+  const std::string alphabet = "0123456789-+.e ";
+  for (int i = 0; i < 20000; ++i) {
+    std::string t;
+    for (size_t n = rng() % 6; n > 0; --n) t.push_back(alphabet[rng() % alphabet.size()]);
+    texts.push_back(t);
+  }
+  for (const std::string& t : texts) {
+    const std::optional<ExactNumber> n = ParseExactNumber(t);
+    const bool round_trips = n.has_value() && n->ToString() == t;
+    EXPECT_EQ(IsCanonicalInteger(t), round_trips && t.find_first_of(".e") == std::string::npos)
+        << "'" << t << "'";
   }
 }
 
