@@ -79,7 +79,7 @@ echo "bench: mode $mode, $repeats repeats, results in $out"
 
 # Sizes per mode.
 if [ "$mode" = quick ]; then
-  s1_sizes=10,100;           s1_rounds=20; s1_sync=5
+  s1_sizes=10,100;           s1_rounds=100; s1_sync=5
   s2_args=(--partitions=10000 --clients=1,8,32 --seconds=0.5 --rounds=1)
   s3_sizes=(2500 5000 10000); s3_files_per_part=10; s3_tables=25
   s5_sizes=100,250,500;      s5_seconds=2
@@ -88,7 +88,7 @@ if [ "$mode" = quick ]; then
   s8_runs=("10000 1" "10000 10")
   s9_args=(--coordinators=4 --tables=50)
 else
-  s1_sizes=10,100,500;       s1_rounds=50; s1_sync=20
+  s1_sizes=10,100,500;       s1_rounds=300; s1_sync=20
   s2_args=(--partitions=10000 --clients=1,8,32 --seconds=3 --rounds=2)
   s3_sizes=(10000 100000 300000 1000000); s3_files_per_part=10; s3_tables=1000
   s5_sizes=100,500,1000,2000; s5_seconds=10
