@@ -309,19 +309,25 @@ void ForEachTopicEntry(const impala::TTopicDelta& delta, std::string_view key_pr
   } else {
     in_use = true;
   }
+  // Also if the callback throws: the object is handed back reset.
   struct Release {
+    impala::TCatalogObject* obj;
     bool own;
+    bool dirty = false;
     ~Release() {
+      if (dirty) *obj = impala::TCatalogObject();
       if (own) in_use = false;
     }
-  } release{obj == &reused};
+  } release{obj, obj == &reused};
   for (const impala::TTopicItem& item : delta.topic_entries) {
     if (!HasPrefix(item, key_prefix)) continue;
     if (IsCatalogServiceEntry(item.key) != (which == TopicEntries::kCatalogService)) continue;
     // DecodeEntry wants a fresh object: `*obj` is one after each turn.
+    release.dirty = true;
     const bool decoded = DecodeEntry(item, format, obj);
     if (decoded) fn(*obj, item.deleted);
     ResetDecoded(obj, decoded);
+    release.dirty = false;
   }
 }
 

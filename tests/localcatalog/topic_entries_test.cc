@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -174,6 +175,23 @@ TEST(ResetDecodedTest, EveryMemberBackToDefault) {
   partial.table.__isset = impala::_TTable__isset();
   ResetDecoded(&partial, /*decoded=*/false);
   EXPECT_EQ(EveryMember(partial), EveryMember(TCatalogObject()));
+}
+
+TEST(ForEachTopicEntryTest, ACallbackThatThrowsLeavesNothingBehind) {
+  impala::TTopicDelta first;
+  first.topic_entries.push_back(Entry(Table("t")));
+  EXPECT_THROW(ForEachTopicEntry(first, kInvalidationPrefix, CatalogTopicFormat(),
+                                 TopicEntries::kAllButCatalogService,
+                                 [](const TCatalogObject&, bool) { throw std::runtime_error("x"); }),
+               std::runtime_error);
+  // The next iteration on this thread sees only its own entry.
+  impala::TTopicDelta second;
+  second.topic_entries.push_back(Entry(Partition(3)));
+  const std::vector<Seen> seen = Visit(second, TopicEntries::kAllButCatalogService);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].obj, Partition(3));
+  EXPECT_FALSE(seen[0].obj.__isset.table);
+  EXPECT_TRUE(seen[0].obj.table.tbl_name.empty());
 }
 
 TEST(ForEachTopicEntryTest, NestedIterationGetsItsOwnObject) {
