@@ -168,7 +168,7 @@ void OnDemandCatalog::PatchPartitionListsLocked(const impala::TCatalogUpdateResu
     }
     const std::string scope = TableScope(db, tbl);
     // A fetch of an older version in flight must not be cached over it.
-    BumpGenerationLocked(&scope, obj.catalog_version);
+    BumpGenerationLocked(scope, obj.catalog_version);
     const int64_t bytes = EstimateBytes(*next);
     cache_.Put(key, std::shared_ptr<const LocalTable>(std::move(next)), bytes, obj.catalog_version,
                Now());
@@ -222,7 +222,7 @@ void OnDemandCatalog::InvalidateObjectLocked(const TCatalogObject& obj, bool del
 void OnDemandCatalog::InvalidateTableLocked(const std::string& db, const std::string& tbl,
                                             int64_t version, bool deleted) {
   const std::string scope = TableScope(db, tbl);
-  BumpGenerationLocked(&scope, version);
+  BumpGenerationLocked(scope, version);
   const std::string key = TableKey(db, tbl);
   int64_t cached_version = 0;
   const bool cached = cache_.Peek(key, &cached_version) != nullptr;
@@ -237,7 +237,7 @@ void OnDemandCatalog::InvalidateTableLocked(const std::string& db, const std::st
 }
 
 void OnDemandCatalog::InvalidateDbLocked(const std::string& db, int64_t version, bool deleted) {
-  BumpGenerationLocked(nullptr, 0);  // may drop every table of the db
+  BumpAllGenerationsLocked();  // may drop every table of the db
   int64_t cached_version = 0;
   const bool cached = cache_.Peek(DbKey(db), &cached_version) != nullptr;
   if (!(cached && !deleted && cached_version >= version)) EraseLocked(DbKey(db));
@@ -254,7 +254,7 @@ void OnDemandCatalog::EraseLocked(const std::string& key) { invalidations_ += ca
 
 void OnDemandCatalog::ClearCacheLocked(const char* why) {
   VLOG(1) << "clearing the catalog cache: " << why;
-  BumpGenerationLocked(nullptr, 0);
+  BumpAllGenerationsLocked();
   invalidations_ += cache_.Clear();
 }
 
@@ -263,16 +263,21 @@ int64_t OnDemandCatalog::Generation() const {
   return generation_;
 }
 
-void OnDemandCatalog::BumpGenerationLocked(const std::string* table, int64_t version) {
-  ++generation_;
-  if (table == nullptr || table_invalidated_.size() >= kMaxTrackedTables) {
-    all_invalidated_ = generation_;
-    table_invalidated_.clear();
+void OnDemandCatalog::BumpGenerationLocked(const std::string& table, int64_t version) {
+  if (table_invalidated_.size() >= kMaxTrackedTables) {
+    BumpAllGenerationsLocked();
     return;
   }
-  TableInvalidation& t = table_invalidated_[*table];
+  ++generation_;
+  TableInvalidation& t = table_invalidated_[table];
   t.generation = generation_;
   t.max_version = std::max(t.max_version, version);
+}
+
+void OnDemandCatalog::BumpAllGenerationsLocked() {
+  ++generation_;
+  all_invalidated_ = generation_;
+  table_invalidated_.clear();
 }
 
 void OnDemandCatalog::Store(const std::string& key, CacheValue value, int64_t bytes,

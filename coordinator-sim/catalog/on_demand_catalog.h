@@ -100,12 +100,12 @@ class OnDemandCatalog final : public LocalCatalog {
   // everything; for any other key, any invalidation.
   void Store(const std::string& key, CacheValue value, int64_t bytes, int64_t version, int64_t gen)
       EXCLUDES(mu_);
-  // Counts an invalidation of table db.tbl (its object, list of partitions
-  // and partitions; a drop too) at catalog version `version`: what a fetch
-  // in flight returns at a lower version is not cached. With `table` null,
-  // an invalidation of anything (`version` unused), which no fetch in
-  // flight survives.
-  void BumpGenerationLocked(const std::string* table, int64_t version) REQUIRES(mu_);
+  // Counts an invalidation of table `table` ("db.tbl": its object, list of
+  // partitions and partitions; a drop too) at catalog version `version`:
+  // what a fetch in flight returns at a lower version is not cached.
+  void BumpGenerationLocked(const std::string& table, int64_t version) REQUIRES(mu_);
+  // Counts an invalidation of anything, which no fetch in flight survives.
+  void BumpAllGenerationsLocked() REQUIRES(mu_);
   void InvalidateObjectLocked(const impala::TCatalogObject& obj, bool deleted) REQUIRES(mu_);
   // For each TABLE in `result` with base_catalog_version equal to the cached
   // table's version: caches the table at the result's version with the

@@ -398,7 +398,7 @@ Status OnDemandCatalog::FetchPartitions(
       const std::string scope = TableScope(db, tbl);
       // catalogd has moved past the caller's version: no fetch in flight
       // of that version or an older one may be cached.
-      BumpGenerationLocked(&scope, expected_version + 1);
+      BumpGenerationLocked(scope, expected_version + 1);
       EraseLocked(TableKey(db, tbl));
     }
     Result<std::shared_ptr<const LocalTable>> t = GetTable(db, tbl);

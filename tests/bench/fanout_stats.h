@@ -19,7 +19,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
+#include <charconv>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -39,14 +39,17 @@ inline double FanoutPercentile(std::vector<double> v, double p) {
   return v[idx];
 }
 
-// The receiver counts of a --sizes flag ("10,100,500"); nullopt, after
-// printing which one to stderr, when one of them is not a positive number.
+// The receiver counts of a --sizes flag ("10,100,500"; none for ""); nullopt,
+// after printing which one to stderr, when one of them is not a positive
+// number.
 inline std::optional<std::vector<int>> ParseFanoutSizes(const std::string& flag) {
   std::vector<int> sizes;
   std::istringstream in(flag);
   for (std::string tok; std::getline(in, tok, ',');) {
-    const int n = std::atoi(tok.c_str());
-    if (n < 1) {
+    int n = 0;
+    const char* end = tok.data() + tok.size();
+    const auto [ptr, ec] = std::from_chars(tok.data(), end, n);
+    if (ec != std::errc() || ptr != end || n < 1) {
       std::fprintf(stderr, "bad size '%s'\n", tok.c_str());
       return std::nullopt;
     }

@@ -282,15 +282,14 @@ int main(int argc, char** argv) {
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   signal(SIGPIPE, SIG_IGN);
   // An empty --sizes runs no fan-out (only the join and idle figures).
-  const std::optional<std::vector<int>> sizes =
-      FLAGS_sizes.empty() ? std::vector<int>{} : ics::bench::ParseFanoutSizes(FLAGS_sizes);
+  const std::optional<std::vector<int>> sizes = ics::bench::ParseFanoutSizes(FLAGS_sizes);
   if (!sizes) return 2;
-  std::string tok;
   for (int n : *sizes) {
     Statestored ss = StartStatestored();
     FanOut(ss.port, n);
     StopStatestored(ss);
   }
+  std::string tok;
   std::istringstream join(FLAGS_join);
   while (std::getline(join, tok, ',')) {
     if (std::stoi(tok) > 0) Join(std::stoi(tok));
