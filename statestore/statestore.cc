@@ -540,10 +540,18 @@ Result<impala::TUniqueId> Statestore::RegisterSubscriber(
     const impala::TRegisterSubscriberRequest& req, const std::string& identity) {
   return impl_->Register(req, identity);
 }
-Status Statestore::RequestTopicUpdate(const impala::TRequestTopicUpdateRequest& req) {
+Status Statestore::RequestTopicUpdate(const impala::TRequestTopicUpdateRequest& req,
+                                      const std::string& identity,
+                                      std::map<std::string, int64_t>* topic_versions) {
+  if (req.__isset.topic_updates) {
+    Result<std::map<std::string, int64_t>> written =
+        impl_->Publish(req.registration_id, req.topic_updates, req.auth_token, identity);
+    if (!written.ok()) return written.status();
+    if (topic_versions != nullptr) *topic_versions = std::move(written).value();
+  }
   if (!req.__isset.min_subscriber_topic_versions_wanted &&
       !req.__isset.min_subscriber_topic_version_on_request) {
-    return impl_->RequestUpdate(req.registration_id);
+    return req.__isset.topic_updates ? Status::OK() : impl_->RequestUpdate(req.registration_id);
   }
   std::optional<bool> on_request;
   if (req.__isset.min_subscriber_topic_version_on_request) {

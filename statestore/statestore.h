@@ -212,8 +212,16 @@ class Statestore {
   // default) or only with their other updates; with field 3 (topic ->
   // version): one update as soon as the topic's minimum reaches the version.
   // Fields 3 and 4 ask for no update now; topics the registration did not
-  // subscribe with populate_min are ignored.
-  [[nodiscard]] Status RequestTopicUpdate(const impala::TRequestTopicUpdateRequest& req);
+  // subscribe with populate_min are ignored. With field 5: a publication the
+  // registration pushes, written at once, all or none, under the rules of
+  // a reply's publications, before fields 3 and 4 are taken (nothing else
+  // is done if it is refused). The peer must show the registration's
+  // identity: `identity` is its verified certificate subject ("" without
+  // mTLS) and field 6 its token. `topic_versions` (optional) receives each
+  // written topic's version after the write.
+  [[nodiscard]] Status RequestTopicUpdate(const impala::TRequestTopicUpdateRequest& req,
+                                          const std::string& identity = "",
+                                          std::map<std::string, int64_t>* topic_versions = nullptr);
 
   const impala::TUniqueId& statestore_id() const;
 

@@ -63,6 +63,16 @@ class Statestore::Impl {
   Result<impala::TUniqueId> Register(const impala::TRegisterSubscriberRequest& req,
                                      const std::string& identity);
   Status RequestUpdate(const impala::TUniqueId& registration_id);
+  // TRequestTopicUpdateRequest field 5: writes the publications pushed by
+  // the registration, all or none (statestore_publish.cc), and schedules the
+  // topics' subscribers. `auth_token` and `peer_identity` must identify the
+  // peer as the registration's identity. Returns each written topic's
+  // version afterwards.
+  Result<std::map<std::string, int64_t>> Publish(const impala::TUniqueId& registration_id,
+                                                 const std::vector<impala::TTopicDelta>& pubs,
+                                                 const std::string& auth_token,
+                                                 const std::string& peer_identity)
+      EXCLUDES(mu_);
   // TRequestTopicUpdateRequest fields 3 and 4 (statestore_min_push.cc).
   Status WantMinVersions(const impala::TUniqueId& registration_id,
                          const std::map<std::string, int64_t>& wanted,
@@ -128,6 +138,12 @@ class Statestore::Impl {
     Clock::time_point sent_at;
   };
 
+  // A publication that passed CheckPublicationLocked: where it goes.
+  struct CheckedPublication {
+    Topic* topic = nullptr;
+    bool transient = false;  // the registration subscribed to the topic as transient
+  };
+
   static int64_t MinLocked(const TopicRecord& tr) {
     return tr.versions.empty() ? 0 : *tr.versions.begin();
   }
@@ -176,6 +192,21 @@ class Statestore::Impl {
   static JobLane LaneOf(const JobSlot& own, const JobSlot& other);
   // Records whether an RPC of the slot's kind got a reply (s.ok()).
   static void NoteRpcOutcome(JobSlot* slot, const Status& s);
+  // Whether `sub` may write `pub` now: its topic exists, it may publish
+  // there (MayPublishLocked) and the writer policy lets it. A refusal of a
+  // delta that writes something is counted in publications_refused.
+  Status CheckPublicationLocked(const SubscriberRecord& sub, const impala::TTopicDelta& pub,
+                                CheckedPublication* out) REQUIRES(mu_);
+  // Writes a checked publication (clear, then entries); true if the topic
+  // changed. The caller holds sub.publish_mu and has seen it registered.
+  bool WritePublication(const SubscriberRecord& sub, const CheckedPublication& checked,
+                        const impala::TTopicDelta& pub) EXCLUDES(mu_);
+  // The publications of an UpdateState reply: each delta that passes the
+  // check is written (the others are logged and dropped); names the topics
+  // that changed and the base resets (from_version) asked for.
+  void ApplyReplyPublications(const SubPtr& sub, const std::vector<impala::TTopicDelta>& pubs,
+                              std::set<std::string>* changed,
+                              std::vector<std::pair<std::string, int64_t>>* resets) EXCLUDES(mu_);
   // Interrupts in-flight RPCs past their deadline (SubscriberChannel).
   void CutOverdueRpcsLocked(SteadyTime now) REQUIRES(mu_);
   // Ends a registration: drops it from the registry, turns its transient

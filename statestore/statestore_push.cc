@@ -207,77 +207,12 @@ void Statestore::Impl::FinishUpdate(UpdateRun* run) {
     return;  // nothing advances; the next update is rebuilt from the same base
   }
 
-  // Apply what the subscriber published, under its publish lock so a
-  // concurrent unregistration cannot leave transient entries behind (a
-  // reply that publishes nothing needs neither).
+  // Apply what the subscriber published (a reply that publishes nothing
+  // needs no publish lock).
   std::set<std::string> changed;
   std::vector<std::pair<std::string, int64_t>> base_resets;
   if (!resp.topic_updates.empty()) {
-    MutexLock pl(&sub->publish_mu);
-    if (sub->unregistered) {
-      MutexLock l(&mu_);
-      EndUpdateJobLocked(*run);
-      return;
-    }
-    for (const impala::TTopicDelta& pub : resp.topic_updates) {
-      Topic* topic = nullptr;
-      {
-        MutexLock l(&mu_);
-        auto tr = topics_.find(pub.topic_name);
-        if (tr != topics_.end()) topic = tr->second.topic.get();
-      }
-      if (topic == nullptr) {
-        LOG_EVERY_N(WARNING, 100) << "subscriber '" << sub->id
-                                  << "' published to unknown topic '" << pub.topic_name
-                                  << "'; ignored";
-        continue;
-      }
-      const bool clears = pub.__isset.clear_topic_entries && pub.clear_topic_entries;
-      bool may_publish = true;
-      {
-        MutexLock l(&mu_);
-        may_publish = MayPublishLocked(*sub, pub.topic_name);
-      }
-      if ((clears || !pub.topic_entries.empty()) && !may_publish) {
-        {
-          MutexLock l(&mu_);
-          ++counters_.publications_refused;
-        }
-        LOG_EVERY_N(WARNING, 100) << "subscriber '" << sub->id << "' is not the active catalogd; "
-                                  << "its " << pub.topic_entries.size() << " entries for topic '"
-                                  << pub.topic_name << "' are refused";
-        continue;
-      }
-      if ((clears || !pub.topic_entries.empty()) &&
-          !opts_.writers.MayWrite(pub.topic_name, sub->type, sub->identity)) {
-        {
-          MutexLock l(&mu_);
-          ++counters_.publications_refused;
-        }
-        LOG_EVERY_N(WARNING, 100) << "subscriber '" << sub->id << "' (identity '" << sub->identity
-                                  << "') may not write topic '" << pub.topic_name << "': "
-                                  << pub.topic_entries.size() << " entries"
-                                  << (clears ? " and a clear" : "") << " refused";
-        continue;
-      }
-      if (pub.__isset.from_version) base_resets.emplace_back(pub.topic_name, pub.from_version);
-      if (clears) {
-        topic->ClearAll();
-        changed.insert(pub.topic_name);
-      }
-      if (pub.topic_entries.empty()) continue;
-      bool transient = false;
-      for (const TopicPlan& p : plan) {
-        if (p.name == pub.topic_name) transient = p.transient;
-      }
-      std::vector<TopicWrite> writes;
-      writes.reserve(pub.topic_entries.size());
-      for (const impala::TTopicItem& item : pub.topic_entries) {
-        writes.push_back(TopicWrite{item.key, item.value, item.deleted});
-      }
-      topic->Apply(writes, sub->registration_key, transient, Now());
-      changed.insert(pub.topic_name);
-    }
+    ApplyReplyPublications(sub, resp.topic_updates, &changed, &base_resets);
   }
 
   MutexLock l(&mu_);

@@ -38,7 +38,11 @@ class StatestoreServiceHandler : public impala::StatestoreServiceIf {
 
   void RequestTopicUpdate(impala::TRequestTopicUpdateResponse& resp,
                           const impala::TRequestTopicUpdateRequest& req) override {
-    resp.status = ToTStatus(ss_->RequestTopicUpdate(req));
+    std::map<std::string, int64_t> versions;
+    resp.status = ToTStatus(ss_->RequestTopicUpdate(req, CurrentPeer().identity, &versions));
+    if (req.__isset.topic_updates && resp.status.status_code == impala::TErrorCode::OK) {
+      resp.__set_topic_versions(std::move(versions));
+    }
   }
 
  private:

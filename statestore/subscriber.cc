@@ -113,6 +113,8 @@ Status StatestoreSubscriber::Start() {
   co.tls = options_.security.tls;
   client_ =
       std::make_unique<StatestoreClient>(options_.statestore_host, options_.statestore_port, co);
+  publish_client_ =
+      std::make_unique<StatestoreClient>(options_.statestore_host, options_.statestore_port, co);
   server_port_ = server->port();
   server_ = std::move(server);
   {
@@ -139,9 +141,14 @@ void StatestoreSubscriber::Stop() {
     }
   }
   if (thread_.joinable()) thread_.join();
+  // A Publish() in progress fails at once (and every later one at its
+  // stopping_ check); wait for it to leave.
+  if (publish_client_ != nullptr) publish_client_->connection().Interrupt();
+  { MutexLock p(&publish_mu_); }
   // Waits for UpdateState calls in progress (callbacks included).
   if (server_ != nullptr) server_->Stop();
   if (client_ != nullptr) client_->connection().Close();
+  if (publish_client_ != nullptr) publish_client_->connection().Close();
 }
 
 void StatestoreSubscriber::RequestTopicUpdate() {

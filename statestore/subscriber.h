@@ -35,8 +35,9 @@
 // update of the same subscriber. An UpdateState that arrives while our
 // RegisterSubscriber call is in flight waits (at most 0.5 s) for its reply.
 //
-// Lock order: stop_mu_ -> mu_; update_mu_ -> mu_; catalogd_mu_ -> mu_. mu_ is terminal; no RPC is
-// made and no callback is run with mu_ held.
+// Lock order: stop_mu_ -> publish_mu_ -> mu_; update_mu_ -> publish_mu_; update_mu_ -> mu_;
+// catalogd_mu_ -> mu_. mu_ is terminal; no RPC is made and no callback is run with mu_ held
+// (Publish() makes its RPC with publish_mu_ held, and nothing else).
 #pragma once
 
 #include <atomic>
@@ -54,6 +55,7 @@
 #include "common/rpc/thrift_client.h"
 #include "common/rpc/thrift_server.h"
 #include "common/util/mutex.h"
+#include "common/util/result.h"
 #include "common/util/status.h"
 #include "statestore/catalogd_designation.h"
 
@@ -161,6 +163,22 @@ class StatestoreSubscriber {
   // follows registration anyway).
   void RequestTopicUpdate() EXCLUDES(mu_);
 
+  // Pushes publications to the statestore now, on the calling thread,
+  // instead of returning them from a callback (RequestTopicUpdate field 5;
+  // this project's statestore only): the statestore writes them and starts
+  // the fan-out before it answers, which saves the round of an UpdateState
+  // to this subscriber. Each delta names its topic; from_version is not
+  // allowed (it belongs to a reply). All or nothing: an error means nothing
+  // was written (not registered, stopped, the statestore refused a delta or
+  // could not be reached within request_update_timeout_ms; a stale kept
+  // connection is retried once, and writing the same entries twice is
+  // harmless). Returns each written topic's version after the write (at
+  // least that of our last entry; WaitForMinSubscriberTopicVersion with it
+  // waits until every subscriber has them). Calls are serialised on one
+  // connection, kept open between calls. May be called from callbacks.
+  [[nodiscard]] Result<std::map<std::string, int64_t>> Publish(
+      std::vector<impala::TTopicDelta> deltas) EXCLUDES(publish_mu_, mu_);
+
   // Waits until registered. OK, TimedOut, or Shutdown when stopped.
   [[nodiscard]] Status WaitForRegistration(std::chrono::milliseconds timeout) EXCLUDES(mu_);
   // Waits until the topic's processed version is >= version.
@@ -248,9 +266,20 @@ class StatestoreSubscriber {
       EXCLUDES(mu_);
   // Whether a populate_min subscription takes the minimum on request.
   bool AnyMinOnRequest() const;
-  // Runs one RPC on client_; retries once when a kept connection was stale.
+  // Runs one RPC on `client` (client_ or publish_client_); retries once
+  // when a kept connection was stale. Instantiated where the service's
+  // client type is complete.
   template <typename Fn>
-  [[nodiscard]] Status CallStatestore(const char* rpc, int timeout_ms, Fn&& fn) EXCLUDES(mu_);
+  [[nodiscard]] static Status CallStatestore(StatestoreClient* client, const char* rpc,
+                                             int timeout_ms, Fn&& fn) {
+    ThriftConnection& conn = client->connection();
+    conn.SetRecvTimeout(timeout_ms);
+    const bool was_open = conn.is_open();
+    Status s = client->Call(rpc, fn);
+    // A kept connection may have been closed by the statestore meanwhile.
+    if (!s.ok() && was_open && s.Is(ErrorCode::kNetworkError)) s = client->Call(rpc, fn);
+    return s;
+  }
   std::string AdvertisedHost() const;
 
   // Constant after construction.
@@ -269,6 +298,12 @@ class StatestoreSubscriber {
   // Used by the background thread only (and Interrupt() from Stop while
   // in_rpc_). Created in Start().
   std::unique_ptr<StatestoreClient> client_;
+
+  // Serialises Publish() calls; held during the RPC (Stop() interrupts it,
+  // then waits for it). The client is created in Start() (before started_
+  // is set) and kept until destruction; Stop() interrupts it unlocked.
+  Mutex publish_mu_ ACQUIRED_BEFORE(mu_);
+  std::unique_ptr<StatestoreClient> publish_client_;
 
   // Serialises catalogd announcements and on_catalogd_change calls.
   mutable Mutex catalogd_mu_ ACQUIRED_BEFORE(mu_);

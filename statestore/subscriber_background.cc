@@ -28,16 +28,6 @@ constexpr std::chrono::milliseconds kKeepRequestConnection{5000};
 
 }  // namespace
 
-template <typename Fn>
-Status StatestoreSubscriber::CallStatestore(const char* rpc, int timeout_ms, Fn&& fn) {
-  ThriftConnection& conn = client_->connection();
-  conn.SetRecvTimeout(timeout_ms);
-  const bool was_open = conn.is_open();
-  Status s = client_->Call(rpc, fn);
-  // A kept connection may have been closed by the statestore meanwhile.
-  if (!s.ok() && was_open && s.Is(ErrorCode::kNetworkError)) s = client_->Call(rpc, fn);
-  return s;
-}
 
 std::string StatestoreSubscriber::AdvertisedHost() const {
   if (!options_.advertised_host.empty()) return options_.advertised_host;
@@ -78,7 +68,7 @@ Status StatestoreSubscriber::Register() {
   }
   impala::TRegisterSubscriberResponse resp;
   Status s =
-      CallStatestore("RegisterSubscriber", options_.register_timeout_ms,
+      CallStatestore(client_.get(), "RegisterSubscriber", options_.register_timeout_ms,
                      [&](impala::StatestoreServiceClient& c) { c.RegisterSubscriber(resp, req); });
   if (s.ok()) s = FromTStatus(resp.status);
   if (s.ok() && !resp.__isset.registration_id) {
@@ -128,9 +118,9 @@ Status StatestoreSubscriber::Register() {
 Status StatestoreSubscriber::SendRequestTopicUpdate(impala::TRequestTopicUpdateRequest req) {
   req.protocol_version = impala::StatestoreServiceVersion::V2;
   impala::TRequestTopicUpdateResponse resp;
-  Status s =
-      CallStatestore("RequestTopicUpdate", options_.request_update_timeout_ms,
-                     [&](impala::StatestoreServiceClient& c) { c.RequestTopicUpdate(resp, req); });
+  Status s = CallStatestore(
+      client_.get(), "RequestTopicUpdate", options_.request_update_timeout_ms,
+      [&](impala::StatestoreServiceClient& c) { c.RequestTopicUpdate(resp, req); });
   if (s.ok()) s = FromTStatus(resp.status);
   return s;
 }

@@ -120,16 +120,31 @@ struct TGetProtocolVersionResponse {
 // updates (every update carries the minimum), except those it named in field
 // 3: for each topic named there, one update as soon as the minimum reaches
 // the version given (at once if it already has).
+//
+// With field 5 set the call is a publication pushed by the subscriber
+// instead of waiting to be collected from an UpdateState reply: the
+// statestore writes the entries (and clears) of every delta at once, under
+// the same rules as a reply's publications (who may write a topic,
+// transient entries), and the fan-out to the topic's subscribers starts when
+// the call returns. All or nothing: if one delta is refused (a topic the
+// statestore does not have, a writer the policy refuses, from_version set,
+// a standby statestore) none is written and the status says why. A
+// registration whose identity came from a token must send the token again
+// in field 6. The response's field 2 then gives, for each topic written, its
+// version after the write (at least that of the last entry written).
 struct TRequestTopicUpdateRequest {
   1: required StatestoreServiceVersion protocol_version =
       StatestoreServiceVersion.V2
   2: required Types.TUniqueId registration_id;
   3: optional map<string, i64> min_subscriber_topic_versions_wanted;
   4: optional bool min_subscriber_topic_version_on_request;
+  5: optional list<TTopicDelta> topic_updates;
+  6: optional string auth_token;
 }
 
 struct TRequestTopicUpdateResponse {
   1: required Status.TStatus status;
+  2: optional map<string, i64> topic_versions;
 }
 
 service StatestoreService {

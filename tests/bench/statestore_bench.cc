@@ -1,12 +1,13 @@
 // Statestore fan-out benchmark. Starts statestored as a separate process on
 // loopback, runs N subscribers (the subscriber library, many per process)
 // plus one publisher in this process, and measures how long a publication
-// takes to be applied by every subscriber. Then measures statestored's CPU
+// takes to be applied by every subscriber (--publish: pushed with Publish(),
+// or returned in an UpdateState reply). Then measures statestored's CPU
 // use and RSS with M idle subscribers (for each M of --idle) at the default
 // heartbeat cadence.
 //
 //   statestore_bench --statestored=build/bin/statestored [--sizes=10,100,500]
-//                    [--rounds=50] [--payload_bytes=7] [--idle=1000]
+//                    [--rounds=50] [--payload_bytes=7] [--publish=push|reply] [--idle=1000]
 //                    [--idle_seconds=10] [--join=100] [--join_topic_mb=16]
 //                    [--join_entries=1000]
 //
@@ -46,6 +47,10 @@ DEFINE_string(statestored, "build/bin/statestored", "Path of the statestored bin
 DEFINE_string(sizes, "10,100,500", "Subscriber counts for the fan-out figures.");
 DEFINE_int32(rounds, 50, "Publications per size.");
 DEFINE_int32(payload_bytes, 7, "Bytes of the value published each round (at least 7).");
+DEFINE_string(publish, "push",
+              "How the publisher hands over each round's entry: 'push' (Publish(), "
+              "RequestTopicUpdate carrying the entry) or 'reply' (RequestTopicUpdate, then the "
+              "entry in the reply to the UpdateState it brings, as Impala's publishers do).");
 DEFINE_string(idle, "1000", "Idle subscriber counts for the CPU/RSS figures (0 skips them).");
 DEFINE_int32(idle_seconds, 10, "How long to measure the idle CPU.");
 DEFINE_string(join, "100", "Subscriber counts for the join figures (0 skips them).");
@@ -176,15 +181,32 @@ void FanOut(int port, int n) {
   (void)publisher->WaitForRegistration(std::chrono::seconds(30));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // first full updates settle
 
+  const bool push = FLAGS_publish == "push";
   for (int r = 0; r < FLAGS_rounds; ++r) {
     rec.Begin(r);
-    {
-      ics::MutexLock l(&pub_mu);
-      pending.push_back("r" + std::to_string(r));
+    if (push) {
+      impala::TTopicDelta d;
+      d.topic_name = kTopic;
+      d.is_delta = true;
+      impala::TTopicItem item;
+      item.key = "r" + std::to_string(r);
+      item.value = value;
+      d.topic_entries.push_back(std::move(item));
+      const auto written = publisher->Publish({std::move(d)});
+      if (!written.ok()) {
+        std::fprintf(stderr, "Publish failed: %s\n", written.status().ToString().c_str());
+        std::exit(1);
+      }
+    } else {
+      {
+        ics::MutexLock l(&pub_mu);
+        pending.push_back("r" + std::to_string(r));
+      }
+      publisher->RequestTopicUpdate();
     }
-    publisher->RequestTopicUpdate();
     rec.WaitAll(r, std::chrono::seconds(10));
   }
+  std::printf("statestore_fanout n%d_publish: %s\n", n, push ? "push" : "reply");
   std::printf("statestore_fanout n%d_payload_bytes: %zu bytes\n", n, value.size());
   rec.Report("statestore_fanout");
   publisher->Stop();
@@ -281,6 +303,10 @@ void Join(int n) {
 int main(int argc, char** argv) {
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   signal(SIGPIPE, SIG_IGN);
+  if (FLAGS_publish != "push" && FLAGS_publish != "reply") {
+    std::fprintf(stderr, "--publish must be 'push' or 'reply'\n");
+    return 2;
+  }
   // An empty --sizes runs no fan-out (only the join and idle figures).
   const std::optional<std::vector<int>> sizes = ics::bench::ParseFanoutSizes(FLAGS_sizes);
   if (!sizes) return 2;

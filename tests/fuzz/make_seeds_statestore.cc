@@ -59,6 +59,30 @@ void StatestoreSeeds() {
             c.send_RegisterSubscriber(r);
           }
         }));
+  // A zero registration id stands for the last one registered (see the
+  // target's adapter).
+  Write("statestore_service_fuzz", "register_then_push", Calls<Client>([](Client& c) {
+          impala::TRegisterSubscriberRequest r = Registration("pusher");
+          impala::TTopicRegistration t;
+          t.topic_name = "impala-membership";
+          t.is_transient = true;
+          r.topic_registrations.push_back(t);
+          c.send_RegisterSubscriber(r);
+          impala::TTopicDelta d;
+          d.topic_name = "impala-membership";
+          d.is_delta = true;
+          impala::TTopicItem item;
+          item.key = "pusher";
+          item.value = "member";
+          d.topic_entries = {item};
+          impala::TRequestTopicUpdateRequest u;
+          u.__set_topic_updates({d});
+          c.send_RequestTopicUpdate(u);
+          d.__set_clear_topic_entries(true);
+          d.topic_name = ics::kCatalogTopic;  // refused: not catalogd's registration
+          u.__set_topic_updates({d});
+          c.send_RequestTopicUpdate(u);
+        }));
   Write("statestore_service_fuzz", "version_and_update", Calls<Client>([](Client& c) {
           c.send_GetProtocolVersion(impala::TGetProtocolVersionRequest());
           impala::TRequestTopicUpdateRequest u;

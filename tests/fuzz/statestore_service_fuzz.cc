@@ -7,7 +7,12 @@
 // run, but no worker thread exists to push the queued updates and
 // heartbeats, so a fuzzed subscriber address is never connected to. The
 // subscriber limit is small so registrations stay bounded within an epoch.
+// Registration ids are random, so an input could never name one: the
+// adapter lets an all-zero registration id in RequestTopicUpdate stand for
+// the last one registered, so pushed publications (field 5) reach the
+// identity check, the ownership rules and the topic writes.
 #include <memory>
+#include <optional>
 
 #include "StatestoreService.h"
 #include "common/rpc/status_convert.h"
@@ -27,7 +32,10 @@ class BrokerAdapter : public impala::StatestoreServiceIf {
     resp.status = ToTStatus(reg.status());
     resp.__set_protocol_version(impala::StatestoreServiceVersion::V2);
     resp.__set_statestore_id(ss_->statestore_id());
-    if (reg.ok()) resp.__set_registration_id(*reg);
+    if (reg.ok()) {
+      resp.__set_registration_id(*reg);
+      last_registration_ = *reg;
+    }
   }
   void GetProtocolVersion(impala::TGetProtocolVersionResponse& resp,
                           const impala::TGetProtocolVersionRequest&) override {
@@ -37,11 +45,20 @@ class BrokerAdapter : public impala::StatestoreServiceIf {
   }
   void RequestTopicUpdate(impala::TRequestTopicUpdateResponse& resp,
                           const impala::TRequestTopicUpdateRequest& req) override {
-    resp.status = ToTStatus(ss_->RequestTopicUpdate(req));
+    impala::TRequestTopicUpdateRequest named = req;
+    if (named.registration_id.hi == 0 && named.registration_id.lo == 0 && last_registration_) {
+      named.registration_id = *last_registration_;
+    }
+    std::map<std::string, int64_t> versions;
+    resp.status = ToTStatus(ss_->RequestTopicUpdate(named, "", &versions));
+    if (req.__isset.topic_updates && resp.status.status_code == impala::TErrorCode::OK) {
+      resp.__set_topic_versions(std::move(versions));
+    }
   }
 
  private:
   statestore::Statestore* const ss_;
+  std::optional<impala::TUniqueId> last_registration_;
 };
 
 statestore::StatestoreOptions BrokerOptions() {

@@ -237,6 +237,75 @@ TEST(SubscriberTest, PublishedEntriesReachAnotherSubscriber) {
   EXPECT_EQ(sub->num_registrations(), 1);
 }
 
+impala::TTopicDelta OneEntry(const std::string& topic, const std::string& key,
+                             const std::string& value) {
+  impala::TTopicDelta d;
+  d.topic_name = topic;
+  d.is_delta = true;
+  impala::TTopicItem item;
+  item.key = key;
+  item.value = value;
+  d.topic_entries.push_back(std::move(item));
+  return d;
+}
+
+TEST(SubscriberTest, PublishPushesEntriesOverTheWire) {
+  auto ss = StartStatestore();
+  ASSERT_NE(ss, nullptr);
+  TopicMirror pub_mirror, sub_mirror;
+  auto pub = StartSubscriber(SubscriberOptions("pusher", ss->port()), &pub_mirror);
+  auto sub = StartSubscriber(SubscriberOptions("reader", ss->port()), &sub_mirror, true);
+  ASSERT_TRUE(pub->WaitForRegistration(milliseconds(5000)).ok());
+  ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
+
+  auto written = pub->Publish({OneEntry(kTopic, "k1", "v1")});
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  ASSERT_EQ(written->count(kTopic), 1u);
+  const int64_t v1 = written->at(kTopic);
+  EXPECT_EQ(v1, TopicVersion(ss.get(), kTopic));
+  ASSERT_EVENTUALLY_TRUE(sub_mirror.Get("k1") == "v1");
+  // The version returned is what the minimum must reach for everyone to
+  // have the entry.
+  EXPECT_TRUE(sub->WaitForMinSubscriberTopicVersion(kTopic, v1, milliseconds(5000)).ok());
+
+  // Refusals come back as errors and write nothing; the connection stays
+  // usable.
+  auto refused = pub->Publish({OneEntry(kTopic, "k2", "v2"), OneEntry("no-such-topic", "x", "y")});
+  EXPECT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("unknown topic 'no-such-topic'"), std::string::npos)
+      << refused.status().ToString();
+  impala::TTopicDelta rebase = OneEntry(kTopic, "k2", "v2");
+  rebase.__set_from_version(0);
+  EXPECT_TRUE(pub->Publish({rebase}).status().Is(ErrorCode::kInvalidArgument));
+  EXPECT_TRUE(pub->Publish({OneEntry("", "k", "v")}).status().Is(ErrorCode::kInvalidArgument));
+  EXPECT_EQ(TopicVersion(ss.get(), kTopic), v1);
+  written = pub->Publish({OneEntry(kTopic, "k3", "v3")});
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  EXPECT_GT(written->at(kTopic), v1);
+  ASSERT_EVENTUALLY_TRUE(sub_mirror.Get("k3") == "v3");
+  EXPECT_EQ(sub_mirror.Get("k2"), "<none>");
+
+  pub->Stop();
+  EXPECT_TRUE(pub->Publish({OneEntry(kTopic, "k4", "v4")}).status().Is(ErrorCode::kShutdown));
+}
+
+TEST(SubscriberTest, PublishNeedsARegistration) {
+  int port = 0;
+  {
+    auto probe = StartStatestore();
+    ASSERT_NE(probe, nullptr);
+    port = probe->port();
+  }
+  TopicMirror mirror;
+  auto sub = StartSubscriber(SubscriberOptions("unregistered", port), &mirror);
+  auto r = sub->Publish({OneEntry(kTopic, "k", "v")});
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("not registered"), std::string::npos)
+      << r.status().ToString();
+  StatestoreSubscriber never_started(SubscriberOptions("never-started", port));
+  EXPECT_FALSE(never_started.Publish({OneEntry(kTopic, "k", "v")}).ok());
+}
+
 // Whether the statestore took `sub`'s choice of minimum versions on request.
 bool MinOnRequest(StatestoreServer* ss, const std::string& id) {
   for (const SubscriberInfo& s : ss->statestore()->Subscribers()) {

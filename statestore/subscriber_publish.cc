@@ -1,0 +1,43 @@
+// StatestoreSubscriber::Publish: publications pushed to the statestore on
+// the caller's thread (RequestTopicUpdate field 5). See subscriber.h.
+#include "StatestoreService.h"
+#include "common/rpc/status_convert.h"
+#include "statestore/subscriber.h"
+
+namespace ics::statestore {
+
+Result<std::map<std::string, int64_t>> StatestoreSubscriber::Publish(
+    std::vector<impala::TTopicDelta> deltas) {
+  for (const impala::TTopicDelta& d : deltas) {
+    if (d.topic_name.empty()) return Status::InvalidArgument("a published delta names no topic");
+    if (d.__isset.from_version) {
+      return Status::InvalidArgument("topic '" + d.topic_name +
+                                     "': from_version belongs in an UpdateState reply");
+    }
+  }
+  MutexLock p(&publish_mu_);
+  impala::TRequestTopicUpdateRequest req;
+  {
+    MutexLock l(&mu_);
+    if (stopping_) return Status::Shutdown("subscriber " + options_.subscriber_id + " stopped");
+    if (!started_ || !registration_id_.has_value()) {
+      return Status(ErrorCode::kRecoverableError,
+                    "subscriber " + options_.subscriber_id + " is not registered");
+    }
+    req.registration_id = *registration_id_;
+  }
+  req.protocol_version = impala::StatestoreServiceVersion::V2;
+  req.__set_topic_updates(std::move(deltas));
+  if (!options_.security.statestore_auth_token.empty()) {
+    req.__set_auth_token(options_.security.statestore_auth_token);
+  }
+  impala::TRequestTopicUpdateResponse resp;
+  Status s = CallStatestore(
+      publish_client_.get(), "RequestTopicUpdate", options_.request_update_timeout_ms,
+      [&](impala::StatestoreServiceClient& c) { c.RequestTopicUpdate(resp, req); });
+  if (s.ok()) s = FromTStatus(resp.status);
+  if (!s.ok()) return s;
+  return std::move(resp.topic_versions);
+}
+
+}  // namespace ics::statestore
