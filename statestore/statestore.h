@@ -49,6 +49,10 @@
 //      fail at once and cost nothing.
 //  * A fallback cadence (update_frequency) still sends every subscriber an
 //    update, empty if nothing changed, which is also its chance to publish.
+//  * Publications come in UpdateState replies, as in Impala, or pushed by
+//    the subscriber in RequestTopicUpdate (field 5), which starts the
+//    fan-out one round trip sooner; both pass the same checks
+//    (statestore_publish.cc).
 //  * Heartbeats run on their own pool and connections; a subscriber is
 //    failed after max_missed_heartbeats consecutive failures and unregistered
 //    (its transient entries become tombstones).
