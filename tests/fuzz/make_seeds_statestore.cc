@@ -28,6 +28,16 @@ impala::TRegisterSubscriberRequest Registration(const std::string& id) {
   return r;
 }
 
+// Registration(id) plus a transient membership topic.
+impala::TRegisterSubscriberRequest RegistrationWithMembership(const std::string& id) {
+  impala::TRegisterSubscriberRequest r = Registration(id);
+  impala::TTopicRegistration t;
+  t.topic_name = "impala-membership";
+  t.is_transient = true;
+  r.topic_registrations.push_back(t);
+  return r;
+}
+
 }  // namespace
 
 void StatestoreSeeds() {
@@ -36,12 +46,7 @@ void StatestoreSeeds() {
         Calls<Client>([](Client& c) { c.send_RegisterSubscriber(Registration("coordinator-1")); }));
   Write("statestore_service_fuzz", "register_twice", Calls<Client>([](Client& c) {
           c.send_RegisterSubscriber(Registration("coordinator-1"));
-          impala::TRegisterSubscriberRequest r = Registration("coordinator-1");
-          impala::TTopicRegistration t;
-          t.topic_name = "impala-membership";
-          t.is_transient = true;
-          r.topic_registrations.push_back(t);
-          c.send_RegisterSubscriber(r);
+          c.send_RegisterSubscriber(RegistrationWithMembership("coordinator-1"));
         }));
   Write("statestore_service_fuzz", "catalogd_ha_candidates", Calls<Client>([](Client& c) {
           for (int i = 0; i < 2; ++i) {
@@ -62,12 +67,7 @@ void StatestoreSeeds() {
   // A zero registration id stands for the last one registered (see the
   // target's adapter).
   Write("statestore_service_fuzz", "register_then_push", Calls<Client>([](Client& c) {
-          impala::TRegisterSubscriberRequest r = Registration("pusher");
-          impala::TTopicRegistration t;
-          t.topic_name = "impala-membership";
-          t.is_transient = true;
-          r.topic_registrations.push_back(t);
-          c.send_RegisterSubscriber(r);
+          c.send_RegisterSubscriber(RegistrationWithMembership("pusher"));
           impala::TTopicDelta d;
           d.topic_name = "impala-membership";
           d.is_delta = true;

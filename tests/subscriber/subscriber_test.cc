@@ -152,6 +152,12 @@ std::unique_ptr<StatestoreSubscriber> StartSubscriber(StatestoreSubscriberOption
   return sub;
 }
 
+// A free port: a statestore binds one and releases it (0 if it could not).
+int FreePort() {
+  auto probe = StartStatestore();
+  return probe == nullptr ? 0 : probe->port();
+}
+
 int64_t TopicVersion(StatestoreServer* ss, const std::string& topic) {
   for (const TopicStats& t : ss->statestore()->Topics()) {
     if (t.name == topic) return t.last_version;
@@ -183,13 +189,8 @@ TEST(SubscriberTest, RegistersAndReceivesUpdatesAndHeartbeats) {
 }
 
 TEST(SubscriberTest, RetriesUntilStatestoreStarts) {
-  // A free port: bind one, then release it.
-  int port = 0;
-  {
-    auto probe = StartStatestore();
-    ASSERT_NE(probe, nullptr);
-    port = probe->port();
-  }
+  const int port = FreePort();
+  ASSERT_GT(port, 0);
   TopicMirror mirror;
   auto sub = StartSubscriber(SubscriberOptions("late", port), &mirror);
   EXPECT_TRUE(sub->WaitForRegistration(milliseconds(300)).Is(ErrorCode::kTimedOut));
@@ -290,12 +291,8 @@ TEST(SubscriberTest, PublishPushesEntriesOverTheWire) {
 }
 
 TEST(SubscriberTest, PublishNeedsARegistration) {
-  int port = 0;
-  {
-    auto probe = StartStatestore();
-    ASSERT_NE(probe, nullptr);
-    port = probe->port();
-  }
+  const int port = FreePort();  // no statestore there
+  ASSERT_GT(port, 0);
   TopicMirror mirror;
   auto sub = StartSubscriber(SubscriberOptions("unregistered", port), &mirror);
   auto r = sub->Publish({OneEntry(kTopic, "k", "v")});
