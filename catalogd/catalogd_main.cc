@@ -39,6 +39,10 @@ DEFINE_string(metastore, "",
               "Metastore.");
 DEFINE_string(catalog_topic_mode, "minimal", "Topic entries to publish: full, mixed or minimal.");
 DEFINE_bool(compact_catalog_topic, true, "LZ4-compress catalog topic values.");
+DEFINE_bool(catalog_topic_push, true,
+            "Push each catalog change to the statestore as it is installed (this project's "
+            "statestored); false: only ask the statestore to collect it in its next update's "
+            "reply, as with Impala's statestored.");
 DEFINE_bool(load_catalog_in_background, false, "Load every table in the background at start.");
 DEFINE_int32(num_metadata_loading_threads, 0,
              "Threads listing partition directories; 0 = one per CPU core (listing a local "
@@ -152,6 +156,7 @@ int main(int argc, char** argv) {
   }
   o.publisher.mode = *mode;
   o.publisher.compact = FLAGS_compact_catalog_topic;
+  o.push_topic_updates = FLAGS_catalog_topic_push;
   o.load_in_background = FLAGS_load_catalog_in_background;
   o.num_loading_threads = FLAGS_num_metadata_loading_threads;
   o.sync_ddl_timeout_ms = FLAGS_sync_ddl_timeout_ms;

@@ -27,7 +27,8 @@ Result<std::map<std::string, int64_t>> StatestoreSubscriber::Publish(
     req.registration_id = *registration_id_;
   }
   req.protocol_version = impala::StatestoreServiceVersion::V2;
-  req.__set_topic_updates(std::move(deltas));
+  req.topic_updates = std::move(deltas);  // __set_ would copy them
+  req.__isset.topic_updates = true;
   if (!options_.security.statestore_auth_token.empty()) {
     req.__set_auth_token(options_.security.statestore_auth_token);
   }

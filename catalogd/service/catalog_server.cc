@@ -335,7 +335,27 @@ Status CatalogServer::Start() {
       sub->RequestTopicUpdate();
       if (sub2 != nullptr) sub2->RequestTopicUpdate();
     };
-    catalog_->SetChangeListener([request](int64_t) { request(); });
+    if (opts_.push_topic_updates) {
+      // Each installed change is pushed at once (topic_pusher.h); the reply
+      // path stays for full resends and whenever a push is not possible.
+      // With two statestores, the standby refuses the push and the other
+      // takes it.
+      auto push = [sub, sub2, cm](std::vector<impala::TTopicDelta> deltas) -> Status {
+        const auto start = std::chrono::steady_clock::now();
+        cm->RecordPublication(deltas, 0, start);
+        auto first = sub->Publish(sub2 != nullptr ? deltas : std::move(deltas));
+        if (first.ok() || sub2 == nullptr) return first.status();
+        return sub2->Publish(std::move(deltas)).status();
+      };
+      auto may_push = [role] { return role == nullptr || role->is_active(); };
+      pusher_ = std::make_unique<TopicPusher>(publisher_.get(), std::move(push), request,
+                                              std::move(may_push));
+      pusher_->Start();
+      TopicPusher* pusher = pusher_.get();
+      catalog_->SetChangeListener([pusher](int64_t) { pusher->Notify(); });
+    } else {
+      catalog_->SetChangeListener([request](int64_t) { request(); });
+    }
     if (role_ != nullptr) role_->SetTopicUpdateRequester(request);
   }
   LOG(INFO) << "catalogd serving CatalogService on " << opts_.bind_host << ":" << port()
@@ -350,6 +370,7 @@ void CatalogServer::Stop() {
   if (retention_) retention_->Stop();  // before the processor it protects
   if (events_) events_->Stop();
   if (catalog_) catalog_->SetChangeListener(nullptr);
+  if (pusher_) pusher_->Stop();  // it calls the subscribers
   if (subscriber_) subscriber_->Stop();
   if (subscriber2_) subscriber2_->Stop();
   if (mds_) mds_->Stop();

@@ -21,6 +21,7 @@
 #include "catalogd/fetch/partial_fetcher.h"
 #include "catalogd/metastore/metastore_retention.h"
 #include "catalogd/topic/catalog_topic_publisher.h"
+#include "catalogd/topic/topic_pusher.h"
 #include "common/metrics/metrics.h"
 #include "common/rpc/tls.h"
 #include "common/util/audit_log.h"
@@ -76,6 +77,10 @@ struct CatalogServerOptions {
   int statestore2_port = 0;
   int statestore_subscriber_timeout_ms = 30000;
   PublisherOptions publisher;
+  // Push each change to the statestore as it is installed (this project's
+  // statestore; catalogd/topic/topic_pusher.h) instead of only asking it to
+  // collect the change in its next update's reply.
+  bool push_topic_updates = true;
   bool load_in_background = false;
   int num_loading_threads = 0;  // 0: one per CPU core
   int sync_ddl_timeout_ms = 60000;
@@ -182,6 +187,7 @@ class CatalogServer {
   std::unique_ptr<CatalogdRole> role_;  // HA only
   std::unique_ptr<statestore::StatestoreSubscriber> subscriber_;
   std::unique_ptr<statestore::StatestoreSubscriber> subscriber2_;  // statestored HA
+  std::unique_ptr<TopicPusher> pusher_;  // after the subscribers it calls
   bool stopped_ = false;
 };
 

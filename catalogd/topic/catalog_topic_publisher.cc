@@ -8,6 +8,16 @@
 
 namespace ics::catalog {
 
+namespace {
+
+int64_t ValueBytes(const impala::TTopicDelta& d) {
+  int64_t n = 0;
+  for (const auto& e : d.topic_entries) n += static_cast<int64_t>(e.value.size());
+  return n;
+}
+
+}  // namespace
+
 Result<TopicMode> ParseTopicMode(const std::string& mode) {
   if (mode == "full") return TopicMode::kFull;
   if (mode == "mixed") return TopicMode::kMixed;
@@ -111,6 +121,9 @@ void CatalogTopicPublisher::OnTopicUpdate(const impala::TTopicDelta& delta,
                                           std::vector<impala::TTopicDelta>* publications) {
   const auto start = std::chrono::steady_clock::now();
   MutexLock l(&mu_);
+  // A push in flight decides last_sent_; building before it ends could
+  // publish its changes twice, or reorder them.
+  while (pushing_) push_done_cv_.Wait(&mu_);
   bool full = need_full_;
   if (!delta.is_delta && delta.to_version == 0 && stats_.publications > 0) {
     LOG(INFO) << "statestore has an empty catalog topic; republishing everything";
@@ -127,17 +140,60 @@ void CatalogTopicPublisher::OnTopicUpdate(const impala::TTopicDelta& delta,
   if (pub.topic_entries.empty() && !full) return;
   const int64_t to = pub.to_version;
   pub.__isset.to_version = false;  // the broker ignores it; keep the wire form minimal
-  last_sent_ = to;
   need_full_ = false;
+  NotePublishedLocked(static_cast<int64_t>(pub.topic_entries.size()), ValueBytes(pub), to, full,
+                      /*pushed=*/false, start);
+  publications->push_back(std::move(pub));
+}
+
+void CatalogTopicPublisher::NotePublishedLocked(int64_t entries, int64_t bytes, int64_t to,
+                                                bool full, bool pushed,
+                                                std::chrono::steady_clock::time_point start) {
+  last_sent_ = to;
   ++stats_.publications;
   if (full) ++stats_.full_publications;
-  stats_.entries_published += static_cast<int64_t>(pub.topic_entries.size());
-  for (const auto& e : pub.topic_entries) stats_.bytes_published += static_cast<int64_t>(e.value.size());
+  if (pushed) ++stats_.pushed_publications;
+  stats_.entries_published += entries;
+  stats_.bytes_published += bytes;
   stats_.last_published_version = to;
   stats_.last_build_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  publications->push_back(std::move(pub));
   published_cv_.Broadcast();
+}
+
+CatalogTopicPublisher::PushOutcome CatalogTopicPublisher::PushChanges(const PushFn& push) {
+  MutexLock p(&push_mu_);
+  const auto start = std::chrono::steady_clock::now();
+  impala::TTopicDelta pub;
+  int64_t to = 0;
+  {
+    MutexLock l(&mu_);
+    if (need_full_ || confirmed_ != last_sent_) return PushOutcome::kDeferred;
+    pub = BuildLocked(last_sent_, /*full=*/false);
+    if (pub.topic_entries.empty()) return PushOutcome::kNothing;
+    to = pub.to_version;
+    pub.__isset.to_version = false;
+    pushing_ = true;
+  }
+  const int64_t entries = static_cast<int64_t>(pub.topic_entries.size());
+  const int64_t bytes = ValueBytes(pub);
+  std::vector<impala::TTopicDelta> deltas;
+  deltas.push_back(std::move(pub));
+  const Status s = push(std::move(deltas));
+  MutexLock l(&mu_);
+  pushing_ = false;
+  push_done_cv_.Broadcast();
+  if (!s.ok()) {
+    LOG_EVERY_N(WARNING, 100) << "pushing catalog versions up to " << to
+                              << " to the statestore failed: " << s.ToString()
+                              << "; the next statestore update collects them";
+    return PushOutcome::kFailed;
+  }
+  // Written by the statestore: confirmed as well, so the delete log may go.
+  NotePublishedLocked(entries, bytes, to, /*full=*/false, /*pushed=*/true, start);
+  confirmed_ = to;
+  catalog_->TrimDeleteLog(confirmed_);
+  return PushOutcome::kPushed;
 }
 
 void CatalogTopicPublisher::OnPublicationLost() {

@@ -26,11 +26,24 @@
 // publication's max catalog version, the version the peer reports to the
 // coordinator.
 //
-// Thread-safety: thread-safe. Lock order: publisher mu_ -> Catalog's mu_.
+// Pushing (this project's statestore): PushChanges() hands the changes
+// since the last publication to the statestore at once (TopicPusher calls
+// it after each change) instead of waiting for the next update to collect
+// them. Order is what makes it safe: a publication made in a reply is
+// applied only when the statestore reads that reply, so a push made
+// meanwhile could be applied first and then be overwritten, key by key, by
+// the older reply (the CATALOG entry is in every publication). A push is
+// therefore made only while no reply publication is unconfirmed and no full
+// resend is due; otherwise the reply path carries the changes. Pushes and
+// reply publications never overlap: OnTopicUpdate waits for a push in
+// flight.
+//
+// Thread-safety: thread-safe. Lock order: push_mu_ -> publisher mu_ -> Catalog's mu_.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -54,6 +67,7 @@ struct PublisherOptions {
 struct PublisherStats {
   int64_t publications = 0;
   int64_t full_publications = 0;
+  int64_t pushed_publications = 0;  // of `publications`, pushed (PushChanges)
   int64_t entries_published = 0;
   int64_t bytes_published = 0;
   int64_t last_published_version = 0;
@@ -70,6 +84,19 @@ class CatalogTopicPublisher {
 
   // The statestore did not apply our previous reply: publish it again.
   void OnPublicationLost() EXCLUDES(mu_);
+
+  // Hands one publication to the statestore; OK once the statestore wrote
+  // it (StatestoreSubscriber::Publish).
+  using PushFn = std::function<Status(std::vector<impala::TTopicDelta>)>;
+  enum class PushOutcome {
+    kPushed,    // the changes since the last publication are in the statestore
+    kNothing,   // nothing changed since the last publication
+    kDeferred,  // the reply path owns the next publication (see above)
+    kFailed,    // `push` failed: nothing changed here, the reply path carries it
+  };
+  // Pushes the changes since the last publication with `push` (called
+  // without the publisher's lock; one push at a time).
+  PushOutcome PushChanges(const PushFn& push) EXCLUDES(mu_);
 
   // Forces the next publication to be a full one with clear_topic_entries
   // (e.g. after a global INVALIDATE METADATA).
@@ -89,6 +116,11 @@ class CatalogTopicPublisher {
 
  private:
   impala::TTopicDelta BuildLocked(int64_t from, bool full) REQUIRES(mu_);
+  // Books a publication built by BuildLocked (`entries` entries of `bytes`
+  // value bytes, up to version `to`) as handed to the statestore:
+  // last_sent_, stats, waiters.
+  void NotePublishedLocked(int64_t entries, int64_t bytes, int64_t to, bool full, bool pushed,
+                           std::chrono::steady_clock::time_point start) REQUIRES(mu_);
   void AddEntry(impala::TTopicDelta* out, const std::string& prefix,
                 const impala::TCatalogObject& obj, bool deleted, bool cacheable) REQUIRES(mu_);
   bool want_v1() const { return opts_.mode != TopicMode::kMinimal; }
@@ -102,6 +134,9 @@ class CatalogTopicPublisher {
   bool need_full_ GUARDED_BY(mu_) = true;
   int64_t last_sent_ GUARDED_BY(mu_) = 0;       // max version handed to the statestore
   int64_t confirmed_ GUARDED_BY(mu_) = 0;       // max version known applied
+  bool pushing_ GUARDED_BY(mu_) = false;        // a PushChanges RPC is in flight
+  CondVar push_done_cv_;
+  Mutex push_mu_ ACQUIRED_BEFORE(mu_);          // one PushChanges at a time
   PublisherStats stats_ GUARDED_BY(mu_);
   struct CachedValue {
     int64_t version;

@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <thread>
+
 #include "catalog_test_util.h"
 #include "common/codec/topic_value.h"
 
@@ -159,6 +164,110 @@ TEST_F(PublisherTest, WaitForPublicationReturnsCoveringVersion) {
   auto ok = pub.WaitForPublication(1, std::chrono::milliseconds(10));
   ASSERT_TRUE(ok.ok());
   EXPECT_EQ(*ok, 1);
+}
+
+// Pushing (PushChanges): only while the reply path has nothing unconfirmed.
+class PushTest : public PublisherTest {
+ protected:
+  void AddDatabase(const std::string& name) {
+    ChangeSet cs;
+    cs.put_databases.push_back(Db(name));
+    catalog_.Install(std::move(cs));
+  }
+  // A push that keeps what it was given and answers `answer`.
+  CatalogTopicPublisher::PushFn Recorder(Status answer = Status::OK()) {
+    return [this, answer](std::vector<impala::TTopicDelta> deltas) {
+      pushed_.insert(pushed_.end(), deltas.begin(), deltas.end());
+      return answer;
+    };
+  }
+  std::vector<impala::TTopicDelta> pushed_;
+};
+
+using Outcome = CatalogTopicPublisher::PushOutcome;
+
+TEST_F(PushTest, PushesOnlyOnceTheReplyPathIsConfirmed) {
+  CatalogTopicPublisher pub(&catalog_, {TopicMode::kMinimal, true});
+  // The first publication is a full resend, made in a reply.
+  EXPECT_EQ(pub.PushChanges(Recorder()), Outcome::kDeferred);
+  Publish(&pub, Update(0, 0, false));
+  AddDatabase("d2");  // v2
+  // The full publication is not known applied yet: a push could overtake it.
+  EXPECT_EQ(pub.PushChanges(Recorder()), Outcome::kDeferred);
+  EXPECT_TRUE(pushed_.empty());
+  // The next update confirms it (and collects v2 in its reply).
+  ASSERT_FALSE(Publish(&pub, Update(3, 3, true)).topic_entries.empty());
+  EXPECT_EQ(pub.PushChanges(Recorder()), Outcome::kDeferred);
+  EXPECT_TRUE(Publish(&pub, Update(5, 5, true)).topic_entries.empty());
+  EXPECT_EQ(pub.PushChanges(Recorder()), Outcome::kNothing);
+
+  AddDatabase("d3");  // v3
+  EXPECT_EQ(pub.PushChanges(Recorder()), Outcome::kPushed);
+  ASSERT_EQ(pushed_.size(), 1u);
+  EXPECT_EQ(Keys(pushed_[0]),
+            (std::vector<std::string>{"2:DATABASE:d3", "2:CATALOG_SERVICE_ID"}));
+  EXPECT_TRUE(pushed_[0].is_delta);
+  EXPECT_FALSE(pushed_[0].__isset.to_version);
+  EXPECT_FALSE(pushed_[0].__isset.clear_topic_entries);
+  EXPECT_EQ(pub.last_published_version(), 3);
+  EXPECT_EQ(*pub.WaitForPublication(3, std::chrono::milliseconds(10)), 3);
+  EXPECT_EQ(pub.Stats().pushed_publications, 1);
+  // Pushed is confirmed: the next push needs no update in between, and the
+  // next update has nothing left to collect.
+  AddDatabase("d4");  // v4
+  EXPECT_EQ(pub.PushChanges(Recorder()), Outcome::kPushed);
+  EXPECT_EQ(pushed_.size(), 2u);
+  EXPECT_TRUE(Publish(&pub, Update(7, 7, true)).topic_entries.empty());
+  // A full resend asked for goes through the reply path again.
+  pub.RequestFullResend();
+  AddDatabase("d5");
+  EXPECT_EQ(pub.PushChanges(Recorder()), Outcome::kDeferred);
+}
+
+TEST_F(PushTest, AFailedPushLeavesTheChangesToTheReplyPath) {
+  CatalogTopicPublisher pub(&catalog_, {TopicMode::kMinimal, true});
+  Publish(&pub, Update(0, 0, false));
+  Publish(&pub, Update(3, 3, true));
+  AddDatabase("d2");  // v2
+  EXPECT_EQ(pub.PushChanges(Recorder(Status::NetworkError("statestore unreachable"))),
+            Outcome::kFailed);
+  EXPECT_EQ(pub.last_published_version(), 1);
+  auto d = Publish(&pub, Update(5, 5, true));
+  EXPECT_EQ(Keys(d), (std::vector<std::string>{"2:DATABASE:d2", "2:CATALOG_SERVICE_ID"}));
+  EXPECT_EQ(pub.last_published_version(), 2);
+  EXPECT_EQ(pub.Stats().pushed_publications, 0);
+}
+
+TEST_F(PushTest, AnUpdateWaitsForThePushInFlight) {
+  CatalogTopicPublisher pub(&catalog_, {TopicMode::kMinimal, true});
+  Publish(&pub, Update(0, 0, false));
+  Publish(&pub, Update(3, 3, true));
+  AddDatabase("d2");  // v2
+  std::promise<void> entered, release;
+  std::shared_future<void> released = release.get_future().share();
+  std::thread pusher([&] {
+    EXPECT_EQ(pub.PushChanges([&](std::vector<impala::TTopicDelta>) {
+      entered.set_value();
+      released.wait();
+      return Status::OK();
+    }),
+              Outcome::kPushed);
+  });
+  entered.get_future().wait();
+  std::atomic<bool> done{false};
+  impala::TTopicDelta collected;
+  std::thread update([&] {
+    collected = Publish(&pub, Update(5, 5, true));
+    done = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(done.load());  // held until the push is answered
+  release.set_value();
+  pusher.join();
+  update.join();
+  // It built from the pushed version: nothing twice.
+  EXPECT_TRUE(collected.topic_entries.empty());
+  EXPECT_EQ(pub.last_published_version(), 2);
 }
 
 }  // namespace
