@@ -118,6 +118,11 @@ void CatalogMetrics::AddStateGauges(const Catalog* catalog, const CatalogTopicPu
         "Full catalog-update publications (clear_topic_entries).",
         [publisher] { return static_cast<double>(publisher->Stats().full_publications); });
     registry_->AddCallbackCounter(
+        "catalogd_topic_pushed_publications_total",
+        "catalog-update publications pushed to the statestore as the change was installed "
+        "(the others went in UpdateState replies).",
+        [publisher] { return static_cast<double>(publisher->Stats().pushed_publications); });
+    registry_->AddCallbackCounter(
         "catalogd_topic_entries_published_total", "Topic entries published.",
         [publisher] { return static_cast<double>(publisher->Stats().entries_published); });
     registry_->AddCallbackCounter(

@@ -53,6 +53,7 @@ Json TopicStatus(const CatalogTopicPublisher& pub) {
   j["last_published_version"] = s.last_published_version;
   j["publications"] = s.publications;
   j["full_publications"] = s.full_publications;
+  j["pushed_publications"] = s.pushed_publications;
   j["entries_published"] = s.entries_published;
   j["bytes_published"] = s.bytes_published;
   j["last_build_ms"] = s.last_build_ms;

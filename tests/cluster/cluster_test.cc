@@ -65,6 +65,17 @@ TEST_P(ClusterTest, SyncDdlMakesChangesVisibleEverywhereOnReturn) {
   EXPECT_EQ(Ok(2, "SHOW PARTITIONS sync_db.t").rows.size(), 2u);  // p=x + Total
 }
 
+TEST_P(ClusterTest, CatalogdPushesChangesToTheStatestore) {
+  Ok(0, "SET SYNC_DDL=1");
+  const int64_t before = cluster_->catalogd()->publisher()->Stats().pushed_publications;
+  // Each change is pushed as it is installed unless a publication made in
+  // a reply is still unconfirmed (then that reply path carries it); over a
+  // few statements some are pushed.
+  for (int i = 0; i < 5; ++i) Ok(0, "CREATE DATABASE pushed_" + std::to_string(i));
+  EXPECT_GT(cluster_->catalogd()->publisher()->Stats().pushed_publications, before);
+  for (int c = 1; c < 3; ++c) EXPECT_TRUE(Contains(Column0(c, "SHOW DATABASES"), "pushed_4"));
+}
+
 TEST_P(ClusterTest, DropsStayDropped) {
   Ok(0, "SET SYNC_DDL=1");
   Ok(0, "CREATE DATABASE d");
