@@ -14,6 +14,28 @@ namespace {
 
 using coord::StatementResult;
 
+// Changes are pushed as they are installed unless a publication made in a
+// reply is still unconfirmed (then the reply path carries them); over a few
+// statements some are pushed, and every coordinator gets them.
+void ClusterPush(const MiniClusterOptions& o) {
+  MiniCluster cluster(o);
+  ASSERT_TRUE(cluster.Start().ok());
+  auto exec = [&](int coord, const std::string& sql) {
+    auto r = cluster.Exec(coord, sql);
+    EXPECT_TRUE(r.ok()) << sql << ": " << r.status().ToString();
+    return r.ok() ? std::move(r).value() : coord::StatementResult{};
+  };
+  exec(0, "SET SYNC_DDL=1");
+  const int64_t before = cluster.catalogd()->publisher()->Stats().pushed_publications;
+  for (int i = 0; i < 5; ++i) exec(0, "CREATE DATABASE pushed_" + std::to_string(i));
+  EXPECT_GT(cluster.catalogd()->publisher()->Stats().pushed_publications, before);
+  for (int c = 1; c < 3; ++c) {
+    bool found = false;
+    for (const auto& row : exec(c, "SHOW DATABASES").rows) found |= !row.empty() && row[0] == "pushed_4";
+    EXPECT_TRUE(found) << "coordinator " << c;
+  }
+}
+
 class ClusterTest : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
@@ -65,15 +87,14 @@ TEST_P(ClusterTest, SyncDdlMakesChangesVisibleEverywhereOnReturn) {
   EXPECT_EQ(Ok(2, "SHOW PARTITIONS sync_db.t").rows.size(), 2u);  // p=x + Total
 }
 
-TEST_P(ClusterTest, CatalogdPushesChangesToTheStatestore) {
-  Ok(0, "SET SYNC_DDL=1");
-  const int64_t before = cluster_->catalogd()->publisher()->Stats().pushed_publications;
-  // Each change is pushed as it is installed unless a publication made in
-  // a reply is still unconfirmed (then that reply path carries it); over a
-  // few statements some are pushed.
-  for (int i = 0; i < 5; ++i) Ok(0, "CREATE DATABASE pushed_" + std::to_string(i));
-  EXPECT_GT(cluster_->catalogd()->publisher()->Stats().pushed_publications, before);
-  for (int c = 1; c < 3; ++c) EXPECT_TRUE(Contains(Column0(c, "SHOW DATABASES"), "pushed_4"));
+TEST(ClusterPushTest, CatalogdPushesChangesToTheStatestore) {
+  for (bool full_replica : {false, true}) {
+    MiniClusterOptions o;
+    o.num_coordinators = 3;
+    o.full_replica = full_replica;
+    o.tune_catalogd = [](catalog::CatalogServerOptions* c) { c->push_topic_updates = true; };
+    ClusterPush(o);
+  }
 }
 
 TEST_P(ClusterTest, DropsStayDropped) {
