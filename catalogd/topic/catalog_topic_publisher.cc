@@ -75,6 +75,7 @@ impala::TTopicDelta CatalogTopicPublisher::BuildLocked(int64_t from, bool full) 
   if (!full) {
     for (const Deletion& d : cd.deletions) {
       const impala::TCatalogObject obj = d.Object();
+      ForgetBuiltLocked(obj);
       if (want_v1()) AddEntry(&out, kFullObjectPrefix, obj, true, true);
       if (want_v2()) AddEntry(&out, kInvalidationPrefix, obj, true, true);
     }
@@ -84,26 +85,29 @@ impala::TTopicDelta CatalogTopicPublisher::BuildLocked(int64_t from, bool full) 
     if (want_v2())
       AddEntry(&out, kInvalidationPrefix, DatabaseInvalidation(db->name, db->version), false, true);
   }
+  if (full) last_built_.clear();
+  std::vector<PartitionPtr> fresh;
   for (const TablePtr& t : cd.tables) {
+    fresh.clear();
+    CollectFreshPartitionsLocked(*t, from, full, &fresh);
     if (want_v1()) {
       AddEntry(&out, kFullObjectPrefix, TableObjectV1(*t), false, true);
-      for (const auto& [id, p] : t->partitions) {
-        if (full || p->added_version > from) {
-          AddEntry(&out, kFullObjectPrefix, PartitionObject(*t, *p), false, false);
-        }
+      for (const PartitionPtr& p : fresh) {
+        AddEntry(&out, kFullObjectPrefix, PartitionObject(*t, *p), false, false);
       }
     }
     if (want_v2()) {
       AddEntry(&out, kInvalidationPrefix, TableInvalidation(*t, t->version), false, true);
       if (!full) {
-        for (const auto& [id, p] : t->partitions) {
-          if (p->added_version > from && p->prev_id >= 0) {
+        for (const PartitionPtr& p : fresh) {
+          if (p->prev_id >= 0) {
             AddEntry(&out, kInvalidationPrefix, PartitionInvalidation(*t, *p, t->version), false,
                      false);
           }
         }
       }
     }
+    last_built_[t->db + "." + t->name] = t;
   }
   for (const FunctionPtr& f : cd.functions) {
     if (want_v1()) AddEntry(&out, kFullObjectPrefix, FunctionObject(*f), false, true);
@@ -115,6 +119,38 @@ impala::TTopicDelta CatalogTopicPublisher::BuildLocked(int64_t from, bool full) 
   if (want_v2()) AddEntry(&out, kInvalidationPrefix, cat, false, false);
   out.__set_to_version(cd.to);  // read back by OnTopicUpdate; cleared before sending
   return out;
+}
+
+void CatalogTopicPublisher::CollectFreshPartitionsLocked(const TableState& t, int64_t from,
+                                                         bool full,
+                                                         std::vector<PartitionPtr>* out) {
+  auto prev = full ? last_built_.end() : last_built_.find(t.db + "." + t.name);
+  // A partition (re)created after `from` is not in a state of the table at
+  // `from` or before: it is among the differences from that state, which
+  // skip every chunk of partitions the two share.
+  if (prev != last_built_.end() && prev->second->version <= from) {
+    PersistentMap<int64_t, PartitionPtr>::ForEachDifference(
+        prev->second->partitions, t.partitions,
+        [&](int64_t, const PartitionPtr*, const PartitionPtr* now) {
+          if (now != nullptr && (*now)->added_version > from) out->push_back(*now);
+        });
+    return;
+  }
+  for (const auto& [id, p] : t.partitions) {
+    if (full || p->added_version > from) out->push_back(p);
+  }
+}
+
+void CatalogTopicPublisher::ForgetBuiltLocked(const impala::TCatalogObject& deleted) {
+  if (deleted.type == impala::TCatalogObjectType::TABLE ||
+      deleted.type == impala::TCatalogObjectType::VIEW) {
+    last_built_.erase(deleted.table.db_name + "." + deleted.table.tbl_name);
+  } else if (deleted.type == impala::TCatalogObjectType::DATABASE) {
+    const std::string prefix = deleted.db.db_name + ".";
+    for (auto it = last_built_.begin(); it != last_built_.end();) {
+      it = it->first.compare(0, prefix.size(), prefix) == 0 ? last_built_.erase(it) : std::next(it);
+    }
+  }
 }
 
 void CatalogTopicPublisher::OnTopicUpdate(const impala::TTopicDelta& delta,

@@ -116,6 +116,14 @@ class CatalogTopicPublisher {
 
  private:
   impala::TTopicDelta BuildLocked(int64_t from, bool full) REQUIRES(mu_);
+  // The partitions of `t` (re)created after `from` (added_version > from),
+  // in id order; every partition when `full`. Compares with the table as
+  // last built when that state is not newer than `from` (the cost of what
+  // changed), else looks at every partition.
+  void CollectFreshPartitionsLocked(const TableState& t, int64_t from, bool full,
+                                    std::vector<PartitionPtr>* out) REQUIRES(mu_);
+  // A dropped table or database: its states are no longer kept.
+  void ForgetBuiltLocked(const impala::TCatalogObject& deleted) REQUIRES(mu_);
   // Books a publication built by BuildLocked (`entries` entries of `bytes`
   // value bytes, up to version `to`) as handed to the statestore:
   // last_sent_, stats, waiters.
@@ -143,6 +151,11 @@ class CatalogTopicPublisher {
     std::string value;
   };
   std::unordered_map<std::string, CachedValue> cache_ GUARDED_BY(mu_);
+  // Each table ("db.tbl") as of the last publication built with it, to find
+  // its new partitions by difference (CollectFreshPartitionsLocked). It
+  // shares all but the changed chunks of partitions with the catalog's
+  // current state; dropped tables are forgotten.
+  std::unordered_map<std::string, TablePtr> last_built_ GUARDED_BY(mu_);
 };
 
 }  // namespace ics::catalog

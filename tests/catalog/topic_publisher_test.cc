@@ -5,6 +5,8 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <random>
+#include <set>
 #include <thread>
 
 #include "catalog_test_util.h"
@@ -164,6 +166,72 @@ TEST_F(PublisherTest, WaitForPublicationReturnsCoveringVersion) {
   auto ok = pub.WaitForPublication(1, std::chrono::milliseconds(10));
   ASSERT_TRUE(ok.ok());
   EXPECT_EQ(*ok, 1);
+}
+
+// New partitions are found by difference from the table as last published
+// (or, when that is newer than the delta's start, by looking at every one):
+// random adds, replacements and drops, with lost replies in between, must
+// publish exactly the partitions (re)created since the last publication.
+TEST_F(PublisherTest, FreshPartitionsMatchAFullScan) {
+  CatalogTopicPublisher pub(&catalog_, {TopicMode::kMixed, true});
+  {
+    ChangeSet cs;
+    cs.put_tables.push_back(Table("d", "t", 200, 1));
+    catalog_.Install(std::move(cs));
+  }
+  Publish(&pub, Update(0, 0, false));
+  std::mt19937 rng(7);
+  int64_t next_id = 1000;
+  int64_t topic_version = 10;
+  for (int step = 0; step < 60; ++step) {
+    auto t = std::make_shared<TableState>(*catalog_.GetTable("d", "t"));
+    std::vector<int64_t> ids;
+    for (const auto& [id, p] : t->partitions) ids.push_back(id);
+    const int64_t victim = ids[rng() % ids.size()];
+    switch (rng() % 4) {
+      case 0: {  // add
+        auto p = NewPartition(*t->partitions.at(victim));
+        p->id = next_id++;
+        p->set_name("p=n" + std::to_string(p->id));
+        p->prev_id = -1;
+        p->added_version = 0;
+        t->partitions[p->id] = p;
+        break;
+      }
+      case 1: {  // replace (REFRESH): same name, new id
+        auto p = NewPartition(*t->partitions.at(victim));
+        p->id = next_id++;
+        p->prev_id = victim;
+        p->added_version = 0;
+        t->partitions.erase(victim);
+        t->partitions[p->id] = p;
+        break;
+      }
+      case 2:  // drop
+        if (ids.size() > 1) t->partitions.erase(victim);
+        break;
+      default:  // the table only
+        break;
+    }
+    ChangeSet cs;
+    cs.put_tables.push_back(t);
+    catalog_.Install(std::move(cs));
+    if (rng() % 5 == 0) continue;  // several changes in one publication
+    if (rng() % 6 == 0) pub.OnPublicationLost();
+    const int64_t from = pub.last_published_version();
+    std::set<std::string> expected;
+    for (const auto& [id, p] : catalog_.GetTable("d", "t")->partitions) {
+      if (p->added_version > from) expected.insert("1:HDFS_PARTITION:d.t:" + std::string(p->name()));
+    }
+    std::set<std::string> got;
+    for (const auto& key : Keys(Publish(&pub, Update(topic_version, topic_version, true)))) {
+      if (key.rfind("1:HDFS_PARTITION:", 0) == 0 && key.find("(deleted)") == std::string::npos) {
+        got.insert(key);
+      }
+    }
+    topic_version += 3;
+    EXPECT_EQ(got, expected) << "step " << step << ", from version " << from;
+  }
 }
 
 // Pushing (PushChanges): only while the reply path has nothing unconfirmed.

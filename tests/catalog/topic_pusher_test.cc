@@ -108,3 +108,4 @@ TEST_F(TopicPusherTest, NothingWhileItMayNotPush) {
 
 }  // namespace
 }  // namespace ics::catalog
+
