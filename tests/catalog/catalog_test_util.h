@@ -4,7 +4,9 @@
 #include <memory>
 #include <string>
 
+#include "StatestoreService_types.h"
 #include "catalogd/catalog/catalog.h"
+#include "common/codec/catalog_topic.h"
 #include "common/codec/file_desc.h"
 
 namespace ics::catalog::testing {
@@ -47,6 +49,17 @@ inline std::shared_ptr<TableState> Table(const std::string& db, const std::strin
     t->partitions[p->id] = std::move(p);
   }
   return t;
+}
+
+// A statestore update of the catalog topic as the publisher's callback gets
+// it: a delta (or a full update) from `from` to `to`.
+inline impala::TTopicDelta TopicUpdate(int64_t from, int64_t to, bool is_delta) {
+  impala::TTopicDelta d;
+  d.topic_name = kCatalogTopic;
+  d.is_delta = is_delta;
+  d.__set_from_version(from);
+  d.__set_to_version(to);
+  return d;
 }
 
 }  // namespace ics::catalog::testing

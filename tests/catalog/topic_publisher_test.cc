@@ -25,12 +25,7 @@ std::vector<std::string> Keys(const impala::TTopicDelta& d) {
 }
 
 impala::TTopicDelta Update(int64_t from, int64_t to, bool is_delta) {
-  impala::TTopicDelta d;
-  d.topic_name = kCatalogTopic;
-  d.is_delta = is_delta;
-  d.__set_from_version(from);
-  d.__set_to_version(to);
-  return d;
+  return testing::TopicUpdate(from, to, is_delta);
 }
 
 impala::TTopicDelta Publish(CatalogTopicPublisher* p, const impala::TTopicDelta& in) {

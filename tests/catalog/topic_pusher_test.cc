@@ -16,12 +16,7 @@ namespace {
 using ::ics::testing::Eventually;
 
 impala::TTopicDelta Update(int64_t from, bool is_delta) {
-  impala::TTopicDelta d;
-  d.topic_name = kCatalogTopic;
-  d.is_delta = is_delta;
-  d.__set_from_version(from);
-  d.__set_to_version(from);
-  return d;
+  return testing::TopicUpdate(from, from, is_delta);
 }
 
 class TopicPusherTest : public ::testing::Test {

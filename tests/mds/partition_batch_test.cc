@@ -9,6 +9,7 @@
 
 #include "catalogd/topic/catalog_topic_publisher.h"
 #include "common/codec/topic_value.h"
+#include "tests/catalog/catalog_test_util.h"
 #include "tests/mds/partition_test_util.h"
 
 namespace ics::catalog::mds::testing {
@@ -332,12 +333,7 @@ TEST_F(PartitionServiceTest, ConcurrentBatchesAndListings) {
 }
 
 impala::TTopicDelta Update(int64_t from, bool is_delta) {
-  impala::TTopicDelta d;
-  d.topic_name = kCatalogTopic;
-  d.is_delta = is_delta;
-  d.__set_from_version(from);
-  d.__set_to_version(from);
-  return d;
+  return catalog::testing::TopicUpdate(from, from, is_delta);
 }
 
 TEST_F(PartitionServiceTest, OneBatchIsOneVersionOnTheTopic) {
