@@ -79,10 +79,9 @@ struct CatalogServerOptions {
   PublisherOptions publisher;
   // Push each change to the statestore as it is installed (this project's
   // statestore; catalogd/topic/topic_pusher.h) instead of only asking it to
-  // collect the change in its next update's reply. Off by default: the
-  // change then reaches on-demand coordinators before the DDL's own result,
-  // and on a table of 10^5 partitions an ADD PARTITION through such a
-  // coordinator cost 2.2-2.8 ms instead of 1.0 ms (docs/ARCHITECTURE.md).
+  // collect the change in its next update's reply. Off by default: it made
+  // DDL propagation no faster than the noise on the test machine
+  // (docs/ARCHITECTURE.md).
   bool push_topic_updates = false;
   bool load_in_background = false;
   int num_loading_threads = 0;  // 0: one per CPU core

@@ -151,8 +151,21 @@ void OnDemandCatalog::PatchPartitionListsLocked(const impala::TCatalogUpdateResu
     int64_t cached_version = 0;
     const CacheValue* v = cache_.Peek(key, &cached_version);
     const auto* cached = v == nullptr ? nullptr : std::get_if<std::shared_ptr<const LocalTable>>(v);
-    if (cached == nullptr || cached_version != obj.base_catalog_version) continue;
-    auto next = std::make_shared<LocalTable>(**cached);
+    std::shared_ptr<const LocalTable> base;
+    if (cached != nullptr && cached_version == obj.base_catalog_version) {
+      base = *cached;
+    } else if (cached == nullptr) {
+      // The topic's news of this very change may have come first and
+      // evicted the table; patch the evicted copy unless something newer
+      // than this result was announced since.
+      std::shared_ptr<const LocalTable> kept = TakeSupersededLocked(key, obj.base_catalog_version);
+      auto inv = table_invalidated_.find(TableScope(db, tbl));
+      const bool newer_news =
+          inv != table_invalidated_.end() && inv->second.max_version > obj.catalog_version;
+      if (!newer_news) base = std::move(kept);
+    }
+    if (base == nullptr) continue;
+    auto next = std::make_shared<LocalTable>(*base);
     next->version = obj.catalog_version;
     auto of_table = [&](const TCatalogObject& o) {
       return o.type == TCatalogObjectType::HDFS_PARTITION && o.hdfs_partition.__isset.id &&
@@ -228,6 +241,24 @@ void OnDemandCatalog::InvalidateTableLocked(const std::string& db, const std::st
   const bool cached = cache_.Peek(key, &cached_version) != nullptr;
   if (cached && cached_version > version) return;               // ours is newer than the news
   if (cached && cached_version == version && !deleted) return;  // already this version
+  if (cached && !deleted) {
+    const CacheValue* v = cache_.Peek(key);
+    if (const auto* t = std::get_if<std::shared_ptr<const LocalTable>>(v)) {
+      const auto now = Now();
+      for (auto it = superseded_.begin(); it != superseded_.end();) {
+        it = now - it->second.since > kSupersededFor ? superseded_.erase(it) : std::next(it);
+      }
+      if (superseded_.size() >= kMaxSuperseded) {
+        auto oldest = std::min_element(superseded_.begin(), superseded_.end(),
+                                       [](const auto& a, const auto& b) {
+                                         return a.second.since < b.second.since;
+                                       });
+        superseded_.erase(oldest);
+      }
+      superseded_[key] = Superseded{cached_version, *t, now, all_invalidated_};
+    }
+  }
+  if (deleted) superseded_.erase(key);
   EraseLocked(key);
   const std::string list_key = TableListKey(db);
   if (deleted || (cache_.Peek(list_key) != nullptr && !ListContains(cache_.Peek(list_key), tbl))) {
@@ -256,6 +287,22 @@ void OnDemandCatalog::ClearCacheLocked(const char* why) {
   VLOG(1) << "clearing the catalog cache: " << why;
   BumpAllGenerationsLocked();
   invalidations_ += cache_.Clear();
+  superseded_.clear();
+}
+
+std::shared_ptr<const LocalTable> OnDemandCatalog::TakeSupersededLocked(const std::string& key,
+                                                                        int64_t base_version) {
+  auto it = superseded_.find(key);
+  if (it == superseded_.end()) return nullptr;
+  std::shared_ptr<const LocalTable> t;
+  // Kept across an invalidation of everything, it could miss a newer
+  // change of the table that table_invalidated_ no longer shows.
+  if (it->second.version == base_version && it->second.all_invalidated == all_invalidated_ &&
+      Now() - it->second.since <= kSupersededFor) {
+    t = std::move(it->second.table);
+  }
+  superseded_.erase(it);
+  return t;
 }
 
 int64_t OnDemandCatalog::Generation() const {

@@ -114,6 +114,10 @@ class OnDemandCatalog final : public LocalCatalog {
   void PatchPartitionListsLocked(const impala::TCatalogUpdateResult& result) REQUIRES(mu_);
   void InvalidateTableLocked(const std::string& db, const std::string& tbl, int64_t version,
                              bool deleted) REQUIRES(mu_);
+  // The table InvalidateTableLocked evicted, if a DDL result based on its
+  // version may still come (see superseded_); takes it out.
+  std::shared_ptr<const LocalTable> TakeSupersededLocked(const std::string& key,
+                                                         int64_t base_version) REQUIRES(mu_);
   void InvalidateDbLocked(const std::string& db, int64_t version, bool deleted) REQUIRES(mu_);
   void EraseLocked(const std::string& key) REQUIRES(mu_);
   void ClearCacheLocked(const char* why) REQUIRES(mu_);
@@ -166,6 +170,22 @@ class OnDemandCatalog final : public LocalCatalog {
     int64_t max_version = 0;
   };
   static constexpr size_t kMaxTrackedTables = 4096;
+  // Tables a newer version's invalidation evicted, kept for a short while:
+  // this coordinator's own DDL result is often based on that version and
+  // may arrive after the topic's news of it (a publisher pushes before the
+  // DDL answers); the result then patches the kept table instead of the
+  // next statement fetching every partition again. At most
+  // kMaxSuperseded, each for at most kSupersededFor; the cache's byte
+  // budget does not count them.
+  struct Superseded {
+    int64_t version = 0;
+    std::shared_ptr<const LocalTable> table;
+    Clock::time_point since;
+    int64_t all_invalidated = 0;  // all_invalidated_ when it was kept
+  };
+  static constexpr size_t kMaxSuperseded = 8;
+  static constexpr std::chrono::milliseconds kSupersededFor{2000};
+  std::map<std::string, Superseded> superseded_ GUARDED_BY(mu_);
   int64_t generation_ GUARDED_BY(mu_) = 0;
   int64_t all_invalidated_ GUARDED_BY(mu_) = 0;
   std::unordered_map<std::string, TableInvalidation> table_invalidated_ GUARDED_BY(mu_);

@@ -495,31 +495,35 @@ TEST_F(LocalCatalogOnDemandTest, DdlResultsInvalidate) {
 // A minimal DDL result naming the partitions it added and removed, and the
 // table version it was applied to, patches a cached table of that version
 // without a fetch; any other cached version is invalidated and refetched.
+// A minimal DDL result for db.t: version `version` from `base`, partitions
+// (year=<id>) added and removed.
+impala::TCatalogUpdateResult DdlResult(int64_t base, int64_t version, std::vector<int64_t> added,
+                                       std::vector<int64_t> removed) {
+  impala::TCatalogUpdateResult res;
+  res.catalog_service_id = Id(1);
+  res.version = version;
+  impala::TCatalogObject table =
+      catalog::TableInvalidation(MakeTable("db", "t", version, {}), version);
+  table.__set_base_catalog_version(base);
+  std::vector<impala::TCatalogObject> updated = {table}, gone;
+  for (int64_t id : added) {
+    updated.push_back(
+        catalog::PartitionInvalidation("db", "t", "year=" + std::to_string(id), id, -1, version));
+  }
+  for (int64_t id : removed) {
+    gone.push_back(
+        catalog::PartitionInvalidation("db", "t", "year=" + std::to_string(id), id, -1, version));
+  }
+  res.__set_updated_catalog_objects(updated);
+  res.__set_removed_catalog_objects(gone);
+  return res;
+}
+
 TEST_F(LocalCatalogOnDemandTest, DdlResultPatchesPartitionListOfTheBaseVersion) {
   Topic({}, Id(1), 5);
   ASSERT_NE(Table("db", "t"), nullptr);
   const int64_t fetches = cat_->Stats().fetches;
-  auto result = [](int64_t base, int64_t version, std::vector<int64_t> added,
-                   std::vector<int64_t> removed) {
-    impala::TCatalogUpdateResult res;
-    res.catalog_service_id = Id(1);
-    res.version = version;
-    impala::TCatalogObject table =
-        catalog::TableInvalidation(MakeTable("db", "t", version, {}), version);
-    table.__set_base_catalog_version(base);
-    std::vector<impala::TCatalogObject> updated = {table}, gone;
-    for (int64_t id : added) {
-      updated.push_back(
-          catalog::PartitionInvalidation("db", "t", "year=" + std::to_string(id), id, -1, version));
-    }
-    for (int64_t id : removed) {
-      gone.push_back(
-          catalog::PartitionInvalidation("db", "t", "year=" + std::to_string(id), id, -1, version));
-    }
-    res.__set_updated_catalog_objects(updated);
-    res.__set_removed_catalog_objects(gone);
-    return res;
-  };
+  auto result = DdlResult;
   cat_->ApplyUpdateResult(result(5, 7, {4}, {2}));
   auto t = Table("db", "t");
   EXPECT_EQ(t->version, 7);
@@ -539,6 +543,33 @@ TEST_F(LocalCatalogOnDemandTest, DdlResultPatchesPartitionListOfTheBaseVersion) 
   EXPECT_EQ(cat_->Stats().partition_list_patches, 1);
   EXPECT_EQ(Table("db", "t")->version, 9);
   EXPECT_EQ(Table("db", "t")->partition_names.size(), 3u);  // the fake's list
+  EXPECT_EQ(cat_->Stats().fetches, fetches + 1);
+}
+
+// The topic's news of a change can come before the result of the DDL that
+// made it (a publisher that pushes): the table it evicted is kept for the
+// result to patch, unless newer news came in between.
+TEST_F(LocalCatalogOnDemandTest, DdlResultPatchesTheTableItsOwnNewsEvicted) {
+  Topic({}, Id(1), 5);
+  ASSERT_NE(Table("db", "t"), nullptr);
+  const int64_t fetches = cat_->Stats().fetches;
+  Topic({Item("2:", catalog::TableInvalidation(MakeTable("db", "t", 7, {}), 7))}, Id(1), 7);
+  cat_->ApplyUpdateResult(DdlResult(5, 7, {4}, {2}));
+  EXPECT_EQ(cat_->Stats().partition_list_patches, 1);
+  auto t = Table("db", "t");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->version, 7);
+  EXPECT_EQ(t->partition_names.ToMap(),
+            (std::map<int64_t, std::string>{{1, "year=1"}, {3, "year=3"}, {4, "year=4"}}));
+  EXPECT_EQ(cat_->Stats().fetches, fetches);
+
+  // News of version 9 evicts it; the result of version 8 (based on 7) is
+  // older than that news, so it patches nothing: the table is fetched.
+  fake()->SetTableVersion("db", "t", 9);
+  Topic({Item("2:", catalog::TableInvalidation(MakeTable("db", "t", 9, {}), 9))}, Id(1), 9);
+  cat_->ApplyUpdateResult(DdlResult(7, 8, {5}, {}));
+  EXPECT_EQ(cat_->Stats().partition_list_patches, 1);
+  EXPECT_EQ(Table("db", "t")->version, 9);
   EXPECT_EQ(cat_->Stats().fetches, fetches + 1);
 }
 
