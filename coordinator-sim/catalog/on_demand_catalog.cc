@@ -115,6 +115,7 @@ TopicProgress OnDemandCatalog::OnTopicUpdate(const impala::TTopicDelta& delta,
                       InvalidateObjectLocked(obj, deleted);
                     });
   MutexLock l(&mu_);
+  PruneSupersededLocked(Now());  // every update (at least the fallback cadence) bounds their age
   TopicProgress progress;
   if (catalog.has_value()) {
     catalog_version_ = std::max(catalog_version_, catalog->catalog_version);
@@ -245,9 +246,7 @@ void OnDemandCatalog::InvalidateTableLocked(const std::string& db, const std::st
     const CacheValue* v = cache_.Peek(key);
     if (const auto* t = std::get_if<std::shared_ptr<const LocalTable>>(v)) {
       const auto now = Now();
-      for (auto it = superseded_.begin(); it != superseded_.end();) {
-        it = now - it->second.since > kSupersededFor ? superseded_.erase(it) : std::next(it);
-      }
+      PruneSupersededLocked(now);
       if (superseded_.size() >= kMaxSuperseded) {
         auto oldest = std::min_element(superseded_.begin(), superseded_.end(),
                                        [](const auto& a, const auto& b) {
@@ -288,6 +287,12 @@ void OnDemandCatalog::ClearCacheLocked(const char* why) {
   BumpAllGenerationsLocked();
   invalidations_ += cache_.Clear();
   superseded_.clear();
+}
+
+void OnDemandCatalog::PruneSupersededLocked(Clock::time_point now) {
+  for (auto it = superseded_.begin(); it != superseded_.end();) {
+    it = now - it->second.since > kSupersededFor ? superseded_.erase(it) : std::next(it);
+  }
 }
 
 std::shared_ptr<const LocalTable> OnDemandCatalog::TakeSupersededLocked(const std::string& key,

@@ -118,6 +118,8 @@ class OnDemandCatalog final : public LocalCatalog {
   // version may still come (see superseded_); takes it out.
   std::shared_ptr<const LocalTable> TakeSupersededLocked(const std::string& key,
                                                          int64_t base_version) REQUIRES(mu_);
+  // Drops the kept tables older than kSupersededFor.
+  void PruneSupersededLocked(Clock::time_point now) REQUIRES(mu_);
   void InvalidateDbLocked(const std::string& db, int64_t version, bool deleted) REQUIRES(mu_);
   void EraseLocked(const std::string& key) REQUIRES(mu_);
   void ClearCacheLocked(const char* why) REQUIRES(mu_);
@@ -175,8 +177,9 @@ class OnDemandCatalog final : public LocalCatalog {
   // may arrive after the topic's news of it (a publisher pushes before the
   // DDL answers); the result then patches the kept table instead of the
   // next statement fetching every partition again. At most
-  // kMaxSuperseded, each for at most kSupersededFor; the cache's byte
-  // budget does not count them.
+  // kMaxSuperseded, each used for at most kSupersededFor and dropped at the
+  // next topic update after that; the cache's byte budget does not count
+  // them.
   struct Superseded {
     int64_t version = 0;
     std::shared_ptr<const LocalTable> table;
