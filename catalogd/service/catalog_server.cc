@@ -340,9 +340,9 @@ Status CatalogServer::Start() {
       // path stays for full resends and whenever a push is not possible.
       // With two statestores, the standby refuses the push and the other
       // takes it.
-      auto push = [sub, sub2, cm](std::vector<impala::TTopicDelta> deltas) -> Status {
-        const auto start = std::chrono::steady_clock::now();
-        cm->RecordPublication(deltas, 0, start);
+      auto push = [sub, sub2, cm](std::vector<impala::TTopicDelta> deltas,
+                                  std::chrono::steady_clock::time_point build_start) -> Status {
+        cm->RecordPublication(deltas, 0, build_start);  // built, whether or not it is taken
         auto first = sub->Publish(sub2 != nullptr ? deltas : std::move(deltas));
         if (first.ok() || sub2 == nullptr) return first.status();
         return sub2->Publish(std::move(deltas)).status();

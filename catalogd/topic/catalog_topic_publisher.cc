@@ -5,6 +5,7 @@
 #include "catalogd/catalog/catalog_objects.h"
 #include "common/codec/catalog_topic.h"
 #include "common/codec/topic_value.h"
+#include "common/util/exception_barrier.h"
 
 namespace ics::catalog {
 
@@ -215,7 +216,9 @@ CatalogTopicPublisher::PushOutcome CatalogTopicPublisher::PushChanges(const Push
   const int64_t bytes = ValueBytes(pub);
   std::vector<impala::TTopicDelta> deltas;
   deltas.push_back(std::move(pub));
-  const Status s = push(std::move(deltas));
+  // pushing_ must end whatever `push` does: OnTopicUpdate waits for it.
+  const Status s = CatchAll("pushing a catalog publication",
+                            [&] { return push(std::move(deltas), start); });
   MutexLock l(&mu_);
   pushing_ = false;
   push_done_cv_.Broadcast();

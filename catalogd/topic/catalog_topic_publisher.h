@@ -86,8 +86,10 @@ class CatalogTopicPublisher {
   void OnPublicationLost() EXCLUDES(mu_);
 
   // Hands one publication to the statestore; OK once the statestore wrote
-  // it (StatestoreSubscriber::Publish).
-  using PushFn = std::function<Status(std::vector<impala::TTopicDelta>)>;
+  // it (StatestoreSubscriber::Publish). `build_start`: when building it
+  // began (for the publication metrics). An exception counts as a failure.
+  using PushFn = std::function<Status(std::vector<impala::TTopicDelta> deltas,
+                                      std::chrono::steady_clock::time_point build_start)>;
   enum class PushOutcome {
     kPushed,    // the changes since the last publication are in the statestore
     kNothing,   // nothing changed since the last publication

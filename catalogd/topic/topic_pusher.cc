@@ -3,6 +3,10 @@
 #include <optional>
 #include <utility>
 
+#include <glog/logging.h>
+
+#include "common/util/exception_barrier.h"
+
 namespace ics::catalog {
 
 using Clock = std::chrono::steady_clock;
@@ -53,7 +57,16 @@ void TopicPusher::Loop() {
       continue;
     }
     backoff_until.reset();
-    switch (publisher_->PushChanges(push_)) {
+    CatalogTopicPublisher::PushOutcome outcome = CatalogTopicPublisher::PushOutcome::kFailed;
+    // Building the publication may throw (allocation): no exception leaves
+    // this thread; it counts as a failed push.
+    const Status s = CatchAll("building a catalog publication to push", [&] {
+      outcome = publisher_->PushChanges(push_);
+    });
+    if (!s.ok()) {
+      LOG_EVERY_N(WARNING, 100) << s.ToString();
+    }
+    switch (outcome) {
       case CatalogTopicPublisher::PushOutcome::kPushed:
       case CatalogTopicPublisher::PushOutcome::kNothing:
         break;

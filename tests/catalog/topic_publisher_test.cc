@@ -7,6 +7,7 @@
 #include <future>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <thread>
 
 #include "catalog_test_util.h"
@@ -239,7 +240,7 @@ class PushTest : public PublisherTest {
   }
   // A push that keeps what it was given and answers `answer`.
   CatalogTopicPublisher::PushFn Recorder(Status answer = Status::OK()) {
-    return [this, answer](std::vector<impala::TTopicDelta> deltas) {
+    return [this, answer](std::vector<impala::TTopicDelta> deltas, std::chrono::steady_clock::time_point) {
       pushed_.insert(pushed_.end(), deltas.begin(), deltas.end());
       return answer;
     };
@@ -301,6 +302,22 @@ TEST_F(PushTest, AFailedPushLeavesTheChangesToTheReplyPath) {
   EXPECT_EQ(pub.Stats().pushed_publications, 0);
 }
 
+TEST_F(PushTest, APushThatThrowsIsAFailureAndWedgesNothing) {
+  CatalogTopicPublisher pub(&catalog_, {TopicMode::kMinimal, true});
+  Publish(&pub, Update(0, 0, false));
+  Publish(&pub, Update(3, 3, true));
+  AddDatabase("d2");  // v2
+  EXPECT_EQ(pub.PushChanges([](std::vector<impala::TTopicDelta>,
+                               std::chrono::steady_clock::time_point) -> Status {
+    throw std::runtime_error("connection object broke");
+  }),
+            Outcome::kFailed);
+  EXPECT_EQ(pub.last_published_version(), 1);
+  // The next update is not held by a push that never ended.
+  EXPECT_EQ(Keys(Publish(&pub, Update(5, 5, true))),
+            (std::vector<std::string>{"2:DATABASE:d2", "2:CATALOG_SERVICE_ID"}));
+}
+
 TEST_F(PushTest, AnUpdateWaitsForThePushInFlight) {
   CatalogTopicPublisher pub(&catalog_, {TopicMode::kMinimal, true});
   Publish(&pub, Update(0, 0, false));
@@ -309,7 +326,7 @@ TEST_F(PushTest, AnUpdateWaitsForThePushInFlight) {
   std::promise<void> entered, release;
   std::shared_future<void> released = release.get_future().share();
   std::thread pusher([&] {
-    EXPECT_EQ(pub.PushChanges([&](std::vector<impala::TTopicDelta>) {
+    EXPECT_EQ(pub.PushChanges([&](std::vector<impala::TTopicDelta>, std::chrono::steady_clock::time_point) {
       entered.set_value();
       released.wait();
       return Status::OK();

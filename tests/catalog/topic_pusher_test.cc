@@ -36,7 +36,7 @@ class TopicPusherTest : public ::testing::Test {
   std::unique_ptr<TopicPusher> MakePusher(Status answer) {
     return std::make_unique<TopicPusher>(
         &publisher_,
-        [this, answer](std::vector<impala::TTopicDelta>) {
+        [this, answer](std::vector<impala::TTopicDelta>, std::chrono::steady_clock::time_point) {
           ++pushes_;
           return answer;
         },
