@@ -343,9 +343,9 @@ Status CatalogServer::Start() {
       auto push = [sub, sub2, cm](std::vector<impala::TTopicDelta> deltas,
                                   std::chrono::steady_clock::time_point build_start) -> Status {
         cm->RecordPublication(deltas, 0, build_start);  // built, whether or not it is taken
-        auto first = sub->Publish(sub2 != nullptr ? deltas : std::move(deltas));
-        if (first.ok() || sub2 == nullptr) return first.status();
-        return sub2->Publish(std::move(deltas)).status();
+        if (sub2 == nullptr) return sub->Publish(std::move(deltas)).status();
+        auto first = sub->Publish(deltas);  // a copy: sub2 may need them
+        return first.ok() ? Status::OK() : sub2->Publish(std::move(deltas)).status();
       };
       auto may_push = [role] { return role == nullptr || role->is_active(); };
       pusher_ = std::make_unique<TopicPusher>(publisher_.get(), std::move(push), request,

@@ -11,6 +11,9 @@ namespace ics::catalog {
 
 namespace {
 
+// The key of last_built_.
+std::string BuiltKey(const std::string& db, const std::string& table) { return db + "." + table; }
+
 int64_t ValueBytes(const impala::TTopicDelta& d) {
   int64_t n = 0;
   for (const auto& e : d.topic_entries) n += static_cast<int64_t>(e.value.size());
@@ -108,7 +111,7 @@ impala::TTopicDelta CatalogTopicPublisher::BuildLocked(int64_t from, bool full) 
         }
       }
     }
-    last_built_[t->db + "." + t->name] = t;
+    last_built_[BuiltKey(t->db, t->name)] = t;
   }
   for (const FunctionPtr& f : cd.functions) {
     if (want_v1()) AddEntry(&out, kFullObjectPrefix, FunctionObject(*f), false, true);
@@ -125,7 +128,7 @@ impala::TTopicDelta CatalogTopicPublisher::BuildLocked(int64_t from, bool full) 
 void CatalogTopicPublisher::CollectFreshPartitionsLocked(const TableState& t, int64_t from,
                                                          bool full,
                                                          std::vector<PartitionPtr>* out) {
-  auto prev = full ? last_built_.end() : last_built_.find(t.db + "." + t.name);
+  auto prev = full ? last_built_.end() : last_built_.find(BuiltKey(t.db, t.name));
   // A partition (re)created after `from` is not in a state of the table at
   // `from` or before: it is among the differences from that state, which
   // skip every chunk of partitions the two share.
@@ -145,9 +148,9 @@ void CatalogTopicPublisher::CollectFreshPartitionsLocked(const TableState& t, in
 void CatalogTopicPublisher::ForgetBuiltLocked(const impala::TCatalogObject& deleted) {
   if (deleted.type == impala::TCatalogObjectType::TABLE ||
       deleted.type == impala::TCatalogObjectType::VIEW) {
-    last_built_.erase(deleted.table.db_name + "." + deleted.table.tbl_name);
+    last_built_.erase(BuiltKey(deleted.table.db_name, deleted.table.tbl_name));
   } else if (deleted.type == impala::TCatalogObjectType::DATABASE) {
-    const std::string prefix = deleted.db.db_name + ".";
+    const std::string prefix = BuiltKey(deleted.db.db_name, "");
     for (auto it = last_built_.begin(); it != last_built_.end();) {
       it = it->first.compare(0, prefix.size(), prefix) == 0 ? last_built_.erase(it) : std::next(it);
     }

@@ -239,25 +239,15 @@ void OnDemandCatalog::InvalidateTableLocked(const std::string& db, const std::st
   BumpGenerationLocked(scope, version);
   const std::string key = TableKey(db, tbl);
   int64_t cached_version = 0;
-  const bool cached = cache_.Peek(key, &cached_version) != nullptr;
+  const CacheValue* value = cache_.Peek(key, &cached_version);
+  const bool cached = value != nullptr;
   if (cached && cached_version > version) return;               // ours is newer than the news
   if (cached && cached_version == version && !deleted) return;  // already this version
-  if (cached && !deleted) {
-    const CacheValue* v = cache_.Peek(key);
-    if (const auto* t = std::get_if<std::shared_ptr<const LocalTable>>(v)) {
-      const auto now = Now();
-      PruneSupersededLocked(now);
-      if (superseded_.size() >= kMaxSuperseded) {
-        auto oldest = std::min_element(superseded_.begin(), superseded_.end(),
-                                       [](const auto& a, const auto& b) {
-                                         return a.second.since < b.second.since;
-                                       });
-        superseded_.erase(oldest);
-      }
-      superseded_[key] = Superseded{cached_version, *t, now, all_invalidated_};
-    }
+  if (deleted) {
+    superseded_.erase(key);
+  } else if (const auto* t = std::get_if<std::shared_ptr<const LocalTable>>(value)) {
+    KeepSupersededLocked(key, cached_version, *t);
   }
-  if (deleted) superseded_.erase(key);
   EraseLocked(key);
   const std::string list_key = TableListKey(db);
   if (deleted || (cache_.Peek(list_key) != nullptr && !ListContains(cache_.Peek(list_key), tbl))) {
@@ -287,6 +277,18 @@ void OnDemandCatalog::ClearCacheLocked(const char* why) {
   BumpAllGenerationsLocked();
   invalidations_ += cache_.Clear();
   superseded_.clear();
+}
+
+void OnDemandCatalog::KeepSupersededLocked(const std::string& key, int64_t version,
+                                           std::shared_ptr<const LocalTable> table) {
+  const auto now = Now();
+  PruneSupersededLocked(now);
+  if (superseded_.size() >= kMaxSuperseded) {
+    superseded_.erase(std::min_element(
+        superseded_.begin(), superseded_.end(),
+        [](const auto& a, const auto& b) { return a.second.since < b.second.since; }));
+  }
+  superseded_[key] = Superseded{version, std::move(table), now, all_invalidated_};
 }
 
 void OnDemandCatalog::PruneSupersededLocked(Clock::time_point now) {

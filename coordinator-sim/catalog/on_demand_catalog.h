@@ -114,6 +114,11 @@ class OnDemandCatalog final : public LocalCatalog {
   void PatchPartitionListsLocked(const impala::TCatalogUpdateResult& result) REQUIRES(mu_);
   void InvalidateTableLocked(const std::string& db, const std::string& tbl, int64_t version,
                              bool deleted) REQUIRES(mu_);
+  // Keeps `table` (cached at `version`), which an invalidation evicts, for
+  // a DDL result based on that version (see superseded_); the oldest kept
+  // one goes when kMaxSuperseded are.
+  void KeepSupersededLocked(const std::string& key, int64_t version,
+                            std::shared_ptr<const LocalTable> table) REQUIRES(mu_);
   // The table InvalidateTableLocked evicted, if a DDL result based on its
   // version may still come (see superseded_); takes it out.
   std::shared_ptr<const LocalTable> TakeSupersededLocked(const std::string& key,
