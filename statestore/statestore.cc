@@ -340,8 +340,14 @@ void Statestore::Impl::SetVersionLocked(SubscriberRecord* sub, const std::string
   if (st == sub->topics.end()) return;
   TopicRecord& tr = topics_[topic];
   auto old = tr.versions.find(st->second.last_version);
-  if (old != tr.versions.end()) tr.versions.erase(old);
-  tr.versions.insert(v);
+  if (old == tr.versions.end()) {
+    tr.versions.insert(v);
+  } else if (*old != v) {
+    // Moves the node: no allocation per acknowledged update.
+    auto node = tr.versions.extract(old);
+    node.value() = v;
+    tr.versions.insert(std::move(node));
+  }
   st->second.last_version = v;
 }
 
@@ -372,7 +378,7 @@ void Statestore::Impl::UpdateWorker() {
       JobLane lane = JobLane::kHealthy;
       while (!stopping_ && !update_queue_.Pop(&sub, &lane)) update_cv_.Wait(&mu_);
       if (stopping_) return;
-      batch.push_back(UpdateRun{std::move(sub), lane, {}, {}});
+      batch.emplace_back(std::move(sub), lane);
       // Healthy subscribers' updates go out as a batch: every request is
       // sent before the replies are read, so they arrive while this worker
       // is busy instead of waking it one by one. New and failing
@@ -380,18 +386,21 @@ void Statestore::Impl::UpdateWorker() {
       if (lane == JobLane::kHealthy) {
         while (batch.size() < static_cast<size_t>(kUpdateBatch) &&
                update_queue_.PopHealthy(&sub)) {
-          batch.push_back(UpdateRun{std::move(sub), JobLane::kHealthy, {}, {}});
+          batch.emplace_back(std::move(sub), JobLane::kHealthy);
         }
-      }
-      for (UpdateRun& run : batch) {
-        run.sub->update.queued = false;
-        run.sub->update.in_flight = true;
       }
       // A burst of jobs is queued with one wake-up (ScheduleUpdateLocked);
       // whoever takes work passes it on while some is left.
       if (update_queue_.Runnable()) update_cv_.Signal();
+      for (UpdateRun& run : batch) {
+        run.sub->update.queued = false;
+        run.sub->update.in_flight = true;
+        PrepareUpdateLocked(&run);
+        if (run.step == RunStep::kNone) EndUpdateJobLocked(run);
+      }
     }
     for (UpdateRun& run : batch) {
+      if (run.step == RunStep::kNone) continue;
       if (StartUpdate(&run)) {
         started.push_back(&run);
       } else {

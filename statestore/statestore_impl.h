@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "common/util/mutex.h"
@@ -129,13 +130,28 @@ class Statestore::Impl {
     std::shared_ptr<const EncodedDelta> delta;
   };
 
+  // What an update job does first, decided when its worker takes it
+  // (PrepareUpdateLocked).
+  enum class RunStep {
+    kNone,      // nothing to send now; the job has ended
+    kAnnounce,  // role / catalogd announcements first, then plan and send
+    kSend,      // planned: send it
+  };
+
   // One update job of a worker's batch: the UpdateState exchange with one
   // subscriber, from its request to the reply.
   struct UpdateRun {
+    UpdateRun(SubPtr s, JobLane l) : sub(std::move(s)), lane(l) {}
     SubPtr sub;
     JobLane lane = JobLane::kHealthy;
+    RunStep step = RunStep::kNone;
     std::vector<TopicPlan> plan;
     Clock::time_point sent_at;
+    // The reply, as ReadReply() left it for BookReplyLocked().
+    Status reply_status;
+    impala::TUpdateStateResponse reply;
+    std::set<std::string> changed;                           // topics its publications changed
+    std::vector<std::pair<std::string, int64_t>> base_resets;  // from_version asked for
   };
 
   // A publication that passed CheckPublicationLocked: where it goes.
@@ -181,6 +197,11 @@ class Statestore::Impl {
   // Decides what `run`'s update carries (its topics and bases); false when
   // nothing is to be sent now (held after a takeover, or unregistered).
   bool PlanUpdateLocked(UpdateRun* run) REQUIRES(mu_);
+  // Sets run->step when a worker takes the job: a standby sends nothing,
+  // announcements due go first (they are RPCs: planned after them, outside
+  // this lock hold), otherwise the update is planned now, so that a batch
+  // is planned under one hold of the lock instead of one per job.
+  void PrepareUpdateLocked(UpdateRun* run) REQUIRES(mu_);
   // Counts a failed UpdateCatalogd / UpdateStatestoredRole as an update
   // failure (the update is abandoned and retried); returns false.
   bool AnnouncementFailedLocked(SubscriberRecord* sub, const Status& s) REQUIRES(mu_);
@@ -217,17 +238,24 @@ class Statestore::Impl {
   void HeartbeatWorker() EXCLUDES(mu_);
   void TimerLoop() EXCLUDES(mu_);
   // An update in two halves, so that a worker sends a batch of requests
-  // before it waits for the replies: StartUpdate() makes the announcements,
-  // builds the request and sends it; true if it went out, and then
-  // FinishUpdate() must read the reply, apply it and end the job. In the
-  // common case (no announcement due, nothing published back) each half
-  // takes the broker's lock once.
+  // before it waits for the replies. StartUpdate() takes a prepared run
+  // (step kAnnounce or kSend), makes the announcements, builds the request
+  // and sends it; true if it went out. Then ReadReply() reads the reply and
+  // writes what the subscriber published in it, without the broker's lock,
+  // and BookReplyLocked() records the outcome and ends the job. In the
+  // common case (no announcement due, nothing published back) a batch takes
+  // the broker's lock once to plan and once per group of replies that
+  // arrived together, not once per subscriber and half.
   bool StartUpdate(UpdateRun* run) EXCLUDES(mu_);
-  void FinishUpdate(UpdateRun* run) EXCLUDES(mu_);
+  void ReadReply(UpdateRun* run) EXCLUDES(mu_);
+  void BookReplyLocked(UpdateRun* run) REQUIRES(mu_);
   // Finishes the started runs of a batch in the order their replies arrive,
   // so that one subscriber that does not answer holds back none of the
   // others (only this worker, until its deadline).
   void FinishAsReplied(std::vector<UpdateRun*> started) EXCLUDES(mu_);
+  // ReadReply() for each of `runs`, then BookReplyLocked() for all of them
+  // under one hold of the lock.
+  void FinishReplies(const std::vector<UpdateRun*>& runs) EXCLUDES(mu_);
   // Books a failed UpdateState (no reply, or an error status in it).
   void UpdateFailed(const SubPtr& sub, const Status& s, const impala::TUpdateStateResponse& resp)
       EXCLUDES(mu_);

@@ -118,16 +118,20 @@ bool Statestore::Impl::PlanUpdateLocked(UpdateRun* run) {
   return true;
 }
 
+void Statestore::Impl::PrepareUpdateLocked(UpdateRun* run) {
+  const SubscriberRecord& sub = *run->sub;
+  if (!active_) {
+    run->step = RunStep::kNone;  // a standby statestore sends no updates
+  } else if (NeedsRoleUpdateLocked(sub) || NeedsCatalogdUpdateLocked(sub)) {
+    run->step = RunStep::kAnnounce;
+  } else {
+    run->step = PlanUpdateLocked(run) ? RunStep::kSend : RunStep::kNone;
+  }
+}
+
 bool Statestore::Impl::StartUpdate(UpdateRun* run) {
   const SubPtr& sub = run->sub;
-  bool announce = false;
-  {
-    MutexLock l(&mu_);
-    if (!active_) return false;  // a standby statestore sends no updates
-    announce = NeedsRoleUpdateLocked(*sub) || NeedsCatalogdUpdateLocked(*sub);
-    if (!announce && !PlanUpdateLocked(run)) return false;
-  }
-  if (announce) {
+  if (run->step == RunStep::kAnnounce) {
     // The announcements go out at once, also while the updates are held.
     if (!SendRoleUpdate(sub)) return false;
     if (!SendCatalogdUpdate(sub)) return false;
@@ -186,49 +190,53 @@ void Statestore::Impl::UpdateFailedLocked(const SubPtr& sub, const Status& s,
   }
 }
 
-void Statestore::Impl::FinishUpdate(UpdateRun* run) {
-  const SubPtr& sub = run->sub;
-  const std::vector<TopicPlan>& plan = run->plan;
-  impala::TUpdateStateResponse resp;
-  const Status s = sub->update_channel->Finish(
+void Statestore::Impl::ReadReply(UpdateRun* run) {
+  impala::TUpdateStateResponse& resp = run->reply;
+  run->reply_status = run->sub->update_channel->Finish(
       "UpdateState", [&](impala::StatestoreSubscriberClient& c) { c.recv_UpdateState(resp); });
   if (update_latency_ != nullptr) update_latency_->RecordMicrosSince(run->sent_at);
-  if (!s.ok() || resp.status.status_code != impala::TErrorCode::OK) {
-    MutexLock l(&mu_);
-    UpdateFailedLocked(sub, s, resp);
-    EndUpdateJobLocked(*run);
-    return;
+  if (!run->reply_status.ok() || resp.status.status_code != impala::TErrorCode::OK) return;
+  if (resp.__isset.skipped && resp.skipped) return;
+  // Write what the subscriber published (a reply that publishes nothing
+  // needs no publish lock).
+  if (!resp.topic_updates.empty()) {
+    ApplyReplyPublications(run->sub, resp.topic_updates, &run->changed, &run->base_resets);
   }
-  if (resp.__isset.skipped && resp.skipped) {
-    MutexLock l(&mu_);
+}
+
+void Statestore::Impl::BookReplyLocked(UpdateRun* run) {
+  const SubPtr& sub = run->sub;
+  const impala::TUpdateStateResponse& resp = run->reply;
+  const Status& s = run->reply_status;
+  if (!s.ok() || resp.status.status_code != impala::TErrorCode::OK) {
+    UpdateFailedLocked(sub, s, resp);
+  } else if (resp.__isset.skipped && resp.skipped) {
+    // Nothing advances; the next update is rebuilt from the same base.
     NoteRpcOutcome(&sub->update, s);
     ++counters_.updates_sent;
-    EndUpdateJobLocked(*run);
-    return;  // nothing advances; the next update is rebuilt from the same base
-  }
-
-  // Apply what the subscriber published (a reply that publishes nothing
-  // needs no publish lock).
-  std::set<std::string> changed;
-  std::vector<std::pair<std::string, int64_t>> base_resets;
-  if (!resp.topic_updates.empty()) {
-    ApplyReplyPublications(sub, resp.topic_updates, &changed, &base_resets);
-  }
-
-  MutexLock l(&mu_);
-  NoteRpcOutcome(&sub->update, s);
-  ++counters_.updates_sent;
-  if (!sub->unregistered) {
-    ++sub->updates_sent;
-    for (const TopicPlan& p : plan) {
-      SetVersionLocked(sub.get(), p.name, p.delta->to_version);
-      if (p.populate_min) NoteMinSentLocked(sub.get(), p.name, p.min_version);
+  } else {
+    NoteRpcOutcome(&sub->update, s);
+    ++counters_.updates_sent;
+    if (!sub->unregistered) {
+      ++sub->updates_sent;
+      for (const TopicPlan& p : run->plan) {
+        SetVersionLocked(sub.get(), p.name, p.delta->to_version);
+        if (p.populate_min) NoteMinSentLocked(sub.get(), p.name, p.min_version);
+      }
+      for (const auto& [name, v] : run->base_resets) SetVersionLocked(sub.get(), name, v);
+      for (const auto& name : run->changed) ScheduleTopicSubscribersLocked(name);
     }
-    for (const auto& [name, v] : base_resets) SetVersionLocked(sub.get(), name, v);
-    for (const auto& name : changed) ScheduleTopicSubscribersLocked(name);
-    PushMinChangesLocked();
   }
   EndUpdateJobLocked(*run);
+}
+
+void Statestore::Impl::FinishReplies(const std::vector<UpdateRun*>& runs) {
+  if (runs.empty()) return;
+  for (UpdateRun* run : runs) ReadReply(run);
+  MutexLock l(&mu_);
+  for (UpdateRun* run : runs) BookReplyLocked(run);
+  // The acknowledged versions may have moved a topic's minimum.
+  PushMinChangesLocked();
 }
 
 void Statestore::Impl::FinishAsReplied(std::vector<UpdateRun*> started) {
@@ -238,7 +246,7 @@ void Statestore::Impl::FinishAsReplied(std::vector<UpdateRun*> started) {
   constexpr int kPollSliceMs = 100;
   std::vector<pollfd> fds;
   std::vector<UpdateRun*> waiting;
-  auto finish = [this](UpdateRun* run) { FinishUpdate(run); };
+  std::vector<UpdateRun*> ready;
   while (started.size() > 1) {
     fds.clear();
     bool gone = false;  // a channel without a connection fails at once
@@ -252,16 +260,19 @@ void Statestore::Impl::FinishAsReplied(std::vector<UpdateRun*> started) {
       break;
     }
     waiting.clear();
+    ready.clear();
     for (size_t i = 0; i < started.size(); ++i) {
       if (fds[i].fd < 0 || (n > 0 && fds[i].revents != 0)) {
-        finish(started[i]);
+        ready.push_back(started[i]);
       } else {
         waiting.push_back(started[i]);
       }
     }
+    // The replies that arrived together are booked together.
+    FinishReplies(ready);
     started.swap(waiting);
   }
-  for (UpdateRun* run : started) finish(run);
+  FinishReplies(started);
 }
 
 void Statestore::Impl::RunHeartbeat(const SubPtr& sub) {
