@@ -12,9 +12,11 @@
 //    Updates run on a worker pool, so a slow subscriber holds one worker and
 //    delays nobody else. A worker sends up to kUpdateBatch healthy
 //    subscribers' requests before it reads their replies, in the order they
-//    arrive (a reply is applied as soon as it is read), so the replies do not
-//    wake it one by one; one of them that hangs holds only this worker until
-//    its deadline, not the others' replies or next updates. When a topic's minimum processed version advances,
+//    arrive, so the replies do not wake it one by one; one of them that
+//    hangs holds only this worker until its deadline, not the others'
+//    replies or next updates. A batch takes the registry lock once to plan
+//    its requests and once per group of replies read together, not once
+//    per subscriber. When a topic's minimum processed version advances,
 //    subscribers that asked for it get an update carrying the new value:
 //    every populate_min subscriber by default, and only for the version it
 //    waits for one that chose "on request" (RequestTopicUpdate;

@@ -235,6 +235,25 @@ def section_s1(data, plot):
               "during the DDL rounds.\n")
     md.append(table(["N", "per-coordinator p50", "DDL RPC p50", "DDL RPC p99", "start-up s",
                      "statestored CPU %", "statestored RSS", "incomplete rounds"], rows))
+    rows = []
+    for n in sizes_of(ss, "statestore_fanout ", "_sender_cpu_us"):
+        s = lambda f: ss.get("statestore_fanout n%d_%s" % (n, f), {})
+        r = lambda f: redis.get("redis_fanout n%d_%s" % (n, f), {})
+        b = lambda f: bare.get("thrift_fanout n%d_%s" % (n, f), {})
+        rows.append([str(n), cell(s("sender_cpu_us")), cell(s("receiver_cpu_us")),
+                     cell(r("sender_cpu_us")), cell(r("receiver_cpu_us")),
+                     cell(b("sender_cpu_us")), cell(b("receiver_cpu_us")),
+                     cell(s("spacing_us")), cell(r("spacing_us")), cell(b("spacing_us"))])
+    if rows:
+        md.append("\nWhere the fan-out's CPU goes: CPU microseconds per delivery (rounds x N) on "
+                  "the sending side (statestored; redis-server; the bare sender thread) and on "
+                  "the receiving side (the process of the N receivers and the publisher), over "
+                  "the measured rounds (tests/bench/fanout_cpu.h); and the spacing of "
+                  "deliveries (us per receiver). On 2 cores a round lasts about the CPU of "
+                  "both sides over the cores.\n")
+        md.append(table(["N", "statestored", "its subscribers", "redis-server",
+                         "its subscribers", "bare sender", "its receivers",
+                         "statestore spacing", "Redis spacing", "bare spacing"], rows))
     p = plot.plot("s1_propagation", "Propagation to N receivers (p99, median of repeats)", "N",
                   "ms", list(pts.items()), logx=True)
     if p:

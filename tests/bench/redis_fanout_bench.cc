@@ -11,19 +11,23 @@
 //
 // --payload_bytes should be the size of what our side fans out for one DDL
 // (propagation_bench prints it as payload_bytes). Prints one line per
-// figure. Not a test.
+// figure, with redis-server's CPU and this process's per delivery when the
+// server runs on this machine (tests/bench/fanout_cpu.h). Not a test.
 #include <hiredis/hiredis.h>
 #include <signal.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <gflags/gflags.h>
 
+#include "tests/bench/fanout_cpu.h"
 #include "tests/bench/fanout_stats.h"
 
 DEFINE_string(host, "127.0.0.1", "redis-server host.");
@@ -84,6 +88,20 @@ void Receive(redisContext* c, int index, FanoutRecorder* rec) {
   }
 }
 
+// The redis-server's process id when it runs on this machine (INFO server),
+// for its CPU figure; -1 otherwise.
+pid_t LocalServerPid(redisContext* c) {
+  if (FLAGS_host != "127.0.0.1" && FLAGS_host != "localhost" && FLAGS_host != "::1") return -1;
+  Reply r(static_cast<redisReply*>(redisCommand(c, "INFO server")));
+  if (!r || r->type != REDIS_REPLY_STRING) return -1;
+  const std::string info(r->str, r->len);
+  const std::string key = "process_id:";
+  const size_t at = info.find(key);
+  if (at == std::string::npos) return -1;
+  const long pid = std::strtol(info.c_str() + at + key.size(), nullptr, 10);
+  return pid > 0 ? static_cast<pid_t>(pid) : -1;
+}
+
 bool FanOut(int n) {
   const std::string channel = "ics-bench-" + std::to_string(n);
   std::vector<Conn> subs;
@@ -105,9 +123,12 @@ bool FanOut(int n) {
 
   bool ok = true;
   const int total = FLAGS_warmup_rounds + FLAGS_rounds;
+  const pid_t server_pid = LocalServerPid(pub.get());
+  std::optional<ics::bench::CpuWindow> cpu;
   for (int r = 0; r < total && ok; ++r) {
     const int counted = r - FLAGS_warmup_rounds;
     const std::string payload = Payload(r);
+    if (counted == 0) cpu.emplace(server_pid);
     if (counted >= 0) rec.Begin(counted);
     const auto t0 = FanoutClock::now();
     Reply reply(static_cast<redisReply*>(
@@ -125,6 +146,7 @@ bool FanOut(int n) {
       std::this_thread::sleep_until(t0 + std::chrono::milliseconds(20));
     }
   }
+  if (ok && cpu) cpu->Report(kBench, n, FLAGS_rounds);
   const std::string stop = Payload(-1);
   Reply last(static_cast<redisReply*>(
       redisCommand(pub.get(), "PUBLISH %s %b", channel.c_str(), stop.data(), stop.size())));

@@ -12,7 +12,10 @@
 //                    [--join_entries=1000]
 //
 // Fan-out figures use tests/bench/fanout_stats.h (the same clock and
-// percentiles as redis_fanout_bench): "statestore_fanout n<N>_<figure>: v ms".
+// percentiles as redis_fanout_bench): "statestore_fanout n<N>_<figure>: v ms",
+// and tests/bench/fanout_cpu.h: statestored's CPU and this process's (the
+// subscribers and the publisher) per delivery over the rounds,
+// "n<N>_sender_cpu_us" and "n<N>_receiver_cpu_us".
 // Idle figures: "statestore_idle n<M>_cpu: v %" and "... n<M>_rss: v bytes".
 // Join figures (J of --join subscribers register at once with a topic of
 // --join_topic_mb already published, as after a statestore restart or when a
@@ -39,6 +42,7 @@
 
 #include "common/util/mutex.h"
 #include "statestore/subscriber.h"
+#include "tests/bench/fanout_cpu.h"
 #include "tests/bench/fanout_stats.h"
 #include "tests/perf/child_process.h"
 #include "tests/util/temp_dir.h"
@@ -96,22 +100,6 @@ Statestored StartStatestored() {
 
 void StopStatestored(const Statestored& s) { s.proc->Stop(); }
 
-double CpuSeconds(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  std::getline(in, line);
-  // Fields after the command name (which is in parentheses).
-  std::istringstream rest(line.substr(line.rfind(')') + 2));
-  std::string f;
-  long utime = 0, stime = 0;
-  for (int i = 3; i <= 15; ++i) {
-    rest >> f;
-    if (i == 14) utime = std::stol(f);
-    if (i == 15) stime = std::stol(f);
-  }
-  return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
-}
-
 long StatusKb(pid_t pid, const std::string& field) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/status");
   std::string line;
@@ -139,7 +127,8 @@ std::unique_ptr<StatestoreSubscriber> MakeSubscriber(const std::string& id, int 
   return sub;
 }
 
-void FanOut(int port, int n) {
+void FanOut(const Statestored& ss, int n) {
+  const int port = ss.port;
   ics::bench::FanoutRecorder rec(FLAGS_rounds, n);
   std::vector<std::unique_ptr<StatestoreSubscriber>> subs;
   for (int i = 0; i < n; ++i) {
@@ -182,6 +171,7 @@ void FanOut(int port, int n) {
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // first full updates settle
 
   const bool push = FLAGS_publish == "push";
+  const ics::bench::CpuWindow cpu(ss.pid);
   for (int r = 0; r < FLAGS_rounds; ++r) {
     rec.Begin(r);
     if (push) {
@@ -206,6 +196,7 @@ void FanOut(int port, int n) {
     }
     rec.WaitAll(r, std::chrono::seconds(10));
   }
+  cpu.Report("statestore_fanout", n, FLAGS_rounds);
   std::printf("statestore_fanout n%d_publish: %s\n", n, push ? "push" : "reply");
   std::printf("statestore_fanout n%d_payload_bytes: %zu bytes\n", n, value.size());
   rec.Report("statestore_fanout");
@@ -223,9 +214,9 @@ void IdleCpu(int n) {
   }
   for (auto& s : subs) (void)s->WaitForRegistration(std::chrono::seconds(60));
   std::this_thread::sleep_for(std::chrono::seconds(2));
-  const double c0 = CpuSeconds(ss.pid);
+  const double c0 = ics::bench::ProcessCpuSeconds(ss.pid);
   std::this_thread::sleep_for(std::chrono::seconds(FLAGS_idle_seconds));
-  const double c1 = CpuSeconds(ss.pid);
+  const double c1 = ics::bench::ProcessCpuSeconds(ss.pid);
   std::printf("statestore_idle n%d_cpu: %.2f %% (of one core; %.2f cpu-s over %d s)\n", n,
               100.0 * (c1 - c0) / FLAGS_idle_seconds, c1 - c0, FLAGS_idle_seconds);
   std::printf("statestore_idle n%d_rss: %ld bytes\n", n, RssKb(ss.pid) * 1024);
@@ -312,7 +303,7 @@ int main(int argc, char** argv) {
   if (!sizes) return 2;
   for (int n : *sizes) {
     Statestored ss = StartStatestored();
-    FanOut(ss.port, n);
+    FanOut(ss, n);
     StopStatestored(ss);
   }
   std::string tok;

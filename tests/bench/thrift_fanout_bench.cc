@@ -17,12 +17,15 @@
 //
 // Same clock, percentiles and output lines as statestore_bench and
 // redis_fanout_bench (tests/bench/fanout_stats.h):
-// "thrift_fanout n<N>_<figure>: v ms". Not a test: it asserts nothing.
+// "thrift_fanout n<N>_<figure>: v ms", and the sender thread's CPU and the
+// receivers' per delivery (tests/bench/fanout_cpu.h). Not a test: it
+// asserts nothing.
 #include <signal.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,6 +37,7 @@
 #include <thrift/transport/TSocket.h>
 
 #include "StatestoreSubscriber.h"
+#include "tests/bench/fanout_cpu.h"
 #include "tests/bench/fanout_stats.h"
 
 DEFINE_string(sizes, "10,100,500", "Receiver counts.");
@@ -152,7 +156,9 @@ void FanOut(int n) {
   d.topic_entries.resize(1);
   d.topic_entries[0].value.assign(static_cast<size_t>(std::max(1, FLAGS_payload_bytes)), 'x');
   impala::TUpdateStateResponse resp;
+  std::optional<ics::bench::CpuWindow> cpu;  // this thread is the sender
   for (int r = 0; r < warmup + FLAGS_rounds; ++r) {
+    if (r == warmup) cpu.emplace(0);
     d.from_version = r;
     d.to_version = r + 1;
     d.topic_entries[0].key = "r" + std::to_string(r);
@@ -161,6 +167,7 @@ void FanOut(int n) {
     for (auto& c : clients) c->recv_UpdateState(resp);
     if (r >= warmup) rec.WaitAll(r - warmup, std::chrono::seconds(10));
   }
+  if (cpu) cpu->Report("thrift_fanout", n, FLAGS_rounds);
   std::printf("thrift_fanout n%d_payload_bytes: %zu bytes\n", n, d.topic_entries[0].value.size());
   rec.Report("thrift_fanout");
   for (auto& t : transports) t->close();
