@@ -13,7 +13,8 @@
 // Interface: the parts of std::map that the catalogs use: ordered const
 // iteration over std::pair<K, V>, find, count, lower_bound, at, size,
 // empty, emplace, insert_or_assign, operator[] (inserts a default value),
-// erase by key, clear, front and back. Iterators and references are
+// erase by key, clear, front and back; and FromEntries, which builds a map
+// from many entries at once. Iterators and references are
 // invalidated by any write to the same map object (not by writes to its
 // copies).
 //
@@ -102,6 +103,40 @@ class PersistentMap {
   using iterator = const_iterator;
 
   PersistentMap() = default;
+
+  // A map of `entries`, given in any order; of entries with equal keys the
+  // last is kept, as inserting them in turn with insert_or_assign would.
+  // Costs a sort (nothing when they come sorted) and one move of each entry
+  // into full chunks, where inserting them one at a time searches and
+  // shifts a chunk for each.
+  static PersistentMap FromEntries(std::vector<value_type> entries) {
+    auto less = [](const value_type& a, const value_type& b) {
+      return Entries::Key(a) < Entries::Key(b);
+    };
+    if (!std::is_sorted(entries.begin(), entries.end(), less)) {
+      std::stable_sort(entries.begin(), entries.end(), less);
+    }
+    size_t kept = 0;  // entries[0, kept): ascending keys, the last of each key
+    for (size_t i = 0; i < entries.size(); ++i) {
+      if (kept > 0 && !less(entries[kept - 1], entries[i])) {
+        entries[kept - 1] = std::move(entries[i]);
+      } else {
+        if (kept != i) entries[kept] = std::move(entries[i]);
+        ++kept;
+      }
+    }
+    PersistentMap m;
+    for (size_t i = 0; i < kept; i += kMaxChunk) {
+      const size_t end = std::min(kept, i + kMaxChunk);
+      auto ch = std::make_shared<Chunk>();
+      ch->reserve(end - i);
+      ch->assign(std::make_move_iterator(entries.begin() + static_cast<std::ptrdiff_t>(i)),
+                 std::make_move_iterator(entries.begin() + static_cast<std::ptrdiff_t>(end)));
+      m.chunks_.push_back(std::move(ch));
+    }
+    m.size_ = kept;
+    return m;
+  }
 
   const_iterator begin() const { return const_iterator(&chunks_, 0, 0); }
   const_iterator end() const { return const_iterator(&chunks_, chunks_.size(), 0); }

@@ -4,6 +4,9 @@
 
 #include <charconv>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <glog/logging.h>
 
@@ -126,11 +129,12 @@ std::shared_ptr<LocalTable> TableFromThrift(const impala::TTable& t, int64_t ver
                  IsView(t.metastore_table);
   out->clustering_columns = t.clustering_columns;
   out->columns = t.columns;
-  out->partition_names = PartitionList(out->clustering_columns);
+  std::vector<std::pair<int64_t, std::string>> names;
   if (t.__isset.hdfs_table) {
-    for (const auto& [id, p] : t.hdfs_table.partitions)
-      out->partition_names.Add(id, p.partition_name);
+    names.reserve(t.hdfs_table.partitions.size());
+    for (const auto& [id, p] : t.hdfs_table.partitions) names.emplace_back(id, p.partition_name);
   }
+  out->partition_names = PartitionList(out->clustering_columns, std::move(names));
   if (t.__isset.table_stats) {
     out->num_rows = t.table_stats.num_rows;
   } else {

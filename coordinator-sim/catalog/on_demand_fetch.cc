@@ -324,8 +324,7 @@ Result<std::shared_ptr<const LocalTable>> OnDemandCatalog::FetchTable(const std:
     t->is_view = IsView(info.hms_table);
     ICS_RETURN_IF_ERROR(
         ColumnsFromHms(info.hms_table, t.get()).WithContext("table " + db + "." + tbl));
-    t->partition_names = PartitionList(t->clustering_columns);
-    for (auto& [id, name] : names) t->partition_names.Add(id, std::move(name));
+    t->partition_names = PartitionList(t->clustering_columns, std::move(names));
     for (const auto& cs : info.column_stats) t->column_stats.emplace(cs.colName, cs);
     t->num_rows = NumRowsOf(info.hms_table.parameters);
     return TablePtr(std::move(t));

@@ -13,12 +13,36 @@ int64_t StringHeap(const std::string& s) {
   return s.size() < sizeof(std::string) - 1 ? 0 : static_cast<int64_t>(s.capacity() + 1);
 }
 
+// What EstimateBytes() counts for one entry of each map.
+int64_t NameEntryBytes(const std::string& name) {
+  return static_cast<int64_t>(sizeof(std::pair<int64_t, std::string>)) + StringHeap(name);
+}
+int64_t IndexEntryBytes(const std::string& key) {
+  return static_cast<int64_t>(sizeof(std::pair<std::string, char>)) + StringHeap(key);
+}
+
 }  // namespace
 
 PartitionList::PartitionList(const std::vector<impala::TColumn>& keys) {
   auto types = std::make_shared<std::vector<impala::TColumnType>>();
   for (const impala::TColumn& k : keys) types->push_back(k.columnType);
   key_types_ = std::move(types);
+}
+
+PartitionList::PartitionList(const std::vector<impala::TColumn>& keys,
+                             std::vector<std::pair<int64_t, std::string>> names)
+    : PartitionList(keys) {
+  names_ = Names::FromEntries(std::move(names));
+  std::vector<std::pair<std::string, char>> index;
+  index.reserve(names_.size());
+  for (const auto& [id, name] : names_) {
+    bytes_ += NameEntryBytes(name);
+    if (std::optional<std::string> key = IndexKey(id, name)) {
+      bytes_ += IndexEntryBytes(*key);
+      index.emplace_back(std::move(*key), '\0');
+    }
+  }
+  by_value_ = PersistentMap<std::string, char>::FromEntries(std::move(index));
 }
 
 std::string PartitionList::ValuesKey(const std::vector<std::string>& values) const {
@@ -39,15 +63,20 @@ std::string PartitionList::IdSuffix(int64_t id) {
   return out;
 }
 
-void PartitionList::Index(int64_t id, const std::string& name, bool add) {
-  if (key_types_ == nullptr) return;
+std::optional<std::string> PartitionList::IndexKey(int64_t id, const std::string& name) const {
+  if (key_types_ == nullptr) return std::nullopt;
   const std::vector<std::string> values = PartitionValuesFromName(name);
-  if (values.size() != key_types_->size()) return;
-  const std::string key = ValuesKey(values) + IdSuffix(id);
-  const int64_t cost = static_cast<int64_t>(sizeof(std::pair<std::string, char>)) + StringHeap(key);
+  if (values.size() != key_types_->size()) return std::nullopt;
+  return ValuesKey(values) + IdSuffix(id);
+}
+
+void PartitionList::Index(int64_t id, const std::string& name, bool add) {
+  const std::optional<std::string> key = IndexKey(id, name);
+  if (!key) return;
+  const int64_t cost = IndexEntryBytes(*key);
   if (add) {
-    if (by_value_.emplace(key, '\0').second) bytes_ += cost;
-  } else if (by_value_.erase(key) != 0) {
+    if (by_value_.emplace(*key, '\0').second) bytes_ += cost;
+  } else if (by_value_.erase(*key) != 0) {
     bytes_ -= cost;
   }
 }
@@ -58,7 +87,7 @@ void PartitionList::Add(int64_t id, std::string name) {
     Erase(id);
   }
   Index(id, name, /*add=*/true);
-  bytes_ += static_cast<int64_t>(sizeof(std::pair<int64_t, std::string>)) + StringHeap(name);
+  bytes_ += NameEntryBytes(name);
   names_.emplace(id, std::move(name));
 }
 
@@ -67,7 +96,7 @@ bool PartitionList::Erase(int64_t id) {
   if (it == names_.end()) return false;
   const std::string name = it->second;
   Index(id, name, /*add=*/false);
-  bytes_ -= static_cast<int64_t>(sizeof(std::pair<int64_t, std::string>)) + StringHeap(name);
+  bytes_ -= NameEntryBytes(name);
   names_.erase(id);
   return true;
 }

@@ -63,6 +63,42 @@ TEST(PersistentMapTest, BehavesLikeStdMapUnderRandomWrites) {
   EXPECT_THROW(m.at(-5), std::out_of_range);
 }
 
+TEST(PersistentMapTest, FromEntriesKeepsTheLastOfEachKeyAndStaysWritable) {
+  std::mt19937_64 rng(11);
+  for (const size_t n : {size_t{0}, size_t{1}, IntMap::kMaxChunk, IntMap::kMaxChunk + 1, size_t{5000}}) {
+    for (const bool sorted : {true, false}) {
+      std::vector<std::pair<int64_t, int64_t>> entries;
+      std::map<int64_t, int64_t> ref;  // insert_or_assign in turn
+      for (size_t i = 0; i < n; ++i) {
+        // Sorted: ascending keys, some repeated; otherwise random with repeats.
+        const int64_t k = sorted ? static_cast<int64_t>(i / 2) : static_cast<int64_t>(rng() % (n + 1));
+        entries.emplace_back(k, static_cast<int64_t>(i));
+        ref.insert_or_assign(k, static_cast<int64_t>(i));
+      }
+      IntMap m = IntMap::FromEntries(entries);
+      ASSERT_EQ(AsStd(m), ref) << n << (sorted ? " sorted" : " random");
+      ASSERT_EQ(m.size(), ref.size());
+      for (const auto& [k, v] : ref) ASSERT_EQ(m.at(k), v);
+      // Writes go on as in a map built one insert at a time: in full chunks,
+      // in the middle and at both ends.
+      for (int i = 0; i < 2000; ++i) {
+        const int64_t k = static_cast<int64_t>(rng() % (n + 100)) - 50;
+        if (rng() % 3 == 0) {
+          ASSERT_EQ(m.erase(k), ref.erase(k));
+        } else {
+          m.insert_or_assign(k, i);
+          ref.insert_or_assign(k, i);
+        }
+      }
+      ASSERT_EQ(AsStd(m), ref) << n << (sorted ? " sorted" : " random");
+      if (!m.empty()) {
+        EXPECT_EQ(m.front().first, ref.begin()->first);
+        EXPECT_EQ(m.back().first, ref.rbegin()->first);
+      }
+    }
+  }
+}
+
 TEST(PersistentMapTest, CopiesAreIndependentAndShareUntouchedChunks) {
   IntMap a;
   for (int64_t i = 0; i < 10000; ++i) a.emplace(i, i);

@@ -82,6 +82,40 @@ TEST(PartitionListTest, CopiesAreIndependentAndAgreeWithAScan) {
   }
 }
 
+TEST(PartitionListTest, BuiltAtOnceEqualsBuiltOneByOne) {
+  const std::vector<impala::TColumn> keys = {Key("d", "int"), Key("s", "string")};
+  std::mt19937 rng(5);
+  std::vector<std::pair<int64_t, std::string>> names;
+  for (int i = 0; i < 3000; ++i) {
+    // Ids out of order and repeated (a later name renames), values out of
+    // id order, some names that match no key count.
+    const int64_t id = static_cast<int64_t>(rng() % 2500);
+    std::string name = "d=" + std::to_string(rng() % 200) + "/s=v" + std::to_string(rng() % 7);
+    if (rng() % 50 == 0) name = "d=" + std::to_string(rng() % 200);
+    names.emplace_back(id, std::move(name));
+  }
+  PartitionList one(keys);
+  for (const auto& [id, name] : names) one.Add(id, name);
+  const PartitionList all(keys, names);
+  EXPECT_EQ(all.ToMap(), one.ToMap());
+  EXPECT_EQ(all.size(), one.size());
+  EXPECT_EQ(all.EstimateBytes(), one.EstimateBytes());
+  for (int i = 0; i < 400; ++i) {
+    const std::vector<std::string> want = {std::to_string(rng() % 210), "v" + std::to_string(rng() % 8)};
+    EXPECT_EQ(all.FindByValues(want), one.FindByValues(want)) << want[0] << "/" << want[1];
+  }
+  // It goes on like any list.
+  PartitionList next = all;
+  next.Add(9000, "d=1/s=v1");
+  next.Erase(names.front().first);
+  one.Add(9000, "d=1/s=v1");
+  one.Erase(names.front().first);
+  EXPECT_EQ(next.ToMap(), one.ToMap());
+  EXPECT_EQ(next.FindByValues({"1", "v1"}), one.FindByValues({"1", "v1"}));
+  EXPECT_EQ(next.EstimateBytes(), one.EstimateBytes());
+  EXPECT_EQ(PartitionList(keys, {}).size(), 0u);
+}
+
 TEST(PartitionListTest, UnpartitionedTableAndNoKeys) {
   PartitionList unpartitioned(std::vector<impala::TColumn>{});
   unpartitioned.Add(7, "");
