@@ -190,13 +190,25 @@ void Statestore::Impl::UpdateFailedLocked(const SubPtr& sub, const Status& s,
   }
 }
 
+namespace {
+
+// Whether an UpdateState exchange failed (no reply, or an error status in
+// it), and whether the subscriber skipped the update (nothing advances).
+bool ReplyFailed(const Status& s, const impala::TUpdateStateResponse& resp) {
+  return !s.ok() || resp.status.status_code != impala::TErrorCode::OK;
+}
+bool ReplySkipped(const impala::TUpdateStateResponse& resp) {
+  return resp.__isset.skipped && resp.skipped;
+}
+
+}  // namespace
+
 void Statestore::Impl::ReadReply(UpdateRun* run) {
   impala::TUpdateStateResponse& resp = run->reply;
   run->reply_status = run->sub->update_channel->Finish(
       "UpdateState", [&](impala::StatestoreSubscriberClient& c) { c.recv_UpdateState(resp); });
   if (update_latency_ != nullptr) update_latency_->RecordMicrosSince(run->sent_at);
-  if (!run->reply_status.ok() || resp.status.status_code != impala::TErrorCode::OK) return;
-  if (resp.__isset.skipped && resp.skipped) return;
+  if (ReplyFailed(run->reply_status, resp) || ReplySkipped(resp)) return;
   // Write what the subscriber published (a reply that publishes nothing
   // needs no publish lock).
   if (!resp.topic_updates.empty()) {
@@ -208,9 +220,9 @@ void Statestore::Impl::BookReplyLocked(UpdateRun* run) {
   const SubPtr& sub = run->sub;
   const impala::TUpdateStateResponse& resp = run->reply;
   const Status& s = run->reply_status;
-  if (!s.ok() || resp.status.status_code != impala::TErrorCode::OK) {
+  if (ReplyFailed(s, resp)) {
     UpdateFailedLocked(sub, s, resp);
-  } else if (resp.__isset.skipped && resp.skipped) {
+  } else if (ReplySkipped(resp)) {
     // Nothing advances; the next update is rebuilt from the same base.
     NoteRpcOutcome(&sub->update, s);
     ++counters_.updates_sent;
