@@ -62,7 +62,7 @@ bool Statestore::Impl::WritePublication(const SubscriberRecord& sub,
   for (const impala::TTopicItem& item : pub.topic_entries) {
     writes.push_back(TopicWrite{item.key, item.value, item.deleted});
   }
-  checked.topic->Apply(writes, sub.registration_key, checked.transient, Now());
+  checked.topic->Apply(std::move(writes), sub.registration_key, checked.transient, Now());
   return true;
 }
 

@@ -260,9 +260,13 @@ class StatestoreSubscriber {
   // The background thread: registration, watchdog, topic update requests.
   void BackgroundLoop() EXCLUDES(mu_);
   [[nodiscard]] Status Register() EXCLUDES(mu_);
-  // RequestTopicUpdate: a plain one (send an update now), or with the
-  // on-request choice and the minimum versions waited for.
-  [[nodiscard]] Status SendRequestTopicUpdate(impala::TRequestTopicUpdateRequest req)
+  // RequestTopicUpdate on `client` (client_, or publish_client_ for
+  // Publish): a plain one (send an update now), with the on-request choice
+  // and the minimum versions waited for, or with publications. OK when the
+  // statestore answered OK; `resp` (optional) receives its answer.
+  [[nodiscard]] Status SendRequestTopicUpdate(StatestoreClient* client,
+                                              impala::TRequestTopicUpdateRequest req,
+                                              impala::TRequestTopicUpdateResponse* resp = nullptr)
       EXCLUDES(mu_);
   // Whether a populate_min subscription takes the minimum on request.
   bool AnyMinOnRequest() const;

@@ -115,13 +115,16 @@ Status StatestoreSubscriber::Register() {
   return s;
 }
 
-Status StatestoreSubscriber::SendRequestTopicUpdate(impala::TRequestTopicUpdateRequest req) {
+Status StatestoreSubscriber::SendRequestTopicUpdate(StatestoreClient* client,
+                                                    impala::TRequestTopicUpdateRequest req,
+                                                    impala::TRequestTopicUpdateResponse* resp) {
   req.protocol_version = impala::StatestoreServiceVersion::V2;
-  impala::TRequestTopicUpdateResponse resp;
+  impala::TRequestTopicUpdateResponse local;
+  impala::TRequestTopicUpdateResponse& out = resp != nullptr ? *resp : local;
   Status s = CallStatestore(
-      client_.get(), "RequestTopicUpdate", options_.request_update_timeout_ms,
-      [&](impala::StatestoreServiceClient& c) { c.RequestTopicUpdate(resp, req); });
-  if (s.ok()) s = FromTStatus(resp.status);
+      client, "RequestTopicUpdate", options_.request_update_timeout_ms,
+      [&](impala::StatestoreServiceClient& c) { c.RequestTopicUpdate(out, req); });
+  if (s.ok()) s = FromTStatus(out.status);
   return s;
 }
 
@@ -203,7 +206,7 @@ void StatestoreSubscriber::BackgroundLoop() {
       req.registration_id = registration_id;
       req.__set_min_subscriber_topic_versions_wanted(std::move(wanted));
       if (on_request) req.__set_min_subscriber_topic_version_on_request(true);
-      Status s = SendRequestTopicUpdate(std::move(req));
+      Status s = SendRequestTopicUpdate(client_.get(), std::move(req));
       {
         MutexLock l(&mu_);
         in_rpc_ = false;
@@ -222,7 +225,7 @@ void StatestoreSubscriber::BackgroundLoop() {
     if (action == Action::kRequestUpdate) {
       impala::TRequestTopicUpdateRequest req;
       req.registration_id = registration_id;
-      Status s = SendRequestTopicUpdate(std::move(req));
+      Status s = SendRequestTopicUpdate(client_.get(), std::move(req));
       {
         MutexLock l(&mu_);
         in_rpc_ = false;

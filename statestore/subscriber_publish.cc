@@ -1,7 +1,6 @@
 // StatestoreSubscriber::Publish: publications pushed to the statestore on
 // the caller's thread (RequestTopicUpdate field 5). See subscriber.h.
 #include "StatestoreService.h"
-#include "common/rpc/status_convert.h"
 #include "statestore/subscriber.h"
 
 namespace ics::statestore {
@@ -26,18 +25,13 @@ Result<std::map<std::string, int64_t>> StatestoreSubscriber::Publish(
     }
     req.registration_id = *registration_id_;
   }
-  req.protocol_version = impala::StatestoreServiceVersion::V2;
   req.topic_updates = std::move(deltas);  // __set_ would copy them
   req.__isset.topic_updates = true;
   if (!options_.security.statestore_auth_token.empty()) {
     req.__set_auth_token(options_.security.statestore_auth_token);
   }
   impala::TRequestTopicUpdateResponse resp;
-  Status s = CallStatestore(
-      publish_client_.get(), "RequestTopicUpdate", options_.request_update_timeout_ms,
-      [&](impala::StatestoreServiceClient& c) { c.RequestTopicUpdate(resp, req); });
-  if (s.ok()) s = FromTStatus(resp.status);
-  if (!s.ok()) return s;
+  ICS_RETURN_IF_ERROR(SendRequestTopicUpdate(publish_client_.get(), std::move(req), &resp));
   return std::move(resp.topic_versions);
 }
 

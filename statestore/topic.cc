@@ -29,12 +29,12 @@ void Topic::WriteLocked(const std::string& key, std::string value, bool deleted,
   log_.emplace(version, key);
 }
 
-int64_t Topic::Apply(const std::vector<TopicWrite>& writes, const std::string& writer,
-                     bool transient, SteadyTime now) {
+int64_t Topic::Apply(std::vector<TopicWrite> writes, const std::string& writer, bool transient,
+                     SteadyTime now) {
   WriterLock l(&mu_);
   if (!writes.empty()) ForgetEncodedLocked();
-  for (const TopicWrite& w : writes) {
-    WriteLocked(w.key, w.value, w.deleted, transient ? writer : std::string(), now);
+  for (TopicWrite& w : writes) {
+    WriteLocked(w.key, std::move(w.value), w.deleted, transient ? writer : std::string(), now);
   }
   return last_version_;
 }

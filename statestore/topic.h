@@ -70,11 +70,11 @@ class Topic {
 
   const std::string& name() const { return name_; }
 
-  // Applies writes from one publisher. `writer` identifies the registration
-  // (used for transient ownership; empty for none). Returns the topic's last
-  // version afterwards.
-  int64_t Apply(const std::vector<TopicWrite>& writes, const std::string& writer,
-                bool transient, SteadyTime now) EXCLUDES(mu_);
+  // Applies writes from one publisher (their values are moved into the
+  // topic). `writer` identifies the registration (used for transient
+  // ownership; empty for none). Returns the topic's last version afterwards.
+  int64_t Apply(std::vector<TopicWrite> writes, const std::string& writer, bool transient,
+                SteadyTime now) EXCLUDES(mu_);
 
   // Drops every entry (clear_topic_entries). Everyone's base becomes stale,
   // so every subscriber receives a full update next.

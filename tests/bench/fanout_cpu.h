@@ -12,76 +12,18 @@
 // tests/perf/perf_util.h:
 //   "<bench> n<N>_sender_cpu_us: <v> us" and "... n<N>_receiver_cpu_us: <v> us"
 //
-// A CpuWindow samples the CPU clocks when constructed and reads the
-// difference in Report(). Thread-safety: one thread uses a window.
+// The clocks are tests/perf/cpu_time.h's. A CpuWindow samples them when
+// constructed and reads the difference in Report(). Thread-safety: one
+// thread uses a window.
 #pragma once
 
-#include <sys/resource.h>
 #include <sys/types.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <string>
-#include <system_error>
+
+#include "tests/perf/cpu_time.h"
 
 namespace ics::bench {
-
-// CPU seconds of process `pid` so far: the sum over its threads of their
-// time on a CPU from /proc/<pid>/task/*/schedstat (nanoseconds; threads
-// that have exited are not counted, so this suits long-lived thread pools),
-// or, where schedstat is missing, user + system time from /proc/<pid>/stat
-// (clock ticks). Negative when neither can be read (the process is gone or
-// on another machine).
-inline double ProcessCpuSeconds(pid_t pid) {
-  const std::string dir = "/proc/" + std::to_string(pid);
-  std::error_code ec;
-  double ns = 0;
-  bool any = false;
-  for (const auto& task : std::filesystem::directory_iterator(dir + "/task", ec)) {
-    std::ifstream in(task.path() / "schedstat");
-    double on_cpu = 0;
-    if (in >> on_cpu) {
-      ns += on_cpu;
-      any = true;
-    }
-  }
-  if (any) return ns / 1e9;
-  std::ifstream in(dir + "/stat");
-  std::string line;
-  if (!std::getline(in, line)) return -1;
-  const size_t paren = line.rfind(')');
-  if (paren == std::string::npos || paren + 2 > line.size()) return -1;
-  // Fields after the command name (which is in parentheses): state is field
-  // 3, utime 14, stime 15.
-  std::istringstream rest(line.substr(paren + 2));
-  std::string f;
-  long utime = -1, stime = -1;
-  for (int i = 3; i <= 15 && (rest >> f); ++i) {
-    if (i == 14) utime = std::stol(f);
-    if (i == 15) stime = std::stol(f);
-  }
-  if (utime < 0 || stime < 0) return -1;
-  return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
-}
-
-// User + system CPU seconds of this process so far (every thread).
-inline double SelfCpuSeconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
-  return s(u.ru_utime) + s(u.ru_stime);
-}
-
-// CPU seconds of the calling thread so far.
-inline double ThreadCpuSeconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
-}
 
 // The CPU of one fan-out measurement. The sender is another process
 // (`sender_pid` > 0: statestored, redis-server), or the thread that builds
@@ -94,13 +36,13 @@ class CpuWindow {
   explicit CpuWindow(pid_t sender_pid)
       : sender_pid_(sender_pid),
         sender0_(SenderSeconds()),
-        self0_(SelfCpuSeconds()) {}
+        self0_(perf::ProcessCpuSeconds()) {}
 
   // Prints the two figures for `rounds` rounds to `receivers` receivers; the
   // sender's is left out if it cannot be read.
   void Report(const char* bench, int receivers, int rounds) const {
     const double sender1 = SenderSeconds();
-    const double self = SelfCpuSeconds() - self0_;
+    const double self = perf::ProcessCpuSeconds() - self0_;
     const double deliveries = static_cast<double>(receivers) * static_cast<double>(rounds);
     if (deliveries <= 0) return;
     const bool sender_known = sender0_ >= 0 && sender1 >= 0;
@@ -118,7 +60,7 @@ class CpuWindow {
  private:
   double SenderSeconds() const {
     if (sender_pid_ < 0) return -1;
-    return sender_pid_ > 0 ? ProcessCpuSeconds(sender_pid_) : ThreadCpuSeconds();
+    return sender_pid_ > 0 ? perf::ThreadsCpuSeconds(sender_pid_) : perf::ThreadCpuSeconds();
   }
 
   const pid_t sender_pid_;

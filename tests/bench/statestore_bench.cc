@@ -214,9 +214,9 @@ void IdleCpu(int n) {
   }
   for (auto& s : subs) (void)s->WaitForRegistration(std::chrono::seconds(60));
   std::this_thread::sleep_for(std::chrono::seconds(2));
-  const double c0 = ics::bench::ProcessCpuSeconds(ss.pid);
+  const double c0 = ics::perf::ThreadsCpuSeconds(ss.pid);
   std::this_thread::sleep_for(std::chrono::seconds(FLAGS_idle_seconds));
-  const double c1 = ics::bench::ProcessCpuSeconds(ss.pid);
+  const double c1 = ics::perf::ThreadsCpuSeconds(ss.pid);
   std::printf("statestore_idle n%d_cpu: %.2f %% (of one core; %.2f cpu-s over %d s)\n", n,
               100.0 * (c1 - c0) / FLAGS_idle_seconds, c1 - c0, FLAGS_idle_seconds);
   std::printf("statestore_idle n%d_rss: %ld bytes\n", n, RssKb(ss.pid) * 1024);

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "tests/external/external_process.h"
+#include "tests/perf/cpu_time.h"
 
 namespace ics::perf {
 
@@ -83,22 +84,5 @@ class ChildProcess {
  private:
   std::unique_ptr<external::ExternalProcess> proc_;
 };
-
-// User + system CPU seconds of process `pid` so far (/proc/<pid>/stat); 0 if unreadable.
-inline double ChildCpuSeconds(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  std::getline(in, line);
-  const size_t paren = line.rfind(')');
-  if (paren == std::string::npos || paren + 2 > line.size()) return 0;
-  std::istringstream rest(line.substr(paren + 2));
-  std::string f;
-  long utime = 0, stime = 0;
-  for (int i = 3; i <= 15 && (rest >> f); ++i) {
-    if (i == 14) utime = std::stol(f);
-    if (i == 15) stime = std::stol(f);
-  }
-  return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
-}
 
 }  // namespace ics::perf

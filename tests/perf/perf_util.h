@@ -28,6 +28,7 @@
 
 #include "catalogd/metastore/metastore.h"
 #include "common/util/result.h"
+#include "tests/perf/cpu_time.h"
 #include "tests/util/temp_dir.h"
 
 namespace ics::perf {
@@ -85,13 +86,6 @@ inline int64_t ProcessStatusBytes(pid_t pid, const std::string& field) {
 inline int64_t ProcessRssBytes(pid_t pid) { return ProcessStatusBytes(pid, "VmRSS"); }
 inline int64_t ProcessPeakRssBytes(pid_t pid) { return ProcessStatusBytes(pid, "VmHWM"); }
 
-// User + system CPU seconds used by this process so far.
-inline double ProcessCpuSeconds() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-         static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
 
 // "1.23 0.98 0.80" from /proc/loadavg.
 inline std::string LoadAverage() {
