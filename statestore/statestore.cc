@@ -120,6 +120,7 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
   sub->ha_candidate = ha_candidate;
   sub->wants_catalogd =
       ha_candidate || (req.__isset.subscribe_catalogd_change && req.subscribe_catalogd_change);
+  sub->accepts_oneway = req.__isset.accepts_oneway_updates && req.accepts_oneway_updates;
   ThriftClientOptions copts;
   copts.connect_timeout_ms = opts_.connect_timeout_ms;
   copts.max_message_bytes = opts_.max_message_bytes;
@@ -183,6 +184,7 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
       TopicRecord& tr = topics_[name];
       if (tr.topic == nullptr) tr.topic = std::make_unique<Topic>(name);
       tr.versions.insert(0);
+      if (st.populate_min) ++tr.populate_min_subscribers;
     }
     sub->last_heartbeat_ok = sub->registered_at = Now();
     ++counters_.registrations;
@@ -219,6 +221,7 @@ void Statestore::Impl::Unregister(const SubPtr& sub, const std::string& reason) 
       if (tr == topics_.end()) continue;
       auto v = tr->second.versions.find(st.last_version);
       if (v != tr->second.versions.end()) tr->second.versions.erase(v);
+      if (st.populate_min) --tr->second.populate_min_subscribers;
     }
     if (sub->ha_candidate) {
       ha_.RemoveCandidate(sub->id, sub->registration_key);
@@ -369,9 +372,11 @@ bool Statestore::Impl::MayPublishLocked(const SubscriberRecord& sub,
 void Statestore::Impl::UpdateWorker() {
   std::vector<UpdateRun> batch;
   std::vector<UpdateRun*> started;
+  std::vector<UpdateRun*> sent_oneway;
   while (true) {
     batch.clear();
     started.clear();
+    sent_oneway.clear();
     {
       MutexLock l(&mu_);
       SubPtr sub;
@@ -402,11 +407,15 @@ void Statestore::Impl::UpdateWorker() {
     for (UpdateRun& run : batch) {
       if (run.step == RunStep::kNone) continue;
       if (StartUpdate(&run)) {
-        started.push_back(&run);
+        (run.oneway ? sent_oneway : started).push_back(&run);
       } else {
         MutexLock l(&mu_);
         EndUpdateJobLocked(run);
       }
+    }
+    if (!sent_oneway.empty()) {
+      MutexLock l(&mu_);
+      BookOnewayLocked(sent_oneway);
     }
     FinishAsReplied(started);
   }
@@ -552,6 +561,11 @@ Result<impala::TUniqueId> Statestore::RegisterSubscriber(
 Status Statestore::RequestTopicUpdate(const impala::TRequestTopicUpdateRequest& req,
                                       const std::string& identity,
                                       std::map<std::string, int64_t>* topic_versions) {
+  // Resends first: they do not depend on the publications being taken.
+  if (req.__isset.resend_from) {
+    ICS_RETURN_IF_ERROR(
+        impl_->ResendFrom(req.registration_id, req.resend_from, req.auth_token, identity));
+  }
   if (req.__isset.topic_updates) {
     Result<std::map<std::string, int64_t>> written =
         impl_->Publish(req.registration_id, req.topic_updates, req.auth_token, identity);
@@ -560,7 +574,8 @@ Status Statestore::RequestTopicUpdate(const impala::TRequestTopicUpdateRequest& 
   }
   if (!req.__isset.min_subscriber_topic_versions_wanted &&
       !req.__isset.min_subscriber_topic_version_on_request) {
-    return req.__isset.topic_updates ? Status::OK() : impl_->RequestUpdate(req.registration_id);
+    if (req.__isset.topic_updates || req.__isset.resend_from) return Status::OK();
+    return impl_->RequestUpdate(req.registration_id);
   }
   std::optional<bool> on_request;
   if (req.__isset.min_subscriber_topic_version_on_request) {

@@ -55,11 +55,19 @@
 //    the subscriber in RequestTopicUpdate (field 5), which starts the
 //    fan-out one round trip sooner; both pass the same checks
 //    (statestore_publish.cc).
+//  * Updates without a reply: a subscriber that registered with
+//    accepts_oneway_updates gets, once it has answered one update and while
+//    it is healthy, the updates whose topics have no populate_min
+//    subscriber as UpdateStateOneway, booked as delivered once written;
+//    what it cannot apply it asks to be resent (RequestTopicUpdate field 7;
+//    statestore_oneway.cc). Topics whose minimum someone reads keep the
+//    reply, so the minimum only counts acknowledged versions.
 //  * Heartbeats run on their own pool and connections; a subscriber is
 //    failed after max_missed_heartbeats consecutive failures and unregistered
 //    (its transient entries become tombstones).
 //  * Tombstones are garbage-collected once every subscriber of the topic has
-//    processed them and the retention window has passed (see topic.h).
+//    processed them (or been sent them oneway) and the retention window has
+//    passed; a base below what was collected gets a full update (topic.h).
 //
 // Lifecycle: construct, Start(), Shutdown() (idempotent; also from the
 // destructor). Shutdown interrupts in-flight RPCs and joins every thread.
@@ -168,8 +176,12 @@ struct SubscriberInfo {
 };
 
 struct StatestoreCounters {
-  int64_t updates_sent = 0;
+  int64_t updates_sent = 0;  // UpdateState RPCs answered, and oneway updates sent
   int64_t update_failures = 0;
+  // UpdateStateOneway updates written to their connection, and
+  // TRequestTopicUpdateRequest field 7 entries taken (a base reset each).
+  int64_t oneway_updates_sent = 0;
+  int64_t oneway_resends = 0;
   int64_t heartbeats_sent = 0;
   int64_t heartbeat_failures = 0;
   int64_t subscribers_failed = 0;
@@ -221,7 +233,10 @@ class Statestore {
   // subscribe with populate_min are ignored. With field 5: a publication the
   // registration pushes, written at once, all or none, under the rules of
   // a reply's publications, before fields 3 and 4 are taken (nothing else
-  // is done if it is refused). The peer must show the registration's
+  // is done if it is refused). With field 7, taken first: resends of
+  // UpdateStateOneway updates the registration did not apply (all checked
+  // before any is taken; statestore_oneway.cc). Fields 5 and 7 ask for no
+  // other update. The peer must show the registration's
   // identity: `identity` is its verified certificate subject ("" without
   // mTLS) and field 6 its token. `topic_versions` (optional) receives each
   // written topic's version after the write.

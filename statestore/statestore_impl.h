@@ -74,6 +74,15 @@ class Statestore::Impl {
                                                  const std::string& auth_token,
                                                  const std::string& peer_identity)
       EXCLUDES(mu_);
+  // TRequestTopicUpdateRequest field 7: the registration could not apply
+  // UpdateStateOneway updates; each entry whose rejected_to_version is still
+  // the last version sent to it for the topic sets that topic's base to
+  // from_version, and an update is scheduled (statestore_oneway.cc). Same
+  // identity rule as Publish.
+  Status ResendFrom(const impala::TUniqueId& registration_id,
+                    const std::vector<impala::TTopicResend>& resends,
+                    const std::string& auth_token, const std::string& peer_identity)
+      EXCLUDES(mu_);
   // TRequestTopicUpdateRequest fields 3 and 4 (statestore_min_push.cc).
   Status WantMinVersions(const impala::TUniqueId& registration_id,
                          const std::map<std::string, int64_t>& wanted,
@@ -116,6 +125,9 @@ class Statestore::Impl {
     std::unique_ptr<Topic> topic;
     std::multiset<int64_t> versions;  // last_version of every subscriber of the topic
     int64_t published_min = 0;        // last min pushed to populate_min subscribers
+    // Subscribers registered with populate_min: while there is one, the
+    // topic's updates wait for replies (its minimum counts acknowledgements).
+    int populate_min_subscribers = 0;
   };
   // What one update run needs about one topic, copied under the lock.
   struct TopicPlan {
@@ -146,6 +158,9 @@ class Statestore::Impl {
     JobLane lane = JobLane::kHealthy;
     RunStep step = RunStep::kNone;
     std::vector<TopicPlan> plan;
+    // Sent as UpdateStateOneway (OnewayEligibleLocked): booked as delivered
+    // once written, no reply read.
+    bool oneway = false;
     Clock::time_point sent_at;
     // The reply, as ReadReply() left it for BookReplyLocked().
     Status reply_status;
@@ -182,6 +197,20 @@ class Statestore::Impl {
   void NoteMinSentLocked(SubscriberRecord* sub, const std::string& topic, int64_t min)
       REQUIRES(mu_);
   SubPtr FindRegistrationLocked(const impala::TUniqueId& registration_id) const REQUIRES(mu_);
+  // The registration `registration_id` when `auth_token` / `peer_identity`
+  // identify the peer as the identity that registered it (the rule of calls
+  // that change what the statestore holds for a registration).
+  Result<SubPtr> AuthorizedRegistration(const impala::TUniqueId& registration_id,
+                                        const std::string& auth_token,
+                                        const std::string& peer_identity) EXCLUDES(mu_);
+  // Whether the planned update of `run` may go as UpdateStateOneway: the
+  // subscriber accepts it, has answered an update of this registration and
+  // is in the healthy lane, and no topic of the plan has a populate_min
+  // subscriber (whose minimum must count only acknowledged versions).
+  bool OnewayEligibleLocked(const UpdateRun& run) const REQUIRES(mu_);
+  // Books the oneway updates of a batch that went out: their versions as
+  // delivered, and the end of each job.
+  void BookOnewayLocked(const std::vector<UpdateRun*>& runs) REQUIRES(mu_);
   // Re-applies the catalogd HA rules; on a new designation, schedules an
   // update (which carries the UpdateCatalogd call) to everyone who wants it.
   void EvaluateHaLocked() REQUIRES(mu_);

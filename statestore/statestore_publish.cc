@@ -89,9 +89,9 @@ void Statestore::Impl::ApplyReplyPublications(const SubPtr& sub,
   }
 }
 
-Result<std::map<std::string, int64_t>> Statestore::Impl::Publish(
-    const impala::TUniqueId& registration_id, const std::vector<impala::TTopicDelta>& pubs,
-    const std::string& auth_token, const std::string& peer_identity) {
+Result<SubPtr> Statestore::Impl::AuthorizedRegistration(const impala::TUniqueId& registration_id,
+                                                        const std::string& auth_token,
+                                                        const std::string& peer_identity) {
   SubPtr sub;
   {
     MutexLock l(&mu_);
@@ -104,11 +104,20 @@ Result<std::map<std::string, int64_t>> Statestore::Impl::Publish(
   const Result<std::string> identity = opts_.tokens.Identify(sub->id, peer_identity, auth_token);
   if (!identity.ok()) return identity.status();
   if (*identity != sub->identity) {
-    LOG_EVERY_N(WARNING, 100) << "a publication for subscriber '" << sub->id << "' came from "
+    LOG_EVERY_N(WARNING, 100) << "a call for subscriber '" << sub->id << "' came from "
                               << "identity '" << *identity << "', not the registering one";
-    return Status::InvalidArgument("the publication's identity is not the one that registered "
+    return Status::InvalidArgument("the caller's identity is not the one that registered "
                                    "subscriber '" + sub->id + "'");
   }
+  return sub;
+}
+
+Result<std::map<std::string, int64_t>> Statestore::Impl::Publish(
+    const impala::TUniqueId& registration_id, const std::vector<impala::TTopicDelta>& pubs,
+    const std::string& auth_token, const std::string& peer_identity) {
+  Result<SubPtr> authorized = AuthorizedRegistration(registration_id, auth_token, peer_identity);
+  if (!authorized.ok()) return authorized.status();
+  const SubPtr sub = std::move(authorized).value();
   for (const impala::TTopicDelta& pub : pubs) {
     if (pub.__isset.from_version) {
       return Status::InvalidArgument("topic '" + pub.topic_name +

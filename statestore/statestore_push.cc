@@ -115,6 +115,7 @@ bool Statestore::Impl::PlanUpdateLocked(UpdateRun* run) {
     run->plan.push_back(TopicPlan{name, tr.topic.get(), st.last_version, st.filter_prefix,
                                   st.populate_min, MinLocked(tr), st.is_transient, nullptr});
   }
+  run->oneway = OnewayEligibleLocked(*run);
   return true;
 }
 
@@ -155,10 +156,11 @@ bool Statestore::Impl::StartUpdate(UpdateRun* run) {
   }
   if (update_entries_ != nullptr) update_entries_->Record(entries);
   run->sent_at = Clock::now();
-  const Status s = sub->update_channel->Start(
-      "UpdateState", [&](impala::StatestoreSubscriberClient& c) {
-        SendUpdateState(c, parts, sub->registration_id, statestore_id_);
-      });
+  const auto send = [&](impala::StatestoreSubscriberClient& c) {
+    SendUpdateState(c, parts, sub->registration_id, statestore_id_, run->oneway);
+  };
+  const Status s = run->oneway ? sub->update_channel->Send("UpdateStateOneway", send)
+                               : sub->update_channel->Start("UpdateState", send);
   if (!s.ok()) {
     if (update_latency_ != nullptr) update_latency_->RecordMicrosSince(run->sent_at);
     UpdateFailed(sub, s, impala::TUpdateStateResponse());

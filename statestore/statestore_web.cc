@@ -165,8 +165,15 @@ void RegisterStatestoreMetrics(metrics::MetricRegistry* r, const Statestore* ss)
     int64_t StatestoreCounters::*field;
   };
   static const CounterDef kCounters[] = {
-      {"statestore_updates_sent_total", "UpdateState RPCs answered successfully.",
+      {"statestore_updates_sent_total",
+       "UpdateState RPCs answered successfully, and UpdateStateOneway updates sent.",
        &StatestoreCounters::updates_sent},
+      {"statestore_oneway_updates_sent_total",
+       "UpdateStateOneway updates written to their subscriber's connection.",
+       &StatestoreCounters::oneway_updates_sent},
+      {"statestore_oneway_resends_total",
+       "Topic bases reset because a subscriber could not apply a oneway update.",
+       &StatestoreCounters::oneway_resends},
       {"statestore_update_failures_total", "UpdateState RPCs that failed or returned an error.",
        &StatestoreCounters::update_failures},
       {"statestore_heartbeats_sent_total", "Heartbeat RPCs sent.",

@@ -43,6 +43,9 @@ class StatestoreSubscriber::Handler : public impala::StatestoreSubscriberIf {
                    const impala::TUpdateStateRequest& req) override {
     owner_->UpdateState(req, &resp);
   }
+  void UpdateStateOneway(const impala::TUpdateStateRequest& req) override {
+    owner_->UpdateStateOneway(req);
+  }
   void Heartbeat(impala::THeartbeatResponse& resp, const impala::THeartbeatRequest& req) override {
     owner_->Heartbeat(req, &resp);
   }

@@ -119,6 +119,13 @@ struct StatestoreSubscriberOptions {
   // catalogd only: passed through in the registration.
   std::optional<impala::TCatalogRegistration> catalogd_registration;
 
+  // Updates without a reply from a statestore that supports them
+  // (UpdateStateOneway; Impala's statestore ignores the request): the
+  // callbacks see the same deltas; what a reply would carry goes back by
+  // RequestTopicUpdate on the calling thread, only when there is something
+  // to say (subscriber_oneway.cc).
+  bool accept_oneway_updates = true;
+
   // No heartbeat for this long after registering => statestore lost;
   // register again.
   int statestore_timeout_ms = 30000;
@@ -268,6 +275,18 @@ class StatestoreSubscriber {
                                               impala::TRequestTopicUpdateRequest req,
                                               impala::TRequestTopicUpdateResponse* resp = nullptr)
       EXCLUDES(mu_);
+  // RequestTopicUpdate on publish_client_ (serialised by publish_mu_) as the
+  // current registration, with its token; fails when not registered, or
+  // when `only_for` is set and is not the current registration.
+  [[nodiscard]] Status SendAsRegistered(impala::TRequestTopicUpdateRequest req,
+                                        const impala::TUniqueId* only_for,
+                                        impala::TRequestTopicUpdateResponse* resp = nullptr)
+      EXCLUDES(publish_mu_, mu_);
+  // UpdateStateOneway: applies the request like UpdateState (waiting for
+  // update_mu_ instead of skipping), then sends what a reply would have
+  // carried: publications, and a resend for each topic it did not advance
+  // to the delta's to_version.
+  void UpdateStateOneway(const impala::TUpdateStateRequest& req) EXCLUDES(update_mu_, mu_);
   // Whether a populate_min subscription takes the minimum on request.
   bool AnyMinOnRequest() const;
   // Runs one RPC on `client` (client_ or publish_client_); retries once

@@ -54,6 +54,7 @@ Status StatestoreSubscriber::Register() {
   }
   req.__set_subscriber_type(options_.subscriber_type);
   if (options_.subscribe_catalogd_change) req.__set_subscribe_catalogd_change(true);
+  if (options_.accept_oneway_updates) req.__set_accepts_oneway_updates(true);
   if (options_.catalogd_registration.has_value()) {
     req.__set_catalogd_registration(*options_.catalogd_registration);
   }

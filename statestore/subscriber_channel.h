@@ -81,6 +81,16 @@ class SubscriberChannel {
     return EndExchange(rpc_name, std::move(s));
   }
 
+  // A oneway call: Start(), and the exchange ends once `send` (a generated
+  // send_X of a oneway method) has written and flushed the message. OK
+  // means the message is in the connection, not that the peer read it.
+  template <typename Fn>
+  [[nodiscard]] Status Send(const char* rpc_name, Fn&& send) EXCLUDES(mu_) {
+    Status s = Start(rpc_name, std::forward<Fn>(send));
+    if (!s.ok()) return s;
+    return EndExchange(rpc_name, std::move(s));
+  }
+
   // Between Start() and Finish(): the descriptor to poll() for the reply
   // (readable, or hung up once the deadline interrupt shut it down); -1 if
   // the channel is closed or the connection is gone, when Finish() fails at

@@ -1,5 +1,6 @@
 // StatestoreSubscriber::Publish: publications pushed to the statestore on
-// the caller's thread (RequestTopicUpdate field 5). See subscriber.h.
+// the caller's thread (RequestTopicUpdate field 5). See subscriber.h. The
+// answer to a oneway update (fields 5 and 7) goes the same way.
 #include "StatestoreService.h"
 #include "statestore/subscriber.h"
 
@@ -14,8 +15,18 @@ Result<std::map<std::string, int64_t>> StatestoreSubscriber::Publish(
                                      "': from_version belongs in an UpdateState reply");
     }
   }
-  MutexLock p(&publish_mu_);
   impala::TRequestTopicUpdateRequest req;
+  req.topic_updates = std::move(deltas);  // __set_ would copy them
+  req.__isset.topic_updates = true;
+  impala::TRequestTopicUpdateResponse resp;
+  ICS_RETURN_IF_ERROR(SendAsRegistered(std::move(req), nullptr, &resp));
+  return std::move(resp.topic_versions);
+}
+
+Status StatestoreSubscriber::SendAsRegistered(impala::TRequestTopicUpdateRequest req,
+                                              const impala::TUniqueId* only_for,
+                                              impala::TRequestTopicUpdateResponse* resp) {
+  MutexLock p(&publish_mu_);
   {
     MutexLock l(&mu_);
     if (stopping_) return Status::Shutdown("subscriber " + options_.subscriber_id + " stopped");
@@ -23,16 +34,16 @@ Result<std::map<std::string, int64_t>> StatestoreSubscriber::Publish(
       return Status(ErrorCode::kRecoverableError,
                     "subscriber " + options_.subscriber_id + " is not registered");
     }
+    if (only_for != nullptr && *only_for != *registration_id_) {
+      return Status(ErrorCode::kRecoverableError,
+                    "subscriber " + options_.subscriber_id + " registered again meanwhile");
+    }
     req.registration_id = *registration_id_;
   }
-  req.topic_updates = std::move(deltas);  // __set_ would copy them
-  req.__isset.topic_updates = true;
   if (!options_.security.statestore_auth_token.empty()) {
     req.__set_auth_token(options_.security.statestore_auth_token);
   }
-  impala::TRequestTopicUpdateResponse resp;
-  ICS_RETURN_IF_ERROR(SendRequestTopicUpdate(publish_client_.get(), std::move(req), &resp));
-  return std::move(resp.topic_versions);
+  return SendRequestTopicUpdate(publish_client_.get(), std::move(req), resp);
 }
 
 }  // namespace ics::statestore

@@ -54,6 +54,8 @@ struct SubscriberRecord {
   // (subscribe_catalogd_change, or a candidate).
   bool ha_candidate = false;
   bool wants_catalogd = false;
+  // Registered with accepts_oneway_updates (UpdateStateOneway).
+  bool accepts_oneway = false;
 
   // Guarded by the broker's registry lock.
   std::map<std::string, SubscribedTopic> topics;

@@ -12,6 +12,7 @@
 namespace ics::statestore {
 
 using apache::thrift::protocol::T_CALL;
+using apache::thrift::protocol::T_ONEWAY;
 using apache::thrift::protocol::T_I32;
 using apache::thrift::protocol::T_I64;
 using apache::thrift::protocol::T_MAP;
@@ -168,15 +169,19 @@ uint32_t WriteRequest(TProtocol* out, const std::vector<UpdateStatePart>& parts,
 void SendUpdateState(impala::StatestoreSubscriberClient& client,
                      const std::vector<UpdateStatePart>& parts,
                      const impala::TUniqueId& registration_id,
-                     const impala::TUniqueId& statestore_id) {
+                     const impala::TUniqueId& statestore_id, bool oneway) {
   TProtocol* out = client.getOutputProtocol().get();
   if (!SpeaksBinary(out)) {
     throw TProtocolException(TProtocolException::NOT_IMPLEMENTED,
                              "UpdateState from encoded deltas needs the binary protocol");
   }
-  // What the generated send_UpdateState writes around the request: the
-  // call message (sequence id 0) and its argument struct.
-  WriteOneFieldMessage(out, "UpdateState", T_CALL, 0, "StatestoreSubscriber_UpdateState_pargs",
+  // What the generated send_UpdateState (send_UpdateStateOneway) writes
+  // around the request: the call message (sequence id 0) and its argument
+  // struct.
+  WriteOneFieldMessage(out, oneway ? "UpdateStateOneway" : "UpdateState",
+                       oneway ? T_ONEWAY : T_CALL, 0,
+                       oneway ? "StatestoreSubscriber_UpdateStateOneway_pargs"
+                              : "StatestoreSubscriber_UpdateState_pargs",
                        "params", 1, [&](TProtocol* o) {
                          WriteRequest(o, parts, registration_id, statestore_id);
                        });

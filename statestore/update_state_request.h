@@ -76,7 +76,8 @@ struct UpdateStatePart {
   int64_t min_version = 0;
 };
 
-// Writes and flushes one UpdateState call on the client's output protocol:
+// Writes and flushes one UpdateState call on the client's output protocol
+// (UpdateStateOneway with `oneway`: the same request in a oneway message):
 // protocol_version V2, `parts` as topic_deltas (sorted by topic name, no
 // name twice), then the registration and statestore ids. Thrift exceptions
 // propagate (the caller's channel turns them into a Status); an output
@@ -85,6 +86,6 @@ struct UpdateStatePart {
 void SendUpdateState(impala::StatestoreSubscriberClient& client,
                                      const std::vector<UpdateStatePart>& parts,
                                      const impala::TUniqueId& registration_id,
-                                     const impala::TUniqueId& statestore_id);
+                                     const impala::TUniqueId& statestore_id, bool oneway = false);
 
 }  // namespace ics::statestore

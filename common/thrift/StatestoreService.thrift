@@ -81,6 +81,11 @@ struct TRegisterSubscriberRequest {
   // skips it): a shared-secret token that identifies the subscriber when
   // mutual TLS does not (statestore/subscriber_tokens.h).
   100: optional string auth_token;
+  // This project's own field: the subscriber also serves UpdateStateOneway
+  // (see the StatestoreSubscriber service). A statestore that knows the
+  // field may then send it updates without waiting for a reply; one that
+  // does not (Impala's) skips it and keeps calling UpdateState.
+  101: optional bool accepts_oneway_updates;
 }
 
 struct TRegisterSubscriberResponse {
@@ -103,6 +108,15 @@ struct TGetProtocolVersionResponse {
   1: required Status.TStatus status;
   2: required StatestoreServiceVersion protocol_version;
   3: optional Types.TUniqueId statestore_id;
+}
+
+// One entry of TRequestTopicUpdateRequest field 7.
+struct TTopicResend {
+  1: required string topic_name;
+  // The subscriber's processed version of the topic: send from here.
+  2: required i64 from_version;
+  // to_version of the UpdateStateOneway delta it did not apply.
+  3: required i64 rejected_to_version;
 }
 
 // Calls subscribers make on the statestore.
@@ -132,6 +146,15 @@ struct TGetProtocolVersionResponse {
 // registration whose identity came from a token must send the token again
 // in field 6. The response's field 2 then gives, for each topic written, its
 // version after the write (at least that of the last entry written).
+//
+// With field 7 set the call answers UpdateStateOneway updates that the
+// subscriber could not apply (a delta that did not start at its processed
+// version, a callback that failed, a reply that asked for a new base): for
+// each topic, the version to send from next. The statestore takes an entry
+// only while the last version it sent that subscriber for the topic is
+// still the rejected update's to_version; an older rejection is followed by
+// the rejections of the updates sent after it, and the last one is taken.
+// It then sends the subscriber an update from that version.
 struct TRequestTopicUpdateRequest {
   1: required StatestoreServiceVersion protocol_version =
       StatestoreServiceVersion.V2
@@ -140,7 +163,9 @@ struct TRequestTopicUpdateRequest {
   4: optional bool min_subscriber_topic_version_on_request;
   5: optional list<TTopicDelta> topic_updates;
   6: optional string auth_token;
+  7: optional list<TTopicResend> resend_from;
 }
+
 
 struct TRequestTopicUpdateResponse {
   1: required Status.TStatus status;
@@ -227,6 +252,16 @@ struct TUpdateStatestoredRoleResponse {
 // Calls the statestore makes on each subscriber.
 service StatestoreSubscriber {
   TUpdateStateResponse UpdateState(1: TUpdateStateRequest params);
+
+  // This project's own method, called only on subscribers that registered
+  // with accepts_oneway_updates, for updates whose topics have no
+  // populate_min_subscriber_topic_version subscriber (no minimum depends on
+  // the acknowledgement). The same request as UpdateState without a reply:
+  // the statestore counts the update as delivered once it is written to the
+  // connection. A subscriber that cannot apply it, or has something to say
+  // that a reply would carry (publications, a new base), calls
+  // RequestTopicUpdate (fields 5 and 7) instead.
+  oneway void UpdateStateOneway(1: TUpdateStateRequest params);
 
   THeartbeatResponse Heartbeat(1: THeartbeatRequest params);
 

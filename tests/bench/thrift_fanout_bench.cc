@@ -74,6 +74,10 @@ class Receiver : public impala::StatestoreSubscriberIf {
     out.status.status_code = impala::TErrorCode::OK;
     out.__set_skipped(false);
   }
+  void UpdateStateOneway(const impala::TUpdateStateRequest& req) override {
+    impala::TUpdateStateResponse ignored;
+    UpdateState(ignored, req);
+  }
   void Heartbeat(impala::THeartbeatResponse& out, const impala::THeartbeatRequest&) override {
     out.status.status_code = impala::TErrorCode::OK;
   }

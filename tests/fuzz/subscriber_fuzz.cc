@@ -1,5 +1,6 @@
 // StatestoreSubscriber (the callback service every subscriber serves to the
-// statestore: UpdateState, Heartbeat, UpdateCatalogd, UpdateStatestoredRole)
+// statestore: UpdateState, UpdateStateOneway, Heartbeat, UpdateCatalogd,
+// UpdateStatestoredRole)
 // fed raw request bytes.
 //
 // Handler: the generated processor over an adapter, because the library's
@@ -41,6 +42,11 @@ class TopicCallbackAdapter : public impala::StatestoreSubscriberIf {
     resp.status = ToTStatus(Status::OK());
     resp.__set_topic_updates(std::move(publications));
     resp.__set_skipped(false);
+  }
+  // The same request without a reply: the same callbacks.
+  void UpdateStateOneway(const impala::TUpdateStateRequest& req) override {
+    impala::TUpdateStateResponse ignored;
+    UpdateState(ignored, req);
   }
   void Heartbeat(impala::THeartbeatResponse& resp, const impala::THeartbeatRequest&) override {
     resp.__set_status(ToTStatus(Status::OK()));

@@ -117,6 +117,11 @@ class FakeSubscriber::Handler : public impala::StatestoreSubscriberIf {
                    const impala::TUpdateStateRequest& req) override {
     owner_->OnUpdateState(resp, req);
   }
+  // Never registered with accepts_oneway_updates: being sent one is a
+  // protocol violation.
+  void UpdateStateOneway(const impala::TUpdateStateRequest&) override {
+    owner_->OnUnexpectedOneway();
+  }
   void Heartbeat(impala::THeartbeatResponse& resp, const impala::THeartbeatRequest& req) override {
     owner_->OnHeartbeat(resp, req);
   }
@@ -388,6 +393,11 @@ void FakeSubscriber::WaitWhileRegistering(std::unique_lock<std::mutex>& l) {
   // Like a real subscriber, hold callbacks until registration has answered
   // (the first update may overtake the RegisterSubscriber response).
   cv_.wait_for(l, Millis(options_.rpc_timeout_ms), [&] { return !registering_ || stopping_; });
+}
+
+void FakeSubscriber::OnUnexpectedOneway() {
+  std::unique_lock<std::mutex> l(mu_);
+  violations_.push_back("UpdateStateOneway sent to a subscriber that did not accept it");
 }
 
 void FakeSubscriber::OnUpdateState(impala::TUpdateStateResponse& resp,

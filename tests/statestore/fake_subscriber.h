@@ -231,6 +231,7 @@ class FakeSubscriber {
     std::vector<RecordedUpdate> updates;
   };
 
+  void OnUnexpectedOneway();
   void OnUpdateState(impala::TUpdateStateResponse& resp, const impala::TUpdateStateRequest& req);
   void OnHeartbeat(impala::THeartbeatResponse& resp, const impala::THeartbeatRequest& req);
   void OnCatalogdUpdate(RecordedCatalogdUpdate update);

@@ -42,7 +42,7 @@ struct Wanted {
 
 // What the generated client writes for the request those deltas make.
 std::string Generated(const std::vector<Wanted>& want, const impala::TUniqueId& reg,
-                      const impala::TUniqueId& ss) {
+                      const impala::TUniqueId& ss, bool oneway) {
   impala::TUpdateStateRequest req;
   req.protocol_version = impala::StatestoreServiceVersion::V2;
   for (const Wanted& w : want) {
@@ -54,12 +54,16 @@ std::string Generated(const std::vector<Wanted>& want, const impala::TUniqueId& 
   req.__set_statestore_id(ss);
   auto buf = std::make_shared<TMemoryBuffer>();
   impala::StatestoreSubscriberClient client(std::make_shared<TBinaryProtocol>(buf));
-  client.send_UpdateState(req);
+  if (oneway) {
+    client.send_UpdateStateOneway(req);
+  } else {
+    client.send_UpdateState(req);
+  }
   return buf->getBufferAsString();
 }
 
 std::string Shared(const std::vector<Wanted>& want, const impala::TUniqueId& reg,
-                   const impala::TUniqueId& ss, bool bounded) {
+                   const impala::TUniqueId& ss, bool bounded, bool oneway) {
   std::vector<UpdateStatePart> parts;
   for (const Wanted& w : want) {
     auto delta = w.topic->EncodedDeltaFor(w.base, w.prefix);
@@ -74,7 +78,7 @@ std::string Shared(const std::vector<Wanted>& want, const impala::TUniqueId& reg
     proto = std::make_shared<BoundedProtocol>(proto, o);
   }
   impala::StatestoreSubscriberClient client(proto);
-  SendUpdateState(client, parts, reg, ss);
+  SendUpdateState(client, parts, reg, ss, oneway);
   return buf->getBufferAsString();
 }
 
@@ -100,9 +104,14 @@ TEST(UpdateStateRequestTest, SameBytesAsTheGeneratedClient) {
       {"no topics", {}},
   };
   for (const auto& [what, want] : cases) {
-    const std::string generated = Generated(want, reg, ss);
-    EXPECT_EQ(Shared(want, reg, ss, /*bounded=*/false), generated) << what;
-    EXPECT_EQ(Shared(want, reg, ss, /*bounded=*/true), generated) << what << " (bounded)";
+    for (const bool oneway : {false, true}) {
+      const std::string generated = Generated(want, reg, ss, oneway);
+      const std::string how = oneway ? " (oneway)" : "";
+      EXPECT_EQ(Shared(want, reg, ss, /*bounded=*/false, oneway), generated) << what << how;
+      EXPECT_EQ(Shared(want, reg, ss, /*bounded=*/true, oneway), generated)
+          << what << " (bounded)" << how;
+    }
+    EXPECT_NE(Generated(want, reg, ss, false), Generated(want, reg, ss, true)) << what;
   }
 }
 
