@@ -83,6 +83,21 @@ void StatestoreSeeds() {
           u.__set_topic_updates({d});
           c.send_RequestTopicUpdate(u);
         }));
+  // Resends of oneway updates (field 7): one the broker checks and takes or
+  // ignores, one it refuses (from_version past the rejected version).
+  Write("statestore_service_fuzz", "register_then_resend", Calls<Client>([](Client& c) {
+          c.send_RegisterSubscriber(RegistrationWithMembership("resender"));
+          impala::TTopicResend r;
+          r.topic_name = "impala-membership";
+          r.from_version = 0;
+          r.rejected_to_version = 0;
+          impala::TRequestTopicUpdateRequest u;
+          u.__set_resend_from({r});
+          c.send_RequestTopicUpdate(u);
+          r.from_version = 5;
+          u.__set_resend_from({r});
+          c.send_RequestTopicUpdate(u);
+        }));
   Write("statestore_service_fuzz", "version_and_update", Calls<Client>([](Client& c) {
           c.send_GetProtocolVersion(impala::TGetProtocolVersionRequest());
           impala::TRequestTopicUpdateRequest u;
@@ -149,6 +164,11 @@ void SubscriberSeeds(CatalogdStack& stack) {
           req.topic_deltas = {{ics::kCatalogTopic, delta}};
           req.__set_registration_id(impala::TUniqueId());
           c.send_UpdateState(req);
+        }));
+  Write("subscriber_fuzz", "oneway_full_topic", Calls<Client>([&](Client& c) {
+          impala::TUpdateStateRequest req;
+          req.topic_deltas = {{ics::kCatalogTopic, full}};
+          c.send_UpdateStateOneway(req);
         }));
   Write("subscriber_fuzz", "heartbeat", Calls<Client>([](Client& c) {
           impala::THeartbeatRequest hb;

@@ -64,6 +64,7 @@ class FakeStatestore : public impala::StatestoreServiceIf {
                           const impala::TRequestTopicUpdateRequest& req) override {
     std::unique_lock<std::mutex> l(mu_);
     ++update_requests_;
+    last_update_request_ = req;
     cv_.wait(l, [&] { return !hold_update_requests_; });
     resp.status.status_code = req.registration_id == last_registration_id_
                                   ? impala::TErrorCode::OK
@@ -81,6 +82,7 @@ class FakeStatestore : public impala::StatestoreServiceIf {
   }
   int register_calls() { return Get(register_calls_); }
   int update_requests() { return Get(update_requests_); }
+  impala::TRequestTopicUpdateRequest last_update_request() { return Get(last_update_request_); }
   impala::TRegisterSubscriberRequest last_request() { return Get(last_request_); }
   impala::TUniqueId last_registration_id() { return Get(last_registration_id_); }
   const impala::TUniqueId statestore_id_ = GenerateUniqueId();
@@ -105,6 +107,7 @@ class FakeStatestore : public impala::StatestoreServiceIf {
   int register_calls_ = 0;
   int update_requests_ = 0;
   impala::TRegisterSubscriberRequest last_request_;
+  impala::TRequestTopicUpdateRequest last_update_request_;
   impala::TUniqueId last_registration_id_;
 };
 
@@ -230,6 +233,15 @@ class SubscriberProtocolTest : public ::testing::Test {
                            [&](impala::StatestoreSubscriberClient& c) { c.UpdateState(resp, req); })
                     .ok());
     return resp;
+  }
+  // Sends `req` as UpdateStateOneway, then a heartbeat on the same
+  // connection: its reply comes after the oneway update was handled.
+  void SendOneway(const impala::TUpdateStateRequest& req) {
+    EXPECT_TRUE(client_
+                    ->Call("UpdateStateOneway",
+                           [&](impala::StatestoreSubscriberClient& c) { c.UpdateStateOneway(req); })
+                    .ok());
+    SendHeartbeat(fake_->last_registration_id(), fake_->statestore_id_);
   }
   impala::THeartbeatResponse SendHeartbeat(const impala::TUniqueId& reg,
                                            const impala::TUniqueId& ss) {
@@ -369,6 +381,67 @@ TEST_F(SubscriberProtocolTest, PublicationsAreReturnedAndFromVersionAdopted) {
   EXPECT_TRUE(sub_->WaitForTopicVersion("t", 2, milliseconds(0)).ok());
   EXPECT_TRUE(sub_->WaitForTopicVersion("t", 3, milliseconds(50)).Is(ErrorCode::kTimedOut));
   EXPECT_TRUE(sub_->WaitForTopicVersion("nope", 1, milliseconds(0)).Is(ErrorCode::kNotFound));
+}
+
+TEST_F(SubscriberProtocolTest, OnewayUpdatesAreAnsweredOnlyWithSomethingToSay) {
+  StartSubscriber(Options("s"));
+  ASSERT_TRUE(sub_->WaitForRegistration(milliseconds(5000)).ok());
+  EXPECT_TRUE(fake_->last_request().accepts_oneway_updates);
+  SendOneway(Request(Delta(false, 0, 5)));  // applied: nothing to say
+  EXPECT_EQ(sub_->last_topic_version("t"), 5);
+  EXPECT_EQ(fake_->update_requests(), 0);
+  const auto resend_of = [&](int64_t from, int64_t rejected) {
+    const impala::TRequestTopicUpdateRequest r = fake_->last_update_request();
+    return r.__isset.resend_from && r.resend_from.size() == 1 &&
+           r.resend_from[0].topic_name == "t" && r.resend_from[0].from_version == from &&
+           r.resend_from[0].rejected_to_version == rejected && !r.__isset.topic_updates &&
+           r.registration_id == fake_->last_registration_id();
+  };
+
+  // A delta that does not start at our version: resend from ours.
+  SendOneway(Request(Delta(true, 3, 7)));
+  ASSERT_EQ(fake_->update_requests(), 1);
+  EXPECT_TRUE(resend_of(5, 7));
+  EXPECT_EQ(recorder_.deltas().size(), 1u);
+
+  // A callback that fails: resend from the version it left.
+  recorder_.ThrowNext(1);
+  SendOneway(Request(Delta(true, 5, 8)));
+  ASSERT_EQ(fake_->update_requests(), 2);
+  EXPECT_TRUE(resend_of(5, 8));
+  EXPECT_EQ(sub_->num_failed_updates(), 1);
+
+  // A publication is pushed (field 5); its from_version becomes a resend.
+  impala::TTopicDelta pub;
+  pub.is_delta = true;
+  impala::TTopicItem item;
+  item.key = "p/k";
+  item.value = "v";
+  pub.topic_entries.push_back(item);
+  pub.__set_from_version(2);
+  recorder_.PublishNext(pub);
+  SendOneway(Request(Delta(true, 5, 9)));
+  ASSERT_EQ(fake_->update_requests(), 3);
+  const impala::TRequestTopicUpdateRequest r = fake_->last_update_request();
+  ASSERT_EQ(r.topic_updates.size(), 1u);
+  EXPECT_EQ(r.topic_updates[0].topic_name, "t");
+  EXPECT_FALSE(r.topic_updates[0].__isset.from_version);
+  ASSERT_EQ(r.topic_updates[0].topic_entries.size(), 1u);
+  EXPECT_EQ(r.topic_updates[0].topic_entries[0].key, "p/k");
+  ASSERT_EQ(r.resend_from.size(), 1u);
+  EXPECT_EQ(r.resend_from[0].from_version, 2);
+  EXPECT_EQ(r.resend_from[0].rejected_to_version, 9);
+  EXPECT_EQ(sub_->last_topic_version("t"), 2);
+
+  // Applied in full: nothing to say again. For another registration:
+  // nothing applied, nothing said.
+  SendOneway(Request(Delta(true, 2, 10)));
+  EXPECT_EQ(sub_->last_topic_version("t"), 10);
+  auto foreign = Request(Delta(true, 3, 11));
+  foreign.__set_registration_id(GenerateUniqueId());
+  SendOneway(foreign);
+  EXPECT_EQ(sub_->last_topic_version("t"), 10);
+  EXPECT_EQ(fake_->update_requests(), 3);
 }
 
 TEST_F(SubscriberProtocolTest, WaitHelpersWakeOnUpdate) {

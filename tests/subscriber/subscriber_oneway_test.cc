@@ -1,0 +1,206 @@
+// Oneway topic updates (UpdateStateOneway) between the real broker and the
+// subscriber library: which updates go without a reply, that they carry the
+// same changes, and how what a reply would say (publications, a failed
+// delta, a new base) comes back by RequestTopicUpdate and is resent. What
+// the subscriber sends back for each kind of delta is checked against a
+// scripted statestore in subscriber_protocol_test.cc.
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "common/util/unique_id.h"
+#include "statestore/statestore_server.h"
+#include "statestore/subscriber.h"
+#include "tests/subscriber/subscriber_test_util.h"
+#include "tests/util/eventually.h"
+
+namespace ics::statestore {
+namespace {
+
+using ::ics::testing::Eventually;
+using std::chrono::milliseconds;
+
+int64_t OnewaySent(StatestoreServer* ss) { return ss->statestore()->Counters().oneway_updates_sent; }
+int64_t Resends(StatestoreServer* ss) { return ss->statestore()->Counters().oneway_resends; }
+
+// The broker's last version sent to / processed by subscriber `id`.
+int64_t BrokerVersionOf(StatestoreServer* ss, const std::string& id) {
+  for (const SubscriberInfo& s : ss->statestore()->Subscribers()) {
+    if (s.id != id) continue;
+    for (const auto& t : s.topics) {
+      if (t.topic == kTopic) return t.last_version;
+    }
+  }
+  return -1;
+}
+
+TEST(SubscriberOnewayTest, UpdatesGoOnewayAndCarryTheSameChanges) {
+  auto ss = StartStatestore();
+  ASSERT_NE(ss, nullptr);
+  TopicMirror writer_mirror, reader_mirror;
+  auto writer = StartSubscriber(SubscriberOptions("writer", ss->port()), &writer_mirror);
+  auto reader = StartSubscriber(SubscriberOptions("reader", ss->port()), &reader_mirror);
+  ASSERT_TRUE(writer->WaitForRegistration(milliseconds(5000)).ok());
+  ASSERT_TRUE(reader->WaitForRegistration(milliseconds(5000)).ok());
+  // Publications made in callbacks of oneway updates travel back pushed.
+  writer_mirror.Publish("first", "1");
+  writer->RequestTopicUpdate();
+  ASSERT_EVENTUALLY_TRUE(reader_mirror.Get("first") == "1");
+  // Updates are full until a non-zero version was processed; deltas after.
+  const int full_updates = reader_mirror.full_updates();
+  for (int i = 0; i < 20; ++i) {
+    writer_mirror.Publish("k" + std::to_string(i), "v" + std::to_string(i));
+    writer->RequestTopicUpdate();
+  }
+  writer_mirror.Publish("k0", "", /*deleted=*/true);
+  writer->RequestTopicUpdate();
+  ASSERT_EVENTUALLY_TRUE(reader_mirror.Get("k19") == "v19" && reader_mirror.Get("k0") == "<none>");
+  EXPECT_EQ(reader_mirror.Get("k7"), "v7");
+  EXPECT_GT(OnewaySent(ss.get()), 0);
+  EXPECT_EQ(reader_mirror.full_updates(), full_updates);
+  const int64_t v = TopicVersion(ss.get(), kTopic);
+  EXPECT_TRUE(reader->WaitForTopicVersion(kTopic, v, milliseconds(5000)).ok());
+  EXPECT_TRUE(writer->WaitForTopicVersion(kTopic, v, milliseconds(5000)).ok());
+  EXPECT_EQ(reader->num_failed_updates(), 0);
+  EXPECT_EQ(Resends(ss.get()), 0);
+  EXPECT_EQ(ss->statestore()->Counters().update_failures, 0);
+}
+
+TEST(SubscriberOnewayTest, TopicsWhoseMinimumIsReadKeepTheReply) {
+  auto ss = StartStatestore();
+  ASSERT_NE(ss, nullptr);
+  TopicMirror writer_mirror, reader_mirror;
+  auto writer = StartSubscriber(SubscriberOptions("writer", ss->port()), &writer_mirror);
+  auto reader = StartSubscriber(SubscriberOptions("reader", ss->port()), &reader_mirror,
+                                /*populate_min=*/true);
+  ASSERT_TRUE(writer->WaitForRegistration(milliseconds(5000)).ok());
+  ASSERT_TRUE(reader->WaitForRegistration(milliseconds(5000)).ok());
+  writer_mirror.Publish("k", "v");
+  writer->RequestTopicUpdate();
+  ASSERT_EVENTUALLY_TRUE(reader_mirror.Get("k") == "v");
+  const int64_t v = TopicVersion(ss.get(), kTopic);
+  // The minimum counts only acknowledged versions, so it is right.
+  EXPECT_TRUE(reader->WaitForMinSubscriberTopicVersion(kTopic, v, milliseconds(5000)).ok());
+  ASSERT_EVENTUALLY_TRUE(ss->statestore()->Counters().updates_sent >= 10);
+  EXPECT_EQ(OnewaySent(ss.get()), 0);
+}
+
+TEST(SubscriberOnewayTest, SubscribersThatDoNotAcceptThemGetReplies) {
+  auto ss = StartStatestore();
+  ASSERT_NE(ss, nullptr);
+  TopicMirror mirror;
+  auto o = SubscriberOptions("impala-like", ss->port());
+  o.accept_oneway_updates = false;
+  auto sub = StartSubscriber(o, &mirror);
+  ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
+  mirror.Publish("k", "v");
+  sub->RequestTopicUpdate();
+  ASSERT_EVENTUALLY_TRUE(mirror.Get("k") == "v");
+  ASSERT_EVENTUALLY_TRUE(ss->statestore()->Counters().updates_sent >= 5);
+  EXPECT_EQ(OnewaySent(ss.get()), 0);
+}
+
+TEST(SubscriberOnewayTest, AnUpdateTheCallbackFailedIsResent) {
+  auto ss = StartStatestore();
+  ASSERT_NE(ss, nullptr);
+  TopicMirror writer_mirror, reader_mirror;
+  auto writer = StartSubscriber(SubscriberOptions("writer", ss->port()), &writer_mirror);
+  auto reader = StartSubscriber(SubscriberOptions("reader", ss->port()), &reader_mirror);
+  ASSERT_TRUE(reader->WaitForRegistration(milliseconds(5000)).ok());
+  ASSERT_TRUE(writer->WaitForRegistration(milliseconds(5000)).ok());
+  ASSERT_EVENTUALLY_TRUE(OnewaySent(ss.get()) >= 2);
+  reader_mirror.ThrowNext();
+  auto pushed = writer->Publish({OneEntry(kTopic, "boom", "1")});
+  ASSERT_TRUE(pushed.ok()) << pushed.status().ToString();
+  // The failed update left the reader's version behind; it asked for the
+  // update again and got it.
+  ASSERT_EVENTUALLY_TRUE(reader_mirror.Get("boom") == "1");
+  EXPECT_EQ(reader->num_failed_updates(), 1);
+  EXPECT_GE(Resends(ss.get()), 1);
+  EXPECT_TRUE(reader->WaitForTopicVersion(kTopic, pushed->at(kTopic), milliseconds(5000)).ok());
+}
+
+TEST(SubscriberOnewayTest, ABaseResetAskedByACallbackGetsAFullUpdate) {
+  auto ss = StartStatestore();
+  ASSERT_NE(ss, nullptr);
+  TopicMirror mirror;
+  auto sub = StartSubscriber(SubscriberOptions("s", ss->port()), &mirror);
+  ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
+  mirror.Publish("k", "v");
+  sub->RequestTopicUpdate();
+  ASSERT_EVENTUALLY_TRUE(mirror.Get("k") == "v");
+  ASSERT_EVENTUALLY_TRUE(OnewaySent(ss.get()) >= 2);
+  const int full_before = mirror.full_updates();
+  mirror.ResetBaseNext();
+  sub->RequestTopicUpdate();
+  ASSERT_EVENTUALLY_TRUE(mirror.full_updates() > full_before);
+  EXPECT_EQ(mirror.Get("k"), "v");
+  EXPECT_GE(Resends(ss.get()), 1);
+}
+
+class ResendTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // No periodic updates: versions move only when this test moves them.
+    ss_ = StartStatestore(0, /*update_frequency_ms=*/60000);
+    ASSERT_NE(ss_, nullptr);
+    writer_ = StartSubscriber(SubscriberOptions("writer", ss_->port()), &writer_mirror_);
+    reader_ = StartSubscriber(SubscriberOptions("reader", ss_->port()), &reader_mirror_);
+    ASSERT_TRUE(writer_->WaitForRegistration(milliseconds(5000)).ok());
+    ASSERT_TRUE(reader_->WaitForRegistration(milliseconds(5000)).ok());
+    ASSERT_EVENTUALLY_TRUE(reader_mirror_.updates() >= 1);
+    // One change after the first (replied) update: it goes oneway.
+    auto pushed = writer_->Publish({OneEntry(kTopic, "a", "1")});
+    ASSERT_TRUE(pushed.ok()) << pushed.status().ToString();
+    version_ = pushed->at(kTopic);
+    ASSERT_TRUE(reader_->WaitForTopicVersion(kTopic, version_, milliseconds(5000)).ok());
+    ASSERT_EVENTUALLY_TRUE(BrokerVersionOf(ss_.get(), "reader") == version_);
+    ASSERT_GE(OnewaySent(ss_.get()), 1);
+  }
+  void TearDown() override {
+    if (reader_) reader_->Stop();
+    if (writer_) writer_->Stop();
+    if (ss_) ss_->Stop();
+  }
+  Status Ask(const std::string& topic, int64_t from, int64_t rejected) {
+    impala::TRequestTopicUpdateRequest req;
+    req.registration_id = *reader_->registration_id();
+    impala::TTopicResend r;
+    r.topic_name = topic;
+    r.from_version = from;
+    r.rejected_to_version = rejected;
+    req.__set_resend_from({r});
+    return ss_->statestore()->RequestTopicUpdate(req);
+  }
+
+  std::unique_ptr<StatestoreServer> ss_;
+  TopicMirror writer_mirror_, reader_mirror_;
+  std::unique_ptr<StatestoreSubscriber> writer_, reader_;
+  int64_t version_ = 0;
+};
+
+TEST_F(ResendTest, ResendsAreCheckedAndOnlyTheLastUpdateSentCounts) {
+  EXPECT_TRUE(Ask("no-such-topic", 0, version_).Is(ErrorCode::kInvalidArgument));
+  EXPECT_TRUE(Ask(kTopic, version_ + 1, version_).Is(ErrorCode::kInvalidArgument));
+  EXPECT_TRUE(Ask(kTopic, -1, version_).Is(ErrorCode::kInvalidArgument));
+  impala::TRequestTopicUpdateRequest stranger;
+  stranger.registration_id = GenerateUniqueId();
+  stranger.__set_resend_from({});
+  EXPECT_TRUE(ss_->statestore()->RequestTopicUpdate(stranger).Is(ErrorCode::kNotFound));
+  // The rejection of an update older than the last one sent is ignored.
+  EXPECT_TRUE(Ask(kTopic, 0, version_ + 5).ok());
+  EXPECT_EQ(Resends(ss_.get()), 0);
+  EXPECT_EQ(BrokerVersionOf(ss_.get(), "reader"), version_);
+  const int full_before = reader_mirror_.full_updates();
+  // The last one's is taken: from version 0, a full update.
+  EXPECT_TRUE(Ask(kTopic, 0, version_).ok());
+  EXPECT_EQ(Resends(ss_.get()), 1);
+  ASSERT_EVENTUALLY_TRUE(reader_mirror_.full_updates() == full_before + 1);
+  EXPECT_EQ(reader_mirror_.Get("a"), "1");
+  ASSERT_EVENTUALLY_TRUE(BrokerVersionOf(ss_.get(), "reader") == version_);
+}
+
+}  // namespace
+}  // namespace ics::statestore
