@@ -172,6 +172,11 @@ for rep in $(seq "$repeats"); do
     fi
     run s1 statestore "$rep" "$bin/statestore_bench" --statestored="$bin/statestored" \
         --sizes=$s1_sizes --rounds=$s1_rounds --payload_bytes="$payload" --idle=0 --join=0
+    # The same with every update waiting for its reply (as for subscribers
+    # that do not accept oneway updates, e.g. Impala's).
+    run s1 statestore_replied "$rep" "$bin/statestore_bench" --statestored="$bin/statestored" \
+        --sizes=$s1_sizes --rounds=$s1_rounds --payload_bytes="$payload" --idle=0 --join=0 \
+        --oneway=false
     # The floor of Impala's request/response UpdateState protocol: one bare
     # Thrift sender, no broker (tests/bench/thrift_fanout_bench.cc).
     run s1 thrift "$rep" "$bin/thrift_fanout_bench" --sizes=$s1_sizes --rounds=$s1_rounds \

@@ -77,8 +77,11 @@ class Statestore::Impl {
   // TRequestTopicUpdateRequest field 7: the registration could not apply
   // UpdateStateOneway updates; each entry whose rejected_to_version is still
   // the last version sent to it for the topic sets that topic's base to
-  // from_version, and an update is scheduled (statestore_oneway.cc). Same
-  // identity rule as Publish.
+  // from_version, and an update is scheduled (statestore_oneway.cc). One
+  // that does not match while an update to the registration is in flight
+  // also schedules one (the answer may have overtaken that update's
+  // booking; the next one brings the rejection back). Same identity rule
+  // as Publish.
   Status ResendFrom(const impala::TUniqueId& registration_id,
                     const std::vector<impala::TTopicResend>& resends,
                     const std::string& auth_token, const std::string& peer_identity)

@@ -67,21 +67,25 @@ Status Statestore::Impl::ResendFrom(const impala::TUniqueId& registration_id,
     }
   }
   bool reset = false;
+  bool stale_in_flight = false;
   for (const impala::TTopicResend& r : resends) {
     // Only the rejection of the last update sent counts: updates sent after
     // an older one were built on the same wrong base and are rejected too.
-    if (sub->unregistered || sub->topics[r.topic_name].last_version != r.rejected_to_version) {
+    if (sub->unregistered) break;
+    if (sub->topics[r.topic_name].last_version != r.rejected_to_version) {
+      // The rejected update may be the one still being booked (the answer
+      // overtook its worker): the next update, at once, brings the same
+      // rejection back when it can be taken.
+      stale_in_flight = stale_in_flight || sub->update.in_flight;
       continue;
     }
     SetVersionLocked(sub.get(), r.topic_name, r.from_version);
     ++counters_.oneway_resends;
     reset = true;
   }
-  if (reset) {
-    ScheduleUpdateLocked(sub);
-    // A lower base may have lowered the topic's minimum.
-    PushMinChangesLocked();
-  }
+  if (reset || stale_in_flight) ScheduleUpdateLocked(sub);
+  // A lower base may have lowered the topic's minimum.
+  if (reset) PushMinChangesLocked();
   return Status::OK();
 }
 

@@ -184,13 +184,16 @@ def section_s1(data, plot):
         return ""
     ours, redis, ss = s1.get("ours", {}), s1.get("redis", {}), s1.get("statestore", {})
     bare = s1.get("thrift", {})
+    replied = s1.get("statestore_replied", {})
     md = ["## 1. Propagation and SYNC_DDL (baseline: Redis PUBLISH)\n\n"]
     md.append(
         "*Ours* = ALTER TABLE ADD PARTITION issued on coordinator 0 until every one of N "
         "coordinators' local catalogs has the new version (DDL RPC incl. the durable SQLite "
         "commit, topic publication, statestore push, apply). *Statestore fan-out* = one topic "
         "entry pushed by a subscriber (RequestTopicUpdate carrying it) until all N subscribers "
-        "received it (statestore_bench, no catalogd). *Redis* = PUBLISH of the same payload until all N subscribers received it. "
+        "received it (statestore_bench, no catalogd; its subscribers accept updates without a "
+        "reply, UpdateStateOneway; *replied*: the same with every update waiting for its "
+        "reply, as for Impala's subscribers). *Redis* = PUBLISH of the same payload until all N subscribers received it. "
         "*Bare Thrift* = the same payload as a one-entry UpdateState RPC from one plain sender "
         "thread to N plain receivers, every request written before any reply is read "
         "(thrift_fanout_bench): the floor of Impala's request/response protocol, which Redis "
@@ -203,10 +206,11 @@ def section_s1(data, plot):
         r = lambda f: redis.get("redis_fanout n%d_%s" % (n, f), {})
         s = lambda f: ss.get("statestore_fanout n%d_%s" % (n, f), {})
         b = lambda f: bare.get("thrift_fanout n%d_%s" % (n, f), {})
+        sr = lambda f: replied.get("statestore_fanout n%d_%s" % (n, f), {})
         rows.append([
             str(n), cell(o("all_received_p50")), cell(o("all_received_p99")),
             cell(o("sync_ddl_p50")), cell(o("sync_ddl_p99")),
-            cell(s("all_received_p50")), cell(s("all_received_p99")),
+            cell(s("all_received_p50")), cell(s("all_received_p99")), cell(sr("all_received_p99")),
             cell(r("all_received_p50")), cell(r("all_received_p99")),
             cell(b("all_received_p99")),
             cell(ratio(o("all_received_p99"), r("all_received_p99"))),
@@ -221,7 +225,8 @@ def section_s1(data, plot):
             if d:
                 pts[title].append((n, median(d)))
     md.append(table(["N", "ours p50", "ours p99", "SYNC_DDL p50", "SYNC_DDL p99",
-                     "statestore p50", "statestore p99", "Redis p50", "Redis p99",
+                     "statestore p50", "statestore p99", "statestore replied p99",
+                     "Redis p50", "Redis p99",
                      "bare Thrift p99", "ours/Redis p99", "statestore/Redis p99", "payload bytes",
                      "SYNC_DDL violations"], rows))
     rows = []
@@ -240,7 +245,9 @@ def section_s1(data, plot):
         s = lambda f: ss.get("statestore_fanout n%d_%s" % (n, f), {})
         r = lambda f: redis.get("redis_fanout n%d_%s" % (n, f), {})
         b = lambda f: bare.get("thrift_fanout n%d_%s" % (n, f), {})
+        sr = lambda f: replied.get("statestore_fanout n%d_%s" % (n, f), {})
         rows.append([str(n), cell(s("sender_cpu_us")), cell(s("receiver_cpu_us")),
+                     cell(sr("sender_cpu_us")), cell(sr("receiver_cpu_us")),
                      cell(r("sender_cpu_us")), cell(r("receiver_cpu_us")),
                      cell(b("sender_cpu_us")), cell(b("receiver_cpu_us")),
                      cell(s("spacing_us")), cell(r("spacing_us")), cell(b("spacing_us"))])
@@ -251,7 +258,8 @@ def section_s1(data, plot):
                   "the measured rounds (tests/bench/fanout_cpu.h); and the spacing of "
                   "deliveries (us per receiver). On 2 cores a round lasts about the CPU of "
                   "both sides over the cores.\n")
-        md.append(table(["N", "statestored", "its subscribers", "redis-server",
+        md.append(table(["N", "statestored", "its subscribers", "statestored (replied)",
+                         "its subscribers (replied)", "redis-server",
                          "its subscribers", "bare sender", "its receivers",
                          "statestore spacing", "Redis spacing", "bare spacing"], rows))
     p = plot.plot("s1_propagation", "Propagation to N receivers (p99, median of repeats)", "N",
@@ -279,6 +287,10 @@ def section_s1(data, plot):
             if b99:
                 md.append(" Bare Thrift/Redis p99: %s; statestore/bare Thrift p99: %s." %
                           (fmt(median(ratio(b99, rn99))), fmt(median(ratio(s99, b99)))))
+            sr99 = replied.get("statestore_fanout n%d_all_received_p99" % n)
+            if sr99:
+                md.append(" With every update replied: statestore/Redis p99 %s." %
+                          fmt(median(ratio(sr99, rn99))))
             md.append("\n")
     return "".join(md) + "\n"
 

@@ -2,12 +2,15 @@
 // loopback, runs N subscribers (the subscriber library, many per process)
 // plus one publisher in this process, and measures how long a publication
 // takes to be applied by every subscriber (--publish: pushed with Publish(),
-// or returned in an UpdateState reply). Then measures statestored's CPU
+// or returned in an UpdateState reply; --oneway: whether the subscribers
+// accept updates without a reply, as the library does by default). Then
+// measures statestored's CPU
 // use and RSS with M idle subscribers (for each M of --idle) at the default
 // heartbeat cadence.
 //
 //   statestore_bench --statestored=build/bin/statestored [--sizes=10,100,500]
-//                    [--rounds=50] [--payload_bytes=7] [--publish=push|reply] [--idle=1000]
+//                    [--rounds=50] [--payload_bytes=7] [--publish=push|reply]
+//                    [--oneway=true|false] [--idle=1000]
 //                    [--idle_seconds=10] [--join=100] [--join_topic_mb=16]
 //                    [--join_entries=1000]
 //
@@ -55,6 +58,10 @@ DEFINE_string(publish, "push",
               "How the publisher hands over each round's entry: 'push' (Publish(), "
               "RequestTopicUpdate carrying the entry) or 'reply' (RequestTopicUpdate, then the "
               "entry in the reply to the UpdateState it brings, as Impala's publishers do).");
+DEFINE_bool(oneway, true,
+            "Whether the subscribers accept updates without a reply (UpdateStateOneway; the "
+            "library's default). false: every update waits for its reply, as with Impala's "
+            "subscribers.");
 DEFINE_string(idle, "1000", "Idle subscriber counts for the CPU/RSS figures (0 skips them).");
 DEFINE_int32(idle_seconds, 10, "How long to measure the idle CPU.");
 DEFINE_string(join, "100", "Subscriber counts for the join figures (0 skips them).");
@@ -116,6 +123,7 @@ std::unique_ptr<StatestoreSubscriber> MakeSubscriber(const std::string& id, int 
   StatestoreSubscriberOptions o;
   o.subscriber_id = id;
   o.statestore_port = port;
+  o.accept_oneway_updates = FLAGS_oneway;
   auto sub = std::make_unique<StatestoreSubscriber>(o);
   TopicSubscription t;
   t.topic = kTopic;
@@ -198,6 +206,7 @@ void FanOut(const Statestored& ss, int n) {
   }
   cpu.Report("statestore_fanout", n, FLAGS_rounds);
   std::printf("statestore_fanout n%d_publish: %s\n", n, push ? "push" : "reply");
+  std::printf("statestore_fanout n%d_updates: %s\n", n, FLAGS_oneway ? "oneway" : "replied");
   std::printf("statestore_fanout n%d_payload_bytes: %zu bytes\n", n, value.size());
   rec.Report("statestore_fanout");
   publisher->Stop();
