@@ -1,6 +1,7 @@
 // Oneway topic updates (UpdateStateOneway) between the real broker and the
 // subscriber library: which updates go without a reply, that they carry the
-// same changes, and how what a reply would say (publications, a failed
+// same changes (a subscriber that does not accept them, as Impala's, is
+// covered in subscriber_test.cc), and how what a reply would say (publications, a failed
 // delta, a new base) comes back by RequestTopicUpdate and is resent. What
 // the subscriber sends back for each kind of delta is checked against a
 // scripted statestore in subscriber_protocol_test.cc.
@@ -87,21 +88,6 @@ TEST(SubscriberOnewayTest, TopicsWhoseMinimumIsReadKeepTheReply) {
   EXPECT_EQ(OnewaySent(ss.get()), 0);
 }
 
-TEST(SubscriberOnewayTest, SubscribersThatDoNotAcceptThemGetReplies) {
-  auto ss = StartStatestore();
-  ASSERT_NE(ss, nullptr);
-  TopicMirror mirror;
-  auto o = SubscriberOptions("impala-like", ss->port());
-  o.accept_oneway_updates = false;
-  auto sub = StartSubscriber(o, &mirror);
-  ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
-  mirror.Publish("k", "v");
-  sub->RequestTopicUpdate();
-  ASSERT_EVENTUALLY_TRUE(mirror.Get("k") == "v");
-  ASSERT_EVENTUALLY_TRUE(ss->statestore()->Counters().updates_sent >= 5);
-  EXPECT_EQ(OnewaySent(ss.get()), 0);
-}
-
 TEST(SubscriberOnewayTest, AnUpdateTheCallbackFailedIsResent) {
   auto ss = StartStatestore();
   ASSERT_NE(ss, nullptr);
@@ -120,24 +106,6 @@ TEST(SubscriberOnewayTest, AnUpdateTheCallbackFailedIsResent) {
   EXPECT_EQ(reader->num_failed_updates(), 1);
   EXPECT_GE(Resends(ss.get()), 1);
   EXPECT_TRUE(reader->WaitForTopicVersion(kTopic, pushed->at(kTopic), milliseconds(5000)).ok());
-}
-
-TEST(SubscriberOnewayTest, ABaseResetAskedByACallbackGetsAFullUpdate) {
-  auto ss = StartStatestore();
-  ASSERT_NE(ss, nullptr);
-  TopicMirror mirror;
-  auto sub = StartSubscriber(SubscriberOptions("s", ss->port()), &mirror);
-  ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
-  mirror.Publish("k", "v");
-  sub->RequestTopicUpdate();
-  ASSERT_EVENTUALLY_TRUE(mirror.Get("k") == "v");
-  ASSERT_EVENTUALLY_TRUE(OnewaySent(ss.get()) >= 2);
-  const int full_before = mirror.full_updates();
-  mirror.ResetBaseNext();
-  sub->RequestTopicUpdate();
-  ASSERT_EVENTUALLY_TRUE(mirror.full_updates() > full_before);
-  EXPECT_EQ(mirror.Get("k"), "v");
-  EXPECT_GE(Resends(ss.get()), 1);
 }
 
 class ResendTest : public ::testing::Test {

@@ -217,6 +217,19 @@ class SubscriberProtocolTest : public ::testing::Test {
     d.__set_to_version(to);
     return d;
   }
+  // A publication of one entry that also asks for base `from` (topic_name
+  // left empty: it means the callback's topic).
+  static impala::TTopicDelta EntryAndBase(const std::string& key, const std::string& value,
+                                          int64_t from) {
+    impala::TTopicDelta pub;
+    pub.is_delta = true;
+    impala::TTopicItem item;
+    item.key = key;
+    item.value = value;
+    pub.topic_entries.push_back(item);
+    pub.__set_from_version(from);
+    return pub;
+  }
   impala::TUpdateStateRequest Request(const impala::TTopicDelta& d) {
     impala::TUpdateStateRequest req;
     req.protocol_version = impala::StatestoreServiceVersion::V2;
@@ -360,14 +373,7 @@ TEST_F(SubscriberProtocolTest, ThrowingCallbackFailsOnlyThatUpdate) {
 TEST_F(SubscriberProtocolTest, PublicationsAreReturnedAndFromVersionAdopted) {
   StartSubscriber(Options("s"));
   ASSERT_TRUE(sub_->WaitForRegistration(milliseconds(5000)).ok());
-  impala::TTopicDelta pub;  // topic_name left empty: means the callback's topic
-  pub.is_delta = true;
-  impala::TTopicItem item;
-  item.key = "p/k";
-  item.value = "v";
-  pub.topic_entries.push_back(item);
-  pub.__set_from_version(2);
-  recorder_.PublishNext(pub);
+  recorder_.PublishNext(EntryAndBase("p/k", "v", 2));
   auto d = Delta(false, 0, 9);
   d.__set_min_subscriber_topic_version(4);
   auto resp = Send(client_.get(), Request(d));
@@ -412,14 +418,7 @@ TEST_F(SubscriberProtocolTest, OnewayUpdatesAreAnsweredOnlyWithSomethingToSay) {
   EXPECT_EQ(sub_->num_failed_updates(), 1);
 
   // A publication is pushed (field 5); its from_version becomes a resend.
-  impala::TTopicDelta pub;
-  pub.is_delta = true;
-  impala::TTopicItem item;
-  item.key = "p/k";
-  item.value = "v";
-  pub.topic_entries.push_back(item);
-  pub.__set_from_version(2);
-  recorder_.PublishNext(pub);
+  recorder_.PublishNext(EntryAndBase("p/k", "v", 2));
   SendOneway(Request(Delta(true, 5, 9)));
   ASSERT_EQ(fake_->update_requests(), 3);
   const impala::TRequestTopicUpdateRequest r = fake_->last_update_request();

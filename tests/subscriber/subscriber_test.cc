@@ -225,23 +225,36 @@ TEST(SubscriberTest, MinimumOnRequestIsSentOnlyWhenWaitedFor) {
   ss->Stop();
 }
 
+// Both ways an update travels: a reply asks for the new base; after a
+// oneway update the subscriber asks for a resend (RequestTopicUpdate field 7).
 TEST(SubscriberTest, PublishedFromVersionResetGetsAFullUpdate) {
-  auto ss = StartStatestore();
-  ASSERT_NE(ss, nullptr);
-  TopicMirror mirror;
-  auto sub = StartSubscriber(SubscriberOptions("s", ss->port()), &mirror);
-  ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
-  mirror.Publish("k", "v");
-  sub->RequestTopicUpdate();
-  ASSERT_EVENTUALLY_TRUE(mirror.Get("k") == "v");
-  ASSERT_EVENTUALLY_TRUE(sub->last_topic_version(kTopic) >= 1);
-  const int full_before = mirror.full_updates();
-  // from_version 0 in a publication: the statestore resends the whole topic.
-  mirror.ResetBaseNext();
-  sub->RequestTopicUpdate();
-  ASSERT_EVENTUALLY_TRUE(mirror.full_updates() > full_before);
-  EXPECT_EQ(mirror.Get("k"), "v");
-  EXPECT_EQ(sub->num_registrations(), 1);
+  for (const bool oneway : {false, true}) {
+    SCOPED_TRACE(oneway ? "oneway updates" : "replied updates");
+    auto ss = StartStatestore();
+    ASSERT_NE(ss, nullptr);
+    TopicMirror mirror;
+    auto o = SubscriberOptions("s", ss->port());
+    o.accept_oneway_updates = oneway;
+    auto sub = StartSubscriber(o, &mirror);
+    ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
+    mirror.Publish("k", "v");
+    sub->RequestTopicUpdate();
+    ASSERT_EVENTUALLY_TRUE(mirror.Get("k") == "v");
+    ASSERT_EVENTUALLY_TRUE(sub->last_topic_version(kTopic) >= 1);
+    const int full_before = mirror.full_updates();
+    // from_version 0 in a publication: the statestore resends the whole topic.
+    mirror.ResetBaseNext();
+    sub->RequestTopicUpdate();
+    ASSERT_EVENTUALLY_TRUE(mirror.full_updates() > full_before);
+    EXPECT_EQ(mirror.Get("k"), "v");
+    EXPECT_EQ(sub->num_registrations(), 1);
+    // A subscriber that does not accept oneway updates (as Impala's) never
+    // gets one.
+    EXPECT_EQ(ss->statestore()->Counters().oneway_updates_sent > 0, oneway);
+    EXPECT_EQ(ss->statestore()->Counters().oneway_resends > 0, oneway);
+    sub->Stop();
+    ss->Stop();
+  }
 }
 
 TEST(SubscriberTest, ReRegistersAfterStatestoreRestart) {
