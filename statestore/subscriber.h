@@ -2,9 +2,11 @@
 // catalogd and by (simulated) coordinators.
 //
 // What it does: serves the StatestoreSubscriber Thrift service (UpdateState,
-// Heartbeat, UpdateCatalogd, UpdateStatestoredRole) on its own port, registers with the statestore
+// Heartbeat, UpdateCatalogd, UpdateStatestoredRole, and UpdateStateOneway when
+// accept_oneway_updates) on its own port, registers with the statestore
 // for the topics added with AddTopic(), and hands every topic update to the topic's callback. The
-// callback may append publications, which travel back to the statestore in the UpdateState reply.
+// callback may append publications, which travel back to the statestore in the UpdateState reply
+// (after a oneway update: pushed by RequestTopicUpdate, subscriber_oneway.cc).
 // The subscriber keeps each topic's processed version: a delta that does not start at that version
 // is not given to the callback; the reply asks the statestore for a new base instead. A background
 // thread registers (retrying with capped exponential backoff while the statestore is unreachable),
@@ -26,7 +28,8 @@
 // Thread-safety: all methods may be called from any thread, except AddTopic,
 // which must precede Start() (it is not synchronised with the RPC handlers).
 // Callbacks run on RPC server threads, one at a time (an UpdateState that
-// arrives while another is being processed is answered skipped=true). A
+// arrives while another is being processed is answered skipped=true; a
+// oneway one waits). A
 // callback that throws fails only that update: it is answered with an error
 // status, the topic's processed version stays where it was (so the
 // statestore sends the update again), and later updates are processed. A
