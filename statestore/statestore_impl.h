@@ -161,7 +161,7 @@ class Statestore::Impl {
     JobLane lane = JobLane::kHealthy;
     RunStep step = RunStep::kNone;
     std::vector<TopicPlan> plan;
-    // Sent as UpdateStateOneway (OnewayEligibleLocked): booked as delivered
+    // Sent as UpdateStateOneway (PlanUpdateLocked): booked as delivered
     // once written, no reply read.
     bool oneway = false;
     Clock::time_point sent_at;
@@ -206,11 +206,11 @@ class Statestore::Impl {
   Result<SubPtr> AuthorizedRegistration(const impala::TUniqueId& registration_id,
                                         const std::string& auth_token,
                                         const std::string& peer_identity) EXCLUDES(mu_);
-  // Whether the planned update of `run` may go as UpdateStateOneway: the
-  // subscriber accepts it, has answered an update of this registration and
-  // is in the healthy lane, and no topic of the plan has a populate_min
-  // subscriber (whose minimum must count only acknowledged versions).
-  bool OnewayEligibleLocked(const UpdateRun& run) const REQUIRES(mu_);
+  // Whether the subscriber of `run` takes its update as UpdateStateOneway:
+  // it accepts them, has answered an update of this registration and is in
+  // the healthy lane. PlanUpdateLocked also requires that no topic of the
+  // plan has a populate_min subscriber.
+  bool TakesOnewayLocked(const UpdateRun& run) const REQUIRES(mu_);
   // Books the oneway updates of a batch that went out: their versions as
   // delivered, and the end of each job.
   void BookOnewayLocked(const std::vector<UpdateRun*>& runs) REQUIRES(mu_);

@@ -17,18 +17,11 @@
 
 namespace ics::statestore {
 
-bool Statestore::Impl::OnewayEligibleLocked(const UpdateRun& run) const {
+bool Statestore::Impl::TakesOnewayLocked(const UpdateRun& run) const {
   const SubscriberRecord& sub = *run.sub;
   // The first update of a registration, and any after a failure, wait for
   // a reply: it shows the subscriber knows its registration and answers.
-  if (!sub.accepts_oneway || sub.updates_sent == 0 || run.lane != JobLane::kHealthy) {
-    return false;
-  }
-  for (const TopicPlan& p : run.plan) {
-    auto tr = topics_.find(p.name);
-    if (tr == topics_.end() || tr->second.populate_min_subscribers > 0) return false;
-  }
-  return true;
+  return sub.accepts_oneway && sub.updates_sent > 0 && run.lane == JobLane::kHealthy;
 }
 
 void Statestore::Impl::BookOnewayLocked(const std::vector<UpdateRun*>& runs) {

@@ -1,5 +1,6 @@
 // The broker side of the two RPCs it sends to subscribers: UpdateState
-// (topic deltas out, subscriber publications in) and Heartbeat (liveness).
+// (topic deltas out, subscriber publications in) and Heartbeat (liveness),
+// and the update workers that run them in batches.
 #include <poll.h>
 
 #include <cerrno>
@@ -99,6 +100,77 @@ bool Statestore::Impl::SendRoleUpdate(const SubPtr& sub) {
   return true;
 }
 
+// ---------------------------------------------------------------- update workers
+
+void Statestore::Impl::UpdateWorker() {
+  std::vector<UpdateRun> batch;
+  std::vector<UpdateRun*> started;
+  std::vector<UpdateRun*> sent_oneway;
+  while (true) {
+    batch.clear();
+    started.clear();
+    sent_oneway.clear();
+    {
+      MutexLock l(&mu_);
+      SubPtr sub;
+      JobLane lane = JobLane::kHealthy;
+      while (!stopping_ && !update_queue_.Pop(&sub, &lane)) update_cv_.Wait(&mu_);
+      if (stopping_) return;
+      batch.emplace_back(std::move(sub), lane);
+      // Healthy subscribers' updates go out as a batch: every request is
+      // sent before the replies are read, so they arrive while this worker
+      // is busy instead of waking it one by one. New and failing
+      // subscribers run alone (bulkhead_queue.h).
+      if (lane == JobLane::kHealthy) {
+        while (batch.size() < static_cast<size_t>(kUpdateBatch) &&
+               update_queue_.PopHealthy(&sub)) {
+          batch.emplace_back(std::move(sub), JobLane::kHealthy);
+        }
+      }
+      // A burst of jobs is queued with one wake-up (ScheduleUpdateLocked);
+      // whoever takes work passes it on while some is left.
+      if (update_queue_.Runnable()) update_cv_.Signal();
+      for (UpdateRun& run : batch) {
+        run.sub->update.queued = false;
+        run.sub->update.in_flight = true;
+        PrepareUpdateLocked(&run);
+        if (run.step == RunStep::kNone) EndUpdateJobLocked(run);
+      }
+    }
+    for (UpdateRun& run : batch) {
+      if (run.step == RunStep::kNone) continue;
+      if (StartUpdate(&run)) {
+        (run.oneway ? sent_oneway : started).push_back(&run);
+      } else {
+        MutexLock l(&mu_);
+        EndUpdateJobLocked(run);
+      }
+    }
+    if (!sent_oneway.empty()) {
+      MutexLock l(&mu_);
+      BookOnewayLocked(sent_oneway);
+    }
+    FinishAsReplied(started);
+  }
+}
+
+void Statestore::Impl::EndUpdateJobLocked(const UpdateRun& run) {
+  SubscriberRecord* sub = run.sub.get();
+  // Done() may have let a waiting new or suspect job start, while this
+  // worker still has the rest of its batch to finish: wake a worker for it.
+  // Jobs that were runnable before have their wake-up already (passed on
+  // by whoever takes work), so a burst is not woken once per finished job.
+  const bool was_runnable = update_queue_.Runnable();
+  update_queue_.Done(run.lane);
+  if (!was_runnable && update_queue_.Runnable()) update_cv_.Signal();
+  sub->update.in_flight = false;
+  sub->update.next_due = NextPeriodicLocked(opts_.update_frequency_ms);
+  if (sub->update.again) {
+    sub->update.again = false;
+    ScheduleUpdateLocked(run.sub);
+  }
+}
+
 bool Statestore::Impl::PlanUpdateLocked(UpdateRun* run) {
   const SubPtr& sub = run->sub;
   // Just took over: the catalog topic is empty until catalogd's first
@@ -110,12 +182,16 @@ bool Statestore::Impl::PlanUpdateLocked(UpdateRun* run) {
     if (tr != topics_.end() && tr->second.topic->last_version() == 0) return false;
   }
   if (sub->unregistered) return false;
+  bool min_read = false;  // a topic of the plan has a populate_min subscriber
   for (const auto& [name, st] : sub->topics) {
     TopicRecord& tr = topics_[name];
     run->plan.push_back(TopicPlan{name, tr.topic.get(), st.last_version, st.filter_prefix,
                                   st.populate_min, MinLocked(tr), st.is_transient, nullptr});
+    min_read = min_read || tr.populate_min_subscribers > 0;
   }
-  run->oneway = OnewayEligibleLocked(*run);
+  // Whose minimum someone reads keeps the reply: the minimum counts only
+  // acknowledged versions.
+  run->oneway = !min_read && TakesOnewayLocked(*run);
   return true;
 }
 

@@ -283,10 +283,16 @@ void StatestoreSubscriber::UpdateState(const impala::TUpdateStateRequest& req,
     resp->__set_skipped(true);
     return;
   }
+  ApplyUpdateLocked(req, resp);
+  update_mu_.Unlock();
+}
+
+void StatestoreSubscriber::ApplyUpdateLocked(const impala::TUpdateStateRequest& req,
+                                             impala::TUpdateStateResponse* resp) {
   // An exception from a callback (or anything else here) fails this update
-  // and nothing more: update_mu_ is released on every path, so later updates
-  // keep being applied, and the statestore resends the update since the
-  // processed version did not advance.
+  // and nothing more: the caller releases update_mu_ on every path, so later
+  // updates keep being applied, and the statestore resends the update since
+  // the processed version did not advance.
   try {
     UpdateStateLocked(req, resp);
   } catch (const std::exception& e) {
@@ -294,7 +300,6 @@ void StatestoreSubscriber::UpdateState(const impala::TUpdateStateRequest& req,
   } catch (...) {
     FailUpdate("unknown exception", resp);
   }
-  update_mu_.Unlock();
 }
 
 void StatestoreSubscriber::UpdateStateLocked(const impala::TUpdateStateRequest& req,

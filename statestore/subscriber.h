@@ -258,6 +258,10 @@ class StatestoreSubscriber {
   // the request comes from another statestore.
   [[nodiscard]] Status CheckRequestIds(const char* rpc, const impala::TUniqueId* registration_id,
                                        const impala::TUniqueId* statestore_id) REQUIRES(mu_);
+  // UpdateStateLocked with any exception turned into a failed update
+  // (FailUpdate); never throws.
+  void ApplyUpdateLocked(const impala::TUpdateStateRequest& req, impala::TUpdateStateResponse* resp)
+      REQUIRES(update_mu_) EXCLUDES(mu_);
   // UpdateState's work once update_mu_ is held; may throw (a callback may).
   void UpdateStateLocked(const impala::TUpdateStateRequest& req,
                          impala::TUpdateStateResponse* resp) REQUIRES(update_mu_) EXCLUDES(mu_);

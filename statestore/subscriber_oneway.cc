@@ -29,13 +29,7 @@ void StatestoreSubscriber::UpdateStateOneway(const impala::TUpdateStateRequest& 
     // No reply to skip with: wait for an update in progress (on another
     // connection) instead.
     MutexLock u(&update_mu_);
-    try {
-      UpdateStateLocked(req, &resp);
-    } catch (const std::exception& e) {
-      FailUpdate(e.what(), &resp);
-    } catch (...) {
-      FailUpdate("unknown exception", &resp);
-    }
+    ApplyUpdateLocked(req, &resp);
   }
   if (!req.__isset.registration_id) return;  // not ours to answer
   impala::TRequestTopicUpdateRequest answer;

@@ -166,7 +166,6 @@ struct TRequestTopicUpdateRequest {
   7: optional list<TTopicResend> resend_from;
 }
 
-
 struct TRequestTopicUpdateResponse {
   1: required Status.TStatus status;
   2: optional map<string, i64> topic_versions;

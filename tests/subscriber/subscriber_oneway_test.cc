@@ -37,87 +37,88 @@ int64_t BrokerVersionOf(StatestoreServer* ss, const std::string& id) {
   return -1;
 }
 
-TEST(SubscriberOnewayTest, UpdatesGoOnewayAndCarryTheSameChanges) {
-  auto ss = StartStatestore();
-  ASSERT_NE(ss, nullptr);
-  TopicMirror writer_mirror, reader_mirror;
-  auto writer = StartSubscriber(SubscriberOptions("writer", ss->port()), &writer_mirror);
-  auto reader = StartSubscriber(SubscriberOptions("reader", ss->port()), &reader_mirror);
-  ASSERT_TRUE(writer->WaitForRegistration(milliseconds(5000)).ok());
-  ASSERT_TRUE(reader->WaitForRegistration(milliseconds(5000)).ok());
-  // Publications made in callbacks of oneway updates travel back pushed.
-  writer_mirror.Publish("first", "1");
-  writer->RequestTopicUpdate();
-  ASSERT_EVENTUALLY_TRUE(reader_mirror.Get("first") == "1");
-  // Updates are full until a non-zero version was processed; deltas after.
-  const int full_updates = reader_mirror.full_updates();
-  for (int i = 0; i < 20; ++i) {
-    writer_mirror.Publish("k" + std::to_string(i), "v" + std::to_string(i));
-    writer->RequestTopicUpdate();
+// A statestore, a writer and a reader, both registered; stopped in TearDown.
+class OnewayTest : public ::testing::Test {
+ protected:
+  void Start(bool reader_reads_min = false, int update_frequency_ms = 200) {
+    ss_ = StartStatestore(0, update_frequency_ms);
+    ASSERT_NE(ss_, nullptr);
+    writer_ = StartSubscriber(SubscriberOptions("writer", ss_->port()), &writer_mirror_);
+    reader_ = StartSubscriber(SubscriberOptions("reader", ss_->port()), &reader_mirror_,
+                              reader_reads_min);
+    ASSERT_TRUE(writer_->WaitForRegistration(milliseconds(5000)).ok());
+    ASSERT_TRUE(reader_->WaitForRegistration(milliseconds(5000)).ok());
   }
-  writer_mirror.Publish("k0", "", /*deleted=*/true);
-  writer->RequestTopicUpdate();
-  ASSERT_EVENTUALLY_TRUE(reader_mirror.Get("k19") == "v19" && reader_mirror.Get("k0") == "<none>");
-  EXPECT_EQ(reader_mirror.Get("k7"), "v7");
-  EXPECT_GT(OnewaySent(ss.get()), 0);
-  EXPECT_EQ(reader_mirror.full_updates(), full_updates);
-  const int64_t v = TopicVersion(ss.get(), kTopic);
-  EXPECT_TRUE(reader->WaitForTopicVersion(kTopic, v, milliseconds(5000)).ok());
-  EXPECT_TRUE(writer->WaitForTopicVersion(kTopic, v, milliseconds(5000)).ok());
-  EXPECT_EQ(reader->num_failed_updates(), 0);
-  EXPECT_EQ(Resends(ss.get()), 0);
-  EXPECT_EQ(ss->statestore()->Counters().update_failures, 0);
+  void TearDown() override {
+    if (reader_) reader_->Stop();
+    if (writer_) writer_->Stop();
+    if (ss_) ss_->Stop();
+  }
+
+  std::unique_ptr<StatestoreServer> ss_;
+  TopicMirror writer_mirror_, reader_mirror_;
+  std::unique_ptr<StatestoreSubscriber> writer_, reader_;
+};
+
+TEST_F(OnewayTest, UpdatesGoOnewayAndCarryTheSameChanges) {
+  Start();
+  // Publications made in callbacks of oneway updates travel back pushed.
+  writer_mirror_.Publish("first", "1");
+  writer_->RequestTopicUpdate();
+  ASSERT_EVENTUALLY_TRUE(reader_mirror_.Get("first") == "1");
+  // Updates are full until a non-zero version was processed; deltas after.
+  const int full_updates = reader_mirror_.full_updates();
+  for (int i = 0; i < 20; ++i) {
+    writer_mirror_.Publish("k" + std::to_string(i), "v" + std::to_string(i));
+    writer_->RequestTopicUpdate();
+  }
+  writer_mirror_.Publish("k0", "", /*deleted=*/true);
+  writer_->RequestTopicUpdate();
+  ASSERT_EVENTUALLY_TRUE(reader_mirror_.Get("k19") == "v19" &&
+                         reader_mirror_.Get("k0") == "<none>");
+  EXPECT_EQ(reader_mirror_.Get("k7"), "v7");
+  EXPECT_GT(OnewaySent(ss_.get()), 0);
+  EXPECT_EQ(reader_mirror_.full_updates(), full_updates);
+  const int64_t v = TopicVersion(ss_.get(), kTopic);
+  EXPECT_TRUE(reader_->WaitForTopicVersion(kTopic, v, milliseconds(5000)).ok());
+  EXPECT_TRUE(writer_->WaitForTopicVersion(kTopic, v, milliseconds(5000)).ok());
+  EXPECT_EQ(reader_->num_failed_updates(), 0);
+  EXPECT_EQ(Resends(ss_.get()), 0);
+  EXPECT_EQ(ss_->statestore()->Counters().update_failures, 0);
 }
 
-TEST(SubscriberOnewayTest, TopicsWhoseMinimumIsReadKeepTheReply) {
-  auto ss = StartStatestore();
-  ASSERT_NE(ss, nullptr);
-  TopicMirror writer_mirror, reader_mirror;
-  auto writer = StartSubscriber(SubscriberOptions("writer", ss->port()), &writer_mirror);
-  auto reader = StartSubscriber(SubscriberOptions("reader", ss->port()), &reader_mirror,
-                                /*populate_min=*/true);
-  ASSERT_TRUE(writer->WaitForRegistration(milliseconds(5000)).ok());
-  ASSERT_TRUE(reader->WaitForRegistration(milliseconds(5000)).ok());
-  writer_mirror.Publish("k", "v");
-  writer->RequestTopicUpdate();
-  ASSERT_EVENTUALLY_TRUE(reader_mirror.Get("k") == "v");
-  const int64_t v = TopicVersion(ss.get(), kTopic);
+TEST_F(OnewayTest, TopicsWhoseMinimumIsReadKeepTheReply) {
+  Start(/*reader_reads_min=*/true);
+  writer_mirror_.Publish("k", "v");
+  writer_->RequestTopicUpdate();
+  ASSERT_EVENTUALLY_TRUE(reader_mirror_.Get("k") == "v");
+  const int64_t v = TopicVersion(ss_.get(), kTopic);
   // The minimum counts only acknowledged versions, so it is right.
-  EXPECT_TRUE(reader->WaitForMinSubscriberTopicVersion(kTopic, v, milliseconds(5000)).ok());
-  ASSERT_EVENTUALLY_TRUE(ss->statestore()->Counters().updates_sent >= 10);
-  EXPECT_EQ(OnewaySent(ss.get()), 0);
+  EXPECT_TRUE(reader_->WaitForMinSubscriberTopicVersion(kTopic, v, milliseconds(5000)).ok());
+  ASSERT_EVENTUALLY_TRUE(ss_->statestore()->Counters().updates_sent >= 10);
+  EXPECT_EQ(OnewaySent(ss_.get()), 0);
 }
 
-TEST(SubscriberOnewayTest, AnUpdateTheCallbackFailedIsResent) {
-  auto ss = StartStatestore();
-  ASSERT_NE(ss, nullptr);
-  TopicMirror writer_mirror, reader_mirror;
-  auto writer = StartSubscriber(SubscriberOptions("writer", ss->port()), &writer_mirror);
-  auto reader = StartSubscriber(SubscriberOptions("reader", ss->port()), &reader_mirror);
-  ASSERT_TRUE(reader->WaitForRegistration(milliseconds(5000)).ok());
-  ASSERT_TRUE(writer->WaitForRegistration(milliseconds(5000)).ok());
-  ASSERT_EVENTUALLY_TRUE(OnewaySent(ss.get()) >= 2);
-  reader_mirror.ThrowNext();
-  auto pushed = writer->Publish({OneEntry(kTopic, "boom", "1")});
+TEST_F(OnewayTest, AnUpdateTheCallbackFailedIsResent) {
+  Start();
+  ASSERT_EVENTUALLY_TRUE(OnewaySent(ss_.get()) >= 2);
+  reader_mirror_.ThrowNext();
+  auto pushed = writer_->Publish({OneEntry(kTopic, "boom", "1")});
   ASSERT_TRUE(pushed.ok()) << pushed.status().ToString();
   // The failed update left the reader's version behind; it asked for the
   // update again and got it.
-  ASSERT_EVENTUALLY_TRUE(reader_mirror.Get("boom") == "1");
-  EXPECT_EQ(reader->num_failed_updates(), 1);
-  EXPECT_GE(Resends(ss.get()), 1);
-  EXPECT_TRUE(reader->WaitForTopicVersion(kTopic, pushed->at(kTopic), milliseconds(5000)).ok());
+  ASSERT_EVENTUALLY_TRUE(reader_mirror_.Get("boom") == "1");
+  EXPECT_EQ(reader_->num_failed_updates(), 1);
+  EXPECT_GE(Resends(ss_.get()), 1);
+  EXPECT_TRUE(reader_->WaitForTopicVersion(kTopic, pushed->at(kTopic), milliseconds(5000)).ok());
 }
 
-class ResendTest : public ::testing::Test {
+class ResendTest : public OnewayTest {
  protected:
   void SetUp() override {
     // No periodic updates: versions move only when this test moves them.
-    ss_ = StartStatestore(0, /*update_frequency_ms=*/60000);
-    ASSERT_NE(ss_, nullptr);
-    writer_ = StartSubscriber(SubscriberOptions("writer", ss_->port()), &writer_mirror_);
-    reader_ = StartSubscriber(SubscriberOptions("reader", ss_->port()), &reader_mirror_);
-    ASSERT_TRUE(writer_->WaitForRegistration(milliseconds(5000)).ok());
-    ASSERT_TRUE(reader_->WaitForRegistration(milliseconds(5000)).ok());
+    Start(/*reader_reads_min=*/false, /*update_frequency_ms=*/60000);
+    if (HasFatalFailure()) return;
     ASSERT_EVENTUALLY_TRUE(reader_mirror_.updates() >= 1);
     // One change after the first (replied) update: it goes oneway.
     auto pushed = writer_->Publish({OneEntry(kTopic, "a", "1")});
@@ -126,11 +127,6 @@ class ResendTest : public ::testing::Test {
     ASSERT_TRUE(reader_->WaitForTopicVersion(kTopic, version_, milliseconds(5000)).ok());
     ASSERT_EVENTUALLY_TRUE(BrokerVersionOf(ss_.get(), "reader") == version_);
     ASSERT_GE(OnewaySent(ss_.get()), 1);
-  }
-  void TearDown() override {
-    if (reader_) reader_->Stop();
-    if (writer_) writer_->Stop();
-    if (ss_) ss_->Stop();
   }
   Status Ask(const std::string& topic, int64_t from, int64_t rejected) {
     impala::TRequestTopicUpdateRequest req;
@@ -143,9 +139,6 @@ class ResendTest : public ::testing::Test {
     return ss_->statestore()->RequestTopicUpdate(req);
   }
 
-  std::unique_ptr<StatestoreServer> ss_;
-  TopicMirror writer_mirror_, reader_mirror_;
-  std::unique_ptr<StatestoreSubscriber> writer_, reader_;
   int64_t version_ = 0;
 };
 
