@@ -180,11 +180,12 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
     auto& slot = subscribers_[sub->id];
     raced = slot;
     slot = sub;
-    for (const auto& [name, st] : sub->topics) {
+    for (auto& [name, st] : sub->topics) {
       TopicRecord& tr = topics_[name];
       if (tr.topic == nullptr) tr.topic = std::make_unique<Topic>(name);
       tr.versions.insert(0);
-      if (st.populate_min) ++tr.populate_min_subscribers;
+      tr.acked.insert(0);
+      NoteMinReaderLocked(name, &st);
     }
     sub->last_heartbeat_ok = sub->registered_at = Now();
     ++counters_.registrations;
@@ -216,12 +217,14 @@ void Statestore::Impl::Unregister(const SubPtr& sub, const std::string& reason) 
     if (sub->unregistered.exchange(true)) return;
     auto it = subscribers_.find(sub->id);
     if (it != subscribers_.end() && it->second == sub) subscribers_.erase(it);
-    for (const auto& [name, st] : sub->topics) {
+    for (auto& [name, st] : sub->topics) {
       auto tr = topics_.find(name);
       if (tr == topics_.end()) continue;
       auto v = tr->second.versions.find(st.last_version);
       if (v != tr->second.versions.end()) tr->second.versions.erase(v);
-      if (st.populate_min) --tr->second.populate_min_subscribers;
+      auto a = tr->second.acked.find(st.acked_version);
+      if (a != tr->second.acked.end()) tr->second.acked.erase(a);
+      NoteMinReaderLocked(name, &st, /*removed=*/true);
     }
     if (sub->ha_candidate) {
       ha_.RemoveCandidate(sub->id, sub->registration_key);
@@ -337,20 +340,38 @@ void Statestore::Impl::ScheduleTopicSubscribersLocked(const std::string& topic) 
   }
 }
 
+namespace {
+
+// Replaces `from` by `to` in `versions` (inserts `to` when `from` is absent).
+void MoveVersion(std::multiset<int64_t>* versions, int64_t from, int64_t to) {
+  auto old = versions->find(from);
+  if (old == versions->end()) {
+    versions->insert(to);
+  } else if (*old != to) {
+    // Moves the node: no allocation per booked update.
+    auto node = versions->extract(old);
+    node.value() = to;
+    versions->insert(std::move(node));
+  }
+}
+
+}  // namespace
+
 void Statestore::Impl::SetVersionLocked(SubscriberRecord* sub, const std::string& topic,
                                         int64_t v) {
   auto st = sub->topics.find(topic);
   if (st == sub->topics.end()) return;
   TopicRecord& tr = topics_[topic];
-  auto old = tr.versions.find(st->second.last_version);
-  if (old == tr.versions.end()) {
-    tr.versions.insert(v);
-  } else if (*old != v) {
-    // Moves the node: no allocation per acknowledged update.
-    auto node = tr.versions.extract(old);
-    node.value() = v;
-    tr.versions.insert(std::move(node));
-  }
+  MoveVersion(&tr.versions, st->second.last_version, v);
+  MoveVersion(&tr.acked, st->second.acked_version, v);
+  st->second.last_version = st->second.acked_version = v;
+}
+
+void Statestore::Impl::SetSentVersionLocked(SubscriberRecord* sub, const std::string& topic,
+                                            int64_t v) {
+  auto st = sub->topics.find(topic);
+  if (st == sub->topics.end()) return;
+  MoveVersion(&topics_[topic].versions, st->second.last_version, v);
   st->second.last_version = v;
 }
 
@@ -426,7 +447,9 @@ void Statestore::Impl::TimerLoop() {
       for (auto& [name, tr] : topics_) {
         // With no subscribers nobody can still need a tombstone's history
         // except future ones, which start with a full update anyway.
-        const int64_t min = tr.versions.empty() ? tr.topic->last_version() : MinLocked(tr);
+        // The bases of the next deltas, oneway ones included: a subscriber
+        // that asks for a resend from below the floor gets a full update.
+        const int64_t min = tr.versions.empty() ? tr.topic->last_version() : *tr.versions.begin();
         counters_.tombstones_collected +=
             tr.topic->CollectTombstones(min, milliseconds(opts_.tombstone_retention_ms), now);
       }
@@ -448,7 +471,8 @@ std::vector<SubscriberInfo> Statestore::Impl::Subscribers() const {
     info.address = sub->location.hostname + ":" + std::to_string(sub->location.port);
     for (const auto& [name, st] : sub->topics) {
       info.topics.push_back(
-          {name, st.last_version, st.filter_prefix, st.is_transient, st.min_on_request});
+          {name, st.last_version, st.filter_prefix, st.is_transient, st.min_on_request,
+           st.acked_version});
     }
     info.consecutive_heartbeat_failures = sub->consecutive_heartbeat_failures;
     info.unresponsive = sub->update.rpc_failures > 0 || sub->heartbeat.rpc_failures > 0;

@@ -155,12 +155,15 @@ struct SubscriberInfo {
   std::string address;  // host:port
   struct TopicState {
     std::string topic;
-    int64_t last_version = 0;
+    int64_t last_version = 0;  // the base of its next delta (oneway updates count once sent)
     std::string filter_prefix;
     bool is_transient = false;
     // populate_min topic whose new minimum is sent only with other updates
     // or when waited for (RequestTopicUpdate).
     bool min_on_request = false;
+    // The last version it is known to have processed (a reply, a resend's
+    // base): what min_subscriber_topic_version counts.
+    int64_t acked_version = 0;
   };
   std::vector<TopicState> topics;
   int consecutive_heartbeat_failures = 0;

@@ -126,11 +126,13 @@ class Statestore::Impl {
  private:
   struct TopicRecord {
     std::unique_ptr<Topic> topic;
-    std::multiset<int64_t> versions;  // last_version of every subscriber of the topic
+    std::multiset<int64_t> versions;  // last_version of every subscriber (tombstone floor)
+    std::multiset<int64_t> acked;     // acked_version of every subscriber (the minimum)
     int64_t published_min = 0;        // last min pushed to populate_min subscribers
-    // Subscribers registered with populate_min: while there is one, the
-    // topic's updates wait for replies (its minimum counts acknowledgements).
-    int populate_min_subscribers = 0;
+    // Subscribers that read the topic's minimum now (SubscribedTopic::
+    // reads_min): while there is one, the topic's updates wait for replies,
+    // so that the acknowledgements the minimum counts keep coming.
+    int min_readers = 0;
   };
   // What one update run needs about one topic, copied under the lock.
   struct TopicPlan {
@@ -178,8 +180,9 @@ class Statestore::Impl {
     bool transient = false;  // the registration subscribed to the topic as transient
   };
 
+  // The topic's min_subscriber_topic_version: acknowledged versions only.
   static int64_t MinLocked(const TopicRecord& tr) {
-    return tr.versions.empty() ? 0 : *tr.versions.begin();
+    return tr.acked.empty() ? 0 : *tr.acked.begin();
   }
   // When a periodic RPC (heartbeat, fallback update) to one subscriber is
   // next due: `interval_ms` from now, give or take a tenth, so that
@@ -191,7 +194,18 @@ class Statestore::Impl {
   void ScheduleUpdateLocked(const SubPtr& sub) REQUIRES(mu_);
   void ScheduleHeartbeatLocked(const SubPtr& sub) REQUIRES(mu_);
   void ScheduleTopicSubscribersLocked(const std::string& topic) REQUIRES(mu_);
+  // `sub` processed `topic` up to `v` (a reply, a resend's base): the base
+  // of its next delta and its acknowledged version.
   void SetVersionLocked(SubscriberRecord* sub, const std::string& topic, int64_t v) REQUIRES(mu_);
+  // A oneway update up to `v` was written to `sub`: the base of its next
+  // delta only.
+  void SetSentVersionLocked(SubscriberRecord* sub, const std::string& topic, int64_t v)
+      REQUIRES(mu_);
+  // Recomputes whether `st` (`sub`'s subscription to `topic`) reads the
+  // minimum now and keeps the topic's min_readers in step; `removed`: the
+  // registration ends.
+  void NoteMinReaderLocked(const std::string& topic, SubscribedTopic* st, bool removed = false)
+      REQUIRES(mu_);
   // A topic's minimum changed: an update to each populate_min subscriber that
   // takes every change, and to those on request that wait for this one
   // (statestore_min_push.cc).
@@ -207,9 +221,9 @@ class Statestore::Impl {
                                         const std::string& auth_token,
                                         const std::string& peer_identity) EXCLUDES(mu_);
   // Whether the subscriber of `run` takes its update as UpdateStateOneway:
-  // it accepts them, has answered an update of this registration and is in
-  // the healthy lane. PlanUpdateLocked also requires that no topic of the
-  // plan has a populate_min subscriber.
+  // it accepts them, has answered an update of this registration, is in
+  // the healthy lane and no resend was taken since its last answered one. PlanUpdateLocked also requires that no topic of the
+  // plan has a subscriber that reads its minimum now.
   bool TakesOnewayLocked(const UpdateRun& run) const REQUIRES(mu_);
   // Books the oneway updates of a batch that went out: their versions as
   // delivered, and the end of each job.

@@ -4,6 +4,12 @@
 // extra update just for a new minimum goes to the subscribers that take
 // every change (the default, as a peer that knows nothing of the extension
 // expects) and to those on request that wait for the version it reached.
+//
+// The minimum counts acknowledged versions only (a reply, a resend's base),
+// not oneway updates merely written. So while someone reads a topic's
+// minimum (min_readers), its updates wait for replies; a wish for a version
+// also asks every subscriber not yet known to have it for an update, whose
+// reply acknowledges what earlier oneway updates brought.
 #include "common/util/unique_id.h"
 #include "statestore/statestore_impl.h"
 
@@ -32,6 +38,15 @@ void Statestore::Impl::PushMinChangesLocked() {
   }
 }
 
+void Statestore::Impl::NoteMinReaderLocked(const std::string& topic, SubscribedTopic* st,
+                                           bool removed) {
+  const bool reads =
+      !removed && st->populate_min && (!st->min_on_request || st->min_wanted > st->min_sent);
+  if (reads == st->reads_min) return;
+  st->reads_min = reads;
+  topics_[topic].min_readers += reads ? 1 : -1;
+}
+
 void Statestore::Impl::NoteMinSentLocked(SubscriberRecord* sub, const std::string& topic,
                                          int64_t min) {
   auto st = sub->topics.find(topic);
@@ -39,6 +54,7 @@ void Statestore::Impl::NoteMinSentLocked(SubscriberRecord* sub, const std::strin
   SubscribedTopic& t = st->second;
   t.min_sent = std::max(t.min_sent, min);
   if (t.min_wanted <= t.min_sent) t.min_wanted = 0;
+  NoteMinReaderLocked(topic, &t);
 }
 
 Status Statestore::Impl::WantMinVersions(const impala::TUniqueId& registration_id,
@@ -48,7 +64,10 @@ Status Statestore::Impl::WantMinVersions(const impala::TUniqueId& registration_i
   SubPtr sub = FindRegistrationLocked(registration_id);
   if (sub == nullptr) return Status::NotFound("unknown registration id " + PrintId(registration_id));
   if (on_request.has_value()) {
-    for (auto& [name, st] : sub->topics) st.min_on_request = *on_request && st.populate_min;
+    for (auto& [name, st] : sub->topics) {
+      st.min_on_request = *on_request && st.populate_min;
+      NoteMinReaderLocked(name, &st);
+    }
   }
   bool due = false;
   for (const auto& [name, version] : wanted) {
@@ -58,9 +77,22 @@ Status Statestore::Impl::WantMinVersions(const impala::TUniqueId& registration_i
     }
     SubscribedTopic& t = st->second;
     t.min_wanted = std::max(t.min_wanted, version);
+    NoteMinReaderLocked(name, &t);
     auto tr = topics_.find(name);
-    // Reached already: the next update carries it; send one now.
-    if (tr != topics_.end() && MinLocked(tr->second) >= t.min_wanted) due = true;
+    if (tr == topics_.end()) continue;
+    if (MinLocked(tr->second) >= t.min_wanted) {
+      due = true;  // reached already: the next update carries it; send one now
+    } else if (active_) {
+      // Who has not acknowledged the version gets an update (answered, as
+      // the topic's minimum is read now): it brings the version, or its
+      // reply acknowledges the oneway updates that did.
+      for (auto& [id, other] : subscribers_) {
+        auto ot = other->topics.find(name);
+        if (ot != other->topics.end() && ot->second.acked_version < t.min_wanted) {
+          ScheduleUpdateLocked(other);
+        }
+      }
+    }
   }
   // A standby sends no updates; the wish stays for when it takes over.
   if (due && active_) ScheduleUpdateLocked(sub);

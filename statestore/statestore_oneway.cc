@@ -2,10 +2,11 @@
 // them, and the resends they ask for when one could not be applied.
 //
 // An UpdateState reply costs the subscriber a send and the statestore a
-// receive for every delivery; for topics whose minimum nobody reads, the
+// receive for every delivery; for topics whose minimum nobody reads now, the
 // reply only confirms what the statestore can assume of a subscriber that
 // reads its connection in order. So such updates go oneway and are booked
-// as delivered once written. What a reply would have carried comes back by
+// as sent once written: the base of the next delta moves, the acknowledged
+// version the minimum counts does not (statestore_min_push.cc). What a reply would have carried comes back by
 // RequestTopicUpdate instead: publications (field 5) and, for a delta the
 // subscriber did not apply, the version to send from (field 7). A lost
 // oneway update (its connection broke) shows at the subscriber as the next
@@ -21,7 +22,8 @@ bool Statestore::Impl::TakesOnewayLocked(const UpdateRun& run) const {
   const SubscriberRecord& sub = *run.sub;
   // The first update of a registration, and any after a failure, wait for
   // a reply: it shows the subscriber knows its registration and answers.
-  return sub.accepts_oneway && sub.updates_sent > 0 && run.lane == JobLane::kHealthy;
+  return sub.accepts_oneway && sub.updates_sent > 0 && run.lane == JobLane::kHealthy &&
+         !sub.answer_next_update;
 }
 
 void Statestore::Impl::BookOnewayLocked(const std::vector<UpdateRun*>& runs) {
@@ -32,7 +34,7 @@ void Statestore::Impl::BookOnewayLocked(const std::vector<UpdateRun*>& runs) {
     ++counters_.oneway_updates_sent;
     if (!sub->unregistered) {
       ++sub->updates_sent;
-      for (const TopicPlan& p : run->plan) SetVersionLocked(sub, p.name, p.delta->to_version);
+      for (const TopicPlan& p : run->plan) SetSentVersionLocked(sub, p.name, p.delta->to_version);
     }
     EndUpdateJobLocked(*run);
   }
@@ -73,6 +75,7 @@ Status Statestore::Impl::ResendFrom(const impala::TUniqueId& registration_id,
       continue;
     }
     SetVersionLocked(sub.get(), r.topic_name, r.from_version);
+    sub->answer_next_update = true;
     ++counters_.oneway_resends;
     reset = true;
   }

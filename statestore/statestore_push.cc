@@ -182,16 +182,17 @@ bool Statestore::Impl::PlanUpdateLocked(UpdateRun* run) {
     if (tr != topics_.end() && tr->second.topic->last_version() == 0) return false;
   }
   if (sub->unregistered) return false;
-  bool min_read = false;  // a topic of the plan has a populate_min subscriber
+  bool min_read = false;  // a topic of the plan has a subscriber that reads its minimum now
   for (const auto& [name, st] : sub->topics) {
     TopicRecord& tr = topics_[name];
     run->plan.push_back(TopicPlan{name, tr.topic.get(), st.last_version, st.filter_prefix,
                                   st.populate_min, MinLocked(tr), st.is_transient, nullptr});
-    min_read = min_read || tr.populate_min_subscribers > 0;
+    min_read = min_read || tr.min_readers > 0;
   }
   // Whose minimum someone reads keeps the reply: the minimum counts only
   // acknowledged versions.
   run->oneway = !min_read && TakesOnewayLocked(*run);
+  if (!run->oneway) sub->answer_next_update = false;
   return true;
 }
 

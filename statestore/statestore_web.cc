@@ -100,6 +100,7 @@ Status SubscribersPage(const Statestore* ss, const web::WebRequest& req, Json* d
       match = match || t.topic == topic;
       topics.push_back({{"topic", t.topic},
                         {"last_version", t.last_version},
+                        {"acked_version", t.acked_version},
                         {"filter_prefix", t.filter_prefix},
                         {"transient", t.is_transient},
                         {"min_on_request", t.min_on_request}});

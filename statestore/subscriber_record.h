@@ -21,13 +21,21 @@ struct SubscribedTopic {
   std::string filter_prefix;
   bool is_transient = false;
   bool populate_min = false;
-  int64_t last_version = 0;  // last to_version the subscriber processed
+  // The base of the next delta: the last to_version sent (a oneway update
+  // counts once written) that the subscriber has not refused.
+  int64_t last_version = 0;
+  // The last version the subscriber is known to have processed (a reply, a
+  // resend's base): what the topic's minimum counts.
+  int64_t acked_version = 0;
   // populate_min topics (TRequestTopicUpdateRequest): changes of the minimum
   // reach this subscriber only with its other updates, except the one it
   // waits for (min_wanted, 0 for none).
   bool min_on_request = false;
   int64_t min_wanted = 0;
   int64_t min_sent = 0;  // the largest minimum an answered update carried
+  // Counted in the topic's min_readers: populate_min, and the minimum is
+  // read now (every change, or a wish not yet answered).
+  bool reads_min = false;
 };
 
 // One queued/in-flight/idle job kind (update or heartbeat) of a subscriber.
@@ -67,6 +75,10 @@ struct SubscriberRecord {
   int64_t updates_sent = 0;
   int64_t update_failures = 0;
   int64_t heartbeat_failures = 0;
+  // A resend was taken: the next update waits for its reply, so that a
+  // callback that keeps failing is retried at the periodic pace (a failed
+  // reply) instead of in a loop of oneway updates and resends.
+  bool answer_next_update = false;
   int64_t catalogd_version_sent = 0;  // last designation this subscriber was told
   int64_t role_version_sent = 0;      // last active_statestored_version it was told
 

@@ -45,6 +45,7 @@
 #include <atomic>
 #include <filesystem>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -69,6 +70,8 @@ DEFINE_bool(use_local_catalog, true, "On-demand coordinators (false: full replic
 DEFINE_string(catalog_topic_mode, "minimal", "catalogd --catalog_topic_mode.");
 DEFINE_string(statestored, "", "statestored binary (default: next to this binary).");
 DEFINE_string(catalogd, "", "catalogd binary (default: next to this binary).");
+DEFINE_string(catalogd_flags, "",
+              "Extra catalogd flags, space-separated (e.g. --catalog_topic_push=true).");
 DEFINE_int32(timeout_ms, 30000, "Give up on a round (or start-up) after this long.");
 DEFINE_bool(tls, true, "Also measure every size with mutual TLS on every port.");
 DEFINE_string(warehouse_parent, "/dev/shm",
@@ -270,6 +273,14 @@ std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<st
   return a;
 }
 
+// --catalogd_flags split on spaces.
+std::vector<std::string> SplitFlags(const std::string& flags) {
+  std::vector<std::string> out;
+  std::istringstream in(flags);
+  for (std::string f; in >> f;) out.push_back(f);
+  return out;
+}
+
 Status StartDaemons(const std::string& statestored, const std::string& catalogd,
                     const Transport& transport, Cluster* c) {
   if (!c->dir.ok() || !c->warehouse.ok()) return Status::Internal("cannot create a temp dir");
@@ -292,7 +303,7 @@ Status StartDaemons(const std::string& statestored, const std::string& catalogd,
                                  "--warehouse_dir=" + c->warehouse.File("warehouse"),
                                  "--catalog_topic_mode=" + FLAGS_catalog_topic_mode,
                                  "--port_file=" + d + "/catalogd.port"},
-                                transport.Flags("catalogd")),
+                                Concat(transport.Flags("catalogd"), SplitFlags(FLAGS_catalogd_flags))),
                          d + "/catalogd.log")) {
     return Status::Internal("cannot fork catalogd");
   }

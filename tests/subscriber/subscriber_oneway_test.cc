@@ -8,6 +8,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -26,26 +27,45 @@ using std::chrono::milliseconds;
 int64_t OnewaySent(StatestoreServer* ss) { return ss->statestore()->Counters().oneway_updates_sent; }
 int64_t Resends(StatestoreServer* ss) { return ss->statestore()->Counters().oneway_resends; }
 
-// The broker's last version sent to / processed by subscriber `id`.
-int64_t BrokerVersionOf(StatestoreServer* ss, const std::string& id) {
+// What the broker holds for subscriber `id`'s subscription to kTopic
+// (versions -1 when not registered).
+SubscriberInfo::TopicState BrokerStateOf(StatestoreServer* ss, const std::string& id) {
   for (const SubscriberInfo& s : ss->statestore()->Subscribers()) {
     if (s.id != id) continue;
     for (const auto& t : s.topics) {
-      if (t.topic == kTopic) return t.last_version;
+      if (t.topic == kTopic) return t;
     }
   }
-  return -1;
+  SubscriberInfo::TopicState none;
+  none.last_version = none.acked_version = -1;
+  return none;
+}
+// The broker's base for subscriber `id`'s next delta.
+int64_t BrokerVersionOf(StatestoreServer* ss, const std::string& id) {
+  return BrokerStateOf(ss, id).last_version;
+}
+int64_t AckedVersionOf(StatestoreServer* ss, const std::string& id) {
+  return BrokerStateOf(ss, id).acked_version;
+}
+int64_t UpdatesSentTo(StatestoreServer* ss, const std::string& id) {
+  for (const SubscriberInfo& s : ss->statestore()->Subscribers()) {
+    if (s.id == id) return s.updates_sent;
+  }
+  return 0;
 }
 
 // A statestore, a writer and a reader, both registered; stopped in TearDown.
 class OnewayTest : public ::testing::Test {
  protected:
-  void Start(bool reader_reads_min = false, int update_frequency_ms = 200) {
+  // `reader_reads_min`: the reader registers with populate_min (on request
+  // only with `min_on_request`).
+  void Start(bool reader_reads_min = false, int update_frequency_ms = 200,
+             bool min_on_request = false) {
     ss_ = StartStatestore(0, update_frequency_ms);
     ASSERT_NE(ss_, nullptr);
     writer_ = StartSubscriber(SubscriberOptions("writer", ss_->port()), &writer_mirror_);
     reader_ = StartSubscriber(SubscriberOptions("reader", ss_->port()), &reader_mirror_,
-                              reader_reads_min);
+                              reader_reads_min, min_on_request);
     ASSERT_TRUE(writer_->WaitForRegistration(milliseconds(5000)).ok());
     ASSERT_TRUE(reader_->WaitForRegistration(milliseconds(5000)).ok());
   }
@@ -99,6 +119,56 @@ TEST_F(OnewayTest, TopicsWhoseMinimumIsReadKeepTheReply) {
   EXPECT_EQ(OnewaySent(ss_.get()), 0);
 }
 
+// A minimum read on request only (SYNC_DDL's) leaves the updates oneway
+// until someone waits for a version; it still counts only versions the
+// subscribers acknowledged.
+TEST_F(OnewayTest, AMinimumOnRequestCountsOnlyAcknowledgedVersions) {
+  Start(/*reader_reads_min=*/true, /*update_frequency_ms=*/300, /*min_on_request=*/true);
+  TopicMirror slow_mirror;
+  auto slow = StartSubscriber(SubscriberOptions("slow", ss_->port()), &slow_mirror);
+  ASSERT_TRUE(slow->WaitForRegistration(milliseconds(5000)).ok());
+  // Each registration's first update is answered; the reader's minimum is
+  // on request once its first RequestTopicUpdate said so.
+  ASSERT_EVENTUALLY_TRUE(UpdatesSentTo(ss_.get(), "slow") >= 1 &&
+                         UpdatesSentTo(ss_.get(), "reader") >= 1 &&
+                         BrokerStateOf(ss_.get(), "reader").min_on_request);
+  const int64_t oneway_before = OnewaySent(ss_.get());
+  auto first = writer_->Publish({OneEntry(kTopic, "a", "1")});
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  const int64_t v1 = first->at(kTopic);
+  ASSERT_TRUE(slow->WaitForTopicVersion(kTopic, v1, milliseconds(5000)).ok());
+  ASSERT_EVENTUALLY_TRUE(BrokerVersionOf(ss_.get(), "slow") == v1);
+  // Written oneway: the base moved, the acknowledged version did not.
+  EXPECT_GT(OnewaySent(ss_.get()), oneway_before);
+  EXPECT_LT(AckedVersionOf(ss_.get(), "slow"), v1);
+  // A wish for v1 gets the acknowledgements (answered updates) it needs.
+  ASSERT_TRUE(reader_->WaitForMinSubscriberTopicVersion(kTopic, v1, milliseconds(5000)).ok());
+  EXPECT_GE(AckedVersionOf(ss_.get(), "slow"), v1);
+  EXPECT_GE(AckedVersionOf(ss_.get(), "writer"), v1);
+
+  // A subscriber that cannot apply v2 holds the minimum below it, however
+  // often v2 is written to it.
+  slow_mirror.ThrowNext(1 << 30);
+  auto second = writer_->Publish({OneEntry(kTopic, "b", "2")});
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  const int64_t v2 = second->at(kTopic);
+  ASSERT_TRUE(reader_->WaitForTopicVersion(kTopic, v2, milliseconds(5000)).ok());
+  ASSERT_EVENTUALLY_TRUE(slow_mirror.updates() >= 3);
+  EXPECT_FALSE(reader_->WaitForMinSubscriberTopicVersion(kTopic, v2, milliseconds(1000)).ok());
+  EXPECT_LT(reader_->min_subscriber_topic_version(kTopic), v2);
+  EXPECT_LT(AckedVersionOf(ss_.get(), "slow"), v2);
+  EXPECT_EQ(slow_mirror.Get("b"), "<none>");
+  // Failing updates are retried at the periodic pace, not in a loop.
+  const int failed = slow_mirror.updates();
+  std::this_thread::sleep_for(milliseconds(900));
+  EXPECT_LE(slow_mirror.updates() - failed, 12);
+  // Once it applies v2, the minimum gets there.
+  slow_mirror.ThrowNext(0);
+  EXPECT_TRUE(reader_->WaitForMinSubscriberTopicVersion(kTopic, v2, milliseconds(10000)).ok());
+  EXPECT_EQ(slow_mirror.Get("b"), "2");
+  slow->Stop();
+}
+
 TEST_F(OnewayTest, AnUpdateTheCallbackFailedIsResent) {
   Start();
   ASSERT_EVENTUALLY_TRUE(OnewaySent(ss_.get()) >= 2);
@@ -111,6 +181,22 @@ TEST_F(OnewayTest, AnUpdateTheCallbackFailedIsResent) {
   EXPECT_EQ(reader_->num_failed_updates(), 1);
   EXPECT_GE(Resends(ss_.get()), 1);
   EXPECT_TRUE(reader_->WaitForTopicVersion(kTopic, pushed->at(kTopic), milliseconds(5000)).ok());
+}
+
+TEST_F(OnewayTest, ACallbackThatKeepsFailingIsRetriedAtThePeriodicPace) {
+  Start(/*reader_reads_min=*/false, /*update_frequency_ms=*/300);
+  ASSERT_EVENTUALLY_TRUE(OnewaySent(ss_.get()) >= 2);
+  reader_mirror_.ThrowNext(1 << 30);
+  auto pushed = writer_->Publish({OneEntry(kTopic, "never", "1")});
+  ASSERT_TRUE(pushed.ok()) << pushed.status().ToString();
+  ASSERT_EVENTUALLY_TRUE(reader_mirror_.updates() >= 2);
+  const int failed = reader_mirror_.updates();
+  std::this_thread::sleep_for(milliseconds(900));
+  // Each resend is answered once more at once, then at the periodic pace:
+  // about three periods, with room for a slow machine.
+  EXPECT_LE(reader_mirror_.updates() - failed, 12);
+  reader_mirror_.ThrowNext(0);
+  ASSERT_EVENTUALLY_TRUE(reader_mirror_.Get("never") == "1");
 }
 
 class ResendTest : public OnewayTest {

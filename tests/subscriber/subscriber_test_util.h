@@ -98,10 +98,10 @@ class TopicMirror {
       owned_[key] = value;
     }
   }
-  // The next callback throws before applying anything.
-  void ThrowNext() {
+  // The next `n` callbacks throw before applying anything (0: none).
+  void ThrowNext(int n = 1) {
     std::lock_guard<std::mutex> l(mu_);
-    throw_next_ = 1;
+    throw_next_ = n;
   }
   void ResetBaseNext() {
     std::lock_guard<std::mutex> l(mu_);
@@ -142,11 +142,13 @@ class TopicMirror {
 
 inline std::unique_ptr<StatestoreSubscriber> StartSubscriber(StatestoreSubscriberOptions o,
                                                       TopicMirror* mirror,
-                                                      bool populate_min = false) {
+                                                      bool populate_min = false,
+                                                      bool min_on_request = false) {
   auto sub = std::make_unique<StatestoreSubscriber>(std::move(o));
   TopicSubscription t;
   t.topic = kTopic;
   t.populate_min_subscriber_topic_version = populate_min;
+  t.min_version_on_request = min_on_request;
   t.callback = mirror->Callback();
   EXPECT_TRUE(sub->AddTopic(std::move(t)).ok());
   Status s = sub->Start();
