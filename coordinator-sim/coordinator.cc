@@ -266,6 +266,16 @@ Status Coordinator::WaitForSyncDdl(int64_t v) {
   }
 }
 
+void Coordinator::ExpectSyncDdl(bool sync_ddl) {
+  if (!sync_ddl) return;
+  int source = 0;
+  {
+    MutexLock l(&mu_);
+    source = topic_source_;
+  }
+  if (statestore::StatestoreSubscriber* sub = Subscriber(source)) sub->ExpectMinWait(kCatalogTopic);
+}
+
 Result<impala::TCatalogUpdateResult> Coordinator::Finish(impala::TCatalogUpdateResult result,
                                                          bool sync_ddl) {
   Status st = FromTStatus(result.status);
@@ -298,6 +308,7 @@ Result<impala::TDdlExecResponse> Coordinator::ExecDdl(impala::TDdlExecRequest re
   req.__set_header(Header(opts_.id, opts_.use_local_catalog));
   req.query_options.sync_ddl = sync_ddl;
   impala::TDdlExecResponse resp;
+  ExpectSyncDdl(sync_ddl);
   ICS_RETURN_IF_ERROR(catalogd_->CallActive(
       "ExecDdl", CatalogdRetry::kNoRetry,
       [&](impala::CatalogServiceClient& c) { c.ExecDdl(resp, req); },
@@ -312,6 +323,7 @@ Result<impala::TCatalogUpdateResult> Coordinator::UpdateCatalog(impala::TUpdateC
   req.__set_header(Header(opts_.id, opts_.use_local_catalog));
   req.sync_ddl = sync_ddl;
   impala::TUpdateCatalogResponse resp;
+  ExpectSyncDdl(sync_ddl);
   ICS_RETURN_IF_ERROR(catalogd_->CallActive(
       "UpdateCatalog", CatalogdRetry::kNoRetry,
       [&](impala::CatalogServiceClient& c) { c.UpdateCatalog(resp, req); },
@@ -325,6 +337,7 @@ Result<impala::TCatalogUpdateResult> Coordinator::ResetMetadata(impala::TResetMe
   req.__set_header(Header(opts_.id, opts_.use_local_catalog));
   req.sync_ddl = sync_ddl;
   impala::TResetMetadataResponse resp;
+  ExpectSyncDdl(sync_ddl);
   ICS_RETURN_IF_ERROR(catalogd_->CallActive(
       "ResetMetadata", CatalogdRetry::kNoRetry,
       [&](impala::CatalogServiceClient& c) { c.ResetMetadata(resp, req); },

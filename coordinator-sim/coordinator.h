@@ -148,6 +148,9 @@ class Coordinator : public CoordinatorBackend {
     return source == 0 ? subscriber_.get() : subscriber2_.get();
   }
   Result<impala::TCatalogUpdateResult> Finish(impala::TCatalogUpdateResult result, bool sync_ddl);
+  // Before a SYNC_DDL statement goes to catalogd: the statestore is told a
+  // wait for the catalog topic's minimum is coming (ExpectMinWait).
+  void ExpectSyncDdl(bool sync_ddl) EXCLUDES(mu_);
   // Registers the metrics (coordinator_metrics.cc); from the constructor.
   void RegisterMetrics();
 

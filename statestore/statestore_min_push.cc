@@ -83,12 +83,15 @@ Status Statestore::Impl::WantMinVersions(const impala::TUniqueId& registration_i
     if (MinLocked(tr->second) >= t.min_wanted) {
       due = true;  // reached already: the next update carries it; send one now
     } else if (active_) {
-      // Who has not acknowledged the version gets an update (answered, as
-      // the topic's minimum is read now): it brings the version, or its
-      // reply acknowledges the oneway updates that did.
+      // Who has not acknowledged the version but was sent oneway updates
+      // gets an update, answered as the topic's minimum is read now: its
+      // reply acknowledges them. The others get the version, when it is
+      // written, by an answered update anyway (one still in flight oneway
+      // is followed by one: BookOnewayLocked).
       for (auto& [id, other] : subscribers_) {
         auto ot = other->topics.find(name);
-        if (ot != other->topics.end() && ot->second.acked_version < t.min_wanted) {
+        if (ot != other->topics.end() && ot->second.acked_version < t.min_wanted &&
+            ot->second.last_version > ot->second.acked_version) {
           ScheduleUpdateLocked(other);
         }
       }

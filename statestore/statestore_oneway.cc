@@ -34,7 +34,14 @@ void Statestore::Impl::BookOnewayLocked(const std::vector<UpdateRun*>& runs) {
     ++counters_.oneway_updates_sent;
     if (!sub->unregistered) {
       ++sub->updates_sent;
-      for (const TopicPlan& p : run->plan) SetSentVersionLocked(sub, p.name, p.delta->to_version);
+      bool min_read = false;
+      for (const TopicPlan& p : run->plan) {
+        SetSentVersionLocked(sub, p.name, p.delta->to_version);
+        min_read = min_read || topics_[p.name].min_readers > 0;
+      }
+      // Someone started reading a topic's minimum while this update was on
+      // its way: the next update, answered, acknowledges it.
+      if (min_read) ScheduleUpdateLocked(run->sub);
     }
     EndUpdateJobLocked(*run);
   }

@@ -222,12 +222,7 @@ Status StatestoreSubscriber::WaitForTopicVersion(const std::string& topic, int64
   return Status::OK();
 }
 
-Status StatestoreSubscriber::WaitForMinSubscriberTopicVersion(const std::string& topic,
-                                                              int64_t version,
-                                                              std::chrono::milliseconds timeout) {
-  const auto deadline = Clock::now() + timeout;
-  MutexLock l(&mu_);
-  if (topics_.count(topic) == 0) return Status::NotFound("not subscribed to topic " + topic);
+void StatestoreSubscriber::WantMinLocked(const std::string& topic, int64_t version) {
   auto sub = subscriptions_.find(topic);
   if (sub != subscriptions_.end() && sub->second.min_version_on_request &&
       topics_[topic].min_subscriber_version < version && min_wanted_[topic] < version) {
@@ -235,6 +230,21 @@ Status StatestoreSubscriber::WaitForMinSubscriberTopicVersion(const std::string&
     min_wanted_pending_ = true;
     bg_cv_.Broadcast();
   }
+}
+
+void StatestoreSubscriber::ExpectMinWait(const std::string& topic) {
+  MutexLock l(&mu_);
+  auto t = topics_.find(topic);
+  if (t != topics_.end()) WantMinLocked(topic, t->second.version + 1);
+}
+
+Status StatestoreSubscriber::WaitForMinSubscriberTopicVersion(const std::string& topic,
+                                                              int64_t version,
+                                                              std::chrono::milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
+  MutexLock l(&mu_);
+  if (topics_.count(topic) == 0) return Status::NotFound("not subscribed to topic " + topic);
+  WantMinLocked(topic, version);
   while (topics_[topic].min_subscriber_version < version) {
     if (stopping_) return Status::Shutdown("subscriber stopped");
     if (!WaitStep(&state_cv_, &mu_, deadline)) {

@@ -202,6 +202,13 @@ class StatestoreSubscriber {
   [[nodiscard]] Status WaitForMinSubscriberTopicVersion(const std::string& topic, int64_t version,
                                                         std::chrono::milliseconds timeout)
       EXCLUDES(mu_);
+  // For a min_version_on_request topic (a no-op otherwise): a wait for the
+  // minimum is expected soon, for a version not known yet (SYNC_DDL, before
+  // its statement runs). Asks the statestore, from the background thread,
+  // for the minimum once it reaches the topic's next version: until then
+  // the topic's updates are answered, so the coming wait does not need a
+  // round of acknowledgements of updates sent oneway.
+  void ExpectMinWait(const std::string& topic) EXCLUDES(mu_);
 
   // The current registration (nullopt when not registered).
   std::optional<impala::TUniqueId> registration_id() const EXCLUDES(mu_);
@@ -233,6 +240,10 @@ class StatestoreSubscriber {
     int64_t version = 0;
     int64_t min_subscriber_version = 0;
   };
+
+  // Asks for the minimum of a min_version_on_request `topic` once it
+  // reaches `version` (sent by the background thread).
+  void WantMinLocked(const std::string& topic, int64_t version) REQUIRES(mu_);
 
   // RPC entry points (called by Handler).
   void UpdateState(const impala::TUpdateStateRequest& req, impala::TUpdateStateResponse* resp)
