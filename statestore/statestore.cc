@@ -472,7 +472,7 @@ std::vector<SubscriberInfo> Statestore::Impl::Subscribers() const {
     for (const auto& [name, st] : sub->topics) {
       info.topics.push_back(
           {name, st.last_version, st.filter_prefix, st.is_transient, st.min_on_request,
-           st.acked_version});
+           st.acked_version, st.min_wanted});
     }
     info.consecutive_heartbeat_failures = sub->consecutive_heartbeat_failures;
     info.unresponsive = sub->update.rpc_failures > 0 || sub->heartbeat.rpc_failures > 0;

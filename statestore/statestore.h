@@ -164,6 +164,8 @@ struct SubscriberInfo {
     // The last version it is known to have processed (a reply, a resend's
     // base): what min_subscriber_topic_version counts.
     int64_t acked_version = 0;
+    // populate_min on request: the version whose minimum it waits for (0: none).
+    int64_t min_wanted = 0;
   };
   std::vector<TopicState> topics;
   int consecutive_heartbeat_failures = 0;

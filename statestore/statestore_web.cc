@@ -103,7 +103,8 @@ Status SubscribersPage(const Statestore* ss, const web::WebRequest& req, Json* d
                         {"acked_version", t.acked_version},
                         {"filter_prefix", t.filter_prefix},
                         {"transient", t.is_transient},
-                        {"min_on_request", t.min_on_request}});
+                        {"min_on_request", t.min_on_request},
+                        {"min_wanted", t.min_wanted}});
     }
     if (!match) continue;
     char secs[32];

@@ -169,6 +169,31 @@ TEST_F(OnewayTest, AMinimumOnRequestCountsOnlyAcknowledgedVersions) {
   slow->Stop();
 }
 
+// SYNC_DDL's way: the wait is announced before the version exists, so the
+// update that brings it is answered and needs no second round.
+TEST_F(OnewayTest, AnAnnouncedMinimumWaitKeepsTheNextVersionAnswered) {
+  Start(/*reader_reads_min=*/true, /*update_frequency_ms=*/60000, /*min_on_request=*/true);
+  ASSERT_EVENTUALLY_TRUE(UpdatesSentTo(ss_.get(), "writer") >= 1 &&
+                         UpdatesSentTo(ss_.get(), "reader") >= 1 &&
+                         BrokerStateOf(ss_.get(), "reader").min_on_request);
+  reader_->ExpectMinWait(kTopic);
+  const int64_t next = TopicVersion(ss_.get(), kTopic) + 1;
+  ASSERT_EVENTUALLY_TRUE(BrokerStateOf(ss_.get(), "reader").min_wanted == next);
+  const int64_t oneway_before = OnewaySent(ss_.get());
+  auto pushed = writer_->Publish({OneEntry(kTopic, "sync", "1")});
+  ASSERT_TRUE(pushed.ok()) << pushed.status().ToString();
+  const int64_t v = pushed->at(kTopic);
+  ASSERT_TRUE(reader_->WaitForMinSubscriberTopicVersion(kTopic, v, milliseconds(5000)).ok());
+  EXPECT_EQ(OnewaySent(ss_.get()), oneway_before);
+  // Booked once the reply to the update that carried it is read.
+  ASSERT_EVENTUALLY_TRUE(BrokerStateOf(ss_.get(), "reader").min_wanted == 0);
+  // With the wish answered, the next change goes oneway again.
+  auto later = writer_->Publish({OneEntry(kTopic, "later", "1")});
+  ASSERT_TRUE(later.ok()) << later.status().ToString();
+  ASSERT_TRUE(reader_->WaitForTopicVersion(kTopic, later->at(kTopic), milliseconds(5000)).ok());
+  ASSERT_EVENTUALLY_TRUE(OnewaySent(ss_.get()) > oneway_before);
+}
+
 TEST_F(OnewayTest, AnUpdateTheCallbackFailedIsResent) {
   Start();
   ASSERT_EVENTUALLY_TRUE(OnewaySent(ss_.get()) >= 2);
