@@ -22,6 +22,10 @@
 //    waits for one that chose "on request" (RequestTopicUpdate;
 //    its other updates carry the minimum too). Without that choice each
 //    change all subscribers applied costs a second update to each of them.
+//    The minimum counts acknowledged versions only: while nobody reads a
+//    topic's minimum (only "on request" readers, none waiting), updates to
+//    subscribers that accept them go oneway, without a reply; a wait then
+//    asks those with unacknowledged oneway updates for an answered one.
 //  * Unresponsive subscribers (a "tarpit" that accepts and never answers, a
 //    host that never accepts, a peer trickling bytes) cannot starve healthy
 //    ones, in either pool (details: bulkhead_queue.h, subscriber_channel.h):

@@ -79,10 +79,11 @@ struct CatalogServerOptions {
   PublisherOptions publisher;
   // Push each change to the statestore as it is installed (this project's
   // statestore; catalogd/topic/topic_pusher.h) instead of only asking it to
-  // collect the change in its next update's reply. Off by default: it made
-  // DDL propagation no faster than the noise on the test machine
-  // (docs/ARCHITECTURE.md).
-  bool push_topic_updates = false;
+  // collect the change in its next update's reply (a statestore that does
+  // not take pushes, as Impala's, costs one failed call per backoff; see
+  // topic_pusher.h). On by default since updates go oneway: the reply path
+  // then takes a call more (docs/ARCHITECTURE.md).
+  bool push_topic_updates = true;
   bool load_in_background = false;
   int num_loading_threads = 0;  // 0: one per CPU core
   int sync_ddl_timeout_ms = 60000;
