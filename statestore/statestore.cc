@@ -322,7 +322,13 @@ void Statestore::Impl::ScheduleUpdateLocked(const SubPtr& sub) {
     // One wake-up per burst: the worker that takes the first job passes it
     // on while jobs are left (UpdateWorker).
     const bool was_idle = !update_queue_.Runnable();
-    update_queue_.Push(sub, LaneOf(sub->update, sub->heartbeat), sub->update.rpc_failures);
+    // Unanswered heartbeats make the update suspect too: oneway updates
+    // never fail, so without this a subscriber that stopped (paused, hung)
+    // would stay healthy and a call that waits for it (an announcement)
+    // would hold a healthy batch.
+    const JobLane lane =
+        sub->heartbeat.rpc_failures > 0 ? JobLane::kSuspect : LaneOf(sub->update, sub->heartbeat);
+    update_queue_.Push(sub, lane, sub->update.rpc_failures);
     if (was_idle) update_cv_.Signal();
   }
 }
