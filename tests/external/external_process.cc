@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -66,6 +67,13 @@ pid_t Spawn(const std::vector<std::string>& args, const std::string& work_dir,
             const std::string& log_path, int out_fd) {
   std::vector<char*> argv;
   std::vector<std::string> copy = args;
+  // A relative program path ("build/bin/statestored") names a file from
+  // here, not from work_dir, where the child runs it.
+  if (copy[0].find('/') != std::string::npos && copy[0][0] != '/') {
+    std::error_code ec;
+    const std::filesystem::path abs = std::filesystem::absolute(copy[0], ec);
+    if (!ec) copy[0] = abs.string();
+  }
   for (auto& a : copy) argv.push_back(a.data());
   argv.push_back(nullptr);
   const std::string exec_failed = "[external cluster] exec of " + args[0] + " failed: ";

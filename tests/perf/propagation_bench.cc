@@ -70,8 +70,9 @@ DEFINE_bool(use_local_catalog, true, "On-demand coordinators (false: full replic
 DEFINE_string(catalog_topic_mode, "minimal", "catalogd --catalog_topic_mode.");
 DEFINE_string(statestored, "", "statestored binary (default: next to this binary).");
 DEFINE_string(catalogd, "", "catalogd binary (default: next to this binary).");
-DEFINE_string(catalogd_flags, "",
-              "Extra catalogd flags, space-separated (e.g. --catalog_topic_push=true).");
+DEFINE_string(catalogd_extra_flags, "",
+              "Space-separated flags added to catalogd's (e.g. --catalog_topic_push=false), as "
+              "real_path_bench's.");
 DEFINE_int32(timeout_ms, 30000, "Give up on a round (or start-up) after this long.");
 DEFINE_bool(tls, true, "Also measure every size with mutual TLS on every port.");
 DEFINE_string(warehouse_parent, "/dev/shm",
@@ -273,7 +274,7 @@ std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<st
   return a;
 }
 
-// --catalogd_flags split on spaces.
+// --catalogd_extra_flags split on spaces.
 std::vector<std::string> SplitFlags(const std::string& flags) {
   std::vector<std::string> out;
   std::istringstream in(flags);
@@ -303,7 +304,8 @@ Status StartDaemons(const std::string& statestored, const std::string& catalogd,
                                  "--warehouse_dir=" + c->warehouse.File("warehouse"),
                                  "--catalog_topic_mode=" + FLAGS_catalog_topic_mode,
                                  "--port_file=" + d + "/catalogd.port"},
-                                Concat(transport.Flags("catalogd"), SplitFlags(FLAGS_catalogd_flags))),
+                                Concat(transport.Flags("catalogd"),
+                                       SplitFlags(FLAGS_catalogd_extra_flags))),
                          d + "/catalogd.log")) {
     return Status::Internal("cannot fork catalogd");
   }
