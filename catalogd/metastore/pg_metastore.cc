@@ -68,14 +68,28 @@ Result<pg::PgOptions> ParsePostgresUri(const std::string& uri) {
                                    std::to_string(kMaxUriBytes) + " bytes");
   }
   pg::PgOptions o;
-  // The query starts at the first '?' after the user info, as libpq reads
-  // URIs: user info (which may hold '?') ends at an '@' that comes before
-  // any '/'.
+  // The query starts at the first '?' after the user info and outside a
+  // bracketed host ("[::1]"), as libpq reads URIs: user info (which may
+  // hold '?') ends at an '@' that comes before any '/', and a bracketed
+  // host ends at its ']' whatever it holds.
   size_t after = uri.find("://") + 3;
   const size_t at = uri.find('@', after);
   const size_t slash = uri.find('/', after);
   if (at != std::string::npos && (slash == std::string::npos || at < slash)) after = at + 1;
-  const size_t q = uri.find('?', after);
+  size_t q = std::string::npos;
+  bool in_hosts = true, in_brackets = false;
+  for (size_t i = after; i < uri.size() && q == std::string::npos; ++i) {
+    const char c = uri[i];
+    if (in_brackets) {
+      in_brackets = c != ']';
+    } else if (c == '?') {
+      q = i;
+    } else if (c == '/') {
+      in_hosts = false;
+    } else if (c == '[' && in_hosts) {
+      in_brackets = true;
+    }
+  }
   std::string base = uri.substr(0, q);
   std::vector<std::string> passed;  // libpq's own parameters, as written
   std::map<std::string, bool> given;

@@ -76,6 +76,17 @@ TEST(PostgresUriTest, OwnParametersDefaultsAndErrors) {
   EXPECT_EQ(q->pool_size, 2);
   EXPECT_EQ(q->display, "cat@127.0.0.1:5432/meta");
 
+  // Nor is one in a bracketed host: what follows it is not parameters
+  // (found by metastore_uri_fuzz; libpq takes the brackets' text as the host).
+  auto bracketed = ParsePostgresUri("postgresql://[db?x]/meta?pool_size=4");
+  ASSERT_OK(bracketed);
+  EXPECT_EQ(bracketed->pool_size, 4);
+  EXPECT_EQ(bracketed->display, "db?x:5432/meta");
+  auto ipv6 = ParsePostgresUri("postgresql://cat@[::1]:5999/meta?pool_size=5");
+  ASSERT_OK(ipv6);
+  EXPECT_EQ(ipv6->pool_size, 5);
+  EXPECT_EQ(ipv6->display, "cat@::1:5999/meta");
+
   // Another host: TLS with certificate checks unless said otherwise.
   auto remote = ParsePostgresUri("postgresql://cat@db.example.com/meta");
   ASSERT_OK(remote);
