@@ -33,16 +33,17 @@ done
 
 ALL_TARGETS=(
   catalog_service_fuzz hms_fuzz metastore_services_fuzz statestore_service_fuzz
-  subscriber_fuzz coordinator_service_fuzz
+  statestore_ha_fuzz subscriber_fuzz coordinator_service_fuzz catalogd_reply_fuzz
   topic_value_fuzz partition_stats_fuzz file_desc_fuzz thrift_struct_fuzz
-  sql_fuzz hms_filter_fuzz partition_filter_fuzz column_type_fuzz security_text_fuzz
+  sql_fuzz hms_filter_fuzz partition_filter_fuzz column_type_fuzz metastore_uri_fuzz
+  security_text_fuzz
 )
 # Targets whose service state lives across inputs (tests/fuzz/fuzz_rpc.h,
 # Recycled): almost every input leaves allocations behind on purpose, which
 # would make libFuzzer run a full leak scan after nearly every input (10x
 # slower). They run with -detect_leaks=0; ASan still reports leaks at exit.
 STATEFUL=(catalog_service_fuzz hms_fuzz metastore_services_fuzz statestore_service_fuzz
-          coordinator_service_fuzz)
+          statestore_ha_fuzz coordinator_service_fuzz)
 targets=()
 if [ -z "$only" ]; then
   targets=("${ALL_TARGETS[@]}")
