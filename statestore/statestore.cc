@@ -373,12 +373,14 @@ void Statestore::Impl::SetVersionLocked(SubscriberRecord* sub, const std::string
   st->second.last_version = st->second.acked_version = v;
 }
 
-void Statestore::Impl::SetSentVersionLocked(SubscriberRecord* sub, const std::string& topic,
+bool Statestore::Impl::SetSentVersionLocked(SubscriberRecord* sub, const std::string& topic,
                                             int64_t v) {
   auto st = sub->topics.find(topic);
-  if (st == sub->topics.end()) return;
-  MoveVersion(&topics_[topic].versions, st->second.last_version, v);
+  if (st == sub->topics.end()) return false;
+  TopicRecord& tr = topics_[topic];
+  MoveVersion(&tr.versions, st->second.last_version, v);
   st->second.last_version = v;
+  return tr.min_readers > 0;
 }
 
 void Statestore::Impl::EvaluateHaLocked() {

@@ -61,11 +61,11 @@
 //    (statestore_publish.cc).
 //  * Updates without a reply: a subscriber that registered with
 //    accepts_oneway_updates gets, once it has answered one update and while
-//    it is healthy, the updates whose topics have no populate_min
-//    subscriber as UpdateStateOneway, booked as delivered once written;
-//    what it cannot apply it asks to be resent (RequestTopicUpdate field 7;
-//    statestore_oneway.cc). Topics whose minimum someone reads keep the
-//    reply, so the minimum only counts acknowledged versions.
+//    it is healthy, the updates whose topics nobody reads the minimum of
+//    now as UpdateStateOneway, booked as sent once written; what it cannot
+//    apply it asks to be resent (RequestTopicUpdate field 7;
+//    statestore_oneway.cc). The minimum counts acknowledged versions only
+//    (statestore_min_push.cc).
 //  * Heartbeats run on their own pool and connections; a subscriber is
 //    failed after max_missed_heartbeats consecutive failures and unregistered
 //    (its transient entries become tombstones).

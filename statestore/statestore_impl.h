@@ -198,8 +198,8 @@ class Statestore::Impl {
   // of its next delta and its acknowledged version.
   void SetVersionLocked(SubscriberRecord* sub, const std::string& topic, int64_t v) REQUIRES(mu_);
   // A oneway update up to `v` was written to `sub`: the base of its next
-  // delta only.
-  void SetSentVersionLocked(SubscriberRecord* sub, const std::string& topic, int64_t v)
+  // delta only. Returns whether someone reads the topic's minimum now.
+  bool SetSentVersionLocked(SubscriberRecord* sub, const std::string& topic, int64_t v)
       REQUIRES(mu_);
   // Recomputes whether `st` (`sub`'s subscription to `topic`) reads the
   // minimum now and keeps the topic's min_readers in step; `removed`: the
@@ -222,8 +222,9 @@ class Statestore::Impl {
                                         const std::string& peer_identity) EXCLUDES(mu_);
   // Whether the subscriber of `run` takes its update as UpdateStateOneway:
   // it accepts them, has answered an update of this registration, is in
-  // the healthy lane and no resend was taken since its last answered one. PlanUpdateLocked also requires that no topic of the
-  // plan has a subscriber that reads its minimum now.
+  // the healthy lane and no resend was taken since its last answered one.
+  // PlanUpdateLocked also requires that no topic of the plan has a
+  // subscriber that reads its minimum now.
   bool TakesOnewayLocked(const UpdateRun& run) const REQUIRES(mu_);
   // Books the oneway updates of a batch that went out: their versions as
   // delivered, and the end of each job.

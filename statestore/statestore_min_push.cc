@@ -8,8 +8,8 @@
 // The minimum counts acknowledged versions only (a reply, a resend's base),
 // not oneway updates merely written. So while someone reads a topic's
 // minimum (min_readers), its updates wait for replies; a wish for a version
-// also asks every subscriber not yet known to have it for an update, whose
-// reply acknowledges what earlier oneway updates brought.
+// also asks every subscriber that has unacknowledged oneway updates below
+// it for an update, whose reply acknowledges what they brought.
 #include "common/util/unique_id.h"
 #include "statestore/statestore_impl.h"
 

@@ -6,8 +6,8 @@
 // reply only confirms what the statestore can assume of a subscriber that
 // reads its connection in order. So such updates go oneway and are booked
 // as sent once written: the base of the next delta moves, the acknowledged
-// version the minimum counts does not (statestore_min_push.cc). What a reply would have carried comes back by
-// RequestTopicUpdate instead: publications (field 5) and, for a delta the
+// version the minimum counts does not (statestore_min_push.cc). What a
+// reply would have carried comes back by RequestTopicUpdate instead: publications (field 5) and, for a delta the
 // subscriber did not apply, the version to send from (field 7). A lost
 // oneway update (its connection broke) shows at the subscriber as the next
 // delta not starting at its processed version, at the latest with the next
@@ -29,15 +29,15 @@ bool Statestore::Impl::TakesOnewayLocked(const UpdateRun& run) const {
 void Statestore::Impl::BookOnewayLocked(const std::vector<UpdateRun*>& runs) {
   for (UpdateRun* run : runs) {
     SubscriberRecord* sub = run->sub.get();
-    NoteRpcOutcome(&sub->update, Status::OK());
+    // Not an answer: the update slot's record (answered, in the healthy
+    // lane, or the update would not have gone oneway) stays as it was.
     ++counters_.updates_sent;
     ++counters_.oneway_updates_sent;
     if (!sub->unregistered) {
       ++sub->updates_sent;
       bool min_read = false;
       for (const TopicPlan& p : run->plan) {
-        SetSentVersionLocked(sub, p.name, p.delta->to_version);
-        min_read = min_read || topics_[p.name].min_readers > 0;
+        min_read = SetSentVersionLocked(sub, p.name, p.delta->to_version) || min_read;
       }
       // Someone started reading a topic's minimum while this update was on
       // its way: the next update, answered, acknowledges it.

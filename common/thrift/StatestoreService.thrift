@@ -253,11 +253,11 @@ service StatestoreSubscriber {
   TUpdateStateResponse UpdateState(1: TUpdateStateRequest params);
 
   // This project's own method, called only on subscribers that registered
-  // with accepts_oneway_updates, for updates whose topics have no
-  // populate_min_subscriber_topic_version subscriber (no minimum depends on
-  // the acknowledgement). The same request as UpdateState without a reply:
-  // the statestore counts the update as delivered once it is written to the
-  // connection. A subscriber that cannot apply it, or has something to say
+  // with accepts_oneway_updates, for updates of topics whose
+  // min_subscriber_topic_version nobody reads now (no subscriber takes it
+  // with every update, none waits for a version). The same request as
+  // UpdateState without a reply: the statestore counts the update as sent
+  // once it is written to the connection, not as acknowledged. A subscriber that cannot apply it, or has something to say
   // that a reply would carry (publications, a new base), calls
   // RequestTopicUpdate (fields 5 and 7) instead.
   oneway void UpdateStateOneway(1: TUpdateStateRequest params);

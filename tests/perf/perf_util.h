@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,14 @@ inline int64_t ProcessPeakRssBytes(pid_t pid) { return ProcessStatusBytes(pid, "
 
 
 // "1.23 0.98 0.80" from /proc/loadavg.
+// A --*_extra_flags value: flags separated by white space.
+inline std::vector<std::string> SplitFlags(const std::string& flags) {
+  std::vector<std::string> out;
+  std::istringstream in(flags);
+  for (std::string f; in >> f;) out.push_back(f);
+  return out;
+}
+
 inline std::string LoadAverage() {
   std::ifstream in("/proc/loadavg");
   std::string a, b, c;

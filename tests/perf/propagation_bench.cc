@@ -45,7 +45,6 @@
 #include <atomic>
 #include <filesystem>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -272,14 +271,6 @@ struct Cluster {
 std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
-}
-
-// --catalogd_extra_flags split on spaces.
-std::vector<std::string> SplitFlags(const std::string& flags) {
-  std::vector<std::string> out;
-  std::istringstream in(flags);
-  for (std::string f; in >> f;) out.push_back(f);
-  return out;
 }
 
 Status StartDaemons(const std::string& statestored, const std::string& catalogd,

@@ -283,10 +283,7 @@ int Run() {
   o.sync_ddl_timeout_ms = 60000;
   o.catalogd_flags = {"--hms_port=0", "--metastore_service_port=-1", "--webserver_port=0",
                       "--warehouse_dir=" + spec.warehouse, "--data_roots=" + spec.warehouse};
-  {
-    std::istringstream extra(FLAGS_catalogd_extra_flags);
-    for (std::string f; extra >> f;) o.catalogd_flags.push_back(f);
-  }
+  for (std::string& f : SplitFlags(FLAGS_catalogd_extra_flags)) o.catalogd_flags.push_back(f);
   external::ExternalCluster cluster(o);
   Status s = cluster.Start();
   if (!s.ok()) {
