@@ -102,7 +102,10 @@ Result<DdlOutcome> AddPartitions(CatalogContext* ctx, const TableRef& t,
   if (p.partitions.empty()) return Status::InvalidArgument("ADD PARTITION without partitions");
   ScopedLocks locks(ctx->catalog, {{t.db, t.table}});
   ICS_ASSIGN_OR_RETURN(TablePtr old, PartitionedTable(ctx, t));
-  ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, t));
+  // New partitions take the storage descriptor and location of the table
+  // as this catalog holds it (as Impala's catalogd does), not of a fresh
+  // metastore read: nothing is overwritten or deleted on its word.
+  const hive::Table& hms = old->hms;
   ICS_ASSIGN_OR_RETURN(std::string table_loc, TableLocation(hms, t));
   const std::vector<std::string> keys = PartitionKeyNames(old->clustering_columns);
   std::vector<hive::Partition> adds;
@@ -171,7 +174,7 @@ Result<DdlOutcome> DropPartitions(CatalogContext* ctx, const TableRef& t,
 Result<DdlOutcome> RecoverPartitions(CatalogContext* ctx, const TableRef& t) {
   ScopedLocks locks(ctx->catalog, {{t.db, t.table}});
   ICS_ASSIGN_OR_RETURN(TablePtr old, PartitionedTable(ctx, t));
-  ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, t));
+  const hive::Table& hms = old->hms;  // as in AddPartitions
   ICS_ASSIGN_OR_RETURN(std::string table_loc, TableLocation(hms, t));
   const std::vector<std::string> keys = PartitionKeyNames(old->clustering_columns);
 

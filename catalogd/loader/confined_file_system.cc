@@ -1,6 +1,14 @@
 #include "catalogd/loader/confined_file_system.h"
 
+#include <fcntl.h>
+#include <limits.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <string>
 
 #include <glog/logging.h>
 
@@ -10,15 +18,58 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The real path of the directory entry `fd` was opened on, from the kernel
+// (one readlink however deep the path); empty when /proc is not there.
+std::string RealPathOfFd(int fd) {
+  char link[64];
+  std::snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+  char buf[PATH_MAX];
+  const ssize_t n = ::readlink(link, buf, sizeof(buf));
+  if (n <= 0 || n >= static_cast<ssize_t>(sizeof(buf)) || buf[0] != '/') return "";
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+// What std::filesystem::weakly_canonical gives for the absolute path `abs`,
+// with a few system calls instead of two per component: its longest
+// existing prefix is opened (O_PATH, following symlinks as any later use of
+// the path does) and its real path read back from the kernel; the rest,
+// which does not exist, is appended. Not lexically normal yet. Nothing when
+// anything but "does not exist" goes wrong, or /proc is missing.
+std::optional<std::string> ResolveExisting(const std::string& abs) {
+  std::string prefix = abs;
+  for (;;) {
+    const int fd = ::open(prefix.c_str(), O_PATH | O_CLOEXEC);
+    if (fd >= 0) {
+      std::string real = RealPathOfFd(fd);
+      ::close(fd);
+      if (real.empty()) return std::nullopt;
+      const fs::path rest = fs::path(abs.substr(prefix.size())).relative_path();
+      return rest.empty() ? real : (fs::path(real) / rest).string();
+    }
+    if (errno != ENOENT && errno != ENOTDIR) return std::nullopt;
+    const size_t slash = prefix.find_last_of('/');
+    if (slash == std::string::npos || prefix == "/") return std::nullopt;
+    prefix.resize(slash == 0 ? 1 : slash);
+  }
+}
+
 // `path` (made absolute against the working directory) with its existing
 // prefix's symlinks resolved and dot segments gone; empty when it cannot be
 // resolved (then it is treated as outside).
 std::string Resolve(const std::string& path) {
   if (path.empty()) return "";
   std::error_code ec;
-  fs::path p = fs::weakly_canonical(fs::absolute(fs::path(path), ec), ec);
+  const fs::path abs = fs::absolute(fs::path(path), ec);
   if (ec) return "";
-  std::string s = p.lexically_normal().string();
+  std::optional<std::string> existing = ResolveExisting(abs.string());
+  if (!existing.has_value()) {
+    // No /proc, or an error to report as the library does: its walk, one
+    // stat and one readlink per component.
+    fs::path p = fs::weakly_canonical(abs, ec);
+    if (ec) return "";
+    existing = p.string();
+  }
+  std::string s = fs::path(*existing).lexically_normal().string();
   while (s.size() > 1 && s.back() == '/') s.pop_back();
   return s;
 }

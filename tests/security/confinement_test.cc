@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -85,6 +87,57 @@ TEST_F(ConfinedFileSystemTest, SymlinksDoNotLeadOutOfTheRoot) {
   ASSERT_TRUE(fs_->RemoveAll(root_ + "/db.db").ok());
   EXPECT_FALSE(fs::exists(root_ + "/db.db"));
   EXPECT_TRUE(fs::exists(outside_ + "/keep.txt"));
+}
+
+// Whether the library's walk (a stat and a readlink per component) puts
+// `path` strictly inside `root`: what MayModify decided before it asked the
+// kernel for the real path of the existing prefix instead.
+bool InsideByLibraryWalk(const std::string& root, const std::string& path) {
+  std::error_code ec;
+  std::string r = fs::canonical(root, ec).string();
+  std::string p = fs::weakly_canonical(fs::absolute(path), ec).lexically_normal().string();
+  if (ec) return false;
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  return p.size() > r.size() + 1 && p.compare(0, r.size(), r) == 0 && p[r.size()] == '/';
+}
+
+TEST_F(ConfinedFileSystemTest, DecidesAsTheLibraryWalkForEveryKindOfPath) {
+  ASSERT_TRUE(fs_->CreateDirectories(root_ + "/db.db/t/k=1").ok());
+  WriteFile(root_ + "/db.db/t/file.txt");
+  fs::create_directory_symlink(outside_, root_ + "/db.db/escape");
+  fs::create_directory_symlink(root_ + "/db.db/t", root_ + "/db.db/inner");
+  fs::create_directory_symlink(root_ + "/missing_target", root_ + "/db.db/dangling");
+  fs::create_directory_symlink(root_, tmp_.path() + "/alias");
+  const std::string alias = tmp_.path() + "/alias";
+  const std::vector<std::pair<std::string, bool>> cases = {
+      {root_ + "/db.db/t/k=1", true},
+      {root_ + "/db.db/t/k=2", true},  // the usual new partition directory
+      {root_ + "/db.db/t/k=2/a/b/c", true},
+      {root_ + "/db.db/t/k=2/", true},
+      {root_ + "//db.db///t/k=2", true},
+      {root_ + "/db.db/t/./k=2/.", true},
+      {root_ + "/db.db/t/missing/../k=3", true},
+      {root_ + "/db.db/t/missing/../../../outside", true},  // root/outside
+      {root_ + "/db.db/t/missing/../../../../outside", false},
+      {root_ + "/db.db/t/missing/../../..", false},
+      {root_ + "/missing/..", false},  // the root itself
+      {root_ + "/db.db/escape", false},
+      {root_ + "/db.db/escape/new/dir", false},
+      {root_ + "/db.db/escape/..", false},  // the target's parent
+      {root_ + "/db.db/inner/k=9", true},
+      {root_ + "/db.db/inner/../../..", false},
+      {root_ + "/db.db/dangling/x", true},
+      {root_ + "/db.db/t/file.txt/x", true},  // a file in the way (ENOTDIR)
+      {alias + "/db.db/t/k=5", true},          // the root named through a symlink
+      {alias + "/../outside/x", false},
+      {outside_ + "/x", false},
+      {root_, false},
+      {"/", false},
+  };
+  for (const auto& [path, inside] : cases) {
+    EXPECT_EQ(fs_->MayModify(path), inside) << path;
+    EXPECT_EQ(InsideByLibraryWalk(root_, path), inside) << path << " (library walk)";
+  }
 }
 
 // The reported case, end to end through a coordinator: a partition placed
