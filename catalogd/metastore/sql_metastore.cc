@@ -31,6 +31,8 @@ constexpr int kBusyTimeoutMs = 10000;
 // bulk reads (a table with a million partitions) may hold it for a while,
 // and a DDL behind them should wait rather than fail.
 constexpr int kSqliteAcquireTimeoutMs = 600000;
+// WAL size (pages) at which a checkpoint is requested: SQLite's default.
+constexpr int kWalCheckpointPages = 1000;
 
 std::string TableName(const std::string& db, const std::string& table) { return db + "." + table; }
 
@@ -553,6 +555,8 @@ Result<std::unique_ptr<Metastore>> OpenSqliteMetastore(const std::string& path) 
                        sqlite::Connection::Open(path, kBusyTimeoutMs));
   ICS_RETURN_IF_ERROR(sqlite::ConfigureConnection(conn.get()));
   ICS_RETURN_IF_ERROR(sqlite::InitSchema(conn.get()));
+  // SQLite's own default size (1000 pages), checkpointed off the commit path.
+  ICS_RETURN_IF_ERROR(conn->CheckpointInBackground(kWalCheckpointPages));
   // One connection: SQLite admits one writer at a time anyway, and
   // catalogd's reads are bulk loads whose cost is mostly decoding, which
   // happens after the lease ends (rows are copied out as blobs first). One

@@ -4,6 +4,8 @@
 
 #include <glog/logging.h>
 
+#include "catalogd/metastore/sqlite_checkpointer.h"
+
 namespace ics::catalog::sqlite {
 
 Status SqliteStatus(int rc, std::string_view errmsg, std::string_view context) {
@@ -110,11 +112,18 @@ Result<std::unique_ptr<Connection>> Connection::Open(const std::string& path,
 Connection::Connection(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
 
 Connection::~Connection() {
+  checkpointer_.reset();  // its hook points at it; no commit comes after this
   stmts_.clear();  // finalizes every statement before the handle closes
   const int rc = sqlite3_close(db_);
   if (rc != SQLITE_OK) {
     LOG(WARNING) << "closing metastore database '" << path_ << "': " << sqlite3_errstr(rc);
   }
+}
+
+Status Connection::CheckpointInBackground(int threshold_pages) {
+  if (checkpointer_ != nullptr) return Status::OK();
+  ICS_ASSIGN_OR_RETURN(checkpointer_, WalCheckpointer::Start(path_, db_, threshold_pages));
+  return Status::OK();
 }
 
 Status Connection::Exec(std::string_view sql) {

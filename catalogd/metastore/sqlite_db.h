@@ -30,12 +30,19 @@ namespace ics::catalog::sqlite {
 
 Status SqliteStatus(int rc, std::string_view errmsg, std::string_view context);
 
+class WalCheckpointer;  // sqlite_checkpointer.h
+
 class Connection final : public sqldb::Connection {
  public:
   // Opens (creating if needed) the database file at `path` with extended
   // result codes and a busy timeout. No pragmas or schema: see sqlite_schema.h.
   static Result<std::unique_ptr<Connection>> Open(const std::string& path, int busy_timeout_ms);
   ~Connection() override;  // finalizes cached statements and closes the handle
+
+  // From now on WAL checkpoints run on a thread of their own, requested by
+  // the commits that leave the WAL at `threshold_pages` or more, instead of
+  // inside those commits (sqlite_checkpointer.h). Call once, in WAL mode.
+  [[nodiscard]] Status CheckpointInBackground(int threshold_pages);
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
@@ -56,6 +63,7 @@ class Connection final : public sqldb::Connection {
   sqlite3* const db_;
   const std::string path_;
   std::unordered_map<std::string, std::unique_ptr<Cursor>> stmts_;
+  std::unique_ptr<WalCheckpointer> checkpointer_;  // stopped before the handle closes
 };
 
 }  // namespace ics::catalog::sqlite
