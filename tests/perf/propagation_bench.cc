@@ -72,6 +72,9 @@ DEFINE_string(catalogd, "", "catalogd binary (default: next to this binary).");
 DEFINE_string(catalogd_extra_flags, "",
               "Space-separated flags added to catalogd's (e.g. --catalog_topic_push=false), as "
               "real_path_bench's.");
+DEFINE_string(rounds_csv, "",
+              "Also write every measured round of the plaintext run to this file: "
+              "coordinators, round, DDL RPC ms, all-applied ms (to see what slow rounds share).");
 DEFINE_int32(timeout_ms, 30000, "Give up on a round (or start-up) after this long.");
 DEFINE_bool(tls, true, "Also measure every size with mutual TLS on every port.");
 DEFINE_string(warehouse_parent, "/dev/shm",
@@ -333,6 +336,30 @@ Status WaitAllAt(Cluster* c, int64_t v) {
   return Status::OK();
 }
 
+// One line per measured round whose DDL succeeded and reached everyone
+// (the two lists line up only then; a mismatch writes nothing and says so).
+void WriteRoundsCsv(const std::string& path, int n, const Latencies& ddl_rpc,
+                    bench::FanoutRecorder& rec) {
+  const std::vector<double> all = rec.AllReceivedMs(FLAGS_warmup_rounds);
+  if (all.size() != ddl_rpc.us.size()) {
+    std::fprintf(stderr, "--rounds_csv: %zu complete rounds but %zu DDL times; not written\n",
+                 all.size(), ddl_rpc.us.size());
+    return;
+  }
+  static bool started = false;  // the first size starts the file, later sizes append
+  FILE* f = std::fopen(path.c_str(), started ? "a" : "w");
+  if (f == nullptr) {
+    std::fprintf(stderr, "--rounds_csv: cannot open %s\n", path.c_str());
+    return;
+  }
+  if (!started) std::fprintf(f, "coordinators,round,ddl_rpc_ms,all_applied_ms\n");
+  started = true;
+  for (size_t i = 0; i < all.size(); ++i) {
+    std::fprintf(f, "%d,%zu,%.3f,%.3f\n", n, i, ddl_rpc.us[i] / 1e3, all[i]);
+  }
+  std::fclose(f);
+}
+
 bool MeasureSize(int n, const std::string& statestored, const std::string& catalogd,
                  const Transport& transport, SizeFigures* figures) {
   const char* bench = transport.bench;
@@ -398,6 +425,9 @@ bool MeasureSize(int n, const std::string& statestored, const std::string& catal
   Figure(bench, p + "payload_bytes", c.observer.MedianBytes(), "bytes",
          "median topic delta (keys + values) per DDL, one coordinator");
   rec.Report(bench, FLAGS_warmup_rounds);
+  if (!FLAGS_rounds_csv.empty() && bench == kPlainBench) {
+    WriteRoundsCsv(FLAGS_rounds_csv, n, ddl_rpc, rec);
+  }
   const std::vector<double> all = rec.AllReceivedMs(FLAGS_warmup_rounds);
   figures->all_p50 = bench::FanoutPercentile(all, 0.5);
   figures->all_p99 = bench::FanoutPercentile(all, 0.99);
