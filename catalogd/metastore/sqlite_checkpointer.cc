@@ -21,14 +21,17 @@ Result<std::unique_ptr<WalCheckpointer>> WalCheckpointer::Start(const std::strin
     return s;
   }
   sqlite3_extended_result_codes(own, 1);
+  sqlite3_busy_timeout(own, 10000);  // for opening; a PASSIVE checkpoint never waits
   // Its own checkpoints only: this connection never commits.
   sqlite3_wal_autocheckpoint(own, 0);
-  // A connection learns the file is in WAL mode when it first reads it;
-  // until then a checkpoint does nothing (and says -1 frames).
+  // Syncs the WAL before copying it back and the database after (FULL),
+  // whatever the library's default. And a connection learns the file is in
+  // WAL mode when it first reads it; until then a checkpoint does nothing
+  // (and says -1 frames).
   std::string mode;
   char* err = nullptr;
   const int prc = sqlite3_exec(
-      own, "PRAGMA journal_mode",
+      own, "PRAGMA synchronous = FULL; PRAGMA journal_mode",
       [](void* out, int n, char** vals, char**) {
         if (n > 0 && vals[0] != nullptr) *static_cast<std::string*>(out) = vals[0];
         return 0;
