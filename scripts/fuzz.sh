@@ -36,7 +36,7 @@ ALL_TARGETS=(
   statestore_ha_fuzz subscriber_fuzz coordinator_service_fuzz catalogd_reply_fuzz
   topic_value_fuzz partition_stats_fuzz file_desc_fuzz thrift_struct_fuzz
   sql_fuzz hms_filter_fuzz partition_filter_fuzz column_type_fuzz metastore_uri_fuzz
-  security_text_fuzz
+  security_text_fuzz data_root_path_fuzz
 )
 # Targets whose service state lives across inputs (tests/fuzz/fuzz_rpc.h,
 # Recycled): almost every input leaves allocations behind on purpose, which

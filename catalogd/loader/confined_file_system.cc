@@ -55,9 +55,10 @@ std::optional<std::string> ResolveExisting(const std::string& abs) {
 
 // `path` (made absolute against the working directory) with its existing
 // prefix's symlinks resolved and dot segments gone; empty when it cannot be
-// resolved (then it is treated as outside).
+// resolved (then it is treated as outside). A path with a NUL byte is never
+// resolved: every system call would see only the part before it.
 std::string Resolve(const std::string& path) {
-  if (path.empty()) return "";
+  if (path.empty() || path.find('\0') != std::string::npos) return "";
   std::error_code ec;
   const fs::path abs = fs::absolute(fs::path(path), ec);
   if (ec) return "";
