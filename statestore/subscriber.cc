@@ -352,9 +352,21 @@ void StatestoreSubscriber::FailUpdate(const std::string& what, impala::TUpdateSt
 void StatestoreSubscriber::ProcessUpdate(const impala::TUpdateStateRequest& req, int64_t generation,
                                          impala::TUpdateStateResponse* resp) {
   // The processed version of each topic after this update, and the
-  // min_subscriber_topic_version values received.
-  std::map<std::string, int64_t> new_versions;
-  std::map<std::string, int64_t> min_versions;
+  // min_subscriber_topic_version values received. An update carries a
+  // topic at most once (a map on the wire) and usually one: vectors of
+  // pointers to its names, not maps of copies, per update.
+  std::vector<std::pair<const std::string*, int64_t>> new_versions;
+  std::vector<std::pair<const std::string*, int64_t>> min_versions;
+  new_versions.reserve(req.topic_deltas.size());
+  auto set_new_version = [&new_versions](const std::string& topic, int64_t version) {
+    for (auto& [name, v] : new_versions) {
+      if (*name == topic) {
+        v = version;
+        return;
+      }
+    }
+    new_versions.emplace_back(&topic, version);
+  };
   for (const auto& [name, delta] : req.topic_deltas) {
     auto sub = subscriptions_.find(name);
     if (sub == subscriptions_.end()) {
@@ -363,7 +375,7 @@ void StatestoreSubscriber::ProcessUpdate(const impala::TUpdateStateRequest& req,
       continue;
     }
     if (delta.__isset.min_subscriber_topic_version) {
-      min_versions[name] = delta.min_subscriber_topic_version;
+      min_versions.emplace_back(&name, delta.min_subscriber_topic_version);
     }
     int64_t current = 0;
     {
@@ -379,14 +391,14 @@ void StatestoreSubscriber::ProcessUpdate(const impala::TUpdateStateRequest& req,
       ask.is_delta = false;
       ask.__set_from_version(current);
       resp->topic_updates.push_back(std::move(ask));
-      new_versions[name] = current;
+      set_new_version(name, current);
       // The statestore is behind us: our previous reply was not applied.
       if (sub->second.on_reply_lost) sub->second.on_reply_lost();
       continue;
     }
     std::vector<TTopicDelta> publications;
     sub->second.callback(delta, &publications);
-    new_versions[name] = delta.__isset.to_version ? delta.to_version : current;
+    set_new_version(name, delta.__isset.to_version ? delta.to_version : current);
     for (TTopicDelta& pub : publications) {
       if (pub.topic_name.empty()) pub.topic_name = name;
       resp->topic_updates.push_back(std::move(pub));
@@ -396,14 +408,14 @@ void StatestoreSubscriber::ProcessUpdate(const impala::TUpdateStateRequest& req,
   // from_version; mirror that for the topics this subscriber follows.
   for (const TTopicDelta& pub : resp->topic_updates) {
     if (pub.__isset.from_version && subscriptions_.count(pub.topic_name) != 0) {
-      new_versions[pub.topic_name] = pub.from_version;
+      set_new_version(pub.topic_name, pub.from_version);
     }
   }
   MutexLock l(&mu_);
   // A re-registration during the callbacks reset the versions; keep that.
   if (generation != num_registrations_) return;
-  for (const auto& [name, version] : new_versions) topics_[name].version = version;
-  for (const auto& [name, version] : min_versions) topics_[name].min_subscriber_version = version;
+  for (const auto& [name, version] : new_versions) topics_[*name].version = version;
+  for (const auto& [name, version] : min_versions) topics_[*name].min_subscriber_version = version;
   state_cv_.Broadcast();
 }
 

@@ -39,7 +39,10 @@ Result<std::string> CompressTopicValue(std::string_view raw) {
   return out;
 }
 
-Result<std::string> DecompressTopicValue(std::string_view compressed, size_t max_bytes) {
+namespace {
+
+// Decompresses into `*out` (resized to the declared length).
+Status DecompressTopicValueInto(std::string_view compressed, size_t max_bytes, std::string* out) {
   if (compressed.size() < kTopicValueHeaderBytes) {
     return Status::Corruption("compressed topic value of " + std::to_string(compressed.size()) +
                               " bytes is shorter than its 4-byte header");
@@ -54,14 +57,22 @@ Result<std::string> DecompressTopicValue(std::string_view compressed, size_t max
   if (block.size() > kMaxLz4InputBytes + 0x1000000) {
     return Status::Corruption("compressed topic value block is too large");
   }
-  std::string out(len, '\0');
-  const int n = LZ4_decompress_safe(block.data(), out.data(), static_cast<int>(block.size()),
+  out->resize(len);
+  const int n = LZ4_decompress_safe(block.data(), out->data(), static_cast<int>(block.size()),
                                     static_cast<int>(len));
   if (n < 0 || static_cast<uint32_t>(n) != len) {
     return Status::Corruption("corrupt LZ4 block in topic value (declared " +
                               std::to_string(len) + " bytes, decoded " +
                               std::to_string(n < 0 ? 0 : n) + ")");
   }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::string> DecompressTopicValue(std::string_view compressed, size_t max_bytes) {
+  std::string out;
+  ICS_RETURN_IF_ERROR(DecompressTopicValueInto(compressed, max_bytes, &out));
   return out;
 }
 
@@ -74,8 +85,14 @@ Result<std::string> EncodeTopicValue(const apache::thrift::TBase& obj, bool comp
 Status DecodeTopicValue(std::string_view value, bool compact, apache::thrift::TBase* out,
                         size_t max_bytes) {
   if (!compact) return DeserializeThrift(value, out, ThriftProtocol::kBinary, max_bytes);
-  ICS_ASSIGN_OR_RETURN(std::string raw, DecompressTopicValue(value, max_bytes));
-  return DeserializeThrift(raw, out, ThriftProtocol::kBinary, max_bytes);
+  // One buffer per thread: a subscriber decodes every entry of every topic
+  // update, most of them small. A large one is not kept.
+  constexpr size_t kKeptBytes = 64 << 10;
+  thread_local std::string raw;
+  Status s = DecompressTopicValueInto(value, max_bytes, &raw);
+  if (s.ok()) s = DeserializeThrift(raw, out, ThriftProtocol::kBinary, max_bytes);
+  if (raw.capacity() > kKeptBytes) std::string().swap(raw);
+  return s;
 }
 
 }  // namespace ics
