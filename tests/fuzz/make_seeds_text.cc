@@ -76,6 +76,21 @@ void TextSeeds() {
   };
   for (const auto& [name, text] : uris) Write("metastore_uri_fuzz", name, text);
 
+  // Paths the data-root check judges, relative to the fuzz target's tree
+  // (its root, top and outside directory are prefixed in turn).
+  const std::vector<std::pair<std::string, std::string>> paths = {
+      {"new_partition", "db.db/t/k=2"},
+      {"through_escape", "db.db/escape/../x"},
+      {"dotdot_out", "db.db/t/missing/../../../../outside"},
+      {"inner_link", "db.db/inner/../k=9"},
+      {"dangling", "db.db/dangling/x"},
+      {"file_in_way", "db.db/t/file.txt/.."},
+      {"alias_root", "alias/db.db/t/k=5"},
+      {"slash", "/"},
+      {"nul_byte", std::string("db.db/t/k=1") + '\0' + "/../../../.."},
+  };
+  for (const auto& [name, text] : paths) Write("data_root_path_fuzz", name, text);
+
   const std::vector<std::pair<std::string, std::string>> hms_filters = {
       {"compare", "year = 2024 and region like \"e.*\""},
       {"nested", "(year > 2000 or day <> '2024-01-31') and region != \"us\""},
