@@ -211,6 +211,29 @@ void Statestore::Impl::RefuseRegistration(const Status& why) {
   LOG_EVERY_N(WARNING, 100) << "registration refused: " << why.message();
 }
 
+namespace {
+
+// One subscriber's version leaves `versions` (its registration ended).
+void EraseVersion(std::multiset<int64_t>* versions, int64_t v) {
+  auto it = versions->find(v);
+  if (it != versions->end()) versions->erase(it);
+}
+
+// Replaces `from` by `to` in `versions` (inserts `to` when `from` is absent).
+void MoveVersion(std::multiset<int64_t>* versions, int64_t from, int64_t to) {
+  auto old = versions->find(from);
+  if (old == versions->end()) {
+    versions->insert(to);
+  } else if (*old != to) {
+    // Moves the node: no allocation per booked update.
+    auto node = versions->extract(old);
+    node.value() = to;
+    versions->insert(std::move(node));
+  }
+}
+
+}  // namespace
+
 void Statestore::Impl::Unregister(const SubPtr& sub, const std::string& reason) {
   {
     MutexLock l(&mu_);
@@ -220,10 +243,8 @@ void Statestore::Impl::Unregister(const SubPtr& sub, const std::string& reason) 
     for (auto& [name, st] : sub->topics) {
       auto tr = topics_.find(name);
       if (tr == topics_.end()) continue;
-      auto v = tr->second.versions.find(st.last_version);
-      if (v != tr->second.versions.end()) tr->second.versions.erase(v);
-      auto a = tr->second.acked.find(st.acked_version);
-      if (a != tr->second.acked.end()) tr->second.acked.erase(a);
+      EraseVersion(&tr->second.versions, st.last_version);
+      EraseVersion(&tr->second.acked, st.acked_version);
       NoteMinReaderLocked(name, &st, /*removed=*/true);
     }
     if (sub->ha_candidate) {
@@ -345,23 +366,6 @@ void Statestore::Impl::ScheduleTopicSubscribersLocked(const std::string& topic) 
     if (sub->topics.count(topic) != 0) ScheduleUpdateLocked(sub);
   }
 }
-
-namespace {
-
-// Replaces `from` by `to` in `versions` (inserts `to` when `from` is absent).
-void MoveVersion(std::multiset<int64_t>* versions, int64_t from, int64_t to) {
-  auto old = versions->find(from);
-  if (old == versions->end()) {
-    versions->insert(to);
-  } else if (*old != to) {
-    // Moves the node: no allocation per booked update.
-    auto node = versions->extract(old);
-    node.value() = to;
-    versions->insert(std::move(node));
-  }
-}
-
-}  // namespace
 
 void Statestore::Impl::SetVersionLocked(SubscriberRecord* sub, const std::string& topic,
                                         int64_t v) {

@@ -7,8 +7,9 @@
 // reads its connection in order. So such updates go oneway and are booked
 // as sent once written: the base of the next delta moves, the acknowledged
 // version the minimum counts does not (statestore_min_push.cc). What a
-// reply would have carried comes back by RequestTopicUpdate instead: publications (field 5) and, for a delta the
-// subscriber did not apply, the version to send from (field 7). A lost
+// reply would have carried comes back by RequestTopicUpdate instead:
+// publications (field 5) and, for a delta the subscriber did not apply, the
+// version to send from (field 7). A lost
 // oneway update (its connection broke) shows at the subscriber as the next
 // delta not starting at its processed version, at the latest with the next
 // periodic update, and is resent the same way.

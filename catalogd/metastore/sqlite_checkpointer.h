@@ -15,7 +15,7 @@
 // Lifetime: the watched connection must not commit after this object is
 // destroyed (sqlite::Connection owns it and destroys it first).
 // Thread-safety: OnCommit runs on the committing thread; the rest is
-// internal.
+// internal (the own connection is used by the thread only).
 #pragma once
 
 #include <atomic>
@@ -31,10 +31,13 @@ struct sqlite3;
 
 namespace ics::catalog::sqlite {
 
+class Connection;  // sqlite_db.h
+
 class WalCheckpointer {
  public:
-  // Opens its own connection to `path` and starts the thread; `watched` is
-  // the connection whose commits request checkpoints.
+  // Opens its own connection to `path` (configured as the metastore's,
+  // sqlite_schema.h) and starts the thread; `watched` is the connection
+  // whose commits request checkpoints.
   static Result<std::unique_ptr<WalCheckpointer>> Start(const std::string& path,
                                                         sqlite3* watched, int threshold_pages);
   ~WalCheckpointer();  // stops the thread (a checkpoint in progress ends first)
@@ -47,12 +50,14 @@ class WalCheckpointer {
   int64_t incomplete() const { return incomplete_.load(); }
 
  private:
-  WalCheckpointer(sqlite3* own, std::string path, int threshold_pages);
+  WalCheckpointer(std::unique_ptr<Connection> own, int threshold_pages);
   static int OnCommit(void* self, sqlite3* db, const char* schema, int wal_pages);
   void Loop();
+  // A PASSIVE checkpoint: whether the whole WAL is in the database file
+  // now (false: frames a reader still needs are left for the next one).
+  Result<bool> CheckpointOnce();
 
-  sqlite3* const own_;
-  const std::string path_;
+  const std::unique_ptr<Connection> own_;
   const int threshold_pages_;
   Mutex mu_;
   CondVar cv_;

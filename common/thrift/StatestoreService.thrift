@@ -257,9 +257,10 @@ service StatestoreSubscriber {
   // min_subscriber_topic_version nobody reads now (no subscriber takes it
   // with every update, none waits for a version). The same request as
   // UpdateState without a reply: the statestore counts the update as sent
-  // once it is written to the connection, not as acknowledged. A subscriber that cannot apply it, or has something to say
-  // that a reply would carry (publications, a new base), calls
-  // RequestTopicUpdate (fields 5 and 7) instead.
+  // once it is written to the connection, not as acknowledged. A
+  // subscriber that cannot apply it, or has something to say that a reply
+  // would carry (publications, a new base), calls RequestTopicUpdate
+  // (fields 5 and 7) instead.
   oneway void UpdateStateOneway(1: TUpdateStateRequest params);
 
   THeartbeatResponse Heartbeat(1: THeartbeatRequest params);

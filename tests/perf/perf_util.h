@@ -88,7 +88,6 @@ inline int64_t ProcessRssBytes(pid_t pid) { return ProcessStatusBytes(pid, "VmRS
 inline int64_t ProcessPeakRssBytes(pid_t pid) { return ProcessStatusBytes(pid, "VmHWM"); }
 
 
-// "1.23 0.98 0.80" from /proc/loadavg.
 // A --*_extra_flags value: flags separated by white space.
 inline std::vector<std::string> SplitFlags(const std::string& flags) {
   std::vector<std::string> out;
@@ -97,6 +96,7 @@ inline std::vector<std::string> SplitFlags(const std::string& flags) {
   return out;
 }
 
+// "1.23 0.98 0.80" from /proc/loadavg.
 inline std::string LoadAverage() {
   std::ifstream in("/proc/loadavg");
   std::string a, b, c;
