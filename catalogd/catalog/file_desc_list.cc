@@ -20,6 +20,13 @@ constexpr size_t kMaxMergedGap = 2;
 // take at most 5 bytes each, the totals (below 2^63) at most 9.
 constexpr size_t kMaxHeaderBytes = 5 + 5 + 9 + 9;
 
+// The low bit of the tagged count: set when the list has no reference. A
+// list with one starts with the reference's address instead, whose lowest
+// byte (the first, on the little-endian machines this is built for) is even.
+constexpr unsigned char kNoReferenceTag = 1;
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "FileDescList tells the two layouts apart by the block's first byte");
+
 
 // The edits that turn `prev` into `desc` (same length), as an entry
 // (header included).
@@ -76,6 +83,7 @@ struct FileDescList::Reference::Shared {
 };
 
 FileDescList::Reference::Reference(std::string_view desc) : shared_(new Shared) {
+  static_assert(alignof(Shared) % 2 == 0, "a reference's address is even (see kNoReferenceTag)");
   shared_->bytes.assign(desc.data(), desc.size());
 }
 
@@ -162,21 +170,25 @@ FileDescList FileDescList::Builder::Finish() {
   if (count_ != 0) {
     Reference::Shared* const ref = reference_.shared_;
     std::string head;
-    PutVarint(2 * count_ + (ref != nullptr ? 1 : 0), &head);
+    PutVarint(2 * count_ + (ref != nullptr ? 0 : kNoReferenceTag), &head);
     PutVarint(bytes_.size(), &head);
     PutVarint(static_cast<uint64_t>(total_bytes_), &head);
     PutVarint(static_cast<uint64_t>(total_blocks_), &head);
     const size_t ref_bytes = ref != nullptr ? sizeof(ref) : 0;
     const size_t nkeys = keys_.size() - 1;  // key 0 is implied
-    l.block_.reset(new char[head.size() + ref_bytes + nkeys * sizeof(uint32_t) + bytes_.size()]);
+    l.block_.reset(new char[ref_bytes + head.size() + nkeys * sizeof(uint32_t) + bytes_.size()]);
     char* out = l.block_.get();
-    std::memcpy(out, head.data(), head.size());
-    out += head.size();
     if (ref != nullptr) {
+      // At offset 0 of the block, which operator new aligns for any object:
+      // an aligned pointer-sized word, where a leak checker scanning the
+      // block finds it (at an odd offset it would not, and would report the
+      // reference as leaked while the list still holds it).
       Reference::Retain(ref);  // the list's own count
       std::memcpy(out, &ref, sizeof(ref));
       out += sizeof(ref);
     }
+    std::memcpy(out, head.data(), head.size());
+    out += head.size();
     std::memcpy(out, keys_.data() + 1, nkeys * sizeof(uint32_t));
     out += nkeys * sizeof(uint32_t);
     std::memcpy(out, bytes_.data(), bytes_.size());
@@ -186,11 +198,17 @@ FileDescList FileDescList::Builder::Finish() {
 }
 
 FileDescList::Layout FileDescList::layout() const {
-  // Builder::Finish wrote the block: reading stops at the end of the
-  // second varint, inside it.
-  const std::string_view head(block_.get(), kMaxHeaderBytes);
   Layout l;
   size_t pos = 0;
+  // The first byte is the tagged count's low byte (tag bit set) or the
+  // reference's lowest address byte (always even: the object is aligned).
+  if ((static_cast<unsigned char>(block_[0]) & kNoReferenceTag) == 0) {
+    std::memcpy(&l.reference, block_.get(), sizeof(l.reference));
+    pos = sizeof(l.reference);
+  }
+  // Builder::Finish wrote the block: reading stops at the end of the
+  // fourth varint, inside it.
+  const std::string_view head(block_.get(), pos + kMaxHeaderBytes);
   uint64_t tagged = 0;
   uint64_t total_bytes = 0;
   uint64_t total_blocks = 0;
@@ -201,10 +219,6 @@ FileDescList::Layout FileDescList::layout() const {
   l.total_bytes = static_cast<int64_t>(total_bytes);
   l.total_blocks = static_cast<int64_t>(total_blocks);
   l.count = tagged / 2;
-  if ((tagged & 1) != 0) {
-    std::memcpy(&l.reference, block_.get() + pos, sizeof(l.reference));
-    pos += sizeof(l.reference);
-  }
   l.keys_at = pos;
   l.entries_at = pos + (KeysFor(l.count) - 1) * sizeof(uint32_t);
   return l;

@@ -19,10 +19,12 @@
 // The list also keeps its files' totals (bytes, blocks), given to the
 // builder with each descriptor, so a partition need not.
 //
-// Layout of the block: the count of descriptors (shifted left by one, the
-// low bit set when there is a reference) and of encoded bytes, the total
-// file bytes and blocks (four varints), the reference's address (8 bytes, when set), a 4-byte offset for every key
-// but the first (which is at 0), then the encoded entries. An entry starts with a varint h. Even h: a whole
+// Layout of the block: the reference's address (8 bytes, when there is one;
+// first, where it is an aligned word that a leak checker scanning the block
+// sees), the count of descriptors (shifted left by one, the low bit set when
+// there is no reference) and of encoded bytes, the total file bytes and
+// blocks (four varints), a 4-byte offset for every key but the first (which
+// is at 0), then the encoded entries. An entry starts with a varint h. Even h: a whole
 // descriptor of h/2 bytes follows. Odd h: h/2 edits of the previous
 // descriptor follow, each a varint count of bytes kept, a varint count of
 // bytes replaced, and the replacing bytes; what the edits do not reach is
