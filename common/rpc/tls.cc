@@ -12,6 +12,7 @@
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 namespace ics {
 
@@ -107,6 +108,34 @@ Status LoadTrust(SSL_CTX* ctx, const TlsOptions& o) {
   return Status::OK();
 }
 
+// Fills the extension cache (flags, key identifiers) of every certificate a
+// context holds: its trust store's, its own and its chain's. OpenSSL fills
+// it on first use, during a handshake, under the certificate's lock, and
+// publishes it with atomics inside libcrypto; later handshakes read it
+// without the lock. Debian's libcrypto is not built with ThreadSanitizer,
+// which therefore sees the first handshake's write and a concurrent
+// handshake's read of a shared CA certificate's key identifier as a race
+// (ASN1_STRING_set against ASN1_STRING_cmp in X509_check_akid). Filled here,
+// before any thread shares the context, the cache is written once, ahead of
+// every handshake. Certificates loaded lazily from a CA directory (no
+// CA file: the system's) cannot be filled ahead.
+void FillCertificateCaches(SSL_CTX* ctx) {
+  STACK_OF(X509_OBJECT)* objects = X509_STORE_get0_objects(SSL_CTX_get_cert_store(ctx));
+  for (int i = 0; i < sk_X509_OBJECT_num(objects); ++i) {
+    if (X509* x = X509_OBJECT_get0_X509(sk_X509_OBJECT_value(objects, i))) {
+      (void)X509_get_extension_flags(x);
+    }
+  }
+  if (X509* own = SSL_CTX_get0_certificate(ctx)) (void)X509_get_extension_flags(own);
+  STACK_OF(X509)* chain = nullptr;
+  if (SSL_CTX_get0_chain_certs(ctx, &chain) == 1 && chain != nullptr) {
+    for (int i = 0; i < sk_X509_num(chain); ++i) {
+      (void)X509_get_extension_flags(sk_X509_value(chain, i));
+    }
+  }
+  ERR_clear_error();
+}
+
 void InitOpenSsl() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -127,7 +156,9 @@ void InitOpenSsl() {
 Status ConfigureServerSslContext(SSL_CTX* ctx, const TlsOptions& options) {
   ERR_clear_error();
   ICS_RETURN_IF_ERROR(ConfigureCommon(ctx, options));
-  return LoadIdentity(ctx, options);
+  ICS_RETURN_IF_ERROR(LoadIdentity(ctx, options));
+  FillCertificateCaches(ctx);
+  return Status::OK();
 }
 
 TlsSocket::TlsSocket(std::shared_ptr<SSLContext> ctx, THRIFT_SOCKET fd,
@@ -198,6 +229,7 @@ Result<std::shared_ptr<const TlsContext>> TlsContext::Create(const TlsOptions& o
     } else {
       SSL_CTX_set_verify(server, SSL_VERIFY_NONE, nullptr);
     }
+    FillCertificateCaches(server);
   }
 
   SSL_CTX* client = c->client_->get();
@@ -205,6 +237,7 @@ Result<std::shared_ptr<const TlsContext>> TlsContext::Create(const TlsOptions& o
   ICS_RETURN_IF_ERROR(LoadTrust(client, options));
   if (has_identity) ICS_RETURN_IF_ERROR(LoadIdentity(client, options));
   SSL_CTX_set_verify(client, SSL_VERIFY_PEER, nullptr);
+  FillCertificateCaches(client);
   c->name_check_ = std::make_shared<DefaultClientAccessManager>();
   return std::shared_ptr<const TlsContext>(std::move(c));
 }
