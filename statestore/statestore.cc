@@ -254,8 +254,11 @@ void Statestore::Impl::Unregister(const SubPtr& sub, const std::string& reason) 
   }
   LOG(INFO) << "unregistered subscriber '" << sub->id << "' (" << sub->registration_key
             << "): " << reason;
-  // Unblock RPCs stuck on a hung subscriber; their workers drop the results.
-  sub->update_channel->Close();
+  // Unblock a heartbeat stuck on a hung subscriber. An update in flight is
+  // left to finish by its reply or its own deadline: a reply that arrives
+  // after the failure still publishes to the topics the subscriber does not
+  // own transiently (ApplyReplyPublications; Impala's IMPALA-7306), and
+  // nothing new is sent to an unregistered subscriber.
   sub->heartbeat_channel->Close();
 
   std::vector<std::string> changed;

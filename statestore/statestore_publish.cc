@@ -71,7 +71,6 @@ void Statestore::Impl::ApplyReplyPublications(const SubPtr& sub,
                                               std::set<std::string>* changed,
                                               std::vector<std::pair<std::string, int64_t>>* resets) {
   MutexLock pl(&sub->publish_mu);
-  if (sub->unregistered) return;
   for (const impala::TTopicDelta& pub : pubs) {
     CheckedPublication checked;
     Status s;
@@ -84,7 +83,15 @@ void Statestore::Impl::ApplyReplyPublications(const SubPtr& sub,
       LOG_EVERY_N(WARNING, 100) << s.message() << "; ignored";
       continue;
     }
-    if (pub.__isset.from_version) resets->emplace_back(pub.topic_name, pub.from_version);
+    if (sub->unregistered) {
+      // The subscriber failed while this update was in flight. Its transient
+      // entries would outlive it, so they are dropped; what it wrote to other
+      // topics is kept, as Impala's statestore keeps it (IMPALA-7306), and
+      // there is no next update whose base a reset would move.
+      if (checked.transient) continue;
+    } else if (pub.__isset.from_version) {
+      resets->emplace_back(pub.topic_name, pub.from_version);
+    }
     if (WritePublication(*sub, checked, pub)) changed->insert(pub.topic_name);
   }
 }
