@@ -212,6 +212,22 @@ Status CatalogServer::Start() {
     // Started once the RPC server is bound (port 0 picks a port), before
     // the subscriber can hear a designation.
     role_ = std::make_unique<CatalogdRole>(std::move(rd));
+    const CatalogdRole* role = role_.get();
+    auto info = [role](double (*field)(const CatalogdRoleInfo&)) {
+      return [role, field] { return field(role->Info()); };
+    };
+    metrics_->AddCallbackGauge(
+        "catalogd_ha_active", "1 while this catalogd is the active one",
+        info([](const CatalogdRoleInfo& i) { return i.active ? 1.0 : 0.0; }));
+    metrics_->AddCallbackGauge(
+        "catalogd_ha_designation_version", "The newest designation this catalogd heard",
+        info([](const CatalogdRoleInfo& i) { return double(i.designation_version); }));
+    metrics_->AddCallbackGauge("catalogd_ha_writer_epoch",
+                               "The metastore writer epoch this catalogd holds (0: none)",
+                               info([](const CatalogdRoleInfo& i) { return double(i.epoch); }));
+    metrics_->AddCallbackCounter(
+        "catalogd_ha_takeovers_total", "Times this catalogd became the active one",
+        info([](const CatalogdRoleInfo& i) { return double(i.takeovers); }));
   }
 
   ThriftServerOptions ropts;

@@ -1,6 +1,7 @@
 #include "catalogd/service/catalog_server_pages.h"
 
 #include "catalogd/events/event_processor.h"
+#include "catalogd/service/catalogd_role.h"
 #include "catalogd/web/event_status.h"
 
 namespace ics::catalog {
@@ -15,6 +16,19 @@ CatalogPagesDeps CatalogPagesDepsOf(CatalogServer* server) {
     deps.event_processor_status = [events] { return EventProcessorStatusJson(*events); };
     // Idempotent: registering again replaces the callbacks.
     AddEventProcessorGauges(server->metrics(), events);
+  }
+  if (const CatalogdRole* role = server->role()) {
+    deps.ha_status = [role] {
+      const CatalogdRoleInfo i = role->Info();
+      nlohmann::ordered_json j;
+      j["role"] = i.active ? "active" : i.taking_over ? "taking over" : "standby";
+      j["designation_version"] = i.designation_version;
+      j["active_address"] = i.active_address;
+      j["writer_epoch"] = i.epoch;
+      j["takeovers"] = i.takeovers;
+      j["last_takeover_ms"] = i.last_takeover_ms;
+      return j;
+    };
   }
   return deps;
 }

@@ -161,6 +161,7 @@ Status CatalogPage(const CatalogPagesDeps& deps, const WebRequest& req, Json* do
   d["databases"] = std::move(dbs);
   if (deps.publisher != nullptr) d["topic"] = TopicStatus(*deps.publisher);
   if (deps.event_processor_status) d["hms_event_processor"] = deps.event_processor_status();
+  if (deps.ha_status) d["catalogd_ha"] = deps.ha_status();
   return Status::OK();
 }
 

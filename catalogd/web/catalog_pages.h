@@ -55,6 +55,9 @@ struct CatalogPagesDeps {
   const metrics::MetricRegistry* metrics = nullptr;   // optional: for /jsonmetrics
   // Optional: the HMS event processor's status as a JSON object.
   std::function<nlohmann::ordered_json()> event_processor_status;
+  // Optional: catalogd high availability (role, designation, writer epoch)
+  // as a JSON object.
+  std::function<nlohmann::ordered_json()> ha_status;
 };
 
 void RegisterCatalogPages(web::WebServer* server, const CatalogPagesDeps& deps);
