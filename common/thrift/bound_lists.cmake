@@ -6,13 +6,15 @@
 # Fails the build when the number of rewritten resizes differs from the
 # number of list headers read, so a change in the generator's output cannot
 # silently leave a list unbounded.
+cmake_minimum_required(VERSION 3.22)  # the project's policies, in script mode too
 file(READ "${FILE}" text)
 
 string(REGEX MATCHALL "readListBegin\\(" list_reads "${text}")
 list(LENGTH list_reads n_lists)
 
 set(resize_re "([^\n ;{}][^\n;{}]*)\\.resize\\((_size[0-9]+)\\);")
-string(REGEX MATCHALL "${resize_re}" resizes "${text}")
+# Counted without the statement's ';', which a CMake list would split on.
+string(REGEX MATCHALL "\\.resize\\(_size[0-9]+\\)" resizes "${text}")
 list(LENGTH resizes n_resizes)
 if(NOT n_lists EQUAL n_resizes)
   message(FATAL_ERROR "${FILE}: ${n_lists} list headers but ${n_resizes} list resizes; "
