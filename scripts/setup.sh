@@ -19,6 +19,7 @@ PACKAGES=(
   libssl-dev openssl  # TLS on every port; openssl makes the test certificates
   clang libclang-rt-14-dev  # the libFuzzer/sanitizer runtimes (clang only recommends them)
   python3 procps
+  spin  # the model check of catalogd HA (tests/model/run_model.sh)
   redis-server libhiredis-dev gnuplot-nox
   chromium chromium-driver
 )
