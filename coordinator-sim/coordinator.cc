@@ -78,7 +78,8 @@ Status Coordinator::Start() {
     sopts.subscribe_catalogd_change = true;
     CatalogdClient* catalogd = catalogd_.get();
     sopts.on_catalogd_change = [catalogd](const statestore::CatalogdDesignation& d) {
-      catalogd->SetAddress(d.registration.address.hostname, d.registration.address.port);
+      catalogd->SetAddress(d.registration.address.hostname, d.registration.address.port,
+                           d.version);
     };
   }
   subscriber_ = std::make_unique<statestore::StatestoreSubscriber>(sopts);

@@ -5,8 +5,9 @@
 // RegisterSubscriber reply and in UpdateCatalogd / UpdateStatestoredRole
 // requests. CatalogdDesignationTracker keeps the newest valid announcement:
 // an older or repeated version is ignored (requests can arrive out of
-// order), and a registration with a different statestore starts over
-// (versions are per statestore).
+// order). Versions grow across statestore restarts and across the
+// statestored HA pair (catalogd_ha.h), so they are compared whichever
+// statestore made them.
 //
 // Thread-safety: not thread-safe; the owner serialises calls.
 #pragma once
@@ -23,8 +24,7 @@ namespace ics::statestore {
 struct CatalogdDesignation {
   int64_t version = 0;
   impala::TCatalogRegistration registration;
-  // The statestore that made it (versions of different statestores do not
-  // compare); "" when unknown.
+  // The statestore that announced it; "" when unknown.
   std::string statestore_id;
   // host:port of the active catalogd's CatalogService.
   std::string address() const;
@@ -40,10 +40,6 @@ class CatalogdDesignationTracker {
   // followed (it is now current), false if it is not (ignored), and
   // INVALID_ARGUMENT for a version < 1 or an unusable address.
   Result<bool> Observe(int64_t version, const impala::TCatalogRegistration& reg);
-  // Forgets the designation's version (a registration with another
-  // statestore, whose versions are its own); the address stays known until
-  // the new statestore announces one.
-  void StartOver() { version_floor_ = 0; }
   const std::optional<CatalogdDesignation>& current() const { return current_; }
 
  private:

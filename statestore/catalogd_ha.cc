@@ -1,5 +1,8 @@
 #include "statestore/catalogd_ha.h"
 
+#include <algorithm>
+#include <chrono>
+
 #include <glog/logging.h>
 
 namespace ics::statestore {
@@ -28,6 +31,21 @@ void CatalogdHa::RemoveCandidate(const std::string& subscriber_id,
   auto it = candidates_.find(subscriber_id);
   if (it == candidates_.end() || it->second.registration_key != registration_key) return;
   candidates_.erase(it);
+}
+
+void CatalogdHa::BeginActivation(int64_t activation) {
+  activation_ = activation;
+  seq_ = 0;
+  active_.reset();
+}
+
+void CatalogdHa::EndActivation() { active_.reset(); }
+
+void CatalogdHa::FollowPeer(int64_t version, const std::string& host, int port) {
+  if (version != 0 && version < followed_version_) return;
+  followed_version_ = std::max(followed_version_, version);
+  preferred_host_ = host;
+  preferred_port_ = port;
 }
 
 void CatalogdHa::MarkFailed(const std::string& subscriber_id) {
@@ -87,10 +105,18 @@ bool CatalogdHa::Evaluate(TimePoint now) {
     if (!waited && healthy < 2 && !best->forced()) return false;
   }
   const std::string previous = active_ ? active_->subscriber_id : std::string("(none)");
-  active_ = ActiveCatalogd{++version_, *best_id, best->registration};
+  if (++seq_ >= (int64_t{1} << kSeqBits)) {  // a million failovers: the next activation
+    ++activation_;
+    seq_ = 1;
+  }
+  const int64_t version = (activation_ << kSeqBits) | seq_;
+  active_ = ActiveCatalogd{version, *best_id, best->registration};
+  ++changes_;
+  preferred_host_.clear();  // the peer's choice served this activation's first designation
   LOG(INFO) << "catalogd HA: designated " << *best_id << " at "
             << best->registration.address.hostname << ":" << best->registration.address.port
-            << " active (designation " << version_ << "; previous " << previous << ")";
+            << " active (designation " << version << ": activation " << activation_ << ", "
+            << seq_ << "; previous " << previous << ")";
   return true;
 }
 

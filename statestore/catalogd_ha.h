@@ -2,10 +2,18 @@
 // availability, Impala's protocol).
 //
 // Candidates are CATALOGD registrations whose catalogd_registration has
-// enable_catalogd_ha. Exactly one candidate is designated active at a time;
-// each new designation gets the next designation version (catalogd_version
-// on the wire), which subscribers use to ignore stale announcements. Rules,
-// applied by Evaluate():
+// enable_catalogd_ha. Exactly one candidate is designated active at a time.
+//
+// Designation versions (catalogd_version on the wire) grow across restarts
+// and across the statestored HA pair, so subscribers and catalogd take the
+// newest one whichever statestore announced it (docs/ARCHITECTURE.md,
+// "catalogd HA: the designation protocol"). A version is
+// (activation << kSeqBits) | seq: the activation version of the statestore's
+// current activation (BeginActivation: its active_statestored_version with
+// HA, the wall clock at start without), and seq counting that activation's
+// designations from 1. Only an active statestore designates; EndActivation
+// forgets the designation when it becomes the standby. Rules, applied by
+// Evaluate():
 //  * A healthy active keeps the role; a healthy candidate registered with
 //    force_catalogd_active takes it from an active that was not forced.
 //  * Without an active (none yet, or it failed or went away): a forced
@@ -15,6 +23,9 @@
 //    registered, unless a second candidate or a forced one registers first,
 //    so that a cluster starting up does not hand the role to whichever
 //    catalogd happened to register first and take it away again.
+//  * The first designation of an activation names the catalogd the peer
+//    statestore had designated (FollowPeer: from its heartbeats) when it is
+//    a healthy candidate here, without waiting.
 //  * A candidate is unhealthy after MarkFailed() (the broker calls it when
 //    the active missed its probes) until MarkHealthy(); an unhealthy one is
 //    never designated, and a recovered former active does not take the role
@@ -42,7 +53,7 @@ struct CatalogdHaOptions {
 };
 
 struct ActiveCatalogd {
-  int64_t version = 0;        // designation version (>= 1)
+  int64_t version = 0;        // designation version (>= 1; see above)
   std::string subscriber_id;  // its registration's subscriber id
   impala::TCatalogRegistration registration;
 };
@@ -64,12 +75,23 @@ class CatalogdHa {
   // The registration `registration_key` of `subscriber_id` ended (a later
   // registration of the same id is not touched).
   void RemoveCandidate(const std::string& subscriber_id, const std::string& registration_key);
-  // Without an active, a healthy candidate at this CatalogService address
-  // is designated first (a statestore taking over keeps its peer's choice).
-  void Prefer(const std::string& host, int port) {
-    preferred_host_ = host;
-    preferred_port_ = port;
-  }
+  // Bits of a designation version that count the designations of one
+  // activation.
+  static constexpr int kSeqBits = 20;
+
+  // The statestore became active with activation version `activation`
+  // (larger than every earlier activation of either statestore): designation
+  // versions continue above every earlier one, and the first designation
+  // prefers the peer's choice (FollowPeer).
+  void BeginActivation(int64_t activation);
+  // The statestore became the standby: it forgets its designation (a
+  // standby designates nobody and announces nothing).
+  void EndActivation();
+  // The peer (active) statestore designated the catalogd at host:port with
+  // designation `version` (0: unknown). The newest is kept for the next
+  // activation's first designation.
+  void FollowPeer(int64_t version, const std::string& host, int port);
+  int64_t followed_version() const { return followed_version_; }
   void MarkFailed(const std::string& subscriber_id);
   void MarkHealthy(const std::string& subscriber_id);
 
@@ -87,7 +109,7 @@ class CatalogdHa {
   }
   const std::optional<ActiveCatalogd>& active() const { return active_; }
   // Designations made so far (failovers included).
-  int64_t changes() const { return version_; }
+  int64_t changes() const { return changes_; }
 
  private:
   struct Candidate {
@@ -107,10 +129,13 @@ class CatalogdHa {
   std::map<std::string, Candidate> candidates_;
   std::optional<ActiveCatalogd> active_;
   std::optional<TimePoint> first_candidate_at_;
-  std::string preferred_host_;
+  std::string preferred_host_;  // the peer's choice, until this activation designates
   int preferred_port_ = 0;
+  int64_t followed_version_ = 0;
   bool enabled_ = false;
-  int64_t version_ = 0;
+  int64_t activation_ = 0;
+  int64_t seq_ = 0;  // designations of this activation
+  int64_t changes_ = 0;
 };
 
 }  // namespace ics::statestore

@@ -254,11 +254,13 @@ void Statestore::Impl::Unregister(const SubPtr& sub, const std::string& reason) 
   }
   LOG(INFO) << "unregistered subscriber '" << sub->id << "' (" << sub->registration_key
             << "): " << reason;
-  // Unblock a heartbeat stuck on a hung subscriber. An update in flight is
-  // left to finish by its reply or its own deadline: a reply that arrives
-  // after the failure still publishes to the topics the subscriber does not
-  // own transiently (ApplyReplyPublications; Impala's IMPALA-7306), and
-  // nothing new is sent to an unregistered subscriber.
+  // Unblock RPCs stuck on a hung subscriber; their workers drop the results
+  // (a reply already read is still applied to the topics the subscriber did
+  // not own transiently: ApplyReplyPublications). An update left to finish
+  // after the failure would reach a subscriber cut off by the network once
+  // the link heals, and it would go on believing itself registered, missed
+  // by SYNC_DDL, until its own timeout.
+  sub->update_channel->Close();
   sub->heartbeat_channel->Close();
 
   std::vector<std::string> changed;
@@ -286,10 +288,12 @@ void Statestore::Impl::SetActive(bool active, int64_t version) {
   if (active == active_ && (!active || version == active_version_)) return;
   active_ = active;
   if (!active) {
+    ha_.EndActivation();
     LOG(WARNING) << "statestore " << PrintId(statestore_id_) << " is now the standby";
     return;
   }
   active_version_ = version;
+  ha_.BeginActivation(version);
   ++counters_.activations;
   hold_until_ = Now() + milliseconds(kTakeoverHoldMs);
   LOG(INFO) << "statestore " << PrintId(statestore_id_) << " is now the active statestore "
@@ -561,8 +565,8 @@ std::optional<ActiveCatalogd> Statestore::active_catalogd() const {
 void Statestore::SetActive(bool active, int64_t version) { impl_->SetActive(active, version); }
 bool Statestore::is_active() const { return impl_->IsActive(); }
 int64_t Statestore::active_version() const { return impl_->ActiveVersion(); }
-void Statestore::PreferCatalogd(const std::string& host, int port) {
-  impl_->PreferCatalogd(host, port);
+void Statestore::FollowPeerCatalogd(int64_t version, const std::string& host, int port) {
+  impl_->FollowPeerCatalogd(version, host, port);
 }
 std::vector<SubscriberInfo> Statestore::Subscribers() const { return impl_->Subscribers(); }
 std::vector<TopicStats> Statestore::Topics() const { return impl_->Topics(); }

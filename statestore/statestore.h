@@ -255,18 +255,22 @@ class Statestore {
 
   const impala::TUniqueId& statestore_id() const;
 
-  // The designated active catalogd (catalogd HA), if any.
+  // The catalogd this statestore designated active (catalogd HA), if any;
+  // none while it is the standby.
   std::optional<ActiveCatalogd> active_catalogd() const;
 
   // statestored HA: the role (see StatestoreOptions::start_as_standby).
   // `version` (>= 1, growing with every activation of either statestore)
-  // is sent as active_statestored_version. Idempotent per role.
+  // is sent as active_statestored_version; designations made while active
+  // continue above every earlier one (catalogd_ha.h). Becoming the standby
+  // forgets the designation. Idempotent per role.
   void SetActive(bool active, int64_t version);
   bool is_active() const;
   int64_t active_version() const;
-  // A standby about to take over keeps this catalogd active (the peer's
-  // designation), if it is a healthy candidate.
-  void PreferCatalogd(const std::string& host, int port);
+  // The peer (active) statestore's designation, from its heartbeats
+  // (`version` 0 when it sent none): this statestore's first designation
+  // when it takes over names that catalogd, if it is a healthy candidate.
+  void FollowPeerCatalogd(int64_t version, const std::string& host, int port);
 
   std::vector<SubscriberInfo> Subscribers() const;
   std::vector<TopicStats> Topics() const;

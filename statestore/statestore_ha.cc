@@ -1,5 +1,7 @@
 #include "statestore/statestore_ha.h"
 
+#include <algorithm>
+
 #include <glog/logging.h>
 
 #include "StatestoreHaService.h"
@@ -87,8 +89,11 @@ void StatestoreHa::BecomeActiveLocked(const char* why) {
   decided_ = true;
   if (active_) return;
   active_ = true;
-  LOG(INFO) << "statestored HA: becoming the active statestore (" << why << ")";
-  broker_->SetActive(true, WallMillis());
+  // Above every activation heard of, even with a clock behind the peer's.
+  activation_ = std::max(WallMillis(), peer_activation_ + 1);
+  LOG(INFO) << "statestored HA: becoming the active statestore (" << why << "; activation "
+            << activation_ << ")";
+  broker_->SetActive(true, activation_);
 }
 
 void StatestoreHa::BecomeStandbyLocked(const char* why) {
@@ -124,16 +129,29 @@ impala::TStatestoreHaHeartbeatResponse StatestoreHa::OnHeartbeat(
   impala::TStatestoreHaHeartbeatResponse resp;
   MutexLock l(&mu_);
   peer_id_ = r.src_statestore_id;
-  if (active_ && PreferredOver(r.src_statestore_id, false)) {
-    // Both active: the peer will step down on our heartbeat.
-    resp.status = ToTStatus(Status::OK());
-    return resp;
+  const int64_t theirs = r.__isset.active_statestored_version ? r.active_statestored_version : 0;
+  peer_activation_ = std::max(peer_activation_, theirs);
+  if (active_) {
+    // Both active (one was paused or cut off while the other took over):
+    // the later activation keeps the role, so the statestore that took over
+    // stays active when the other resumes. A peer that sends no activation
+    // is judged by the start-up rule.
+    const bool keep = theirs != 0 ? theirs < activation_ ||
+                                        (theirs == activation_ &&
+                                         PreferredOver(r.src_statestore_id, false))
+                                  : PreferredOver(r.src_statestore_id, false);
+    if (keep) {  // the peer steps down on our heartbeat
+      resp.status = ToTStatus(Status::OK());
+      return resp;
+    }
+    BecomeStandbyLocked("the peer is active too, with a later activation");
   }
-  if (active_) BecomeStandbyLocked("the peer is active too and preferred");
   decided_ = true;
   last_peer_heartbeat_ = Clock::now();
   if (r.__isset.active_catalogd_address) {
-    broker_->PreferCatalogd(r.active_catalogd_address.hostname, r.active_catalogd_address.port);
+    broker_->FollowPeerCatalogd(r.__isset.catalogd_version ? r.catalogd_version : 0,
+                                r.active_catalogd_address.hostname,
+                                r.active_catalogd_address.port);
   }
   resp.status = ToTStatus(Status::OK());
   return resp;
@@ -180,9 +198,11 @@ void StatestoreHa::SendHeartbeat() {
   {
     MutexLock l(&mu_);
     if (peer_id_) req.dst_statestore_id = *peer_id_;
+    req.__set_active_statestored_version(activation_);
   }
   if (std::optional<ActiveCatalogd> a = broker_->active_catalogd()) {
     req.__set_active_catalogd_address(a->registration.address);
+    req.__set_catalogd_version(a->version);
   }
   impala::TStatestoreHaHeartbeatResponse resp;
   Status s = heartbeat_client_->Call(

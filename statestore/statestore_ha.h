@@ -14,13 +14,19 @@
 //  * A standby that hears no heartbeat for peer_timeout becomes active; its
 //    broker then tells every subscriber with UpdateStatestoredRole and sends
 //    them updates (subscribers register with both statestores).
-//  * An active statestore that receives a heartbeat (both became active,
-//    e.g. after a partition) keeps the role only if the rule above prefers
-//    it; otherwise it becomes the standby. A statestore that starts while
-//    the other is active stays standby (no flip-flop).
+//  * Heartbeats also carry (our own fields) the sender's activation
+//    version and its designation version; a standby that takes over
+//    designates above it (catalogd_ha.h).
+//  * An active statestore that receives a heartbeat (both became active:
+//    one was paused or cut off while the other took over) keeps the role
+//    only if its activation is the later one; otherwise it becomes the
+//    standby. So the statestore that took over stays active when the other
+//    resumes, and a statestore that starts while the other is active stays
+//    standby (no flip-flop). The start-up rule above decides only between
+//    two that are starting (or a peer that sends no activation version).
 // Each activation takes a new active_statestored_version: the wall clock in
-// milliseconds (later activations, of either statestore, get larger ones
-// as long as the two hosts' clocks agree to within the failover time).
+// milliseconds, and above every activation version heard from the peer
+// (later activations, of either statestore, get larger ones).
 //
 // Lifecycle: construct, Start(), Stop() (idempotent; also the destructor).
 // Thread-safety: thread-safe; mu_ is terminal, no RPC runs under it.
@@ -100,6 +106,8 @@ class StatestoreHa {
   bool decided_ GUARDED_BY(mu_) = false;  // the start-up handshake settled the role
   bool active_ GUARDED_BY(mu_) = false;
   std::optional<impala::TUniqueId> peer_id_ GUARDED_BY(mu_);
+  int64_t activation_ GUARDED_BY(mu_) = 0;       // our latest activation version
+  int64_t peer_activation_ GUARDED_BY(mu_) = 0;  // the highest heard from the peer
   std::chrono::steady_clock::time_point last_peer_heartbeat_ GUARDED_BY(mu_);
   std::thread thread_;
   // The heartbeat connection to the peer (the loop thread only).

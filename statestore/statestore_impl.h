@@ -47,6 +47,13 @@ class Statestore::Impl {
         heartbeat_queue_(std::max(1, o.num_heartbeat_threads)),
         ha_(o.catalogd_ha),
         active_(!o.start_as_standby) {
+    // Without statestored HA this statestore is active from the start: its
+    // designations continue above those it made before a restart.
+    if (active_) {
+      ha_.BeginActivation(std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count());
+    }
     if (m == nullptr) return;
     update_latency_ = m->AddHistogram("statestore_update_duration_seconds",
                                       "Round trip of one UpdateState RPC to a subscriber "
@@ -102,6 +109,7 @@ class Statestore::Impl {
   }
   std::optional<ActiveCatalogd> ActiveCatalogdInfo() const {
     MutexLock l(&mu_);
+    if (!active_) return std::nullopt;  // a standby designates nobody
     return ha_.active();
   }
   void SetActive(bool active, int64_t version) EXCLUDES(mu_);
@@ -113,9 +121,9 @@ class Statestore::Impl {
     MutexLock l(&mu_);
     return active_version_;
   }
-  void PreferCatalogd(const std::string& host, int port) {
+  void FollowPeerCatalogd(int64_t version, const std::string& host, int port) {
     MutexLock l(&mu_);
-    ha_.Prefer(host, port);
+    ha_.FollowPeer(version, host, port);
   }
   int64_t MinVersion(const std::string& topic) const {
     MutexLock l(&mu_);

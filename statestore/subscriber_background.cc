@@ -81,10 +81,6 @@ Status StatestoreSubscriber::Register() {
     registering_ = false;
     in_rpc_ = false;
     if (s.ok()) {
-      if (!(statestore_id_.has_value() && resp.__isset.statestore_id &&
-            *statestore_id_ == resp.statestore_id)) {
-        catalogd_.StartOver();  // designation versions are per statestore
-      }
       registration_id_ = resp.registration_id;
       if (resp.__isset.statestore_id) {
         statestore_id_ = resp.statestore_id;

@@ -89,8 +89,8 @@ class ForwardingMetastore : public Metastore {
   Result<int64_t> PruneTableVersions(int64_t keep_per_table, int batch_limit) override {
     return inner_->PruneTableVersions(keep_per_table, batch_limit);
   }
-  Result<WriterEpoch> AcquireWriterEpoch(const std::string& owner) override {
-    return inner_->AcquireWriterEpoch(owner);
+  Result<WriterEpoch> AcquireWriterEpoch(const WriterEpochClaim& claim) override {
+    return inner_->AcquireWriterEpoch(claim);
   }
   Result<WriterEpoch> ReadWriterEpoch() override { return inner_->ReadWriterEpoch(); }
   Result<int64_t> CommitFenced(const MetastoreTxn& txn, int64_t epoch) override {

@@ -81,7 +81,7 @@ Result<int64_t> Metastore::PruneTableVersions(int64_t /*keep_per_table*/, int /*
   return Status::NotImplemented("this metastore backend does not keep table versions");
 }
 
-Result<WriterEpoch> Metastore::AcquireWriterEpoch(const std::string& /*owner*/) {
+Result<WriterEpoch> Metastore::AcquireWriterEpoch(const WriterEpochClaim& /*claim*/) {
   return Status::NotImplemented(
       "this metastore backend has no writer epoch (catalogd HA needs "
       "the embedded SQLite or a PostgreSQL metastore)");

@@ -159,9 +159,19 @@ struct MetastoreTxn {
 
 // The metastore's writer epoch (Metastore::AcquireWriterEpoch).
 struct WriterEpoch {
-  int64_t epoch = 0;  // 0: never taken
-  std::string owner;  // who took it: a catalogd's address and service id
+  int64_t epoch = 0;        // 0: never taken
+  int64_t designation = 0;  // the catalogd HA designation it was taken (or re-keyed) for
+  std::string holder;       // the CatalogService address of the catalogd that holds it
+  std::string owner;        // who took it, for operators: address, service id, statestore
   int64_t acquired_ms = 0;
+};
+
+// A catalogd's claim on the writer epoch (Metastore::AcquireWriterEpoch).
+struct WriterEpochClaim {
+  int64_t designation = 0;  // the designation version that names it active (>= 1)
+  std::string holder;       // its CatalogService address
+  std::string owner;        // recorded for operators
+  int64_t held_epoch = 0;   // the epoch it holds now (0: none)
 };
 
 // A row of the notification log.
@@ -334,16 +344,27 @@ class Metastore {
   virtual Result<int64_t> PruneTableVersions(int64_t keep_per_table, int batch_limit);
 
   // ---- writer epochs (catalogd HA fencing): an optional capability ----
-  // The metastore keeps one writer epoch: a counter and who took it last.
-  // A catalogd that becomes active takes the next epoch (AcquireWriterEpoch)
-  // and commits with CommitFenced(txn, its epoch), which applies the txn, as
-  // Commit does, only if the epoch is still the metastore's current one, in
-  // the same write transaction; otherwise nothing is applied and the answer
-  // is CATALOG_IN_STANDBY_MODE naming the current epoch and owner. So once
-  // another catalogd took the role, a catalogd that has not heard yet
-  // (paused, cut off) cannot commit. NOT_IMPLEMENTED by default (the remote
-  // Hive backend has no such row).
-  virtual Result<WriterEpoch> AcquireWriterEpoch(const std::string& owner);
+  // The metastore keeps one writer epoch: a counter, the designation it was
+  // taken for and its holder. A catalogd that becomes active takes the next
+  // epoch (AcquireWriterEpoch) and commits with CommitFenced(txn, its
+  // epoch), which applies the txn, as Commit does, only if the epoch is
+  // still the metastore's current one, in the same write transaction;
+  // otherwise nothing is applied and the answer is CATALOG_IN_STANDBY_MODE
+  // naming the current epoch and owner. So once another catalogd took the
+  // role, a catalogd that has not heard yet (paused, cut off) cannot commit.
+  //
+  // Epochs are ordered by designation, not by who wrote last: a claim takes
+  // the epoch, in one write transaction, only when the stored designation is
+  // older than the claim's, or the same one held by the same catalogd (a
+  // takeover repeated after a failure); otherwise CATALOG_IN_STANDBY_MODE
+  // naming the holder, and nothing changes. So a takeover for a designation
+  // that was overtaken can never fence the newer designee, and the newest
+  // designee can always take the role. A claim by the current holder with
+  // the epoch it holds re-keys it to the newer designation in place (the
+  // same epoch: its commits in flight still apply); any other successful
+  // claim takes epoch + 1. NOT_IMPLEMENTED by default (the remote Hive
+  // backend has no such row).
+  virtual Result<WriterEpoch> AcquireWriterEpoch(const WriterEpochClaim& claim);
   virtual Result<WriterEpoch> ReadWriterEpoch();
   virtual Result<int64_t> CommitFenced(const MetastoreTxn& txn, int64_t epoch);
 };

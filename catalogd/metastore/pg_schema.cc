@@ -92,9 +92,11 @@ INSERT INTO notification_sequence VALUES (0);
 CREATE TABLE catalogd_writer_epoch (
   epoch       BIGINT NOT NULL,
   owner       TEXT NOT NULL,
-  acquired_ms BIGINT NOT NULL
+  acquired_ms BIGINT NOT NULL,
+  designation BIGINT NOT NULL DEFAULT 0,
+  holder      TEXT NOT NULL DEFAULT ''
 );
-INSERT INTO catalogd_writer_epoch VALUES (0, '', 0);
+INSERT INTO catalogd_writer_epoch VALUES (0, '', 0, 0, '');
 CREATE TABLE schema_version (
   version INTEGER NOT NULL
 );
@@ -114,6 +116,10 @@ CREATE TABLE catalogd_writer_epoch (
   acquired_ms BIGINT NOT NULL
 );
 INSERT INTO catalogd_writer_epoch VALUES (0, '', 0);
+)sql"},
+    {5, R"sql(
+ALTER TABLE catalogd_writer_epoch ADD COLUMN designation BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE catalogd_writer_epoch ADD COLUMN holder TEXT NOT NULL DEFAULT '';
 )sql"},
 };
 // The oldest version a PostgreSQL metastore was ever created at.

@@ -88,7 +88,7 @@ class SqlMetastore final : public Metastore {
   Result<int64_t> FirstRetainedNotificationEventId() override;
   Result<int64_t> PruneNotifications(const NotificationRetention& r) override;
   Result<int64_t> PruneTableVersions(int64_t keep_per_table, int batch_limit) override;
-  Result<WriterEpoch> AcquireWriterEpoch(const std::string& owner) override;
+  Result<WriterEpoch> AcquireWriterEpoch(const WriterEpochClaim& claim) override;
   Result<WriterEpoch> ReadWriterEpoch() override;
   Result<int64_t> CommitFenced(const MetastoreTxn& txn, int64_t epoch) override;
 
@@ -436,9 +436,9 @@ Result<TableVersionRecord> SqlMetastore::GetTableVersionAsOf(const std::string& 
                           std::to_string(at_ms) + " ms since the epoch");
 }
 
-Result<WriterEpoch> SqlMetastore::AcquireWriterEpoch(const std::string& owner) {
+Result<WriterEpoch> SqlMetastore::AcquireWriterEpoch(const WriterEpochClaim& claim) {
   ICS_ASSIGN_OR_RETURN(sqldb::ConnectionPool::Lease conn, pool_->Acquire());
-  return sqldb::TakeNextWriterEpoch(conn.get(), owner);
+  return sqldb::ClaimWriterEpoch(conn.get(), claim);
 }
 
 Result<WriterEpoch> SqlMetastore::ReadWriterEpoch() {

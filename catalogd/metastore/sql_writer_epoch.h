@@ -16,7 +16,9 @@ namespace ics::catalog::sqldb {
 // CORRUPTION when the row is missing.
 Result<WriterEpoch> ReadWriterEpochRow(Connection* conn);
 
-// In one write transaction of its own: epoch + 1, owned by `owner`, now.
-Result<WriterEpoch> TakeNextWriterEpoch(Connection* conn, const std::string& owner);
+// In one write transaction of its own: the claim's rule
+// (Metastore::AcquireWriterEpoch): epoch + 1 or a re-key for the claim, or
+// CATALOG_IN_STANDBY_MODE with nothing changed.
+Result<WriterEpoch> ClaimWriterEpoch(Connection* conn, const WriterEpochClaim& claim);
 
 }  // namespace ics::catalog::sqldb

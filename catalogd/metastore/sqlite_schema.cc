@@ -112,11 +112,21 @@ CREATE TABLE catalogd_writer_epoch (
 INSERT INTO catalogd_writer_epoch VALUES (0, '', 0);
 )sql";
 
+// Version 5: the writer epoch is ordered by catalogd HA designation
+// (Metastore::AcquireWriterEpoch): the designation it was taken for and its
+// holder's address. An epoch taken before counts as designation 0, which
+// every designation overtakes.
+constexpr const char kSchemaV5[] = R"sql(
+ALTER TABLE catalogd_writer_epoch ADD COLUMN designation INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE catalogd_writer_epoch ADD COLUMN holder TEXT NOT NULL DEFAULT '';
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
     {4, kSchemaV4},
+    {5, kSchemaV5},
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion,
               "one migration per schema version");

@@ -1,7 +1,6 @@
 #include "catalogd/service/catalogd_role.h"
 
 #include <algorithm>
-#include <cstdlib>
 
 #include <glog/logging.h>
 
@@ -52,9 +51,9 @@ void CatalogdRole::SetTopicUpdateRequester(std::function<void()> request) {
 void CatalogdRole::OnDesignation(const statestore::CatalogdDesignation& d) {
   const bool ours = d.address() == self_address_;
   MutexLock l(&mu_);
-  // The subscriber hands over designations newest first, one at a time
-  // (versions start over with a new statestore, so they are not compared).
-  ++generation_;
+  // Both statestores' subscribers hand designations over, in any order;
+  // versions grow across the pair, so only a newer one counts.
+  if (d.version <= version_) return;
   version_ = d.version;
   statestore_id_ = d.statestore_id;
   active_address_ = d.address();
@@ -69,45 +68,33 @@ void CatalogdRole::OnDesignation(const statestore::CatalogdDesignation& d) {
                    << " steps down to standby";
     }
     active_ = false;
+    serving_version_ = 0;
     deps_.fence->SetEpoch(0);  // no commit of ours applies from here on
   }
   cv_.Broadcast();
 }
 
 void CatalogdRole::OnFenced(const Status& why) {
-  // Who holds the epoch now. Normally the catalogd with a newer designation
-  // (we are stale, or will hear of it shortly): step down. But a takeover of
-  // ours (or of a peer) that a designation change overtook can also take an
-  // epoch after the designated catalogd's; the owner record then names an
-  // older designation of the same statestore, and the designated catalogd
-  // takes the role back.
-  Result<WriterEpoch> holder = deps_.metastore->ReadWriterEpoch();
+  // A newer designation took the epoch (we are stale, or will hear of it
+  // shortly), or a takeover for an older one did, which our claim for the
+  // newest designation we heard supersedes: the loop claims again if that
+  // designation names us, and waits for a newer one if the claim is refused.
   MutexLock l(&mu_);
   active_ = false;
-  bool retake = false;
-  if (designated_ && holder.ok()) {
-    const std::string& o = holder->owner;
-    const size_t a = o.find('|');
-    const size_t b = a == std::string::npos ? std::string::npos : o.find('|', a + 1);
-    if (b != std::string::npos && !statestore_id_.empty() &&
-        o.compare(a + 1, b - a - 1, statestore_id_) == 0) {
-      const int64_t their = std::strtoll(o.c_str() + b + 1, nullptr, 10);
-      retake = their < version_;
-    }
-  }
-  if (retake) {
-    LOG(WARNING) << "catalogd HA: " << self_address_ << " was fenced by a stale takeover ("
-                 << why.message() << "); designated, so taking the role back";
-  } else {
-    designated_ = false;
-    LOG(WARNING) << "catalogd HA: " << self_address_ << " was fenced (" << why.message()
-                 << "); standby until designated again";
-  }
+  serving_version_ = 0;
+  LOG(WARNING) << "catalogd HA: " << self_address_ << " was fenced (" << why.message() << ")"
+               << (designated_ ? "; claiming the writer epoch again for designation " +
+                                     std::to_string(version_)
+                               : std::string("; standby until designated again"));
   cv_.Broadcast();
 }
 
 std::string CatalogdRole::OwnerRecordLocked() const {
   return self_address_ + "|" + statestore_id_ + "|" + std::to_string(version_) + "|" + owner_;
+}
+
+bool CatalogdRole::NeedsClaimLocked() const {
+  return designated_ && serving_version_ != version_ && refused_version_ != version_;
 }
 
 Status CatalogdRole::CheckActive() const {
@@ -142,26 +129,56 @@ CatalogdRoleInfo CatalogdRole::Info() const {
   return i;
 }
 
-Status CatalogdRole::TakeOver(int64_t generation) {
-  std::string owner;
+Status CatalogdRole::TakeOver(int64_t version) {
+  WriterEpochClaim claim;
+  bool rekey = false;
   {
     MutexLock l(&mu_);
-    if (stopping_ || !designated_ || generation_ != generation) {
+    if (stopping_ || !designated_ || version_ != version) {
       return Status(ErrorCode::kCancelled, "the designation changed before the takeover");
     }
-    owner = OwnerRecordLocked();
+    claim.designation = version;
+    claim.holder = self_address_;
+    claim.owner = OwnerRecordLocked();
+    rekey = active_;
+    claim.held_epoch = active_ ? deps_.fence->epoch() : 0;
   }
-  ICS_ASSIGN_OR_RETURN(WriterEpoch epoch, deps_.metastore->AcquireWriterEpoch(owner));
+  Result<WriterEpoch> taken = deps_.metastore->AcquireWriterEpoch(claim);
+  if (!taken.ok()) {
+    if (taken.status().Is(ErrorCode::kCatalogInStandbyMode)) {
+      // A newer designation holds the epoch: nothing to retry until we hear
+      // of a designation newer than this one.
+      MutexLock l(&mu_);
+      refused_version_ = version;
+      if (rekey) {
+        active_ = false;
+        serving_version_ = 0;
+        deps_.fence->SetEpoch(0);
+      }
+    }
+    return taken.status();
+  }
+  const WriterEpoch epoch = std::move(taken).value();
+  if (rekey && epoch.epoch == claim.held_epoch) {
+    MutexLock l(&mu_);
+    serving_version_ = version;
+    LOG(INFO) << "catalogd HA: " << self_address_ << " stays active for designation " << version
+              << " (writer epoch " << epoch.epoch << " re-keyed)";
+    return Status::OK();
+  }
   // From here no other catalogd can commit. Apply what they committed
   // before: everything up to the log's head now.
   ICS_ASSIGN_OR_RETURN(int64_t head, deps_.metastore->CurrentNotificationEventId());
   ICS_RETURN_IF_ERROR(deps_.events->WaitForEventId(head, deps_.catchup_timeout).status());
   MutexLock l(&mu_);
-  if (stopping_ || !designated_ || generation_ != generation) {
+  if (stopping_ || !designated_ || version_ != version) {
+    // A newer designation arrived: it names another catalogd (whose claim
+    // supersedes this epoch) or us again (the loop claims for it).
     return Status(ErrorCode::kCancelled, "the designation changed during the takeover");
   }
   deps_.fence->SetEpoch(epoch.epoch);
   active_ = true;
+  serving_version_ = version;
   ++takeovers_;
   last_takeover_ms_ =
       std::chrono::duration<double, std::milli>(Clock::now() - designated_at_).count();
@@ -174,15 +191,17 @@ Status CatalogdRole::TakeOver(int64_t generation) {
 void CatalogdRole::Loop() {
   std::chrono::milliseconds backoff = kRetryInitial;
   while (true) {
-    int64_t generation = 0;
+    int64_t version = 0;
+    bool was_active = false;
     {
       MutexLock l(&mu_);
-      while (!stopping_ && (active_ || !designated_)) cv_.Wait(&mu_);
+      while (!stopping_ && !NeedsClaimLocked()) cv_.Wait(&mu_);
       if (stopping_) return;
-      generation = generation_;
-      taking_over_ = true;
+      version = version_;
+      was_active = active_;
+      taking_over_ = !active_;
     }
-    Status s = TakeOver(generation);
+    Status s = TakeOver(version);
     std::function<void()> request_update;
     {
       MutexLock l(&mu_);
@@ -191,9 +210,16 @@ void CatalogdRole::Loop() {
     }
     if (s.ok()) {
       backoff = kRetryInitial;
-      deps_.publisher->RequestFullResend();
-      if (request_update) request_update();
+      if (!was_active) {
+        deps_.publisher->RequestFullResend();
+        if (request_update) request_update();
+      }
       continue;
+    }
+    if (s.Is(ErrorCode::kCancelled) || s.Is(ErrorCode::kCatalogInStandbyMode)) {
+      LOG(WARNING) << "catalogd HA: claim by " << self_address_ << " for designation "
+                   << version << " did not take: " << s.ToString();
+      continue;  // the loop waits for a newer designation
     }
     LOG(WARNING) << "catalogd HA: takeover by " << self_address_ << " failed: " << s.ToString()
                  << "; retrying in " << backoff.count() << " ms";

@@ -1,26 +1,33 @@
 // CatalogdRole: catalogd's side of catalogd high availability.
 //
 // Two catalogd processes share one metastore and register with the
-// statestore as HA candidates; the statestore designates one active and
-// announces it (statestore/catalogd_ha.h). This class follows those
-// announcements:
-//  * Designated: in the background it takes the metastore's next writer
-//    epoch (metastore.h, "writer epochs"), which from then on refuses the
-//    commits of whichever catalogd held the role before; it then applies
-//    the notification log up to its head (the last commits of the former
-//    active included; the standby has been applying it all along, so this is
-//    a short catch-up, not a reload), hands the epoch to the FencedMetastore
-//    and asks for a full topic publication. Only then does it answer
-//    requests.
-//  * Not designated (or fenced: a commit found a newer epoch): it drops its
-//    epoch at once, so no commit of its own can apply any more, and answers
-//    every CatalogService request with CATALOG_IN_STANDBY_MODE naming the
-//    active catalogd.
-// A fenced catalogd that is still designated takes the role back only when
-// the epoch's owner record names an older designation of the same statestore
-// (a takeover overtaken by a designation change); otherwise it waits for a
-// newer designation. A takeover whose steps fail is retried (with a capped
-// backoff) while the designation stands.
+// statestore as HA candidates; the active statestore designates one active
+// and announces it (statestore/catalogd_ha.h). This class follows those
+// announcements, from both statestores of an HA pair: designation versions
+// grow across the pair, so an announcement older than the newest heard is
+// ignored. The protocol is written down in docs/ARCHITECTURE.md and model
+// checked (tests/model/catalogd_ha.pml).
+//  * Designated: in the background it claims the metastore's writer epoch
+//    for its designation (metastore.h, "writer epochs": epochs are ordered
+//    by designation), which from then on refuses the commits of whichever
+//    catalogd held the role before; it then applies the notification log up
+//    to its head (the last commits of the former active included; the
+//    standby has been applying it all along, so this is a short catch-up,
+//    not a reload), hands the epoch to the FencedMetastore and asks for a
+//    full topic publication. Only then does it answer requests. Designated
+//    again with a newer version while active (a statestore took over and
+//    kept it), it re-keys its epoch in place and keeps serving.
+//  * Not designated: it drops its epoch at once, so no commit of its own can
+//    apply any more, and answers every CatalogService request with
+//    CATALOG_IN_STANDBY_MODE naming the active catalogd.
+//  * Fenced (a commit found a newer epoch): it stops serving and claims the
+//    epoch again for the newest designation it heard, if that names it; the
+//    claim is refused when a newer designation holds the epoch, and it then
+//    waits for a newer announcement. A takeover overtaken by a newer
+//    designation keeps no role: the newer designee's claim supersedes it.
+// A claim or catch-up that fails for another reason (the metastore is
+// unreachable) is retried with a capped backoff while the designation
+// stands.
 //
 // Lifecycle: construct, Start(), Stop() (idempotent; also the destructor).
 // Thread-safety: thread-safe. mu_ is terminal; no metastore call, wait or
@@ -90,10 +97,13 @@ class CatalogdRole {
 
  private:
   void Loop() EXCLUDES(mu_);
-  // The epoch owner record: "<address>|<statestore id>|<designation>".
+  // The epoch owner record, for operators.
   std::string OwnerRecordLocked() const REQUIRES(mu_);
-  // One takeover attempt for designation `generation`; OK when serving.
-  [[nodiscard]] Status TakeOver(int64_t generation) EXCLUDES(mu_);
+  // Whether the loop has work: designated, and not serving this designation.
+  bool NeedsClaimLocked() const REQUIRES(mu_);
+  // One claim for designation `version` (a takeover, or a re-key while
+  // active); OK when serving it.
+  [[nodiscard]] Status TakeOver(int64_t version) EXCLUDES(mu_);
 
   const CatalogdRoleDeps deps_;
   // Set by Start(), read-only afterwards.
@@ -108,7 +118,8 @@ class CatalogdRole {
   bool active_ GUARDED_BY(mu_) = false;
   bool taking_over_ GUARDED_BY(mu_) = false;
   int64_t version_ GUARDED_BY(mu_) = 0;        // of the newest designation
-  int64_t generation_ GUARDED_BY(mu_) = 0;     // designations heard
+  int64_t serving_version_ GUARDED_BY(mu_) = 0;  // the designation the held epoch is keyed to
+  int64_t refused_version_ GUARDED_BY(mu_) = 0;  // a claim for it was refused: wait for newer
   std::string statestore_id_ GUARDED_BY(mu_);  // of the newest designation
   std::string active_address_ GUARDED_BY(mu_);
   std::chrono::steady_clock::time_point designated_at_ GUARDED_BY(mu_);

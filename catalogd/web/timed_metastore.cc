@@ -133,8 +133,8 @@ Result<int64_t> TimedMetastore::PruneTableVersions(int64_t keep_per_table, int b
   return Timed(prune_table_versions_,
                [&] { return inner_->PruneTableVersions(keep_per_table, batch_limit); });
 }
-Result<WriterEpoch> TimedMetastore::AcquireWriterEpoch(const std::string& owner) {
-  return Timed(writer_epoch_, [&] { return inner_->AcquireWriterEpoch(owner); });
+Result<WriterEpoch> TimedMetastore::AcquireWriterEpoch(const WriterEpochClaim& claim) {
+  return Timed(writer_epoch_, [&] { return inner_->AcquireWriterEpoch(claim); });
 }
 Result<WriterEpoch> TimedMetastore::ReadWriterEpoch() {
   return Timed(writer_epoch_, [&] { return inner_->ReadWriterEpoch(); });

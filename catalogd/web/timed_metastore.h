@@ -59,7 +59,7 @@ class TimedMetastore final : public Metastore {
   Result<int64_t> FirstRetainedNotificationEventId() override;
   Result<int64_t> PruneNotifications(const NotificationRetention& r) override;
   Result<int64_t> PruneTableVersions(int64_t keep_per_table, int batch_limit) override;
-  Result<WriterEpoch> AcquireWriterEpoch(const std::string& owner) override;
+  Result<WriterEpoch> AcquireWriterEpoch(const WriterEpochClaim& claim) override;
   Result<WriterEpoch> ReadWriterEpoch() override;
   Result<int64_t> CommitFenced(const MetastoreTxn& txn, int64_t epoch) override;
 

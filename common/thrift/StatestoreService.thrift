@@ -299,6 +299,12 @@ struct TStatestoreHaHeartbeatRequest {
   // designated, so that a standby taking over keeps that catalogd active
   // instead of choosing again.
   100: optional Types.TNetworkAddress active_catalogd_address;
+  // Also our own: the sender's active_statestored_version (its activation;
+  // of two active statestores the later activation keeps the role) and the
+  // designation version of active_catalogd_address (a standby that takes
+  // over designates above it).
+  101: optional i64 active_statestored_version;
+  102: optional i64 catalogd_version;
 }
 
 struct TStatestoreHaHeartbeatResponse {

@@ -48,9 +48,13 @@ void CatalogdClient::Give(Pooled p) {
   if (p.generation == generation_ && idle_.size() < max_idle_) idle_.push_back(std::move(p));
 }
 
-void CatalogdClient::SetAddress(std::string host, int port) {
+void CatalogdClient::SetAddress(std::string host, int port, int64_t designation) {
   std::vector<Pooled> dropped;
   MutexLock l(&mu_);
+  if (designation != 0) {
+    if (designation <= designation_) return;  // an older announcement, from either statestore
+    designation_ = designation;
+  }
   if (host == host_ && port == port_) return;
   host_ = std::move(host);
   port_ = port;

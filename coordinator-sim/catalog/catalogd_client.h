@@ -87,7 +87,11 @@ class CatalogdClient {
   }
 
   // Points new calls at host:port (a newly designated active catalogd).
-  void SetAddress(std::string host, int port) EXCLUDES(mu_);
+  // With `designation` (its designation version, which grows across the
+  // statestored HA pair) an announcement older than one already followed is
+  // ignored: the two statestores' subscribers both report designations, in
+  // any order.
+  void SetAddress(std::string host, int port, int64_t designation = 0) EXCLUDES(mu_);
   std::string address() const EXCLUDES(mu_);
   // Incremented by every SetAddress.
   int64_t address_generation() const EXCLUDES(mu_);
@@ -148,6 +152,7 @@ class CatalogdClient {
   std::string host_ GUARDED_BY(mu_);
   int port_ GUARDED_BY(mu_);
   int64_t generation_ GUARDED_BY(mu_) = 0;
+  int64_t designation_ GUARDED_BY(mu_) = 0;  // of the address followed (0: none given)
   std::vector<Pooled> idle_ GUARDED_BY(mu_);
 };
 

@@ -1,6 +1,7 @@
 /*
  * catalogd high availability: a model of the designation protocol
- * (tests/model/PROTOCOL.md writes it down; run_model.sh checks it).
+ * (written down in docs/ARCHITECTURE.md, "catalogd HA: the designation
+ * protocol"; run_model.sh checks it).
  *
  * Two statestored (s = 0, 1; an HA pair, one active), two catalogd
  * (c = 0, 1; an HA pair sharing one metastore) and the metastore's writer
@@ -17,7 +18,7 @@
  * metastore's transactions are synchronous (atomic steps).
  *
  * Built with -DOLD_PROTOCOL the model follows the implementation before
- * issue 52 item 1 instead: a standby statestored answers a registration with
+ * this protocol instead: a standby statestored answers a registration with
  * its own stale designation, designation versions are per statestored, a
  * statestored that takes over keeps its own old designation, the resumed
  * statestored takes the role back (id preference), a takeover takes the next
@@ -342,6 +343,7 @@ inline observe(c) {
   :: t_v > c_sv[c] ->                 /* newer: versions compare across the pair */
      c_sv[c] = t_v;
      printf("catalogd %d hears: catalogd %d is designated (version %d.%d)\n", c, t_d, t_v / NSEQ, t_v % NSEQ);
+     c_desig[c] = (t_d == c);
      if
      :: t_d == c ->
         if
@@ -435,8 +437,18 @@ inline commit(c) {
      c_fresh[1 - c] = false
   :: else ->                          /* refused: fenced */
      printf("catalogd %d: commit refused (fenced)\n", c);
-     c_role[c] = STANDBY;
      c_held[c] = 0;
+#ifndef OLD_PROTOCOL
+     /* claims the epoch again for the newest designation it heard if that
+      * names it (the claim is refused, and it waits, when a newer
+      * designation holds the epoch); otherwise waits for a newer one */
+     if
+     :: c_desig[c] -> c_role[c] = TAKING; c_took[c] = false
+     :: else -> c_role[c] = STANDBY
+     fi
+#else
+     c_role[c] = STANDBY;
+#endif
 #ifdef OLD_PROTOCOL
      /* OnFenced: take the role back only if the owner record names an
       * older designation of the same statestored */
@@ -444,8 +456,6 @@ inline commit(c) {
      :: c_desig[c] && rec_s == c_cur_s[c] && rec_sv < c_cur_v[c] -> skip
      :: else -> c_desig[c] = false; printf("catalogd %d: standby until designated again\n", c)
      fi
-#else
-     skip                             /* waits for a newer designation */
 #endif
   fi
 }
@@ -628,7 +638,7 @@ init {
     c_role[0] = ACTIVE; c_fresh[0] = true;
 #ifndef OLD_PROTOCOL
     s_seq[0] = 1; s_dv[0] = NSEQ + 1; s_dv[1] = NSEQ + 1; max_dv = NSEQ + 1;
-    c_held[0] = NSEQ + 1; c_sv[0] = NSEQ + 1; c_sv[1] = NSEQ + 1;
+    c_held[0] = NSEQ + 1; c_sv[0] = NSEQ + 1; c_sv[1] = NSEQ + 1; c_desig[0] = true;
     rec_dv = NSEQ + 1; rec_c = 0;
 #else
     s_dv[0] = 1; max_dv = 1; s_pref[1] = 0; s_dc[1] = NONE;   /* the standby has no designation */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Model check of the catalogd HA designation protocol (catalogd_ha.pml,
-# PROTOCOL.md): the protocol must pass every check, and the old protocol
+# docs/ARCHITECTURE.md): the protocol must pass every check, and the old protocol
 # (-DOLD_PROTOCOL) must fail, so that the checks are known not to be blind.
 #
 #   tests/model/run_model.sh [--deep]

@@ -98,6 +98,41 @@ TEST(CatalogdHaRules, ForcedCandidatePreemptsAndStaleRemovalIsIgnored) {
   EXPECT_EQ(ha.active()->subscriber_id, "b");
 }
 
+// Designation versions grow across activations of either statestore: the
+// activation version in the high bits, the designations of that activation
+// in the low ones. Becoming the standby forgets the designation; the next
+// activation names the peer's choice (its heartbeats) at once, above every
+// earlier version, and a recovered former choice does not take it back.
+TEST(CatalogdHaRules, VersionsContinueAcrossActivations) {
+  CatalogdHa ha(CatalogdHaOptions{Millis(60000)});  // a wait that must not apply
+  const TimePoint t = TimePoint() + Millis(5000);
+  ha.BeginActivation(100);
+  ha.AddCandidate("a", "ra", Reg(1, 10), t);
+  ha.AddCandidate("b", "rb", Reg(2, 20), t);
+  ASSERT_TRUE(ha.Evaluate(t));
+  EXPECT_EQ(ha.active()->subscriber_id, "a");
+  const int64_t first = ha.active()->version;
+  EXPECT_EQ(first, (int64_t{100} << CatalogdHa::kSeqBits) | 1);
+  ha.MarkFailed("a");
+  ASSERT_TRUE(ha.Evaluate(t));
+  const int64_t second = ha.active()->version;
+  EXPECT_EQ(second, first + 1);
+
+  ha.EndActivation();  // standby: designates nobody
+  EXPECT_FALSE(ha.active().has_value());
+  ha.FollowPeer(5, "127.0.0.1", 2);   // the peer designated "b"...
+  ha.FollowPeer(3, "127.0.0.1", 1);   // ...an older heartbeat is ignored
+  EXPECT_EQ(ha.followed_version(), 5);
+  ha.MarkHealthy("a");
+  ha.BeginActivation(200);
+  ASSERT_TRUE(ha.Evaluate(t));
+  EXPECT_EQ(ha.active()->subscriber_id, "b");
+  EXPECT_EQ(ha.active()->version, (int64_t{200} << CatalogdHa::kSeqBits) | 1);
+  EXPECT_GT(ha.active()->version, second);
+  EXPECT_FALSE(ha.Evaluate(t));  // stable: "a" does not take it back
+  EXPECT_EQ(ha.changes(), 3);
+}
+
 class CatalogdHaBroker : public BrokerTest {
  protected:
   statestore::StatestoreOptions Options() override {
@@ -131,6 +166,10 @@ FakeSubscriber* StartHaSubscriber(std::vector<std::unique_ptr<FakeSubscriber>>* 
 }
 
 // The last designation a fake was told by UpdateCatalogd (0: none).
+// The designation's count within its statestore's activation (the low bits
+// of its version, statestore/catalogd_ha.h).
+int64_t Seq(int64_t version) { return version & ((int64_t{1} << CatalogdHa::kSeqBits) - 1); }
+
 int64_t LastCatalogdVersion(const FakeSubscriber& s, int* port) {
   int64_t v = 0;
   for (const auto& u : s.CatalogdUpdates()) {
@@ -157,10 +196,10 @@ TEST_F(CatalogdHaBroker, DesignationIsAnnouncedAndFailsOver) {
   // Two candidates end the wait: catalogd-a (started first) is active, and
   // everybody who asked (the catalogds too) is told with UpdateCatalogd.
   int port = 0;
-  ASSERT_TRUE(coord->WaitUntil([&] { return LastCatalogdVersion(*coord, &port) == 1; }, kWait));
+  ASSERT_TRUE(coord->WaitUntil([&] { return Seq(LastCatalogdVersion(*coord, &port)) == 1; }, kWait));
   EXPECT_EQ(port, 26001);
-  ASSERT_TRUE(b->WaitUntil([&] { return LastCatalogdVersion(*b, &port) == 1; }, kWait));
-  ASSERT_TRUE(a->WaitUntil([&] { return LastCatalogdVersion(*a, &port) == 1; }, kWait));
+  ASSERT_TRUE(b->WaitUntil([&] { return Seq(LastCatalogdVersion(*b, &port)) == 1; }, kWait));
+  ASSERT_TRUE(a->WaitUntil([&] { return Seq(LastCatalogdVersion(*a, &port)) == 1; }, kWait));
   EXPECT_EQ(broker()->active_catalogd()->subscriber_id, "catalogd-a");
 
   // A later registration gets the designation in its reply.
@@ -170,7 +209,7 @@ TEST_F(CatalogdHaBroker, DesignationIsAnnouncedAndFailsOver) {
   const impala::TRegisterSubscriberResponse reply = late->LastRegistration();
   ASSERT_TRUE(reply.__isset.catalogd_registration);
   EXPECT_EQ(reply.catalogd_registration.address.port, 26001);
-  EXPECT_EQ(reply.catalogd_version, 1);
+  EXPECT_EQ(Seq(reply.catalogd_version), 1);
   EXPECT_TRUE(reply.statestore_is_active);
 
   // Only the active catalogd writes the catalog topic.
@@ -184,11 +223,11 @@ TEST_F(CatalogdHaBroker, DesignationIsAnnouncedAndFailsOver) {
   // two missed probes the role passes to catalogd-b, version 2.
   const auto stopped_at = Clock::now();
   a->Stop();
-  ASSERT_TRUE(coord->WaitUntil([&] { return LastCatalogdVersion(*coord, &port) == 2; }, kWait));
+  ASSERT_TRUE(coord->WaitUntil([&] { return Seq(LastCatalogdVersion(*coord, &port)) == 2; }, kWait));
   EXPECT_EQ(port, 26002);
   std::cout << "statestore failover: active catalogd stopped -> UpdateCatalogd at a coordinator "
             << static_cast<int>(SecondsSince(stopped_at) * 1000) << " ms\n";
-  ASSERT_TRUE(b->WaitUntil([&] { return LastCatalogdVersion(*b, &port) == 2; }, kWait));
+  ASSERT_TRUE(b->WaitUntil([&] { return Seq(LastCatalogdVersion(*b, &port)) == 2; }, kWait));
   EXPECT_EQ(broker()->Counters().catalogd_designations, 2);
   b->Publish(kCatalog, {Item("1:TABLE:db.t", "from-new-active")});
   ASSERT_TRUE(coord->WaitUntil(
@@ -221,11 +260,12 @@ TEST_F(StandbyBroker, ActivationIsAnnouncedWithUpdateStatestoredRole) {
   ASSERT_NE(coord, nullptr);
   ASSERT_NE(cat, nullptr);
   EXPECT_FALSE(coord->LastRegistration().statestore_is_active);
+  EXPECT_FALSE(coord->LastRegistration().__isset.catalogd_registration);
   ASSERT_TRUE(coord->WaitForHeartbeats(3, kWait));
   EXPECT_EQ(coord->UpdateCalls(), 0);
   EXPECT_FALSE(broker()->active_catalogd().has_value());
 
-  broker()->PreferCatalogd("127.0.0.1", 26001);
+  broker()->FollowPeerCatalogd(0, "127.0.0.1", 26001);
   broker()->SetActive(true, 12345);
   auto role_update = [&]() -> std::optional<RecordedCatalogdUpdate> {
     for (const auto& u : coord->CatalogdUpdates()) {
@@ -237,11 +277,25 @@ TEST_F(StandbyBroker, ActivationIsAnnouncedWithUpdateStatestoredRole) {
   const RecordedCatalogdUpdate u = *role_update();
   ASSERT_TRUE(u.catalogd.has_value());
   EXPECT_EQ(u.catalogd->address.port, 26001);
-  EXPECT_EQ(u.catalogd_version, 1);
+  EXPECT_EQ(u.catalogd_version, (int64_t{12345} << CatalogdHa::kSeqBits) | 1);
   cat->Publish(kCatalog, {Item("1:TABLE:db.t", "v")});
   ASSERT_TRUE(coord->WaitForKey(kCatalog, "1:TABLE:db.t", kWait));
   EXPECT_EQ(broker()->Counters().activations, 1);
   EXPECT_GE(broker()->Counters().role_updates_sent, 2);
+
+  // Standby again (the peer took over): it forgets its designation, and a
+  // registration with it gets none, not a stale one.
+  broker()->SetActive(false, 0);
+  EXPECT_FALSE(broker()->active_catalogd().has_value());
+  FakeSubscriber* late = StartHaSubscriber(&subs_, port_, "late", Type::COORDINATOR,
+                                           std::nullopt, {TopicReg(kCatalog, true)});
+  ASSERT_NE(late, nullptr);
+  EXPECT_FALSE(late->LastRegistration().__isset.catalogd_registration);
+  EXPECT_FALSE(late->LastRegistration().__isset.catalogd_version);
+  // Active again, later: its designation is above every earlier one.
+  broker()->SetActive(true, 23456);
+  ASSERT_TRUE(broker()->active_catalogd().has_value());
+  EXPECT_EQ(broker()->active_catalogd()->version, (int64_t{23456} << CatalogdHa::kSeqBits) | 1);
 }
 
 TEST_F(CatalogdHaBroker, InvalidCatalogdAddressIsRefusedAtRegistration) {

@@ -249,36 +249,6 @@ TEST_F(StatestoreProtocolTest, TransientEntriesGoPersistentStayWhenPublisherFail
   EXPECT_TRUE(tu.topic_entries.empty()) << KeysOf(tu);
 }
 
-// IMPALA-7306 (Impala's test_transient_entry_removal_race): a subscriber is
-// declared failed while an update to it is in flight, and its reply, which
-// arrives afterwards, publishes to a transient and a persistent topic. The
-// transient entry would outlive its owner and is dropped; the persistent one
-// is kept, as with any reply.
-TEST_F(StatestoreProtocolTest, ReplyAfterFailureKeepsPersistentEntriesOnly) {
-  auto topics = [] { return std::vector{TopicReg("persistent"), TopicReg("transient", true)}; };
-  FakeSubscriber* racer = NewSubscriber("racer", topics(), true, [](FakeSubscriber* sub) {
-    // Heartbeats hang: failed after ~1.8 s (3 x (500 ms timeout + 100 ms)).
-    // The first update's reply, which carries the publications, comes only
-    // after that, within the broker's 3 s update timeout.
-    sub->SetHangHeartbeats(true);
-    sub->SetUpdateDelay(Millis(2600));
-    sub->Publish("persistent", {Item("pk", "1")});
-    sub->Publish("transient", {Item("tk", "1")});
-  });
-  ASSERT_NE(racer, nullptr);
-  ASSERT_TRUE(Eventually([&] { return !IsRegistered("racer"); }, kWait)) << racer->Describe();
-  const auto failed_at = Clock::now();
-
-  FakeSubscriber* o = NewSubscriber("observer", topics());
-  ASSERT_NE(o, nullptr);
-  ASSERT_TRUE(o->WaitForKey("persistent", "pk", kWait))
-      << SecondsSince(failed_at) << "s after the failure; " << o->Describe();
-  const size_t n = o->UpdateCount("transient");
-  ASSERT_TRUE(o->WaitForUpdates("transient", n + 3, kWait));
-  EXPECT_FALSE(o->HasKey("transient", "tk")) << o->Describe();
-  racer->SetHangHeartbeats(false);
-}
-
 TEST_F(StatestoreProtocolTest, ClearTopicEntries) {
   FakeSubscriber* p = NewSubscriber("publisher", {TopicReg("t")}, true, [](FakeSubscriber* sub) {
     sub->Publish("t", {Item("k1", "1"), Item("k2", "2")});
