@@ -307,12 +307,20 @@ Result<impala::TDdlExecResponse> Coordinator::ExecDdl(impala::TDdlExecRequest re
                                                       bool sync_ddl) {
   req.protocol_version = impala::CatalogServiceVersion::V2;
   req.__set_header(Header(opts_.id, opts_.use_local_catalog));
+  // Exactly once: catalogd records this id with the change, so a repeat
+  // after a lost reply (catalogd killed or replaced mid-call) is answered
+  // without being carried out again.
+  req.header.__set_request_id(GenerateUniqueId());
   req.query_options.sync_ddl = sync_ddl;
   impala::TDdlExecResponse resp;
   ExpectSyncDdl(sync_ddl);
+  int attempts = 0;
   ICS_RETURN_IF_ERROR(catalogd_->CallActive(
-      "ExecDdl", CatalogdRetry::kNoRetry,
-      [&](impala::CatalogServiceClient& c) { c.ExecDdl(resp, req); },
+      "ExecDdl", CatalogdRetry::kRetryOnStaleConnection,
+      [&](impala::CatalogServiceClient& c) {
+        if (attempts++ > 0) req.header.__set_request_repeated(true);
+        c.ExecDdl(resp, req);
+      },
       [&] { return ResultStatus(resp.result); }));
   ICS_ASSIGN_OR_RETURN(resp.result, Finish(std::move(resp.result), sync_ddl));
   return resp;
@@ -326,7 +334,7 @@ Result<impala::TCatalogUpdateResult> Coordinator::UpdateCatalog(impala::TUpdateC
   impala::TUpdateCatalogResponse resp;
   ExpectSyncDdl(sync_ddl);
   ICS_RETURN_IF_ERROR(catalogd_->CallActive(
-      "UpdateCatalog", CatalogdRetry::kNoRetry,
+      "UpdateCatalog", CatalogdRetry::kRetryOnStaleConnection,  // re-lists: repeatable
       [&](impala::CatalogServiceClient& c) { c.UpdateCatalog(resp, req); },
       [&] { return ResultStatus(resp.result); }));
   return Finish(std::move(resp.result), sync_ddl);
@@ -340,7 +348,7 @@ Result<impala::TCatalogUpdateResult> Coordinator::ResetMetadata(impala::TResetMe
   impala::TResetMetadataResponse resp;
   ExpectSyncDdl(sync_ddl);
   ICS_RETURN_IF_ERROR(catalogd_->CallActive(
-      "ResetMetadata", CatalogdRetry::kNoRetry,
+      "ResetMetadata", CatalogdRetry::kRetryOnStaleConnection,  // repeatable
       [&](impala::CatalogServiceClient& c) { c.ResetMetadata(resp, req); },
       [&] { return ResultStatus(resp.result); }));
   return Finish(std::move(resp.result), sync_ddl);

@@ -2,9 +2,12 @@
 // ddl_*.cc (see ddl_internal.h).
 #include "catalogd/ddl/ddl_executor.h"
 
+#include "catalogd/metastore/request_recording_metastore.h"
+
 #include "catalogd/ddl/ddl_internal.h"
 #include "common/rpc/peer.h"
 #include "common/util/operation_log.h"
+#include "common/util/unique_id.h"
 
 namespace ics::catalog {
 
@@ -82,7 +85,33 @@ Result<DdlOutcome> Logged(ScopedOperation* op, Result<DdlOutcome> r) {
 Result<DdlOutcome> DdlExecutor::ExecDdl(const impala::TDdlExecRequest& req) {
   ScopedOperation op(ctx_->operations, impala::to_string(req.ddl_type), DdlTarget(req),
                      Requester(req.__isset.header, req.header), CurrentOrigin());
-  return Logged(&op, RunDdl(req));
+  if (!(req.__isset.header && req.header.__isset.request_id)) return Logged(&op, RunDdl(req));
+  // Exactly once (request_recording_metastore.h): a repeat of a request
+  // that was carried out is answered from the record.
+  const std::string id = PrintId(req.header.request_id);
+  if (req.header.__isset.request_repeated && req.header.request_repeated) {
+    Result<std::optional<RecordedRequest>> seen = ctx_->metastore->LookupRequest(id);
+    if (!seen.ok() && !seen.status().Is(ErrorCode::kNotImplemented)) {
+      return Logged(&op, seen.status());
+    }
+    if (seen.ok() && seen->has_value()) return Logged(&op, Repeated(**seen));
+  }
+  RequestScope scope(id, impala::to_string(req.ddl_type) + " " + DdlTarget(req));
+  Result<DdlOutcome> r = RunDdl(req);
+  if (!r.ok() && scope.repeated()) {
+    return Logged(&op, Repeated(RecordedRequest{id, scope.summary(), 0}));
+  }
+  return Logged(&op, std::move(r));
+}
+
+DdlOutcome DdlExecutor::Repeated(const RecordedRequest& seen) const {
+  DdlOutcome o;
+  // The change is in the catalog at or below its current version: a
+  // SYNC_DDL repeat waits for the coordinators to hold that.
+  o.version = ctx_->catalog->version();
+  o.summary = "Request " + seen.request_id + " was carried out before (" + seen.summary +
+              "); not repeated.";
+  return o;
 }
 
 Result<DdlOutcome> DdlExecutor::RunDdl(const impala::TDdlExecRequest& req) {

@@ -17,6 +17,13 @@
 // requester, duration, outcome) in ctx->operations when it is set, for
 // catalogd's /operations page.
 //
+// Exactly once: an ExecDdl whose header carries a request_id runs in a
+// RequestScope, so that its metastore transaction records the id
+// (request_recording_metastore.h; ctx->metastore must include a
+// RequestRecordingMetastore); a repeat (request_repeated) whose id is
+// recorded, or one that finds it recorded at commit, answers OK with the
+// current catalog version and carries out nothing.
+//
 // Thread-safety: thread-safe; besides the context it only holds reset_mu_.
 #pragma once
 
@@ -137,6 +144,8 @@ class DdlExecutor {
  private:
   // ExecDdl and ResetMetadata without the operation log.
   Result<DdlOutcome> RunDdl(const impala::TDdlExecRequest& req);
+  // The answer to a repeat of a request that was carried out before.
+  DdlOutcome Repeated(const RecordedRequest& seen) const;
   Result<DdlOutcome> RunReset(const impala::TResetMetadataRequest& req);
 
   CatalogContext* const ctx_;

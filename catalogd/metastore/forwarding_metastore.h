@@ -89,6 +89,9 @@ class ForwardingMetastore : public Metastore {
   Result<int64_t> PruneTableVersions(int64_t keep_per_table, int batch_limit) override {
     return inner_->PruneTableVersions(keep_per_table, batch_limit);
   }
+  Result<std::optional<RecordedRequest>> LookupRequest(const std::string& request_id) override {
+    return inner_->LookupRequest(request_id);
+  }
   Result<WriterEpoch> AcquireWriterEpoch(const WriterEpochClaim& claim) override {
     return inner_->AcquireWriterEpoch(claim);
   }

@@ -65,6 +65,8 @@ Status RemoteTxnRunner::Precheck(const MetastoreOp& op) {
     case Kind::kDeleteTableVersion:
       return Status::NotImplemented(
           "the remote Hive Metastore backend does not keep table versions");
+    case Kind::kRecordRequest:
+      return Status::NotImplemented("the remote Hive Metastore backend does not record requests");
     case Kind::kCreateDatabase:
     case Kind::kAlterDatabase:
       ICS_RETURN_IF_ERROR(CheckName("database", op.database.name));
@@ -209,7 +211,8 @@ Status RemoteTxnRunner::Apply(const MetastoreOp& op, bool capture) {
     case Kind::kDeleteColumnStats: return DeleteAllColumnStats(op);
     case Kind::kDeleteColumnStat: return DeleteOneColumnStat(op, capture);
     case Kind::kNewTableVersion:
-    case Kind::kDeleteTableVersion: return Precheck(op);
+    case Kind::kDeleteTableVersion:
+    case Kind::kRecordRequest: return Precheck(op);
   }
   return Precheck(op);
 }

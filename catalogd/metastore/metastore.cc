@@ -81,6 +81,11 @@ Result<int64_t> Metastore::PruneTableVersions(int64_t /*keep_per_table*/, int /*
   return Status::NotImplemented("this metastore backend does not keep table versions");
 }
 
+Result<std::optional<RecordedRequest>> Metastore::LookupRequest(
+    const std::string& /*request_id*/) {
+  return Status::NotImplemented("this metastore backend does not record requests");
+}
+
 Result<WriterEpoch> Metastore::AcquireWriterEpoch(const WriterEpochClaim& /*claim*/) {
   return Status::NotImplemented(
       "this metastore backend has no writer epoch (catalogd HA needs "
@@ -215,6 +220,13 @@ MetastoreOp MetastoreOp::NewTableVersion(std::string db, std::string table, bool
 MetastoreOp MetastoreOp::DeleteTableVersion(std::string db, std::string table, int64_t version_id) {
   MetastoreOp op = Op(Kind::kDeleteTableVersion, std::move(db), std::move(table));
   op.version_id = version_id;
+  return op;
+}
+
+MetastoreOp MetastoreOp::RecordRequest(std::string request_id, std::string summary) {
+  MetastoreOp op = Op(Kind::kRecordRequest, "", "");
+  op.request_id = std::move(request_id);
+  op.request_summary = std::move(summary);
   return op;
 }
 

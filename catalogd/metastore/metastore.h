@@ -111,6 +111,11 @@ struct MetastoreOp {
     // NOT_FOUND if the table or that archived version is absent; INVALID_ARGUMENT
     // for the current version id (it is not archived).           [no event]
     kDeleteTableVersion,
+    // ---- exactly-once writes (see "Recorded requests" below) ----
+    // request_id, request_summary: records that this txn carries out that
+    // request. ALREADY_EXISTS if the id is recorded (the request was carried
+    // out before: nothing of the txn applies).                  [no event]
+    kRecordRequest,
   };
   // Named constructors, one per kind, with the fields that kind reads.
   static MetastoreOp CreateDatabase(std::string db, hive::Database database);
@@ -137,6 +142,7 @@ struct MetastoreOp {
                                       std::string column);
   static MetastoreOp NewTableVersion(std::string db, std::string table, bool archive);
   static MetastoreOp DeleteTableVersion(std::string db, std::string table, int64_t version_id);
+  static MetastoreOp RecordRequest(std::string request_id, std::string summary);
 
   Kind kind;
   std::string db_name;
@@ -151,6 +157,8 @@ struct MetastoreOp {
   std::string column_name;  // kDeleteColumnStat
   int64_t version_id = 0;   // kDeleteTableVersion
   bool archive = true;      // kNewTableVersion
+  std::string request_id;       // kRecordRequest
+  std::string request_summary;  // kRecordRequest
 };
 
 struct MetastoreTxn {
@@ -172,6 +180,14 @@ struct WriterEpochClaim {
   std::string holder;       // its CatalogService address
   std::string owner;        // recorded for operators
   int64_t held_epoch = 0;   // the epoch it holds now (0: none)
+};
+
+// A request recorded with the change that carried it out
+// (MetastoreOp::kRecordRequest, Metastore::LookupRequest).
+struct RecordedRequest {
+  std::string request_id;
+  std::string summary;
+  int64_t recorded_ms = 0;
 };
 
 // A row of the notification log.
@@ -342,6 +358,16 @@ class Metastore {
   // for a deleted version get NOT_FOUND as for any absent version.
   // NOT_IMPLEMENTED by default (backends without versions).
   virtual Result<int64_t> PruneTableVersions(int64_t keep_per_table, int batch_limit);
+
+  // ---- recorded requests (exactly-once writes): an optional capability ----
+  // A writer that may repeat a request (its reply was lost: catalogd was
+  // killed or replaced mid-call) records the request's id in the txn that
+  // carries it out (kRecordRequest); a repeat then finds it here and is
+  // answered without being carried out again, by whichever catalogd shares
+  // this metastore. Ids are kept as long as the notification log's events
+  // of their time (PruneNotifications prunes both). nullopt when the id is
+  // not recorded; NOT_IMPLEMENTED by default (the remote Hive backend).
+  virtual Result<std::optional<RecordedRequest>> LookupRequest(const std::string& request_id);
 
   // ---- writer epochs (catalogd HA fencing): an optional capability ----
   // The metastore keeps one writer epoch: a counter, the designation it was

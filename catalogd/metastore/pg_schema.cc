@@ -97,6 +97,12 @@ CREATE TABLE catalogd_writer_epoch (
   holder      TEXT NOT NULL DEFAULT ''
 );
 INSERT INTO catalogd_writer_epoch VALUES (0, '', 0, 0, '');
+CREATE TABLE request_log (
+  request_id  TEXT COLLATE "C" PRIMARY KEY,
+  summary     TEXT NOT NULL,
+  recorded_ms BIGINT NOT NULL
+);
+CREATE INDEX request_log_by_time ON request_log (recorded_ms);
 CREATE TABLE schema_version (
   version INTEGER NOT NULL
 );
@@ -120,6 +126,14 @@ INSERT INTO catalogd_writer_epoch VALUES (0, '', 0);
     {5, R"sql(
 ALTER TABLE catalogd_writer_epoch ADD COLUMN designation BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE catalogd_writer_epoch ADD COLUMN holder TEXT NOT NULL DEFAULT '';
+)sql"},
+    {6, R"sql(
+CREATE TABLE request_log (
+  request_id  TEXT COLLATE "C" PRIMARY KEY,
+  summary     TEXT NOT NULL,
+  recorded_ms BIGINT NOT NULL
+);
+CREATE INDEX request_log_by_time ON request_log (recorded_ms);
 )sql"},
 };
 // The oldest version a PostgreSQL metastore was ever created at.

@@ -88,6 +88,7 @@ class SqlMetastore final : public Metastore {
   Result<int64_t> FirstRetainedNotificationEventId() override;
   Result<int64_t> PruneNotifications(const NotificationRetention& r) override;
   Result<int64_t> PruneTableVersions(int64_t keep_per_table, int batch_limit) override;
+  Result<std::optional<RecordedRequest>> LookupRequest(const std::string& request_id) override;
   Result<WriterEpoch> AcquireWriterEpoch(const WriterEpochClaim& claim) override;
   Result<WriterEpoch> ReadWriterEpoch() override;
   Result<int64_t> CommitFenced(const MetastoreTxn& txn, int64_t epoch) override;
@@ -436,6 +437,18 @@ Result<TableVersionRecord> SqlMetastore::GetTableVersionAsOf(const std::string& 
                           std::to_string(at_ms) + " ms since the epoch");
 }
 
+Result<std::optional<RecordedRequest>> SqlMetastore::LookupRequest(
+    const std::string& request_id) {
+  ICS_ASSIGN_OR_RETURN(sqldb::ConnectionPool::Lease conn, pool_->Acquire());
+  ICS_ASSIGN_OR_RETURN(sqldb::Stmt st,
+                       conn->Prepare("SELECT summary, recorded_ms FROM request_log "
+                                     "WHERE request_id = ?1"));
+  ICS_ASSIGN_OR_RETURN(bool row, st.BindText(1, request_id).Step());
+  if (!row) return std::optional<RecordedRequest>();
+  return std::optional<RecordedRequest>(
+      RecordedRequest{request_id, std::string(st.Text(0)), st.Int(1)});
+}
+
 Result<WriterEpoch> SqlMetastore::AcquireWriterEpoch(const WriterEpochClaim& claim) {
   ICS_ASSIGN_OR_RETURN(sqldb::ConnectionPool::Lease conn, pool_->Acquire());
   return sqldb::ClaimWriterEpoch(conn.get(), claim);
@@ -530,7 +543,10 @@ Result<int64_t> SqlMetastore::FirstRetainedNotificationEventId() {
 
 Result<int64_t> SqlMetastore::PruneNotifications(const NotificationRetention& r) {
   ICS_ASSIGN_OR_RETURN(sqldb::ConnectionPool::Lease conn, pool_->Acquire());
-  return sqldb::PruneEvents(conn.get(), r);
+  ICS_ASSIGN_OR_RETURN(int64_t events, sqldb::PruneEvents(conn.get(), r));
+  // Requests are recorded as long as the events of their time.
+  ICS_RETURN_IF_ERROR(sqldb::PruneRequests(conn.get(), r).status());
+  return events;
 }
 
 Result<int64_t> SqlMetastore::PruneTableVersions(int64_t keep_per_table, int batch_limit) {

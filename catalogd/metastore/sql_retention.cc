@@ -85,6 +85,30 @@ Result<int64_t> PruneEvents(Connection* conn, const NotificationRetention& r) {
   return deleted;
 }
 
+Result<int64_t> PruneRequests(Connection* conn, const NotificationRetention& r) {
+  if (r.max_events <= 0 && r.max_age_seconds <= 0) return int64_t{0};
+  int64_t deleted = 0;
+  Transaction txn(conn);
+  ICS_RETURN_IF_ERROR(txn.Begin(TxnKind::kWrite));
+  if (r.max_age_seconds > 0) {
+    const int64_t now =
+        r.now_seconds > 0 ? r.now_seconds : static_cast<int64_t>(std::time(nullptr));
+    ICS_ASSIGN_OR_RETURN(Stmt del,
+                         conn->Prepare("DELETE FROM request_log WHERE recorded_ms < ?1"));
+    ICS_RETURN_IF_ERROR(del.BindInt(1, (now - r.max_age_seconds) * 1000).Run());
+    deleted += conn->Changes();
+  }
+  if (r.max_events > 0) {
+    ICS_ASSIGN_OR_RETURN(
+        Stmt del, conn->Prepare("DELETE FROM request_log WHERE recorded_ms < (SELECT recorded_ms "
+                                "FROM request_log ORDER BY recorded_ms DESC LIMIT 1 OFFSET ?1)"));
+    ICS_RETURN_IF_ERROR(del.BindInt(1, r.max_events).Run());
+    deleted += conn->Changes();
+  }
+  ICS_RETURN_IF_ERROR(txn.Commit());
+  return deleted;
+}
+
 Result<int64_t> PruneArchivedVersions(Connection* conn, int64_t keep_per_table, int batch_limit) {
   if (keep_per_table < 1 || batch_limit < 1) {
     return Status::InvalidArgument("keep_per_table and batch_limit must be at least 1, got " +

@@ -38,6 +38,11 @@ Result<int64_t> FirstRetainedEventId(Connection* conn);
 
 Result<int64_t> PruneEvents(Connection* conn, const NotificationRetention& r);
 
+// Deletes recorded requests (Metastore::LookupRequest) by the same rules as
+// events: older than r.max_age_seconds, and beyond the r.max_events newest.
+// Returns how many.
+Result<int64_t> PruneRequests(Connection* conn, const NotificationRetention& r);
+
 Result<int64_t> PruneArchivedVersions(Connection* conn, int64_t keep_per_table, int batch_limit);
 
 }  // namespace ics::catalog::sqldb

@@ -121,12 +121,24 @@ ALTER TABLE catalogd_writer_epoch ADD COLUMN designation INTEGER NOT NULL DEFAUL
 ALTER TABLE catalogd_writer_epoch ADD COLUMN holder TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 6: requests recorded with the changes that carried them out
+// (Metastore::LookupRequest, exactly-once writes).
+constexpr const char kSchemaV6[] = R"sql(
+CREATE TABLE request_log (
+  request_id  TEXT PRIMARY KEY,
+  summary     TEXT NOT NULL,
+  recorded_ms INTEGER NOT NULL
+);
+CREATE INDEX request_log_by_time ON request_log (recorded_ms);
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
     {4, kSchemaV4},
     {5, kSchemaV5},
+    {6, kSchemaV6},
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion,
               "one migration per schema version");

@@ -38,7 +38,7 @@
 namespace ics::catalog::sqlite {
 
 // The schema version this build writes and understands.
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 
 // Per-connection settings: WAL journaling (IO_ERROR if the file system
 // cannot do WAL), synchronous=FULL so a COMMIT is on disk before it returns,

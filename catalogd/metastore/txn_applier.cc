@@ -59,6 +59,7 @@ std::string_view EventTypeOf(MetastoreOp::Kind kind) {
     // Not event types (these ops write no event); names for error messages.
     case Kind::kNewTableVersion: return "NEW_TABLE_VERSION";
     case Kind::kDeleteTableVersion: return "DELETE_TABLE_VERSION";
+    case Kind::kRecordRequest: return "RECORD_REQUEST";
   }
   return "UNKNOWN";
 }
@@ -82,6 +83,7 @@ Status TxnApplier::Apply(const MetastoreOp& op) {
     case Kind::kDeleteColumnStat: return DeleteColumnStat(op);
     case Kind::kNewTableVersion: return NewTableVersion(op);
     case Kind::kDeleteTableVersion: return DeleteTableVersion(op);
+    case Kind::kRecordRequest: return RecordRequest(op);
   }
   return Status::InvalidArgument("unknown metastore op kind " +
                                  std::to_string(static_cast<int>(op.kind)));
@@ -562,6 +564,30 @@ Status TxnApplier::Finish() {
   ICS_ASSIGN_OR_RETURN(sqldb::Stmt st,
                        conn_->Prepare("UPDATE notification_sequence SET last_id = ?1"));
   return st.BindInt(1, last_event_id_).Run();
+}
+
+// ---- recorded requests ----
+
+// The ids of requests that may be repeated (coordinators make them unique
+// per statement): bounded like names.
+constexpr size_t kMaxRequestIdBytes = 128;
+constexpr size_t kMaxRequestSummaryBytes = 1024;
+
+Status TxnApplier::RecordRequest(const MetastoreOp& op) {
+  if (op.request_id.empty() || op.request_id.size() > kMaxRequestIdBytes) {
+    return Status::InvalidArgument("a request id has 1.." + std::to_string(kMaxRequestIdBytes) +
+                                   " bytes, not " + std::to_string(op.request_id.size()));
+  }
+  ICS_ASSIGN_OR_RETURN(bool seen,
+                       HasRow("SELECT 1 FROM request_log WHERE request_id = ?1", {op.request_id}));
+  if (seen) {
+    return Status::AlreadyExists("request " + op.request_id + " was carried out before");
+  }
+  const std::string summary = op.request_summary.substr(0, kMaxRequestSummaryBytes);
+  ICS_ASSIGN_OR_RETURN(sqldb::Stmt st,
+                       conn_->Prepare("INSERT INTO request_log (request_id, summary, recorded_ms) "
+                                      "VALUES (?1, ?2, ?3)"));
+  return st.BindText(1, op.request_id).BindText(2, summary).BindInt(3, now_ms_).Run();
 }
 
 }  // namespace ics::catalog

@@ -74,6 +74,7 @@ class TxnApplier {
   [[nodiscard]] Status DeleteColumnStat(const MetastoreOp& op);
   [[nodiscard]] Status NewTableVersion(const MetastoreOp& op);
   [[nodiscard]] Status DeleteTableVersion(const MetastoreOp& op);
+  [[nodiscard]] Status RecordRequest(const MetastoreOp& op);
 
   // Runs `sql` with `texts` bound to ?1..?n and, if given, `blob` to ?n+1.
   [[nodiscard]] Status Run(const std::string& sql, std::initializer_list<std::string_view> texts,

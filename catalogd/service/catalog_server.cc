@@ -21,6 +21,7 @@
 #include "catalogd/metastore/fenced_metastore.h"
 #include "catalogd/metastore/hms_remote_metastore.h"
 #include "catalogd/metastore/metastore.h"
+#include "catalogd/metastore/request_recording_metastore.h"
 #include "catalogd/service/catalog_service_handler.h"
 #include "catalogd/service/catalogd_role.h"
 #include "catalogd/web/catalog_metrics.h"
@@ -156,7 +157,9 @@ Status CatalogServer::Start() {
   // Under HA, catalogd's own commits are fenced by its writer epoch.
   Metastore* own_writes = fence_ != nullptr ? static_cast<Metastore*>(fence_.get())
                                             : static_cast<Metastore*>(metastore_.get());
-  ddl_metastore_ = std::make_unique<SelfRecordingMetastore>(own_writes, self_events_.get());
+  // Requests that carry an id are recorded with their change (exactly once).
+  request_log_ = std::make_unique<RequestRecordingMetastore>(own_writes);
+  ddl_metastore_ = std::make_unique<SelfRecordingMetastore>(request_log_.get(), self_events_.get());
   ctx_->metastore = ddl_metastore_.get();
   ctx_->fs = fs_.get();
   ctx_->loader = loader_.get();

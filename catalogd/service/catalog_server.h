@@ -173,6 +173,7 @@ class CatalogServer {
   std::unique_ptr<Metastore> metastore_;  // undecorated: writes through it are external
   std::unique_ptr<SelfEventLog> self_events_;
   std::unique_ptr<FencedMetastore> fence_;    // HA only: between ddl_metastore_ and metastore_
+  std::unique_ptr<Metastore> request_log_;    // records requests with their change
   std::unique_ptr<Metastore> ddl_metastore_;  // records own commits (ctx_->metastore)
   std::unique_ptr<FileSystem> fs_;
   std::unique_ptr<Catalog> catalog_;

@@ -26,6 +26,7 @@ TimedMetastore::TimedMetastore(std::unique_ptr<Metastore> inner, metrics::Metric
           MakeCall(registry, "first_retained_notification_event_id")),
       prune_notifications_(MakeCall(registry, "prune_notifications")),
       prune_table_versions_(MakeCall(registry, "prune_table_versions")),
+      lookup_request_(MakeCall(registry, "lookup_request")),
       writer_epoch_(MakeCall(registry, "writer_epoch")) {}
 
 TimedMetastore::Call TimedMetastore::MakeCall(metrics::MetricRegistry* registry,
@@ -132,6 +133,10 @@ Result<int64_t> TimedMetastore::PruneNotifications(const NotificationRetention& 
 Result<int64_t> TimedMetastore::PruneTableVersions(int64_t keep_per_table, int batch_limit) {
   return Timed(prune_table_versions_,
                [&] { return inner_->PruneTableVersions(keep_per_table, batch_limit); });
+}
+Result<std::optional<RecordedRequest>> TimedMetastore::LookupRequest(
+    const std::string& request_id) {
+  return Timed(lookup_request_, [&] { return inner_->LookupRequest(request_id); });
 }
 Result<WriterEpoch> TimedMetastore::AcquireWriterEpoch(const WriterEpochClaim& claim) {
   return Timed(writer_epoch_, [&] { return inner_->AcquireWriterEpoch(claim); });

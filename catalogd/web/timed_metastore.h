@@ -59,6 +59,7 @@ class TimedMetastore final : public Metastore {
   Result<int64_t> FirstRetainedNotificationEventId() override;
   Result<int64_t> PruneNotifications(const NotificationRetention& r) override;
   Result<int64_t> PruneTableVersions(int64_t keep_per_table, int batch_limit) override;
+  Result<std::optional<RecordedRequest>> LookupRequest(const std::string& request_id) override;
   Result<WriterEpoch> AcquireWriterEpoch(const WriterEpochClaim& claim) override;
   Result<WriterEpoch> ReadWriterEpoch() override;
   Result<int64_t> CommitFenced(const MetastoreTxn& txn, int64_t epoch) override;
@@ -80,7 +81,7 @@ class TimedMetastore final : public Metastore {
       get_partition_column_stats_, get_current_table_version_, get_archived_table_version_,
       list_archived_table_versions_, get_table_version_as_of_, commit_, get_next_notifications_,
       current_notification_event_id_, first_retained_notification_event_id_, prune_notifications_,
-      prune_table_versions_, writer_epoch_;
+      prune_table_versions_, lookup_request_, writer_epoch_;
 };
 
 }  // namespace ics::catalog

@@ -35,6 +35,15 @@ struct TCatalogServiceRequestHeader {
   4: optional bool want_minimal_response
   5: optional Types.TUniqueId query_id
   6: optional string coordinator_hostname
+  // This project's own fields (ids far from Impala's, which skips them):
+  // exactly-once writes. A write that may be sent again (its reply was lost:
+  // catalogd was killed or replaced mid-call) carries an id unique to it,
+  // the same in every attempt; catalogd records it with the change, in the
+  // same metastore transaction, and answers a repeat whose id is recorded
+  // with success, without carrying it out again. `request_repeated` marks
+  // the attempts after the first (only they need the lookup).
+  100: optional Types.TUniqueId request_id
+  101: optional bool request_repeated
 }
 
 // Result of a catalog-changing operation: status, the catalog version that holds the

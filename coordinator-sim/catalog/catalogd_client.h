@@ -6,20 +6,24 @@
 // gives the connection back; at most max_idle connections are kept. A
 // connection whose call failed is dropped, not reused. Each RPC names its
 // retry rule:
-//   kRetryOnStaleConnection  a read, safe to repeat: a transport error on a
+//   kRetryOnStaleConnection  safe to repeat: a read, a write that changes
+//                            nothing when repeated (REFRESH, INVALIDATE,
+//                            UpdateCatalog's re-listing) or one that carries
+//                            a request id catalogd records with its change
+//                            (ExecDdl: exactly once). A transport error on a
 //                            reused connection (catalogd restarted, idle
 //                            socket closed) is retried once on a fresh one;
-//   kNoRetry                 a write: it may have taken effect, so an error
+//   kNoRetry                 a write that may have taken effect: an error
 //                            is returned as it is.
 //
 // catalogd HA: SetAddress() points the pool at the newly designated active
 // catalogd (the coordinator's subscriber calls it); connections to the old
 // one are not reused. CallActive() follows failovers for one call: when the
 // answer is CATALOG_IN_STANDBY_MODE (refused unexecuted), or the connection
-// could not be opened (nothing sent), or a read lost its reply, it waits for
-// the next designation (or a moment, for a catalogd still taking over) and
-// calls again, for at most `failover_wait_ms`. A write whose reply was lost
-// is never repeated: its error says so.
+// could not be opened (nothing sent), or a call safe to repeat lost its
+// reply, it waits for the next designation (or a moment, for a catalogd
+// still taking over) and calls again, for at most `failover_wait_ms`. A
+// kNoRetry call whose reply was lost is never repeated.
 //
 // Thread-safety: thread-safe. mu_ is terminal (no RPC runs under it).
 #pragma once

@@ -166,7 +166,7 @@ TEST(TableVersionSchemaTest, UpgradesVersionOneFile) {
             "0");
   auto ms = OpenSqliteMetastore(path);
   ASSERT_OK(ms);
-  EXPECT_EQ(RawSql(path, "SELECT version FROM schema_version"), "5");
+  EXPECT_EQ(RawSql(path, "SELECT version FROM schema_version"), "6");
   ASSERT_OK((*ms)->GetTable("d", "t"));
   EXPECT_EQ((*ms)->GetCurrentTableVersion("d", "t")->version_id, 1);
   hive::Table t = MakeTable("d", "t");

@@ -45,7 +45,7 @@ TEST(SqliteMetastoreDurabilityTest, ReopenKeepsData) {
   EXPECT_EQ(*ms->Commit(Txn({CreateDbOp(MakeDb("e"))})), 4);
   ms.reset();
   EXPECT_EQ(RawSql(path, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(RawSql(path, "SELECT version FROM schema_version"), "5");
+  EXPECT_EQ(RawSql(path, "SELECT version FROM schema_version"), "6");
 }
 
 TEST(SqliteMetastoreDurabilityTest, VersionTwoFileKeepsItsEventIds) {
@@ -63,7 +63,7 @@ TEST(SqliteMetastoreDurabilityTest, VersionTwoFileKeepsItsEventIds) {
          "UPDATE schema_version SET version = 2");
   auto ms = OpenOrDie(path);
   ASSERT_NE(ms, nullptr);
-  EXPECT_EQ(RawSql(path, "SELECT version FROM schema_version"), "5");
+  EXPECT_EQ(RawSql(path, "SELECT version FROM schema_version"), "6");
   EXPECT_EQ(*ms->CurrentNotificationEventId(), 2);
   EXPECT_EQ(*ms->Commit(Txn({CreateDbOp(MakeDb("f"))})), 3);
   auto events = ms->GetNextNotifications(0, 10);
