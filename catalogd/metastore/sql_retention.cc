@@ -102,7 +102,9 @@ Result<int64_t> PruneRequests(Connection* conn, const NotificationRetention& r) 
     ICS_ASSIGN_OR_RETURN(
         Stmt del, conn->Prepare("DELETE FROM request_log WHERE recorded_ms < (SELECT recorded_ms "
                                 "FROM request_log ORDER BY recorded_ms DESC LIMIT 1 OFFSET ?1)"));
-    ICS_RETURN_IF_ERROR(del.BindInt(1, r.max_events).Run());
+    // Older than the max_events-th newest (requests recorded in the same
+    // millisecond as it are kept with it).
+    ICS_RETURN_IF_ERROR(del.BindInt(1, r.max_events - 1).Run());
     deleted += conn->Changes();
   }
   ICS_RETURN_IF_ERROR(txn.Commit());

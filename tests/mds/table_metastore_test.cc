@@ -161,7 +161,7 @@ TEST(TableVersionSchemaTest, UpgradesVersionOneFile) {
   RawSql(path,
          "DROP TABLE table_versions; DROP TABLE table_version_heads; "
          "DROP TABLE notification_sequence; DROP TABLE catalogd_writer_epoch; "
-         "UPDATE schema_version SET version = 1");
+         "DROP TABLE request_log; UPDATE schema_version SET version = 1");
   EXPECT_EQ(RawSql(path, "SELECT count(*) FROM sqlite_master WHERE name = 'table_versions'"),
             "0");
   auto ms = OpenSqliteMetastore(path);

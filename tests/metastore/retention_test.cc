@@ -125,6 +125,34 @@ TEST_P(RetentionTest, ReadersBehindTheKeptRangeGetAClearError) {
   EXPECT_EQ(KeptIds(), (std::vector<int64_t>{11}));
 }
 
+// Recorded requests (exactly-once writes) are kept as long as the events of
+// their time: the count rule keeps the newest, the age rule drops old ones.
+TEST_P(RetentionTest, RecordedRequestsArePrunedWithTheLog) {
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_OK(ms_->Commit(Txn({CreateDbOp(MakeDb("r" + std::to_string(i))),
+                               MetastoreOp::RecordRequest("req-" + std::to_string(i), "r")})));
+    // Distinct recording times, so that "the newest" is well defined.
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  NotificationRetention r;
+  r.max_events = 2;
+  ASSERT_OK(ms_->PruneNotifications(r));
+  EXPECT_FALSE(ms_->LookupRequest("req-0")->has_value());
+  EXPECT_FALSE(ms_->LookupRequest("req-1")->has_value());
+  EXPECT_TRUE(ms_->LookupRequest("req-2")->has_value());
+  EXPECT_TRUE(ms_->LookupRequest("req-3")->has_value());
+  r.max_events = 0;
+  r.max_age_seconds = 1;
+  r.now_seconds = static_cast<int64_t>(std::time(nullptr)) + 1000;
+  ASSERT_OK(ms_->PruneNotifications(r));
+  EXPECT_FALSE(ms_->LookupRequest("req-3")->has_value());
+  // A recorded id refuses a second record (the repeat applies nothing).
+  ASSERT_OK(ms_->Commit(Txn({MetastoreOp::RecordRequest("again", "x")})));
+  ASSERT_ERROR(ms_->Commit(Txn({CreateDbOp(MakeDb("twice")), MetastoreOp::RecordRequest("again", "x")})),
+               ErrorCode::kAlreadyExists);
+  EXPECT_FALSE(ms_->GetDatabase("twice").ok());
+}
+
 TEST_P(RetentionTest, AgeRuleDeletesOnlyOldEvents) {
   AddEvents(5);
   const int64_t now = static_cast<int64_t>(std::time(nullptr));

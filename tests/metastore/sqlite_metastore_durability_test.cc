@@ -60,7 +60,7 @@ TEST(SqliteMetastoreDurabilityTest, VersionTwoFileKeepsItsEventIds) {
   // holds the last id.
   RawSql(path,
          "DROP TABLE catalogd_writer_epoch; DROP TABLE notification_sequence; "
-         "UPDATE schema_version SET version = 2");
+         "DROP TABLE request_log; UPDATE schema_version SET version = 2");
   auto ms = OpenOrDie(path);
   ASSERT_NE(ms, nullptr);
   EXPECT_EQ(RawSql(path, "SELECT version FROM schema_version"), "6");
