@@ -43,6 +43,15 @@ CatalogdClient::Pooled CatalogdClient::Take(bool* reused) {
   return p;
 }
 
+void CatalogdClient::Busy(const Pooled& p, bool busy) {
+  MutexLock l(&mu_);
+  if (busy) {
+    busy_[p.client.get()] = p.generation;
+  } else {
+    busy_.erase(p.client.get());
+  }
+}
+
 void CatalogdClient::Give(Pooled p) {
   MutexLock l(&mu_);
   if (p.generation == generation_ && idle_.size() < max_idle_) idle_.push_back(std::move(p));
@@ -60,6 +69,12 @@ void CatalogdClient::SetAddress(std::string host, int port, int64_t designation)
   port_ = port;
   ++generation_;
   dropped.swap(idle_);  // closed when this returns (no RPC runs on idle connections)
+  // Calls in flight to the catalogd that is no longer the active one are
+  // abandoned: each fails with a transport error, and CallActive repeats it
+  // on the new active where the call's rule allows.
+  for (const auto& [client, generation] : busy_) {
+    if (generation != generation_) client->connection().Interrupt();
+  }
   address_cv_.Broadcast();
 }
 

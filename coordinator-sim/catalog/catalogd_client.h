@@ -18,17 +18,23 @@
 //
 // catalogd HA: SetAddress() points the pool at the newly designated active
 // catalogd (the coordinator's subscriber calls it); connections to the old
-// one are not reused. CallActive() follows failovers for one call: when the
+// one are not reused, and calls in flight to it are abandoned (their
+// sockets shut down): a paused or replaced catalogd does not hold a
+// statement for the length of its pause. Such a call fails with a transport
+// error, which CallActive repeats on the new active when its rule allows. CallActive() follows failovers for one call: when the
 // answer is CATALOG_IN_STANDBY_MODE (refused unexecuted), or the connection
 // could not be opened (nothing sent), or a call safe to repeat lost its
 // reply, it waits for the next designation (or a moment, for a catalogd
 // still taking over) and calls again, for at most `failover_wait_ms`. A
 // kNoRetry call whose reply was lost is never repeated.
 //
-// Thread-safety: thread-safe. mu_ is terminal (no RPC runs under it).
+// Thread-safety: thread-safe. No RPC runs under mu_; SetAddress interrupts
+// connections in flight under it (mu_ before a connection's own lock, never
+// after).
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -127,7 +133,9 @@ class CatalogdClient {
       Status s = p.client->connection().Open();
       if (s.ok()) {
         *sent = true;
+        Busy(p, true);
         s = p.client->Call(name, fn);
+        Busy(p, false);
       }
       if (s.ok()) {
         Give(std::move(p));
@@ -140,6 +148,8 @@ class CatalogdClient {
     }
   }
   Pooled Take(bool* reused) EXCLUDES(mu_);
+  // Marks `p` as running a call (SetAddress interrupts it) or done.
+  void Busy(const Pooled& p, bool busy) EXCLUDES(mu_);
   void Give(Pooled client) EXCLUDES(mu_);
   // Waits until the address generation moves past `generation`, for at
   // most 100 ms and never beyond `deadline`.
@@ -158,6 +168,9 @@ class CatalogdClient {
   int64_t generation_ GUARDED_BY(mu_) = 0;
   int64_t designation_ GUARDED_BY(mu_) = 0;  // of the address followed (0: none given)
   std::vector<Pooled> idle_ GUARDED_BY(mu_);
+  // Connections running a call, with the address generation they were
+  // opened to.
+  std::map<Client*, int64_t> busy_ GUARDED_BY(mu_);
 };
 
 }  // namespace ics::coord
