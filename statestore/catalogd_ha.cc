@@ -1,7 +1,6 @@
 #include "statestore/catalogd_ha.h"
 
 #include <algorithm>
-#include <chrono>
 
 #include <glog/logging.h>
 
