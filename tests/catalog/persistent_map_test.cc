@@ -159,7 +159,9 @@ TEST(PersistentMapTest, StringKeysAndConcurrentCopies) {
   for (int i = 0; i < 3000; ++i) base.emplace("p=" + std::to_string(i), i);
   // Copies written on several threads never disturb the base or each other.
   std::vector<std::thread> threads;
-  std::vector<bool> ok(4, false);
+  // One element per thread: not std::vector<bool>, whose elements share
+  // words (concurrent writes to two of them race).
+  std::vector<char> ok(4, 0);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {
       PersistentMap<std::string, int64_t> mine = base;
