@@ -154,6 +154,17 @@ void CatalogServiceSeeds() {
           t.create_table_params.__set_location("/outside/the/sandbox");
           c.send_ExecDdl(t);
         }));
+  Write("catalog_service_fuzz", "exactly_once_repeat", Calls<Client>([&](Client& c) {
+          // A request with an id, then its repeat (the reply was lost).
+          impala::TDdlExecRequest db = seed_ddl[0];
+          db.create_db_params.db = "fuzzdb3";
+          db.__isset.header = true;
+          db.header.request_id.hi = 11;
+          db.header.request_id.lo = 12;
+          c.send_ExecDdl(db);
+          db.header.__set_request_repeated(true);
+          c.send_ExecDdl(db);
+        }));
   Write("catalog_service_fuzz", "alter_partitions", Calls<Client>([&](Client& c) {
           impala::TDdlExecRequest add = seed_ddl[3];
           add.alter_table_params.add_partition_params.partitions.resize(1);

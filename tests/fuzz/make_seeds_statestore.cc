@@ -127,6 +127,27 @@ void StatestoreHaSeeds() {
           b.__set_active_catalogd_address(a);
           c.send_StatestoreHaHeartbeat(b);
         }));
+  Write("statestore_ha_fuzz", "activation_versions", Calls<Client>([](Client& c) {
+          // Won the handshake, then a peer with an older and one with a later
+          // activation (our fields 101, 102): keep the role, then step down.
+          impala::TStatestoreHaHandshakeRequest h;
+          h.src_statestore_id.hi = -1;
+          h.src_statestore_id.lo = -1;
+          h.src_statestore_address = "127.0.0.1:24021";
+          h.src_force_active = false;
+          c.send_StatestoreHaHandshake(h);
+          impala::TStatestoreHaHeartbeatRequest b;
+          b.src_statestore_id = h.src_statestore_id;
+          b.__set_active_statestored_version(1);
+          c.send_StatestoreHaHeartbeat(b);
+          impala::TNetworkAddress a;
+          a.hostname = "127.0.0.1";
+          a.port = 26001;
+          b.__set_active_catalogd_address(a);
+          b.__set_active_statestored_version(int64_t{1} << 42);
+          b.__set_catalogd_version((int64_t{1} << 62) | 3);
+          c.send_StatestoreHaHeartbeat(b);
+        }));
   Write("statestore_ha_fuzz", "forced_handshake", Calls<Client>([](Client& c) {
           impala::TStatestoreHaHandshakeRequest h;
           h.src_statestore_address = "peer:24020";
