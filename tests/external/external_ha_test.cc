@@ -48,6 +48,17 @@ class ExternalCatalogdHa : public ExternalTest {
   static int Takeovers(ExternalCluster* cl, const std::string& role) {
     return cl->CatalogdTakeovers(role);
   }
+  // StartHaCluster, once the catalogd that started first took the role
+  // (nullptr, with a test failure, if it did not within 10 s).
+  ExternalCluster* StartWithFirstActive() {
+    ExternalCluster* cl = StartHaCluster();
+    if (cl == nullptr) return nullptr;
+    if (!WaitFor([&] { return Takeovers(cl, ExternalCluster::kCatalogd) == 1; }, Millis(10000))) {
+      ADD_FAILURE() << "the catalogd that started first did not become active";
+      return nullptr;
+    }
+    return cl;
+  }
 
   // An ExecDdl CREATE DATABASE sent straight to catalogd i (at `host`).
   static impala::TDdlExecResponse CreateDatabaseOn(ExternalCluster* cl, int i,
@@ -71,11 +82,9 @@ class ExternalCatalogdHa : public ExternalTest {
 };
 
 TEST_F(ExternalCatalogdHa, KillActiveDuringDdlStormLosesNothing) {
-  ExternalCluster* cl = StartHaCluster();
-  ASSERT_NE(cl, nullptr);
   // catalogd started first, so it is the one designated.
-  ASSERT_TRUE(
-      WaitFor([&] { return Takeovers(cl, ExternalCluster::kCatalogd) == 1; }, Millis(10000)));
+  ExternalCluster* cl = StartWithFirstActive();
+  ASSERT_NE(cl, nullptr);
   EXPECT_EQ(Takeovers(cl, ExternalCluster::kCatalogd2), 0);
   ASSERT_TRUE(MustExec(0, "CREATE DATABASE storm", true).ok());
   // Coordinator 1 caches the table list before the failover.
@@ -121,10 +130,8 @@ TEST_F(ExternalCatalogdHa, KillActiveDuringDdlStormLosesNothing) {
 }
 
 TEST_F(ExternalCatalogdHa, PausedActiveIsFencedWhenItResumes) {
-  ExternalCluster* cl = StartHaCluster();
+  ExternalCluster* cl = StartWithFirstActive();
   ASSERT_NE(cl, nullptr);
-  ASSERT_TRUE(
-      WaitFor([&] { return Takeovers(cl, ExternalCluster::kCatalogd) == 1; }, Millis(10000)));
   ASSERT_TRUE(MustExec(0, "CREATE DATABASE before_pause").ok());
   ASSERT_TRUE(cl->Pause(ExternalCluster::kCatalogd).ok());
   ASSERT_TRUE(
@@ -166,10 +173,8 @@ TEST_F(ExternalCatalogdHa, PausedActiveIsFencedWhenItResumes) {
 // active it abandons the call and repeats it there (exactly once: the
 // paused catalogd committed nothing, or the repeat finds its record).
 TEST_F(ExternalCatalogdHa, StatementInFlightToAPausedActiveMovesToTheNewOne) {
-  ExternalCluster* cl = StartHaCluster();
+  ExternalCluster* cl = StartWithFirstActive();
   ASSERT_NE(cl, nullptr);
-  ASSERT_TRUE(
-      WaitFor([&] { return Takeovers(cl, ExternalCluster::kCatalogd) == 1; }, Millis(10000)));
   ASSERT_TRUE(MustExec(0, "CREATE DATABASE before_pause").ok());
   ASSERT_TRUE(cl->Pause(ExternalCluster::kCatalogd).ok());
   const auto paused_at = Clock::now();
@@ -190,10 +195,8 @@ TEST_F(ExternalCatalogdHa, StatementInFlightToAPausedActiveMovesToTheNewOne) {
 }
 
 TEST_F(ExternalCatalogdHa, RestartedOldActiveStaysStandby) {
-  ExternalCluster* cl = StartHaCluster();
+  ExternalCluster* cl = StartWithFirstActive();
   ASSERT_NE(cl, nullptr);
-  ASSERT_TRUE(
-      WaitFor([&] { return Takeovers(cl, ExternalCluster::kCatalogd) == 1; }, Millis(10000)));
   cl->Kill(ExternalCluster::kCatalogd);
   ASSERT_TRUE(
       WaitFor([&] { return Takeovers(cl, ExternalCluster::kCatalogd2) == 1; }, Millis(15000)));
