@@ -22,10 +22,15 @@ Result<int64_t> RequestRecordingMetastore::Commit(const MetastoreTxn& txn) {
   if (scope == nullptr || scope->recorded_ || scope->id_.empty() || txn.ops.empty()) {
     return inner()->Commit(txn);
   }
+  if (records_.load() == Records::kNo) {
+    scope->recorded_ = true;  // nothing to record on this backend
+    return inner()->Commit(txn);
+  }
   MetastoreTxn with = txn;
   with.ops.push_back(MetastoreOp::RecordRequest(scope->id_, scope->summary_));
   Result<int64_t> r = inner()->Commit(with);
   if (r.ok()) {
+    records_.store(Records::kYes);
     scope->recorded_ = true;
     return r;
   }
@@ -34,6 +39,7 @@ Result<int64_t> RequestRecordingMetastore::Commit(const MetastoreTxn& txn) {
     // txn applied nothing, so committing it without the record is safe.)
     Result<std::optional<RecordedRequest>> probe = inner()->LookupRequest(scope->id_);
     if (!probe.ok() && probe.status().Is(ErrorCode::kNotImplemented)) {
+      records_.store(Records::kNo);
       scope->recorded_ = true;  // nothing to record on this backend
       return inner()->Commit(txn);
     }

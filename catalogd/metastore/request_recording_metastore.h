@@ -20,6 +20,7 @@
 // counts); the decorator is as thread-safe as the inner metastore.
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include "catalogd/metastore/forwarding_metastore.h"
@@ -61,6 +62,13 @@ class RequestRecordingMetastore final : public ForwardingMetastore {
   // ALREADY_EXISTS "... carried out before" when the request was recorded by
   // an earlier commit (the scope is then repeated()). Otherwise as inner.
   Result<int64_t> Commit(const MetastoreTxn& txn) override;
+
+ private:
+  // Whether the inner backend records requests: learnt from the first
+  // commit that tries, so a backend without them (the remote Hive one) is
+  // asked once, not on every commit.
+  enum class Records { kUnknown, kYes, kNo };
+  std::atomic<Records> records_{Records::kUnknown};
 };
 
 }  // namespace ics::catalog
