@@ -33,7 +33,7 @@ void CatalogdHa::RemoveCandidate(const std::string& subscriber_id,
 }
 
 void CatalogdHa::BeginActivation(int64_t activation) {
-  activation_ = activation;
+  activation_ = std::clamp<int64_t>(activation, 0, kMaxActivation);
   seq_ = 0;
   active_.reset();
 }
@@ -105,7 +105,7 @@ bool CatalogdHa::Evaluate(TimePoint now) {
   }
   const std::string previous = active_ ? active_->subscriber_id : std::string("(none)");
   if (++seq_ >= (int64_t{1} << kSeqBits)) {  // a million failovers: the next activation
-    ++activation_;
+    activation_ = std::min(activation_ + 1, kMaxActivation);
     seq_ = 1;
   }
   const int64_t version = (activation_ << kSeqBits) | seq_;

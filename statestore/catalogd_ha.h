@@ -78,11 +78,15 @@ class CatalogdHa {
   // Bits of a designation version that count the designations of one
   // activation.
   static constexpr int kSeqBits = 20;
+  // Largest activation version (wall-clock milliseconds until the year
+  // 2109): larger ones, which only a broken or hostile peer sends, would
+  // overflow a designation version.
+  static constexpr int64_t kMaxActivation = (int64_t{1} << (62 - kSeqBits)) - 1;
 
   // The statestore became active with activation version `activation`
-  // (larger than every earlier activation of either statestore): designation
-  // versions continue above every earlier one, and the first designation
-  // prefers the peer's choice (FollowPeer).
+  // (larger than every earlier activation of either statestore; clamped to
+  // 0..kMaxActivation): designation versions continue above every earlier
+  // one, and the first designation prefers the peer's choice (FollowPeer).
   void BeginActivation(int64_t activation);
   // The statestore became the standby: it forgets its designation (a
   // standby designates nobody and announces nothing).

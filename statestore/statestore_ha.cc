@@ -129,7 +129,9 @@ impala::TStatestoreHaHeartbeatResponse StatestoreHa::OnHeartbeat(
   impala::TStatestoreHaHeartbeatResponse resp;
   MutexLock l(&mu_);
   peer_id_ = r.src_statestore_id;
-  const int64_t theirs = r.__isset.active_statestored_version ? r.active_statestored_version : 0;
+  // Out of range (a broken or hostile peer): taken as absent.
+  int64_t theirs = r.__isset.active_statestored_version ? r.active_statestored_version : 0;
+  if (theirs < 0 || theirs > CatalogdHa::kMaxActivation) theirs = 0;
   peer_activation_ = std::max(peer_activation_, theirs);
   if (active_) {
     // Both active (one was paused or cut off while the other took over):

@@ -131,6 +131,13 @@ TEST(CatalogdHaRules, VersionsContinueAcrossActivations) {
   EXPECT_GT(ha.active()->version, second);
   EXPECT_FALSE(ha.Evaluate(t));  // stable: "a" does not take it back
   EXPECT_EQ(ha.changes(), 3);
+
+  // An activation version out of range (a hostile peer's) is clamped: the
+  // designation version stays positive and still grows.
+  ha.BeginActivation(INT64_MAX);
+  ASSERT_TRUE(ha.Evaluate(t));
+  EXPECT_EQ(ha.active()->version, (CatalogdHa::kMaxActivation << CatalogdHa::kSeqBits) | 1);
+  EXPECT_GT(ha.active()->version, (int64_t{200} << CatalogdHa::kSeqBits) | 1);
 }
 
 class CatalogdHaBroker : public BrokerTest {
