@@ -208,18 +208,30 @@ Status ExternalCluster::StartStatestored(int i, int port) {
     argv.push_back("--state_store_ha_port=" + std::to_string(ss.ha_port));
     argv.push_back("--state_store_peer_host=127.0.0.1");
     argv.push_back("--state_store_peer_ha_port=" + std::to_string(statestoreds_[1 - i].ha_port));
-    argv.push_back("--statestore_peer_timeout_ms=1000");
-    argv.push_back("--statestore_ha_heartbeat_monitoring_frequency_ms=100");
+    argv.insert(argv.end(), opts_.statestored_ha_flags.begin(), opts_.statestored_ha_flags.end());
   }
   for (std::string& f : TlsFlags(role)) argv.push_back(std::move(f));
   argv.insert(argv.end(), opts_.statestored_flags.begin(), opts_.statestored_flags.end());
   std::vector<std::string> lines;
   const std::string port_file = PortFile(role, ss.starts++);
   ICS_RETURN_IF_ERROR(Launch(ss.proc.get(), pl, argv, port_file, 1, &lines));
+  ss.port_line = lines[0];
   ss.port = std::atoi(lines[0].c_str());
   if (ss.port <= 0) return Status::Corruption("bad statestored port file: " + lines[0]);
   return Status::OK();
 }
+
+namespace {
+// The value of `key=<port>` in a port file line (0 when absent).
+int NamedPort(const std::string& port_line, const std::string& key) {
+  std::istringstream in(port_line);
+  std::string word;
+  while (in >> word) {
+    if (word.rfind(key + "=", 0) == 0) return std::atoi(word.c_str() + key.size() + 1);
+  }
+  return 0;
+}
+}  // namespace
 
 Status ExternalCluster::StartCatalogd(int i, int port, int subscriber_port) {
   const std::string role = CatalogdRole(i);
@@ -245,6 +257,11 @@ Status ExternalCluster::StartCatalogd(int i, int port, int subscriber_port) {
       "--catalog_topic_mode=" + mode,
       "--sync_ddl_timeout_ms=" + std::to_string(opts_.sync_ddl_timeout_ms),
       "--port_file=" + PortFile(role, cd.starts)};
+  // The HMS endpoint and the metastore services: free ports at the first
+  // start, the same ones at a restart.
+  argv.push_back("--hms_port=" + std::to_string(NamedPort(cd.port_line, "hms")));
+  argv.push_back("--metastore_service_port=" +
+                 std::to_string(NamedPort(cd.port_line, "metastore_service")));
   if (opts_.statestored_ha) {
     argv.push_back("--state_store_2_port=" + std::to_string(statestoreds_[1].port));
   }
@@ -253,7 +270,9 @@ Status ExternalCluster::StartCatalogd(int i, int port, int subscriber_port) {
     // metastore services get free ports each).
     fs::create_directories(dir_ + "/shared-warehouse");
     argv.push_back("--enable_catalogd_ha");
-    argv.push_back("--metastore=sqlite:" + dir_ + "/shared-metastore.db");
+    argv.push_back("--metastore=" + (opts_.shared_metastore.empty()
+                                         ? "sqlite:" + dir_ + "/shared-metastore.db"
+                                         : opts_.shared_metastore));
     argv.push_back("--warehouse_dir=" + dir_ + "/shared-warehouse");
     argv.push_back("--hms_event_polling_interval_ms=100");
   }
@@ -272,10 +291,15 @@ Status ExternalCluster::StartCatalogd(int i, int port, int subscriber_port) {
 }
 
 int ExternalCluster::catalogd_named_port(const std::string& key) const {
-  std::istringstream in(catalogds_[0].port_line);
-  std::string word;
-  while (in >> word) {
-    if (word.rfind(key + "=", 0) == 0) return std::atoi(word.c_str() + key.size() + 1);
+  return NamedPort(catalogds_[0].port_line, key);
+}
+
+int ExternalCluster::web_port(const std::string& role) const {
+  if (role == kStatestored || role == kStatestored2) {
+    return NamedPort(statestoreds_[role == kStatestored ? 0 : 1].port_line, "webserver");
+  }
+  if (role == kCatalogd || role == kCatalogd2) {
+    return NamedPort(catalogds_[role == kCatalogd ? 0 : 1].port_line, "webserver");
   }
   return 0;
 }

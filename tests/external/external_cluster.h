@@ -108,6 +108,13 @@ struct ExternalClusterOptions {
   // loopback HA ports chosen here; catalogds and coordinators register with
   // both (--state_store_2_port).
   bool statestored_ha = false;
+  // The statestored pair's failure-detection flags (short by default;
+  // empty = the daemons' defaults).
+  std::vector<std::string> statestored_ha_flags = {
+      "--statestore_peer_timeout_ms=1000", "--statestore_ha_heartbeat_monitoring_frequency_ms=100"};
+  // catalogd_ha: the --metastore both catalogds share ("" = one SQLite file
+  // under the cluster dir).
+  std::string shared_metastore;
   std::vector<std::string> catalogd2_flags;  // extra flags of catalogd2 only
   std::optional<Placement> catalogd2_placement;  // default: catalogd_placement
 
@@ -214,6 +221,9 @@ class ExternalCluster {
   // A port catalogd reported as `key=<port>` in its port file (e.g. "hms",
   // "metastore_service", "webserver"); 0 when it reported none.
   int catalogd_named_port(const std::string& key) const;
+  // The web server port statestored or catalogd role `role` reported at its
+  // last start (0 when it runs none).
+  int web_port(const std::string& role) const;
   int coordinator_subscriber_port(int i) const { return coordinators_.at(i).subscriber_port; }
   // Coordinator i's web server port (0 when it runs none).
   int coordinator_web_port(int i) const { return coordinators_.at(i).web_port; }
@@ -278,6 +288,7 @@ class ExternalCluster {
     std::unique_ptr<ExternalProcess> proc;
     int port = 0;
     int ha_port = 0;  // statestored_ha: chosen before the first start
+    std::string port_line;
     int starts = 0;
   };
   StatestoredProc statestoreds_[2];  // the second only with statestored_ha
