@@ -27,6 +27,10 @@ DEFINE_int32(state_store_2_port, 0,
              "registers with both; its second subscriber takes a free port.");
 DEFINE_int32(statestore_subscriber_timeout_seconds, 30,
              "No statestore heartbeat for this long => re-register.");
+DEFINE_int32(statestore_subscriber_probe_ms, 2500,
+             "No statestore heartbeat for this long => ask the statestore whether it still "
+             "knows this subscriber (it may have restarted) and register again at once if not; "
+             "0: only --statestore_subscriber_timeout_seconds.");
 DEFINE_string(data_dir, "./catalogd-data", "Directory for the embedded metastore.");
 DEFINE_string(warehouse_dir, "", "Warehouse root (default <data_dir>/warehouse).");
 DEFINE_string(data_roots, "",
@@ -151,6 +155,7 @@ int main(int argc, char** argv) {
   o.statestore2_host = FLAGS_state_store_2_host;
   o.statestore2_port = FLAGS_state_store_2_port;
   o.statestore_subscriber_timeout_ms = FLAGS_statestore_subscriber_timeout_seconds * 1000;
+  o.statestore_subscriber_probe_ms = FLAGS_statestore_subscriber_probe_ms;
   auto mode = ics::catalog::ParseTopicMode(FLAGS_catalog_topic_mode);
   if (!mode.ok()) {
     LOG(ERROR) << mode.status().message();

@@ -73,6 +73,7 @@ Status Coordinator::Start() {
   sopts.port = opts_.subscriber_port;
   sopts.advertised_host = opts_.hostname;
   sopts.statestore_timeout_ms = opts_.statestore_subscriber_timeout_ms;
+  sopts.statestore_probe_after_ms = opts_.statestore_subscriber_probe_ms;
   sopts.subscriber_type = impala::TStatestoreSubscriberType::COORDINATOR;
   if (opts_.enable_catalogd_ha) {
     sopts.subscribe_catalogd_change = true;
@@ -126,11 +127,14 @@ void Coordinator::Stop() {
 void Coordinator::OnTopicUpdate(int source, const impala::TTopicDelta& delta,
                                 std::vector<impala::TTopicDelta>* publications) {
   bool switched = false;
+  const std::optional<impala::TUniqueId> statestore = Subscriber(source)->statestore_id();
   {
     MutexLock l(&mu_);
-    if (source != topic_source_) {
-      // The other statestore took over: its topic versions are its own.
+    if (source != topic_source_ || statestore != topic_source_statestore_) {
+      // The other statestore took over, or this one restarted: its topic
+      // versions are its own.
       topic_source_ = source;
+      topic_source_statestore_ = statestore;
       topic_version_of_.clear();
       switched = true;
     }
@@ -241,7 +245,16 @@ Status Coordinator::WaitForSyncDdl(int64_t v) {
         }
       }
       if (topic_service_id_ != sid) return Status::OK();  // catalogd restarted: peer gives up
-      // The first delta that carried version v or a later one.
+      // The first delta that carried version v or a later one. None (the
+      // statestore changed and has not sent a delta that carried the
+      // catalog's version yet): wait for one.
+      while (topic_version_of_.empty() && topic_service_id_ == sid && !stopped_) {
+        if (!topic_cv_.WaitUntil(&mu_, deadline) && topic_version_of_.empty()) {
+          return Status::TimedOut("SYNC_DDL timed out after " +
+                                  std::to_string(opts_.sync_ddl_timeout_ms) +
+                                  " ms waiting for an update from the new active statestore");
+        }
+      }
       auto it = std::lower_bound(topic_version_of_.begin(), topic_version_of_.end(), v,
                                  [](const std::pair<int64_t, int64_t>& e, int64_t version) {
                                    return e.first < version;
@@ -278,11 +291,21 @@ void Coordinator::ExpectSyncDdl(bool sync_ddl) {
 }
 
 Result<impala::TCatalogUpdateResult> Coordinator::Finish(impala::TCatalogUpdateResult result,
-                                                         bool sync_ddl) {
+                                                         bool sync_ddl, std::string* warning) {
   Status st = FromTStatus(result.status);
   if (!st.ok()) return st;
   catalog_->ApplyUpdateResult(result);
-  if (sync_ddl && !result.is_invalidate) ICS_RETURN_IF_ERROR(WaitForSyncDdl(result.version));
+  if (!sync_ddl || result.is_invalidate) return result;
+  st = WaitForSyncDdl(result.version);
+  if (st.Is(ErrorCode::kTimedOut)) {
+    // The change is committed: failing the statement now would tell the
+    // client it did not happen.
+    *warning = "WARNING: the change is committed, but not every coordinator confirmed it in "
+               "time (" + st.message() + ")";
+    LOG(WARNING) << opts_.id << ": " << *warning;
+    return result;
+  }
+  ICS_RETURN_IF_ERROR(st);
   return result;
 }
 
@@ -322,7 +345,16 @@ Result<impala::TDdlExecResponse> Coordinator::ExecDdl(impala::TDdlExecRequest re
         c.ExecDdl(resp, req);
       },
       [&] { return ResultStatus(resp.result); }));
-  ICS_ASSIGN_OR_RETURN(resp.result, Finish(std::move(resp.result), sync_ddl));
+  std::string warning;
+  ICS_ASSIGN_OR_RETURN(resp.result, Finish(std::move(resp.result), sync_ddl, &warning));
+  if (!warning.empty()) {
+    impala::TColumnValue v;
+    v.__set_string_val(warning);
+    impala::TResultRow row;
+    row.colVals.push_back(std::move(v));
+    resp.__isset.result_set = true;
+    resp.result_set.rows.push_back(std::move(row));
+  }
   return resp;
 }
 
@@ -337,7 +369,8 @@ Result<impala::TCatalogUpdateResult> Coordinator::UpdateCatalog(impala::TUpdateC
       "UpdateCatalog", CatalogdRetry::kRetryOnStaleConnection,  // re-lists: repeatable
       [&](impala::CatalogServiceClient& c) { c.UpdateCatalog(resp, req); },
       [&] { return ResultStatus(resp.result); }));
-  return Finish(std::move(resp.result), sync_ddl);
+  std::string warning;  // logged by Finish; these results carry no messages
+  return Finish(std::move(resp.result), sync_ddl, &warning);
 }
 
 Result<impala::TCatalogUpdateResult> Coordinator::ResetMetadata(impala::TResetMetadataRequest req,
@@ -351,7 +384,8 @@ Result<impala::TCatalogUpdateResult> Coordinator::ResetMetadata(impala::TResetMe
       "ResetMetadata", CatalogdRetry::kRetryOnStaleConnection,  // repeatable
       [&](impala::CatalogServiceClient& c) { c.ResetMetadata(resp, req); },
       [&] { return ResultStatus(resp.result); }));
-  return Finish(std::move(resp.result), sync_ddl);
+  std::string warning;  // logged by Finish; these results carry no messages
+  return Finish(std::move(resp.result), sync_ddl, &warning);
 }
 
 }  // namespace ics::coord

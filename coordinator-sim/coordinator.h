@@ -69,6 +69,8 @@ struct CoordinatorOptions {
   std::string statestore_host = "127.0.0.1";
   int statestore_port = 24000;
   int statestore_subscriber_timeout_ms = 30000;
+  // StatestoreSubscriberOptions::statestore_probe_after_ms (0: no probes).
+  int statestore_subscriber_probe_ms = 0;
   // statestored HA: the second statestore (registered with too; its
   // subscriber takes a free port). <= 0: none.
   std::string statestore2_host = "127.0.0.1";
@@ -147,7 +149,11 @@ class Coordinator : public CoordinatorBackend {
   statestore::StatestoreSubscriber* Subscriber(int source) const {
     return source == 0 ? subscriber_.get() : subscriber2_.get();
   }
-  Result<impala::TCatalogUpdateResult> Finish(impala::TCatalogUpdateResult result, bool sync_ddl);
+  // Applies a catalogd result and, with SYNC_DDL, waits until every
+  // coordinator has it. A wait that times out does not fail the statement
+  // (catalogd committed the change): `*warning` then says so.
+  Result<impala::TCatalogUpdateResult> Finish(impala::TCatalogUpdateResult result, bool sync_ddl,
+                                              std::string* warning);
   // Before a SYNC_DDL statement goes to catalogd: the statestore is told a
   // wait for the catalog topic's minimum is coming (ExpectMinWait).
   void ExpectSyncDdl(bool sync_ddl) EXCLUDES(mu_);
@@ -184,6 +190,9 @@ class Coordinator : public CoordinatorBackend {
   static constexpr size_t kMaxTopicVersions = 4096;
   std::deque<std::pair<int64_t, int64_t>> topic_version_of_ GUARDED_BY(mu_);
   int topic_source_ GUARDED_BY(mu_) = 0;
+  // The statestore process behind topic_source_ (a restarted statestore
+  // numbers its topic versions afresh, behind the same subscriber).
+  std::optional<impala::TUniqueId> topic_source_statestore_ GUARDED_BY(mu_);
   std::atomic<bool> stopped_{false};
 };
 

@@ -30,6 +30,10 @@ DEFINE_int32(state_store_2_port, 0,
              "coordinator registers with both (its second subscriber takes a free port).");
 DEFINE_int32(statestore_subscriber_timeout_seconds, 30,
              "No statestore heartbeat for this long => re-register.");
+DEFINE_int32(statestore_subscriber_probe_ms, 2500,
+             "No statestore heartbeat for this long => ask the statestore whether it still "
+             "knows this subscriber (it may have restarted) and register again at once if not; "
+             "0: only --statestore_subscriber_timeout_seconds.");
 DEFINE_string(catalog_service_host, "127.0.0.1", "catalogd host.");
 DEFINE_int32(catalog_service_port, 26000, "catalogd CatalogService port.");
 DEFINE_bool(enable_catalogd_ha, false,
@@ -83,6 +87,7 @@ int main(int argc, char** argv) {
     o.statestore2_host = FLAGS_state_store_2_host;
     o.statestore2_port = FLAGS_state_store_2_port;
     o.statestore_subscriber_timeout_ms = FLAGS_statestore_subscriber_timeout_seconds * 1000;
+    o.statestore_subscriber_probe_ms = FLAGS_statestore_subscriber_probe_ms;
     o.catalogd_host = FLAGS_catalog_service_host;
     o.catalogd_port = FLAGS_catalog_service_port;
     o.enable_catalogd_ha = FLAGS_enable_catalogd_ha;

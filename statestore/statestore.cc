@@ -558,6 +558,10 @@ Status Statestore::RequestTopicUpdate(const impala::TRequestTopicUpdateRequest& 
   return impl_->WantMinVersions(req.registration_id, req.min_subscriber_topic_versions_wanted,
                                 on_request);
 }
+bool Statestore::KnowsRegistration(const impala::TUniqueId& registration_id) const {
+  return impl_->KnowsRegistration(registration_id);
+}
+
 const impala::TUniqueId& Statestore::statestore_id() const { return impl_->statestore_id(); }
 std::optional<ActiveCatalogd> Statestore::active_catalogd() const {
   return impl_->ActiveCatalogdInfo();

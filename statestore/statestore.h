@@ -253,6 +253,10 @@ class Statestore {
                                           const std::string& identity = "",
                                           std::map<std::string, int64_t>* topic_versions = nullptr);
 
+  // Whether a subscriber holds this registration now (RequestTopicUpdate's
+  // answer registration_unknown is its negation).
+  bool KnowsRegistration(const impala::TUniqueId& registration_id) const;
+
   const impala::TUniqueId& statestore_id() const;
 
   // The catalogd this statestore designated active (catalogd HA), if any;

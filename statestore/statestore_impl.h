@@ -113,6 +113,10 @@ class Statestore::Impl {
     return ha_.active();
   }
   void SetActive(bool active, int64_t version) EXCLUDES(mu_);
+  bool KnowsRegistration(const impala::TUniqueId& registration_id) const EXCLUDES(mu_) {
+    MutexLock l(&mu_);
+    return FindRegistrationLocked(registration_id) != nullptr;
+  }
   bool IsActive() const {
     MutexLock l(&mu_);
     return active_;

@@ -132,6 +132,12 @@ struct StatestoreSubscriberOptions {
   // No heartbeat for this long after registering => statestore lost;
   // register again.
   int statestore_timeout_ms = 30000;
+  // No heartbeat for this long => ask the statestore (an empty
+  // RequestTopicUpdate, repeated every third of this while the silence
+  // lasts) whether it still knows this registration, and register again at
+  // once when it does not (a statestore restarted within the timeout above
+  // would otherwise know nothing of this subscriber until then). 0: never.
+  int statestore_probe_after_ms = 0;
   // Registration retry backoff: doubles from initial to max.
   int register_backoff_initial_ms = 100;
   int register_backoff_max_ms = 5000;

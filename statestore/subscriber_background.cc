@@ -122,6 +122,18 @@ Status StatestoreSubscriber::SendRequestTopicUpdate(StatestoreClient* client,
       client, "RequestTopicUpdate", options_.request_update_timeout_ms,
       [&](impala::StatestoreServiceClient& c) { c.RequestTopicUpdate(out, req); });
   if (s.ok()) s = FromTStatus(out.status);
+  if (s.ok() || !out.__isset.registration_unknown || !out.registration_unknown) return s;
+  // The statestore does not know the registration (it restarted): register
+  // again, unless that happened meanwhile.
+  MutexLock l(&mu_);
+  if (registration_id_.has_value() && *registration_id_ == req.registration_id) {
+    LOG(WARNING) << options_.subscriber_id << ": statestore " << options_.statestore_host << ":"
+                 << options_.statestore_port << " does not know registration "
+                 << PrintId(req.registration_id) << "; registering again";
+    registration_id_.reset();
+    bg_cv_.Broadcast();
+    state_cv_.Broadcast();
+  }
   return s;
 }
 
@@ -139,9 +151,13 @@ void StatestoreSubscriber::BackgroundLoop() {
   int64_t failures = 0;
   std::minstd_rand rng(static_cast<uint32_t>(std::hash<std::string>()(options_.subscriber_id) ^
                                              Clock::now().time_since_epoch().count()));
-  enum class Action { kStop, kRegister, kRequestUpdate, kMinVersions };
+  enum class Action { kStop, kRegister, kRequestUpdate, kMinVersions, kProbe };
   // When the kept RequestTopicUpdate connection is closed if unused.
   std::optional<Clock::time_point> close_idle_at;
+  // Probes while no heartbeat arrives (options_.statestore_probe_after_ms).
+  const std::chrono::milliseconds probe_after(options_.statestore_probe_after_ms);
+  const std::chrono::milliseconds probe_every(std::max(100, options_.statestore_probe_after_ms / 3));
+  Clock::time_point last_probe;
   while (true) {
     Action action = Action::kStop;
     TUniqueId registration_id;
@@ -192,8 +208,19 @@ void StatestoreSubscriber::BackgroundLoop() {
           state_cv_.Broadcast();
           continue;
         }
-        bg_cv_.WaitUntil(&mu_, close_idle_at.has_value() ? std::min(deadline, *close_idle_at)
-                                                         : deadline);
+        auto wake = close_idle_at.has_value() ? std::min(deadline, *close_idle_at) : deadline;
+        if (probe_after.count() > 0) {
+          const auto probe_at = std::max(last_heartbeat_ + probe_after, last_probe + probe_every);
+          if (now >= probe_at) {
+            last_probe = now;
+            registration_id = *registration_id_;
+            in_rpc_ = true;
+            action = Action::kProbe;
+            break;
+          }
+          wake = std::min(wake, probe_at);
+        }
+        bg_cv_.WaitUntil(&mu_, wake);
       }
     }
     if (action == Action::kStop) break;
@@ -216,6 +243,21 @@ void StatestoreSubscriber::BackgroundLoop() {
                      << ": RequestTopicUpdate (minimum versions) failed: " << s.ToString();
       }
       close_idle_at = Clock::now() + kKeepRequestConnection;
+      continue;
+    }
+
+    if (action == Action::kProbe) {
+      // Whether the statestore still knows us (SendRequestTopicUpdate drops
+      // the registration when it does not); unreachable: probe again later.
+      impala::TRequestTopicUpdateRequest req;
+      req.registration_id = registration_id;
+      Status s = SendRequestTopicUpdate(client_.get(), std::move(req));
+      {
+        MutexLock l(&mu_);
+        in_rpc_ = false;
+      }
+      VLOG(1) << options_.subscriber_id << ": probe of the silent statestore: " << s.ToString();
+      client_->connection().Close();
       continue;
     }
 

@@ -294,6 +294,7 @@ Status CatalogServer::Start() {
     sopts.advertised_host = opts_.hostname;
     sopts.subscriber_type = impala::TStatestoreSubscriberType::CATALOGD;
     sopts.statestore_timeout_ms = opts_.statestore_subscriber_timeout_ms;
+    sopts.statestore_probe_after_ms = opts_.statestore_subscriber_probe_ms;
     sopts.max_message_bytes = opts_.max_message_bytes;
     sopts.metrics = metrics_.get();
     impala::TCatalogRegistration reg;

@@ -76,6 +76,8 @@ struct CatalogServerOptions {
   std::string statestore2_host = "127.0.0.1";
   int statestore2_port = 0;
   int statestore_subscriber_timeout_ms = 30000;
+  // StatestoreSubscriberOptions::statestore_probe_after_ms (0: no probes).
+  int statestore_subscriber_probe_ms = 0;
   PublisherOptions publisher;
   // Push each change to the statestore as it is installed (this project's
   // statestore; catalogd/topic/topic_pusher.h) instead of only asking it to

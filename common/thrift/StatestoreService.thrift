@@ -166,9 +166,15 @@ struct TRequestTopicUpdateRequest {
   7: optional list<TTopicResend> resend_from;
 }
 
+// Field 3 is true when the statestore holds no registration with the
+// request's id (it restarted since, or it dropped the subscriber): nothing
+// was done, and the subscriber should register again. A subscriber that
+// hears no heartbeat for a while sends an empty request as a probe, so it
+// learns of a restarted statestore without waiting out its timeout.
 struct TRequestTopicUpdateResponse {
   1: required Status.TStatus status;
   2: optional map<string, i64> topic_versions;
+  3: optional bool registration_unknown;
 }
 
 service StatestoreService {

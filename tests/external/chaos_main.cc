@@ -394,7 +394,7 @@ void ChaosRun::Report(Clock::time_point run_start, Clock::time_point faults_end,
                       Clock::time_point healed_at, Clock::time_point end) {
   std::vector<Clock::time_point> all;
   std::vector<std::vector<Clock::time_point>> per_client;
-  int acked = 0, failed = 0, sync_acked = 0, stale = 0;
+  int acked = 0, failed = 0, sync_acked = 0, stale = 0, unconfirmed = 0;
   std::vector<std::string> errors;
   for (auto& c : clients_) {
     std::vector<Clock::time_point> mine;
@@ -402,6 +402,10 @@ void ChaosRun::Report(Clock::time_point run_start, Clock::time_point faults_end,
       if (st.ok) {
         ++acked;
         sync_acked += st.sync_ddl ? 1 : 0;
+        if (!st.warning.empty()) {
+          ++unconfirmed;
+          errors.push_back(st.sql + " [SYNC_DDL] acknowledged with " + st.warning);
+        }
         all.push_back(st.end);
         mine.push_back(st.end);
       } else {
@@ -415,9 +419,9 @@ void ChaosRun::Report(Clock::time_point run_start, Clock::time_point faults_end,
     for (const std::string& line : c->stale_read_log()) problems_.push_back("stale read: " + line);
   }
   std::sort(all.begin(), all.end());
-  std::printf("statements: %d acknowledged (%d with SYNC_DDL), %d failed, %d stale reads, "
-              "%.1f s in all\n",
-              acked, sync_acked, failed, stale, Ms(end - run_start) / 1000);
+  std::printf("statements: %d acknowledged (%d with SYNC_DDL, %d of them unconfirmed), %d failed, "
+              "%d stale reads, %.1f s in all\n",
+              acked, sync_acked, unconfirmed, failed, stale, Ms(end - run_start) / 1000);
   for (size_t i = 0; i < errors.size() && i < 20; ++i) {
     std::printf("  failed: %s\n", errors[i].c_str());
   }

@@ -132,8 +132,13 @@ void ChaosClient::Step() {
     s.end = Clock::now();
     s.ok = r.ok();
     if (!s.ok) s.error = r.status.ToString();
+    for (const std::string& m : r.messages) {
+      if (m.rfind("WARNING", 0) == 0) s.warning = m;
+    }
     return s.ok;
   };
+  // Read back only what SYNC_DDL confirmed.
+  const auto confirmed = [&] { return s.ok && sync_ddl && s.warning.empty(); };
 
   if (names.empty() || roll < 10) {
     const std::string name = TableName(next_table_++);
@@ -144,7 +149,7 @@ void ChaosClient::Step() {
       absent_tables_.insert(name);
     }
     Record(s);
-    if (ok && sync_ddl) {
+    if (confirmed()) {
       const std::string short_name = name.substr(std::string(kDb).size() + 1);
       CheckRead(std::string("SHOW TABLES IN ") + kDb, "table " + name, [&](const ExecResult& r) {
         const auto col = r.Column(0);
@@ -165,7 +170,7 @@ void ChaosClient::Step() {
     const bool ok = exec("ALTER TABLE " + name + " ADD PARTITION (p=" + std::to_string(p) + ")");
     (ok ? t.partitions : t.absent).insert(p);
     Record(s);
-    if (ok && sync_ddl) {
+    if (confirmed()) {
       CheckRead("SHOW PARTITIONS " + name, name + " partition p=" + std::to_string(p),
                 [&](const ExecResult& r) { return PartitionValues(r).count(p) == 1; });
     }
@@ -179,7 +184,7 @@ void ChaosClient::Step() {
       t.pinned.insert(p);
     }
     Record(s);
-    if (ok && sync_ddl) {
+    if (confirmed()) {
       CheckRead("SHOW PARTITIONS " + name, name + " without partition p=" + std::to_string(p),
                 [&](const ExecResult& r) { return PartitionValues(r).count(p) == 0; });
     }
@@ -195,7 +200,7 @@ void ChaosClient::Step() {
       t.absent_properties.insert(key);
     }
     Record(s);
-    if (ok && sync_ddl) {
+    if (confirmed()) {
       CheckRead("DESCRIBE FORMATTED " + name, name + " property " + key,
                 [&](const ExecResult& r) {
                   const auto params = TableParameters(r);

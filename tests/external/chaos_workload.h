@@ -37,6 +37,9 @@ struct ChaosStatement {
   bool sync_ddl = false;
   bool ok = false;
   std::string error;
+  // An acknowledged SYNC_DDL statement whose wait for every coordinator
+  // timed out carries a WARNING message (the change is committed).
+  std::string warning;
   Clock::time_point start;
   Clock::time_point end;
 };
