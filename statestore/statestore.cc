@@ -184,7 +184,7 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
       TopicRecord& tr = topics_[name];
       if (tr.topic == nullptr) tr.topic = std::make_unique<Topic>(name);
       tr.versions.insert(0);
-      tr.acked.insert(0);
+      if (!sub->ha_candidate) tr.acked.insert(0);
       NoteMinReaderLocked(name, &st);
     }
     sub->last_heartbeat_ok = sub->registered_at = Now();
@@ -244,7 +244,7 @@ void Statestore::Impl::Unregister(const SubPtr& sub, const std::string& reason) 
       auto tr = topics_.find(name);
       if (tr == topics_.end()) continue;
       EraseVersion(&tr->second.versions, st.last_version);
-      EraseVersion(&tr->second.acked, st.acked_version);
+      if (!sub->ha_candidate) EraseVersion(&tr->second.acked, st.acked_version);
       NoteMinReaderLocked(name, &st, /*removed=*/true);
     }
     if (sub->ha_candidate) {
@@ -380,7 +380,7 @@ void Statestore::Impl::SetVersionLocked(SubscriberRecord* sub, const std::string
   if (st == sub->topics.end()) return;
   TopicRecord& tr = topics_[topic];
   MoveVersion(&tr.versions, st->second.last_version, v);
-  MoveVersion(&tr.acked, st->second.acked_version, v);
+  if (!sub->ha_candidate) MoveVersion(&tr.acked, st->second.acked_version, v);
   st->second.last_version = st->second.acked_version = v;
 }
 
@@ -401,6 +401,7 @@ void Statestore::Impl::EvaluateHaLocked() {
   for (auto& [id, sub] : subscribers_) {
     if (sub->wants_catalogd) ScheduleUpdateLocked(sub);
   }
+  PushMinChangesLocked();  // the minimum counts the active catalogd only
 }
 
 bool Statestore::Impl::MayPublishLocked(const SubscriberRecord& sub,

@@ -132,14 +132,16 @@ class Statestore::Impl {
   int64_t MinVersion(const std::string& topic) const {
     MutexLock l(&mu_);
     auto it = topics_.find(topic);
-    return it == topics_.end() ? 0 : MinLocked(it->second);
+    return it == topics_.end() ? 0 : MinLocked(it->first, it->second);
   }
 
  private:
   struct TopicRecord {
     std::unique_ptr<Topic> topic;
     std::multiset<int64_t> versions;  // last_version of every subscriber (tombstone floor)
-    std::multiset<int64_t> acked;     // acked_version of every subscriber (the minimum)
+    // acked_version of every subscriber but the HA catalogds (the minimum;
+    // MinLocked adds the active catalogd's).
+    std::multiset<int64_t> acked;
     int64_t published_min = 0;        // last min pushed to populate_min subscribers
     // Subscribers that read the topic's minimum now (SubscribedTopic::
     // reads_min): while there is one, the topic's updates wait for replies,
@@ -192,10 +194,12 @@ class Statestore::Impl {
     bool transient = false;  // the registration subscribed to the topic as transient
   };
 
-  // The topic's min_subscriber_topic_version: acknowledged versions only.
-  static int64_t MinLocked(const TopicRecord& tr) {
-    return tr.acked.empty() ? 0 : *tr.acked.begin();
-  }
+  // The topic's min_subscriber_topic_version: acknowledged versions only,
+  // of every subscriber but the HA catalogds that are not the designated
+  // active one (as Impala counts it: a standby catalogd does not apply the
+  // active's updates, and an active that died holds SYNC_DDL back only until
+  // another is designated, not until its registration fails).
+  int64_t MinLocked(const std::string& topic, const TopicRecord& tr) const REQUIRES(mu_);
   // When a periodic RPC (heartbeat, fallback update) to one subscriber is
   // next due: `interval_ms` from now, give or take a tenth, so that
   // subscribers that registered or were updated together do not stay in

@@ -26,9 +26,24 @@ bool MinPushDue(const SubscribedTopic& st, int64_t min) {
 
 }  // namespace
 
+int64_t Statestore::Impl::MinLocked(const std::string& topic, const TopicRecord& tr) const {
+  std::optional<int64_t> min;
+  if (!tr.acked.empty()) min = *tr.acked.begin();
+  if (const std::optional<ActiveCatalogd>& active = ha_.active()) {
+    auto it = subscribers_.find(active->subscriber_id);
+    if (it != subscribers_.end()) {
+      auto st = it->second->topics.find(topic);
+      if (st != it->second->topics.end()) {
+        min = std::min(min.value_or(st->second.acked_version), st->second.acked_version);
+      }
+    }
+  }
+  return min.value_or(0);
+}
+
 void Statestore::Impl::PushMinChangesLocked() {
   for (auto& [name, tr] : topics_) {
-    const int64_t min = MinLocked(tr);
+    const int64_t min = MinLocked(name, tr);
     if (min == tr.published_min) continue;
     tr.published_min = min;
     for (auto& [id, sub] : subscribers_) {
@@ -80,7 +95,7 @@ Status Statestore::Impl::WantMinVersions(const impala::TUniqueId& registration_i
     NoteMinReaderLocked(name, &t);
     auto tr = topics_.find(name);
     if (tr == topics_.end()) continue;
-    if (MinLocked(tr->second) >= t.min_wanted) {
+    if (MinLocked(tr->first, tr->second) >= t.min_wanted) {
       due = true;  // reached already: the next update carries it; send one now
     } else if (active_) {
       // Who has not acknowledged the version but was sent oneway updates

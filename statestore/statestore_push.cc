@@ -186,7 +186,7 @@ bool Statestore::Impl::PlanUpdateLocked(UpdateRun* run) {
   for (const auto& [name, st] : sub->topics) {
     TopicRecord& tr = topics_[name];
     run->plan.push_back(TopicPlan{name, tr.topic.get(), st.last_version, st.filter_prefix,
-                                  st.populate_min, MinLocked(tr), st.is_transient, nullptr});
+                                  st.populate_min, MinLocked(name, tr), st.is_transient, nullptr});
     min_read = min_read || tr.min_readers > 0;
   }
   // Whose minimum someone reads keeps the reply: the minimum counts only

@@ -28,6 +28,8 @@
 #include <gflags/gflags.h>
 
 #include <algorithm>
+#include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -63,6 +65,9 @@ DEFINE_int32(active_bound_ms, 15000,
              "A pair must have an active member within this of a fault or of healing.");
 DEFINE_string(timings, "default", "default: the daemons' own failure-detection flags; fast: "
                                   "the short ones of the External* tests.");
+DEFINE_string(statements_file, "",
+              "Write every statement (client, start and end time of day, ms, outcome, SQL) "
+              "here, tab-separated, for a post-mortem next to the daemons' logs.");
 DEFINE_bool(keep_dir, false, "Keep the cluster dir (logs, data) even when the run passes.");
 
 namespace ics::external {
@@ -287,8 +292,8 @@ void ChaosRun::InjectFaults(Clock::time_point end) {
         down_[role] = kill ? "killed" : "paused";
         if (!faults_.empty()) faults_.back().until = f.at;
         faults_.push_back(f);
-        std::printf("[%6.1f s] %s %s\n", Ms(f.at - baseline_from_) / 1000, kind.c_str(),
-                    role.c_str());
+        std::printf("[%6.1f s, %s] %s %s\n", Ms(f.at - baseline_from_) / 1000,
+                    WallClock().c_str(), kind.c_str(), role.c_str());
         std::fflush(stdout);
         next = Clock::now() + Millis(Uniform(rng_, FLAGS_fault_min_ms, FLAGS_fault_max_ms));
       }
@@ -396,9 +401,32 @@ void ChaosRun::Report(Clock::time_point run_start, Clock::time_point faults_end,
   std::vector<std::vector<Clock::time_point>> per_client;
   int acked = 0, failed = 0, sync_acked = 0, stale = 0, unconfirmed = 0;
   std::vector<std::string> errors;
+  std::ofstream dump;
+  if (!FLAGS_statements_file.empty()) dump.open(FLAGS_statements_file);
+  // Steady-clock points as times of day, for the dump.
+  const auto wall_now = std::chrono::system_clock::now();
+  const auto steady_now = Clock::now();
+  const auto wall = [&](Clock::time_point t) {
+    const auto w = wall_now - std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                                  steady_now - t);
+    const std::time_t tt = std::chrono::system_clock::to_time_t(w);
+    std::tm tm{};
+    gmtime_r(&tt, &tm);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min, tm.tm_sec,
+                  static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                       w.time_since_epoch()).count() % 1000));
+    return std::string(buf);
+  };
   for (auto& c : clients_) {
     std::vector<Clock::time_point> mine;
     for (const ChaosStatement& st : c->statements()) {
+      if (dump.is_open()) {
+        dump << st.client << '\t' << wall(st.start) << '\t' << wall(st.end) << '\t'
+             << static_cast<int64_t>(Ms(st.end - st.start)) << '\t'
+             << (st.ok ? (st.warning.empty() ? "ok" : "ok-unconfirmed") : "failed") << '\t'
+             << (st.sync_ddl ? "sync" : "-") << '\t' << st.sql << '\n';
+      }
       if (st.ok) {
         ++acked;
         sync_acked += st.sync_ddl ? 1 : 0;

@@ -15,6 +15,14 @@ constexpr int kExecTimeoutMs = 90000;
 // this often before the check gives up on that statement.
 constexpr int kReadAttempts = 20;
 
+std::string PartitionsText(const std::set<int>& s) {
+  std::string out;
+  for (int p : s) out += (out.empty() ? "" : ",") + std::to_string(p);
+  return "{" + out + "}";
+}
+
+}  // namespace
+
 // Wall-clock time of day with milliseconds, as the daemons' logs print it.
 std::string WallClock() {
   const auto now = std::chrono::system_clock::now();
@@ -27,14 +35,6 @@ std::string WallClock() {
   std::snprintf(buf, sizeof buf, "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
   return buf;
 }
-
-std::string PartitionsText(const std::set<int>& s) {
-  std::string out;
-  for (int p : s) out += (out.empty() ? "" : ",") + std::to_string(p);
-  return "{" + out + "}";
-}
-
-}  // namespace
 
 std::map<std::string, std::string> TableParameters(const ExecResult& describe) {
   std::map<std::string, std::string> out;

@@ -118,6 +118,9 @@ class ChaosClient {
   std::thread thread_;
 };
 
+// The time of day (UTC, with milliseconds) as the daemons' logs print it.
+std::string WallClock();
+
 // Property keys and values of DESCRIBE FORMATTED's "Table Parameters"
 // section.
 std::map<std::string, std::string> TableParameters(const ExecResult& describe);

@@ -245,6 +245,41 @@ TEST_F(CatalogdHaBroker, DesignationIsAnnouncedAndFailsOver) {
       kWait));
 }
 
+// The topic's minimum (what SYNC_DDL waits on) counts the designated active
+// catalogd and not the standby, as Impala's statestore does: a standby that
+// acknowledges no update does not hold it back, and once the active is gone
+// and the other designated, the minimum follows the new active at once (not
+// only when the dead one's registration fails).
+TEST_F(CatalogdHaBroker, MinimumCountsTheActiveCatalogdOnly) {
+  FakeSubscriber* coord = StartHaSubscriber(&subs_, port_, "coordinator", Type::COORDINATOR,
+                                            std::nullopt, {TopicReg(kCatalog, false, "", true)});
+  ASSERT_NE(coord, nullptr);
+  FakeSubscriber* a = StartHaSubscriber(&subs_, port_, "catalogd-a", Type::CATALOGD,
+                                        Reg(26001, 100), {TopicReg(kCatalog, false, "!")});
+  FakeSubscriber* b = StartHaSubscriber(&subs_, port_, "catalogd-b", Type::CATALOGD,
+                                        Reg(26002, 200), {TopicReg(kCatalog, false, "!")});
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  int port = 0;
+  ASSERT_TRUE(coord->WaitUntil([&] { return Seq(LastCatalogdVersion(*coord, &port)) == 1; }, kWait));
+  ASSERT_EQ(port, 26001);
+  b->SetUpdateReply(UpdateReply::kSkip);  // the standby acknowledges nothing
+  a->Publish(kCatalog, {Item("1:TABLE:db.t", "v1")});
+  ASSERT_TRUE(coord->WaitForKey(kCatalog, "1:TABLE:db.t", kWait));
+  ASSERT_TRUE(Eventually([&] { return broker()->MinSubscriberTopicVersion(kCatalog) >= 1; }, kWait))
+      << "the minimum is held back by the standby catalogd";
+  EXPECT_TRUE(coord->WaitUntil([&] { return coord->LastMinVersion(kCatalog) >= 1; }, kWait));
+
+  // The active goes; catalogd-b is designated and writes.
+  a->Stop();
+  ASSERT_TRUE(coord->WaitUntil([&] { return Seq(LastCatalogdVersion(*coord, &port)) == 2; }, kWait));
+  b->SetUpdateReply(UpdateReply::kNormal);
+  b->Publish(kCatalog, {Item("1:TABLE:db.u", "v2")});
+  ASSERT_TRUE(coord->WaitForKey(kCatalog, "1:TABLE:db.u", kWait));
+  const int64_t v = coord->TopicVersion(kCatalog);
+  ASSERT_TRUE(Eventually([&] { return broker()->MinSubscriberTopicVersion(kCatalog) >= v; }, kWait));
+}
+
 class StandbyBroker : public BrokerTest {
  protected:
   statestore::StatestoreOptions Options() override {
