@@ -83,6 +83,11 @@ Status Coordinator::Start() {
                            d.version);
     };
   }
+  if (opts_.statestore2_port > 0) {
+    // Updates from a statestore that lost the role while stopped are
+    // skipped, so SYNC_DDL never waits on its numbering.
+    sopts.activations = std::make_shared<statestore::StatestoreActivations>();
+  }
   subscriber_ = std::make_unique<statestore::StatestoreSubscriber>(sopts);
   if (opts_.statestore2_port > 0) {
     sopts.statestore_host = opts_.statestore2_host;

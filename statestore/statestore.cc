@@ -559,6 +559,8 @@ Status Statestore::RequestTopicUpdate(const impala::TRequestTopicUpdateRequest& 
   return impl_->WantMinVersions(req.registration_id, req.min_subscriber_topic_versions_wanted,
                                 on_request);
 }
+int64_t Statestore::NewerActivationHeard() const { return impl_->NewerActivationHeard(); }
+
 bool Statestore::KnowsRegistration(const impala::TUniqueId& registration_id) const {
   return impl_->KnowsRegistration(registration_id);
 }

@@ -124,10 +124,14 @@ struct StatestoreOptions {
   TopicWriterPolicy writers;
   // catalogd high availability (statestore/catalogd_ha.h): the first
   // designation's wait for a second candidate, and how the active catalogd
-  // is watched. Once the active catalogd misses a heartbeat it is probed
-  // every active_catalogd_probe_interval_ms (instead of
-  // heartbeat_interval_ms); after active_catalogd_max_missed_heartbeats
-  // consecutive misses the role passes to a standby. The designation is only
+  // is watched: the active catalogd is heartbeated every
+  // active_catalogd_probe_interval_ms (instead of heartbeat_interval_ms),
+  // each heartbeat cut off after active_catalogd_heartbeat_timeout_ms
+  // (instead of heartbeat_timeout_ms: a stopped process accepts the
+  // connection and never answers); after
+  // active_catalogd_max_missed_heartbeats consecutive misses the role passes
+  // to a standby, about max_missed * (interval + timeout) after the active
+  // stopped answering. The designation is only
   // the statestore's word: catalogd itself fences its metastore writes
   // (catalogd/metastore/writer_epoch.h), so a catalogd that lost the role
   // cannot commit even if it has not heard yet.
@@ -140,6 +144,7 @@ struct StatestoreOptions {
   // topics start empty and fill from the publishers' first replies).
   bool start_as_standby = false;
   int active_catalogd_probe_interval_ms = 100;
+  int active_catalogd_heartbeat_timeout_ms = 250;
   int active_catalogd_max_missed_heartbeats = 3;
   // Token identities for subscribers without client certificates
   // (statestore/subscriber_tokens.h); empty: not required.
@@ -253,6 +258,10 @@ class Statestore {
                                           const std::string& identity = "",
                                           std::map<std::string, int64_t>* topic_versions = nullptr);
 
+  // statestored HA: the latest activation version a subscriber reported
+  // when it skipped one of our updates as coming from an older activation
+  // (0: none).
+  int64_t NewerActivationHeard() const;
   // Whether a subscriber holds this registration now (RequestTopicUpdate's
   // answer registration_unknown is its negation).
   bool KnowsRegistration(const impala::TUniqueId& registration_id) const;

@@ -89,6 +89,8 @@ void StatestoreHa::BecomeActiveLocked(const char* why) {
   decided_ = true;
   if (active_) return;
   active_ = true;
+  last_peer_answer_ = Clock::now();
+  peer_answered_standby_ = false;
   // Above every activation heard of, even with a clock behind the peer's.
   activation_ = std::max(WallMillis(), peer_activation_ + 1);
   LOG(INFO) << "statestored HA: becoming the active statestore (" << why << "; activation "
@@ -142,8 +144,10 @@ impala::TStatestoreHaHeartbeatResponse StatestoreHa::OnHeartbeat(
                                         (theirs == activation_ &&
                                          PreferredOver(r.src_statestore_id, false))
                                   : PreferredOver(r.src_statestore_id, false);
-    if (keep) {  // the peer steps down on our heartbeat
+    if (keep) {  // the peer steps down on our heartbeat, or on our answer
       resp.status = ToTStatus(Status::OK());
+      resp.__set_dst_statestore_active(true);
+      resp.__set_dst_active_statestored_version(activation_);
       return resp;
     }
     BecomeStandbyLocked("the peer is active too, with a later activation");
@@ -156,6 +160,8 @@ impala::TStatestoreHaHeartbeatResponse StatestoreHa::OnHeartbeat(
                                 r.active_catalogd_address.port);
   }
   resp.status = ToTStatus(Status::OK());
+  resp.__set_dst_statestore_active(active_);
+  resp.__set_dst_active_statestored_version(activation_);
   return resp;
 }
 
@@ -210,7 +216,27 @@ void StatestoreHa::SendHeartbeat() {
   Status s = heartbeat_client_->Call(
       "StatestoreHaHeartbeat",
       [&](impala::StatestoreHaServiceClient& c) { c.StatestoreHaHeartbeat(resp, req); });
-  if (!s.ok()) heartbeat_client_.reset();  // a fresh connection next time
+  if (!s.ok()) {
+    heartbeat_client_.reset();  // a fresh connection next time
+    return;
+  }
+  if (!FromTStatus(resp.status).ok()) return;
+  MutexLock l(&mu_);
+  if (!active_) return;
+  last_peer_answer_ = Clock::now();
+  peer_answered_standby_ = resp.__isset.dst_statestore_active && !resp.dst_statestore_active;
+  if (resp.__isset.dst_statestore_active && resp.dst_statestore_active &&
+      resp.__isset.dst_active_statestored_version) {
+    int64_t theirs = resp.dst_active_statestored_version;
+    if (theirs < 0 || theirs > CatalogdHa::kMaxActivation) theirs = 0;
+    peer_activation_ = std::max(peer_activation_, theirs);
+    // The rule of OnHeartbeat, from this side: the later activation keeps
+    // the role (we were stopped or cut off while the peer took over).
+    if (theirs > activation_ ||
+        (theirs == activation_ && peer_id_ && !PreferredOver(*peer_id_, false))) {
+      BecomeStandbyLocked("the peer answered as active, with a later activation");
+    }
+  }
 }
 
 void StatestoreHa::Loop() {
@@ -230,6 +256,22 @@ void StatestoreHa::Loop() {
       if (decided && !active && now - last_peer_heartbeat_ >= opts_.peer_timeout) {
         BecomeActiveLocked("no heartbeat from the active peer");
         continue;
+      }
+      if (decided && active) {
+        // Subscribers skip our updates: they heard of a later activation
+        // (the peer's, made while we were stopped). If the peer is no longer
+        // active (it answers as a standby, or not at all), activate again
+        // above it, or nobody would take our updates; if it is, its answer
+        // or heartbeat makes us step down.
+        const int64_t newer = broker_->NewerActivationHeard();
+        if (newer > activation_ &&
+            (peer_answered_standby_ || now - last_peer_answer_ >= opts_.peer_timeout)) {
+          peer_activation_ = std::max(peer_activation_, newer);
+          active_ = false;
+          BecomeActiveLocked("subscribers heard of a later activation, which the peer no "
+                             "longer holds");
+          continue;
+        }
       }
     }
     if (!decided) {

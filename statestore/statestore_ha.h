@@ -109,6 +109,10 @@ class StatestoreHa {
   int64_t activation_ GUARDED_BY(mu_) = 0;       // our latest activation version
   int64_t peer_activation_ GUARDED_BY(mu_) = 0;  // the highest heard from the peer
   std::chrono::steady_clock::time_point last_peer_heartbeat_ GUARDED_BY(mu_);
+  // While active: when the peer last answered our heartbeat, and whether it
+  // answered as a standby.
+  std::chrono::steady_clock::time_point last_peer_answer_ GUARDED_BY(mu_);
+  bool peer_answered_standby_ GUARDED_BY(mu_) = false;
   std::thread thread_;
   // The heartbeat connection to the peer (the loop thread only).
   std::unique_ptr<ThriftClient<impala::StatestoreHaServiceClient>> heartbeat_client_;

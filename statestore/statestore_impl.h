@@ -117,6 +117,10 @@ class Statestore::Impl {
     MutexLock l(&mu_);
     return FindRegistrationLocked(registration_id) != nullptr;
   }
+  int64_t NewerActivationHeard() const EXCLUDES(mu_) {
+    MutexLock l(&mu_);
+    return newer_activation_heard_;
+  }
   bool IsActive() const {
     MutexLock l(&mu_);
     return active_;
@@ -180,6 +184,9 @@ class Statestore::Impl {
     // Sent as UpdateStateOneway (PlanUpdateLocked): booked as delivered
     // once written, no reply read.
     bool oneway = false;
+    // statestored HA: this statestore's activation, sent with the update
+    // (0 without HA).
+    int64_t activation = 0;
     Clock::time_point sent_at;
     // The reply, as ReadReply() left it for BookReplyLocked().
     Status reply_status;
@@ -350,6 +357,9 @@ class Statestore::Impl {
   CatalogdHa ha_ GUARDED_BY(mu_);
   bool active_ GUARDED_BY(mu_) = true;  // statestored HA role
   int64_t active_version_ GUARDED_BY(mu_) = 0;
+  // The latest activation a subscriber said it heard of when it skipped one
+  // of our updates as stale (TUpdateStateResponse field 100).
+  int64_t newer_activation_heard_ GUARDED_BY(mu_) = 0;
   SteadyTime hold_until_ GUARDED_BY(mu_);  // see StartUpdate
   std::minstd_rand jitter_ GUARDED_BY(mu_){std::random_device{}()};  // NextPeriodicLocked
   CondVar update_cv_;

@@ -198,6 +198,7 @@ bool Statestore::Impl::PlanUpdateLocked(UpdateRun* run) {
 
 void Statestore::Impl::PrepareUpdateLocked(UpdateRun* run) {
   const SubscriberRecord& sub = *run->sub;
+  run->activation = opts_.start_as_standby ? active_version_ : 0;
   if (!active_) {
     run->step = RunStep::kNone;  // a standby statestore sends no updates
   } else if (NeedsRoleUpdateLocked(sub) || NeedsCatalogdUpdateLocked(sub)) {
@@ -234,7 +235,7 @@ bool Statestore::Impl::StartUpdate(UpdateRun* run) {
   if (update_entries_ != nullptr) update_entries_->Record(entries);
   run->sent_at = Clock::now();
   const auto send = [&](impala::StatestoreSubscriberClient& c) {
-    SendUpdateState(c, parts, sub->registration_id, statestore_id_, run->oneway);
+    SendUpdateState(c, parts, sub->registration_id, statestore_id_, run->oneway, run->activation);
   };
   const Status s = run->oneway ? sub->update_channel->Send("UpdateStateOneway", send)
                                : sub->update_channel->Start("UpdateState", send);
@@ -287,6 +288,16 @@ void Statestore::Impl::ReadReply(UpdateRun* run) {
   run->reply_status = run->sub->update_channel->Finish(
       "UpdateState", [&](impala::StatestoreSubscriberClient& c) { c.recv_UpdateState(resp); });
   if (update_latency_ != nullptr) update_latency_->RecordMicrosSince(run->sent_at);
+  if (run->reply_status.ok() && resp.__isset.newer_statestored_version &&
+      resp.newer_statestored_version > 0) {
+    // A subscriber heard of a later activation: the peer took over while
+    // this statestore was stopped or cut off (StatestoreHa steps down, or
+    // activates above it if the peer is gone).
+    MutexLock l(&mu_);
+    newer_activation_heard_ =
+        std::max(newer_activation_heard_,
+                 std::min(resp.newer_statestored_version, CatalogdHa::kMaxActivation));
+  }
   if (ReplyFailed(run->reply_status, resp) || ReplySkipped(resp)) return;
   // Write what the subscriber published (a reply that publishes nothing
   // needs no publish lock).
@@ -378,6 +389,15 @@ void Statestore::Impl::RunHeartbeat(const SubPtr& sub) {
   req.__set_statestore_id(statestore_id_);
   impala::THeartbeatResponse resp;
   Status s;
+  bool active_catalogd = false;
+  {
+    MutexLock l(&mu_);
+    active_catalogd = ha_.IsActive(sub->id);
+  }
+  // The active catalogd is watched closely: a stopped one is noticed within
+  // about max_missed * (probe interval + this timeout).
+  sub->heartbeat_channel->SetExchangeTimeout(milliseconds(
+      active_catalogd ? opts_.active_catalogd_heartbeat_timeout_ms : opts_.heartbeat_timeout_ms));
   {
     metrics::ScopedLatencyTimer timer(heartbeat_latency_);
     s = sub->heartbeat_channel->Call(
@@ -389,7 +409,9 @@ void Statestore::Impl::RunHeartbeat(const SubPtr& sub) {
     MutexLock l(&mu_);
     ++counters_.heartbeats_sent;
     sub->heartbeat.in_flight = false;
-    sub->heartbeat.next_due = NextPeriodicLocked(opts_.heartbeat_interval_ms);
+    sub->heartbeat.next_due =
+        ha_.IsActive(sub->id) ? Now() + milliseconds(opts_.active_catalogd_probe_interval_ms)
+                              : NextPeriodicLocked(opts_.heartbeat_interval_ms);
     NoteRpcOutcome(&sub->heartbeat, s);
     if (ok) {
       sub->consecutive_heartbeat_failures = 0;

@@ -55,8 +55,11 @@ DEFINE_int32(catalogd_ha_preemption_wait_period_ms, 10000,
              "second catalogd to register (one registered with --force_catalogd_active, or a "
              "second one, ends the wait).");
 DEFINE_int32(active_catalogd_designation_monitoring_interval_ms, 100,
-             "catalogd HA: once the active catalogd misses a heartbeat, it is probed at this "
-             "interval instead of --statestore_heartbeat_frequency_ms.");
+             "catalogd HA: the active catalogd is heartbeated at this interval instead of "
+             "--statestore_heartbeat_frequency_ms.");
+DEFINE_int32(active_catalogd_heartbeat_timeout_ms, 250,
+             "catalogd HA: a heartbeat to the active catalogd that has no answer within this "
+             "long is missed (a stopped process accepts connections but never answers).");
 DEFINE_int32(active_catalogd_max_missed_heartbeats, 3,
              "catalogd HA: consecutive missed heartbeats (probes included) after which the "
              "active role passes to a standby catalogd.");
@@ -69,7 +72,7 @@ DEFINE_int32(state_store_ha_port, 24020,
 DEFINE_string(state_store_peer_host, "127.0.0.1", "statestored HA: the other statestore's host.");
 DEFINE_int32(state_store_peer_ha_port, 24020,
              "statestored HA: the other statestore's StatestoreHaService port.");
-DEFINE_int32(statestore_peer_timeout_seconds, 3,
+DEFINE_int32(statestore_peer_timeout_seconds, 1,
              "statestored HA: a standby that hears no heartbeat from the active for this long "
              "takes over (and at start-up, a peer that does not answer for this long is taken "
              "to be down).");
@@ -109,6 +112,8 @@ int main(int argc, char** argv) {
       std::chrono::milliseconds(std::max(0, FLAGS_catalogd_ha_preemption_wait_period_ms));
   ss.active_catalogd_probe_interval_ms =
       std::max(1, FLAGS_active_catalogd_designation_monitoring_interval_ms);
+  ss.active_catalogd_heartbeat_timeout_ms =
+      std::max(1, FLAGS_active_catalogd_heartbeat_timeout_ms);
   ss.active_catalogd_max_missed_heartbeats =
       std::max(1, FLAGS_active_catalogd_max_missed_heartbeats);
   ss.writers.catalogd_identity = FLAGS_statestore_catalogd_identity;

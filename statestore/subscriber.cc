@@ -317,6 +317,7 @@ void StatestoreSubscriber::UpdateStateLocked(const impala::TUpdateStateRequest& 
   Status status;
   bool skip = false;
   int64_t generation = 0;
+  int64_t newer_activation = 0;
   {
     MutexLock l(&mu_);
     const auto deadline = Clock::now() + kWaitForRegistration;
@@ -333,10 +334,24 @@ void StatestoreSubscriber::UpdateStateLocked(const impala::TUpdateStateRequest& 
     }
     generation = num_registrations_;
   }
+  if (status.ok() && !skip && req.__isset.active_statestored_version) {
+    statestore_activation_ = req.active_statestored_version;
+  }
+  if (status.ok() && !skip && options_.activations != nullptr &&
+      req.__isset.active_statestored_version &&
+      !options_.activations->Observe(req.active_statestored_version)) {
+    // From a statestore that was stopped while the other took over.
+    skip = true;
+    newer_activation = options_.activations->newest();
+    VLOG(1) << options_.subscriber_id << ": skipping an update of statestore activation "
+            << req.active_statestored_version << " (activation " << newer_activation
+            << " is later)";
+  }
   if (!status.ok()) {
     resp->status = ToTStatus(status);
   } else if (skip) {
     resp->__set_skipped(true);
+    if (newer_activation > 0) resp->__set_newer_statestored_version(newer_activation);
   } else {
     ProcessUpdate(req, generation, resp);
   }

@@ -61,6 +61,7 @@
 #include "common/util/result.h"
 #include "common/util/status.h"
 #include "statestore/catalogd_designation.h"
+#include "statestore/statestore_activations.h"
 
 namespace impala {
 class StatestoreServiceClient;
@@ -119,6 +120,10 @@ struct StatestoreSubscriberOptions {
   // block for long nor call Stop().
   bool subscribe_catalogd_change = false;
   std::function<void(const CatalogdDesignation&)> on_catalogd_change;
+  // statestored HA: shared by the daemon's subscribers (one per statestore).
+  // Updates from a statestore whose activation is older than one heard of
+  // are skipped (statestore_activations.h). Null: every update is taken.
+  std::shared_ptr<StatestoreActivations> activations;
   // catalogd only: passed through in the registration.
   std::optional<impala::TCatalogRegistration> catalogd_registration;
 
@@ -146,6 +151,11 @@ struct StatestoreSubscriberOptions {
   int rpc_connect_timeout_ms = 2000;
   int register_timeout_ms = 10000;
   int request_update_timeout_ms = 2000;
+  // Publish() calls (pushed publications, a few entries each): short, so a
+  // stopped statestore holds the publisher for little longer than this
+  // (twice, with the retry of a kept connection) before it falls back to
+  // the reply path.
+  int publish_timeout_ms = 300;
 
   // The callback server.
   int max_connections = 64;
@@ -186,7 +196,7 @@ class StatestoreSubscriber {
   // to this subscriber. Each delta names its topic; from_version is not
   // allowed (it belongs to a reply). All or nothing: an error means nothing
   // was written (not registered, stopped, the statestore refused a delta or
-  // could not be reached within request_update_timeout_ms; a stale kept
+  // could not be reached within publish_timeout_ms; a stale kept
   // connection is retried once, and writing the same entries twice is
   // harmless). Returns each written topic's version after the write (at
   // least that of our last entry; WaitForMinSubscriberTopicVersion with it
@@ -216,6 +226,10 @@ class StatestoreSubscriber {
   // round of acknowledgements of updates sent oneway.
   void ExpectMinWait(const std::string& topic) EXCLUDES(mu_);
 
+  // statestored HA: the activation version of this subscriber's statestore
+  // as last announced (its registration reply, UpdateStatestoredRole, its
+  // updates); 0 while it is a standby or said nothing.
+  int64_t statestore_activation() const { return statestore_activation_.load(); }
   // The current registration (nullopt when not registered).
   std::optional<impala::TUniqueId> registration_id() const EXCLUDES(mu_);
   // The active catalogd last announced (nullopt before any announcement).
@@ -295,10 +309,11 @@ class StatestoreSubscriber {
   // Publish): a plain one (send an update now), with the on-request choice
   // and the minimum versions waited for, or with publications. OK when the
   // statestore answered OK; `resp` (optional) receives its answer.
+  // `timeout_ms` 0: request_update_timeout_ms.
   [[nodiscard]] Status SendRequestTopicUpdate(StatestoreClient* client,
                                               impala::TRequestTopicUpdateRequest req,
-                                              impala::TRequestTopicUpdateResponse* resp = nullptr)
-      EXCLUDES(mu_);
+                                              impala::TRequestTopicUpdateResponse* resp = nullptr,
+                                              int timeout_ms = 0) EXCLUDES(mu_);
   // RequestTopicUpdate on publish_client_ (serialised by publish_mu_) as the
   // current registration, with its token; fails when not registered, or
   // when `only_for` is set and is not the current registration.
@@ -331,6 +346,7 @@ class StatestoreSubscriber {
 
   // Constant after construction.
   const StatestoreSubscriberOptions options_;
+  std::atomic<int64_t> statestore_activation_{0};
 
   // Written by AddTopic before Start(), read-only afterwards.
   std::map<std::string, TopicSubscription> subscriptions_;

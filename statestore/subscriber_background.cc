@@ -101,6 +101,14 @@ Status StatestoreSubscriber::Register() {
     }
     state_cv_.Broadcast();
   }
+  if (s.ok()) {
+    const bool active = resp.__isset.statestore_is_active && resp.statestore_is_active &&
+                        resp.__isset.active_statestored_version;
+    statestore_activation_ = active ? resp.active_statestored_version : 0;
+    if (active && options_.activations != nullptr) {
+      options_.activations->Observe(resp.active_statestored_version);
+    }
+  }
   if (s.ok() && options_.subscribe_catalogd_change && resp.__isset.catalogd_registration &&
       resp.__isset.catalogd_version) {
     Status observed = ObserveCatalogdLocked(resp.catalogd_version, resp.catalogd_registration);
@@ -114,12 +122,13 @@ Status StatestoreSubscriber::Register() {
 
 Status StatestoreSubscriber::SendRequestTopicUpdate(StatestoreClient* client,
                                                     impala::TRequestTopicUpdateRequest req,
-                                                    impala::TRequestTopicUpdateResponse* resp) {
+                                                    impala::TRequestTopicUpdateResponse* resp,
+                                                    int timeout_ms) {
   req.protocol_version = impala::StatestoreServiceVersion::V2;
   impala::TRequestTopicUpdateResponse local;
   impala::TRequestTopicUpdateResponse& out = resp != nullptr ? *resp : local;
   Status s = CallStatestore(
-      client, "RequestTopicUpdate", options_.request_update_timeout_ms,
+      client, "RequestTopicUpdate", timeout_ms > 0 ? timeout_ms : options_.request_update_timeout_ms,
       [&](impala::StatestoreServiceClient& c) { c.RequestTopicUpdate(out, req); });
   if (s.ok()) s = FromTStatus(out.status);
   if (s.ok() || !out.__isset.registration_unknown || !out.registration_unknown) return s;

@@ -49,6 +49,12 @@ void StatestoreSubscriber::UpdateStatestoredRole(const impala::TUpdateStatestore
                                                  impala::TUpdateStatestoredRoleResponse* resp) {
   MutexLock cl(&catalogd_mu_);
   Status s = CheckAnnouncementIds("UpdateStatestoredRole", req.registration_id, req.statestore_id);
+  if (s.ok()) {
+    statestore_activation_ = req.is_active ? req.active_statestored_version : 0;
+    if (req.is_active && options_.activations != nullptr) {
+      options_.activations->Observe(req.active_statestored_version);
+    }
+  }
   if (!s.ok()) {
     resp->__set_skipped(true);
   } else if (options_.subscribe_catalogd_change && req.__isset.catalogd_version &&

@@ -43,6 +43,11 @@ Status SubscriberChannel::EndExchange(const char* rpc_name, Status s) {
                           std::to_string(exchange_timeout_.count()) + " ms (" + s.ToString() + ")");
 }
 
+void SubscriberChannel::SetExchangeTimeout(std::chrono::milliseconds timeout) {
+  MutexLock l(&mu_);
+  exchange_timeout_ = timeout;
+}
+
 bool SubscriberChannel::InterruptIfOverdue(TimePoint now) {
   MutexLock l(&mu_);
   if (!in_exchange_ || overdue_ || closed_ || now < deadline_) return false;

@@ -101,6 +101,9 @@ class SubscriberChannel {
   // Returns true if it did.
   bool InterruptIfOverdue(TimePoint now) EXCLUDES(mu_);
 
+  // The exchange deadline of the calls that start from now on.
+  void SetExchangeTimeout(std::chrono::milliseconds timeout) EXCLUDES(mu_);
+
   // Interrupts any call in progress and fails every later one (the
   // registration ended, or the broker is shutting down). Idempotent.
   void Close() EXCLUDES(mu_);
@@ -116,9 +119,8 @@ class SubscriberChannel {
   const std::string host_;
   const int port_;
   const ThriftClientOptions options_;
-  const std::chrono::milliseconds exchange_timeout_;
-
   Mutex mu_;  // terminal
+  std::chrono::milliseconds exchange_timeout_ GUARDED_BY(mu_);
   std::unique_ptr<Client> client_ GUARDED_BY(mu_);
   bool in_exchange_ GUARDED_BY(mu_) = false;
   TimePoint deadline_ GUARDED_BY(mu_);

@@ -32,6 +32,9 @@ void StatestoreSubscriber::UpdateStateOneway(const impala::TUpdateStateRequest& 
     ApplyUpdateLocked(req, &resp);
   }
   if (!req.__isset.registration_id) return;  // not ours to answer
+  // Skipped as stale (a later statestored activation): nothing to answer to
+  // a statestore that is no longer the active one.
+  if (resp.__isset.newer_statestored_version) return;
   impala::TRequestTopicUpdateRequest answer;
   {
     MutexLock l(&mu_);

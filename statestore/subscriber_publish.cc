@@ -43,7 +43,12 @@ Status StatestoreSubscriber::SendAsRegistered(impala::TRequestTopicUpdateRequest
   if (!options_.security.statestore_auth_token.empty()) {
     req.__set_auth_token(options_.security.statestore_auth_token);
   }
-  return SendRequestTopicUpdate(publish_client_.get(), std::move(req), resp);
+  // Publications are pushed with the short timeout; the answers to oneway
+  // updates (resends) with the usual one.
+  const int timeout_ms = req.__isset.topic_updates && !req.__isset.resend_from
+                             ? options_.publish_timeout_ms
+                             : options_.request_update_timeout_ms;
+  return SendRequestTopicUpdate(publish_client_.get(), std::move(req), resp, timeout_ms);
 }
 
 }  // namespace ics::statestore

@@ -144,7 +144,7 @@ uint32_t WritePart(TProtocol* out, const UpdateStatePart& part) {
 
 uint32_t WriteRequest(TProtocol* out, const std::vector<UpdateStatePart>& parts,
                       const impala::TUniqueId& registration_id,
-                      const impala::TUniqueId& statestore_id) {
+                      const impala::TUniqueId& statestore_id, int64_t active_statestored_version) {
   uint32_t n = out->writeStructBegin("TUpdateStateRequest");
   n += out->writeFieldBegin("protocol_version", T_I32, 1);
   n += out->writeI32(static_cast<int32_t>(impala::StatestoreServiceVersion::V2));
@@ -160,6 +160,11 @@ uint32_t WriteRequest(TProtocol* out, const std::vector<UpdateStatePart>& parts,
   n += out->writeFieldBegin("statestore_id", T_STRUCT, 4);
   n += statestore_id.write(out);
   n += out->writeFieldEnd();
+  if (active_statestored_version > 0) {
+    n += out->writeFieldBegin("active_statestored_version", T_I64, 100);
+    n += out->writeI64(active_statestored_version);
+    n += out->writeFieldEnd();
+  }
   n += out->writeFieldStop();
   return n + out->writeStructEnd();
 }
@@ -169,7 +174,8 @@ uint32_t WriteRequest(TProtocol* out, const std::vector<UpdateStatePart>& parts,
 void SendUpdateState(impala::StatestoreSubscriberClient& client,
                      const std::vector<UpdateStatePart>& parts,
                      const impala::TUniqueId& registration_id,
-                     const impala::TUniqueId& statestore_id, bool oneway) {
+                     const impala::TUniqueId& statestore_id, bool oneway,
+                     int64_t active_statestored_version) {
   TProtocol* out = client.getOutputProtocol().get();
   if (!SpeaksBinary(out)) {
     throw TProtocolException(TProtocolException::NOT_IMPLEMENTED,
@@ -183,7 +189,8 @@ void SendUpdateState(impala::StatestoreSubscriberClient& client,
                        oneway ? "StatestoreSubscriber_UpdateStateOneway_pargs"
                               : "StatestoreSubscriber_UpdateState_pargs",
                        "params", 1, [&](TProtocol* o) {
-                         WriteRequest(o, parts, registration_id, statestore_id);
+                         WriteRequest(o, parts, registration_id, statestore_id,
+                                      active_statestored_version);
                        });
 }
 

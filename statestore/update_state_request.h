@@ -79,13 +79,15 @@ struct UpdateStatePart {
 // Writes and flushes one UpdateState call on the client's output protocol
 // (UpdateStateOneway with `oneway`: the same request in a oneway message):
 // protocol_version V2, `parts` as topic_deltas (sorted by topic name, no
-// name twice), then the registration and statestore ids. Thrift exceptions
+// name twice), then the registration and statestore ids, and (when > 0)
+// `active_statestored_version` as field 100. Thrift exceptions
 // propagate (the caller's channel turns them into a Status); an output
 // protocol that is not binary throws TProtocolException(NOT_IMPLEMENTED)
 // before anything is written.
 void SendUpdateState(impala::StatestoreSubscriberClient& client,
                                      const std::vector<UpdateStatePart>& parts,
                                      const impala::TUniqueId& registration_id,
-                                     const impala::TUniqueId& statestore_id, bool oneway = false);
+                                     const impala::TUniqueId& statestore_id, bool oneway = false,
+                                     int64_t active_statestored_version = 0);
 
 }  // namespace ics::statestore

@@ -316,6 +316,17 @@ Status CatalogServer::Start() {
       fence_->SetOnFenced([role](const Status& why) { role->OnFenced(why); });
     }
     sopts.catalogd_registration = reg;
+    if (opts_.statestore2_port > 0) {
+      // Updates from a statestore that lost the role while stopped are
+      // skipped; when the active statestore changes, the whole topic is
+      // published again: the new active's topic may lack what went to the
+      // other one (or hold an old state of it).
+      sopts.activations = std::make_shared<statestore::StatestoreActivations>([this](int64_t) {
+        if (publisher_ != nullptr) publisher_->RequestFullResend();
+        if (subscriber_ != nullptr) subscriber_->RequestTopicUpdate();
+        if (subscriber2_ != nullptr) subscriber2_->RequestTopicUpdate();
+      });
+    }
     subscriber_ = std::make_unique<statestore::StatestoreSubscriber>(sopts);
     if (opts_.statestore2_port > 0) {
       // statestored HA: registered with both; only the active one sends
@@ -364,6 +375,20 @@ Status CatalogServer::Start() {
                                   std::chrono::steady_clock::time_point build_start) -> Status {
         cm->RecordPublication(deltas, 0, build_start);  // built, whether or not it is taken
         if (sub2 == nullptr) return sub->Publish(std::move(deltas)).status();
+        const int64_t newest = sub->options().activations->newest();
+        if (newest > 0) {
+          // Only to the statestore of the latest activation: one that was
+          // stopped while the other took over may still take a push, and
+          // what it takes would never reach the coordinators.
+          statestore::StatestoreSubscriber* to =
+              sub->statestore_activation() == newest    ? sub
+              : sub2->statestore_activation() == newest ? sub2
+                                                         : nullptr;
+          if (to == nullptr) {
+            return Status(ErrorCode::kRecoverableError, "no statestore holds the latest activation");
+          }
+          return to->Publish(std::move(deltas)).status();
+        }
         auto first = sub->Publish(deltas);  // a copy: sub2 may need them
         return first.ok() ? Status::OK() : sub2->Publish(std::move(deltas)).status();
       };

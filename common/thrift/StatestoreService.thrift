@@ -193,6 +193,14 @@ struct TUpdateStateRequest {
   2: required map<string, TTopicDelta> topic_deltas;
   3: optional Types.TUniqueId registration_id;
   4: optional Types.TUniqueId statestore_id;
+  // This project's own field (Impala's subscribers skip it): with
+  // statestored HA, the sending statestore's activation version. A
+  // subscriber that has heard of a later activation (UpdateStatestoredRole,
+  // a registration reply, another statestore's update) skips the update: it
+  // comes from a statestore that was paused or cut off while the other took
+  // over and has not stepped down yet, and taking it would mix the two
+  // statestores' topic numbering.
+  100: optional i64 active_statestored_version;
 }
 
 // Subscriber's answer with its own publications; skipped means "not processed".
@@ -200,6 +208,9 @@ struct TUpdateStateResponse {
   1: required Status.TStatus status;
   2: required list<TTopicDelta> topic_updates;
   3: optional bool skipped;
+  // Our own field: set with skipped when the request's field 100 was older
+  // than an activation the subscriber heard of (that activation).
+  100: optional i64 newer_statestored_version;
 }
 
 struct THeartbeatRequest {
@@ -313,8 +324,14 @@ struct TStatestoreHaHeartbeatRequest {
   102: optional i64 catalogd_version;
 }
 
+// Fields 100 and 101 are our own (Impala's statestored skips them): the
+// answering statestore's role and activation version, so an active
+// statestore that was stopped while its peer took over steps down on the
+// first answer instead of waiting for the peer's own heartbeat.
 struct TStatestoreHaHeartbeatResponse {
   1: required Status.TStatus status;
+  100: optional bool dst_statestore_active;
+  101: optional i64 dst_active_statestored_version;
 }
 
 service StatestoreHaService {

@@ -68,6 +68,9 @@ DEFINE_string(timings, "default", "default: the daemons' own failure-detection f
 DEFINE_string(statements_file, "",
               "Write every statement (client, start and end time of day, ms, outcome, SQL) "
               "here, tab-separated, for a post-mortem next to the daemons' logs.");
+DEFINE_string(statestored_flags, "", "More flags for both statestoreds (space-separated).");
+DEFINE_string(catalogd_flags, "", "More flags for both catalogds (space-separated).");
+DEFINE_string(coordinator_flags, "", "More flags for coordinator-sim (space-separated).");
 DEFINE_bool(keep_dir, false, "Keep the cluster dir (logs, data) even when the run passes.");
 
 namespace ics::external {
@@ -165,6 +168,13 @@ int Uniform(std::mt19937_64& rng, int lo, int hi) {
   return std::uniform_int_distribution<int>(lo, std::max(lo, hi))(rng);
 }
 
+std::vector<std::string> SplitFlags(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string f; in >> f;) out.push_back(f);
+  return out;
+}
+
 Status ChaosRun::StartCluster() {
   ExternalClusterOptions o;
   o.name = "ics-chaos";
@@ -188,7 +198,9 @@ Status ChaosRun::StartCluster() {
   } else {
     return Status::InvalidArgument("--timings must be default or fast");
   }
-  // Both catalogds start at once; the first designation waits for both.
+  for (std::string& f : SplitFlags(FLAGS_statestored_flags)) o.statestored_flags.push_back(f);
+  o.catalogd_flags = SplitFlags(FLAGS_catalogd_flags);
+  o.coordinator_processes[0].extra_flags = SplitFlags(FLAGS_coordinator_flags);
   if (FLAGS_metastore == "postgres") {
     ICS_ASSIGN_OR_RETURN(o.shared_metastore, FreshMetastoreUri(MetastoreBackend::kPostgres, ""));
   } else if (FLAGS_metastore != "sqlite") {
@@ -500,6 +512,15 @@ void ChaosRun::Report(Clock::time_point run_start, Clock::time_point faults_end,
                 Percentiles(to_active[kind]).c_str());
   }
   std::printf("after healing: gap %.0f ms\n", LongestGap(all, healed_at, end));
+  // The longest gaps of the whole run, wherever they fell.
+  std::vector<std::pair<double, Clock::time_point>> longest;
+  for (size_t i = 1; i < all.size(); ++i) longest.emplace_back(Ms(all[i] - all[i - 1]), all[i - 1]);
+  std::sort(longest.begin(), longest.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::printf("longest gaps:");
+  for (size_t i = 0; i < longest.size() && i < 5; ++i) {
+    std::printf(" %.0f ms from %s;", longest[i].first, wall(longest[i].second).c_str());
+  }
+  std::printf("\n");
 
   // Moments two members of a pair reported the active role at once.
   for (const bool catalogd : {true, false}) {
