@@ -231,8 +231,14 @@ CoordinatorState Coordinator::State() const {
   return s;
 }
 
-Status Coordinator::WaitForSyncDdl(int64_t v) {
+Status Coordinator::WaitForSyncDdl(int64_t v, const impala::TUniqueId& service_id) {
   const auto deadline = Clock::now() + std::chrono::milliseconds(opts_.sync_ddl_timeout_ms);
+  impala::TUniqueId target = service_id;  // the catalogd whose version `v` is
+  impala::TUniqueId seen_at_start;
+  {
+    MutexLock l(&mu_);
+    seen_at_start = topic_service_id_;
+  }
   // In slices, so that a statestore failover mid-wait moves the wait to the
   // new active statestore (and its numbering of topic versions).
   while (true) {
@@ -240,16 +246,26 @@ Status Coordinator::WaitForSyncDdl(int64_t v) {
     int source = 0;
     {
       MutexLock l(&mu_);
-      const impala::TUniqueId sid = topic_service_id_;
-      while (topic_catalog_version_ < v && topic_service_id_ == sid && !stopped_) {
-        if (!topic_cv_.WaitUntil(&mu_, deadline) && topic_catalog_version_ < v) {
+      const auto reached = [&] {
+        mu_.AssertHeld();
+        // Another catalogd than the one that answered (and than the one the
+        // topic showed before): its whole catalog postdates the change.
+        if (topic_service_id_ != target && topic_service_id_ != seen_at_start) {
+          target = topic_service_id_;
+          v = 1;
+        }
+        return topic_service_id_ == target && topic_catalog_version_ >= v;
+      };
+      while (!reached() && !stopped_) {
+        if (!topic_cv_.WaitUntil(&mu_, deadline) && !reached()) {
           return Status::TimedOut(
               "SYNC_DDL timed out after " + std::to_string(opts_.sync_ddl_timeout_ms) +
               " ms waiting for catalog version " + std::to_string(v) +
               " to reach this coordinator (it has " + std::to_string(topic_catalog_version_) + ")");
         }
       }
-      if (topic_service_id_ != sid) return Status::OK();  // catalogd restarted: peer gives up
+      if (stopped_) return Status::Shutdown("coordinator stopped");
+      const impala::TUniqueId sid = topic_service_id_;
       // The first delta that carried version v or a later one. None (the
       // statestore changed and has not sent a delta that carried the
       // catalog's version yet): wait for one.
@@ -301,7 +317,7 @@ Result<impala::TCatalogUpdateResult> Coordinator::Finish(impala::TCatalogUpdateR
   if (!st.ok()) return st;
   catalog_->ApplyUpdateResult(result);
   if (!sync_ddl || result.is_invalidate) return result;
-  st = WaitForSyncDdl(result.version);
+  st = WaitForSyncDdl(result.version, result.catalog_service_id);
   if (st.Is(ErrorCode::kTimedOut)) {
     // The change is committed: failing the statement now would tell the
     // client it did not happen.

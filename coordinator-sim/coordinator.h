@@ -135,9 +135,14 @@ class Coordinator : public CoordinatorBackend {
   // Whether the first catalog topic update has been applied (no waiting).
   bool catalog_ready() const EXCLUDES(mu_);
 
-  // Waits (SYNC_DDL) until catalog version `v` was seen on the topic and
-  // every subscriber processed the topic version that carried it.
-  [[nodiscard]] Status WaitForSyncDdl(int64_t v) EXCLUDES(mu_);
+  // Waits (SYNC_DDL) until catalog version `v` of the catalogd with service
+  // id `service_id` (the one that answered) was seen on the topic and every
+  // subscriber processed the topic version that carried it. If another
+  // catalogd publishes meanwhile (a failover), any version of its catalog
+  // holds the change (it caught up with the metastore after the change
+  // committed): the wait is then for its first version seen.
+  [[nodiscard]] Status WaitForSyncDdl(int64_t v, const impala::TUniqueId& service_id)
+      EXCLUDES(mu_);
 
   // Highest catalog version seen on the topic (not counting own results).
   int64_t topic_catalog_version() const EXCLUDES(mu_);
