@@ -1,5 +1,7 @@
 #include "statestore/subscriber_channel.h"
 
+#include <algorithm>
+
 namespace ics::statestore {
 
 SubscriberChannel::SubscriberChannel(std::string host, int port, ThriftClientOptions options,
@@ -7,13 +9,16 @@ SubscriberChannel::SubscriberChannel(std::string host, int port, ThriftClientOpt
     : host_(std::move(host)),
       port_(port),
       options_(std::move(options)),
-      exchange_timeout_(exchange_timeout_ms) {
+      exchange_timeout_(exchange_timeout_ms),
+      connect_timeout_ms_(options_.connect_timeout_ms) {
   MutexLock l(&mu_);
   client_ = MakeClient();
 }
 
 std::unique_ptr<SubscriberChannel::Client> SubscriberChannel::MakeClient() const {
-  return std::make_unique<Client>(host_, port_, options_);
+  ThriftClientOptions o = options_;
+  o.connect_timeout_ms = connect_timeout_ms_;
+  return std::make_unique<Client>(host_, port_, o);
 }
 
 SubscriberChannel::Client* SubscriberChannel::CurrentClient() {
@@ -45,7 +50,14 @@ Status SubscriberChannel::EndExchange(const char* rpc_name, Status s) {
 
 void SubscriberChannel::SetExchangeTimeout(std::chrono::milliseconds timeout) {
   MutexLock l(&mu_);
+  if (timeout == exchange_timeout_) return;
   exchange_timeout_ = timeout;
+  const int connect_ms =
+      std::max(1, std::min(options_.connect_timeout_ms, static_cast<int>(timeout.count())));
+  if (connect_ms == connect_timeout_ms_) return;
+  connect_timeout_ms_ = connect_ms;
+  // A client with the new connect bound (the caller makes no call now).
+  if (!closed_ && !in_exchange_) client_ = MakeClient();
 }
 
 bool SubscriberChannel::InterruptIfOverdue(TimePoint now) {

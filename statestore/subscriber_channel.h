@@ -101,7 +101,9 @@ class SubscriberChannel {
   // Returns true if it did.
   bool InterruptIfOverdue(TimePoint now) EXCLUDES(mu_);
 
-  // The exchange deadline of the calls that start from now on.
+  // The exchange deadline of the calls that start from now on; it bounds
+  // their connecting too (a stopped peer whose accept queue is full makes a
+  // connect wait). Called by the thread that makes the calls, between them.
   void SetExchangeTimeout(std::chrono::milliseconds timeout) EXCLUDES(mu_);
 
   // Interrupts any call in progress and fails every later one (the
@@ -109,7 +111,7 @@ class SubscriberChannel {
   void Close() EXCLUDES(mu_);
 
  private:
-  std::unique_ptr<Client> MakeClient() const;
+  std::unique_ptr<Client> MakeClient() const REQUIRES(mu_);
   Client* CurrentClient() EXCLUDES(mu_);
   bool BeginExchange() EXCLUDES(mu_);
   Status EndExchange(const char* rpc_name, Status s) EXCLUDES(mu_);
@@ -121,6 +123,7 @@ class SubscriberChannel {
   const ThriftClientOptions options_;
   Mutex mu_;  // terminal
   std::chrono::milliseconds exchange_timeout_ GUARDED_BY(mu_);
+  int connect_timeout_ms_ GUARDED_BY(mu_);
   std::unique_ptr<Client> client_ GUARDED_BY(mu_);
   bool in_exchange_ GUARDED_BY(mu_) = false;
   TimePoint deadline_ GUARDED_BY(mu_);

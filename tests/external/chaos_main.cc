@@ -71,6 +71,9 @@ DEFINE_string(statements_file, "",
 DEFINE_string(statestored_flags, "", "More flags for both statestoreds (space-separated).");
 DEFINE_string(catalogd_flags, "", "More flags for both catalogds (space-separated).");
 DEFINE_string(coordinator_flags, "", "More flags for coordinator-sim (space-separated).");
+DEFINE_int32(keep_dir_gap_ms, 3000,
+             "Keep the cluster dir (logs, data) when a gap between acknowledgements was "
+             "longer than this, even when the run passed, for a post-mortem.");
 DEFINE_bool(keep_dir, false, "Keep the cluster dir (logs, data) even when the run passes.");
 
 namespace ics::external {
@@ -162,6 +165,7 @@ class ChaosRun {
   std::map<std::string, std::string> down_;  // role -> "killed" / "paused"
   std::vector<std::string> problems_;
   Clock::time_point baseline_from_, baseline_to_;
+  double longest_gap_ms_ = 0;
 };
 
 int Uniform(std::mt19937_64& rng, int lo, int hi) {
@@ -394,7 +398,11 @@ int ChaosRun::Main() {
     problems_.push_back("coordinator-sim log: " + line);
   }
   Report(baseline_from_, faults_end, healed_at, end);
-  if (!problems_.empty() || FLAGS_keep_dir) cluster_->set_keep_dir(true);
+  const bool long_gap = longest_gap_ms_ > FLAGS_keep_dir_gap_ms;
+  if (!problems_.empty() || FLAGS_keep_dir || long_gap) cluster_->set_keep_dir(true);
+  if (long_gap && problems_.empty()) {
+    std::printf("a gap of %.0f ms: logs kept in %s\n", longest_gap_ms_, cluster_->dir().c_str());
+  }
   if (!problems_.empty()) {
     std::printf("FAILED: %zu problem(s)\n", problems_.size());
     for (size_t i = 0; i < problems_.size() && i < 50; ++i) {
@@ -516,6 +524,7 @@ void ChaosRun::Report(Clock::time_point run_start, Clock::time_point faults_end,
   std::vector<std::pair<double, Clock::time_point>> longest;
   for (size_t i = 1; i < all.size(); ++i) longest.emplace_back(Ms(all[i] - all[i - 1]), all[i - 1]);
   std::sort(longest.begin(), longest.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  if (!longest.empty()) longest_gap_ms_ = longest[0].first;
   std::printf("longest gaps:");
   for (size_t i = 0; i < longest.size() && i < 5; ++i) {
     std::printf(" %.0f ms from %s;", longest[i].first, wall(longest[i].second).c_str());
