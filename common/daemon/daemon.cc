@@ -7,6 +7,7 @@
 
 #include <gflags/gflags.h>
 #include <glog/logging.h>
+#include <thrift/TOutput.h>
 
 #include "common/rpc/decode_budget.h"
 
@@ -36,6 +37,12 @@ void InitDaemon(int* argc, char*** argv, const char* usage) {
   sigset_t set = ShutdownSignals();
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   signal(SIGPIPE, SIG_IGN);  // a peer closing a socket must not kill the daemon
+  // Thrift prints a line to stderr for every refused connection ("TSocket::
+  // open() error ... Connection refused": hundreds per second while an HA
+  // peer is down); every such failure also comes back as a Status to the
+  // caller, which logs what matters. Thrift's own lines are log detail.
+  apache::thrift::GlobalOutput.setOutputFunction(
+      [](const char* message) { VLOG(1) << "thrift: " << message; });
   SetProcessDecodeMemoryLimit(FLAGS_rpc_max_decode_memory_bytes);
 }
 
