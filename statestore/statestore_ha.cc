@@ -90,7 +90,6 @@ void StatestoreHa::BecomeActiveLocked(const char* why) {
   if (active_) return;
   active_ = true;
   last_peer_answer_ = Clock::now();
-  peer_answered_standby_ = false;
   // Above every activation heard of, even with a clock behind the peer's.
   activation_ = std::max(WallMillis(), peer_activation_ + 1);
   LOG(INFO) << "statestored HA: becoming the active statestore (" << why << "; activation "
@@ -224,7 +223,9 @@ void StatestoreHa::SendHeartbeat() {
   MutexLock l(&mu_);
   if (!active_) return;
   last_peer_answer_ = Clock::now();
-  peer_answered_standby_ = resp.__isset.dst_statestore_active && !resp.dst_statestore_active;
+  if (resp.__isset.dst_statestore_active && !resp.dst_statestore_active) {
+    standby_answer_at_ = last_peer_answer_;
+  }
   if (resp.__isset.dst_statestore_active && resp.dst_statestore_active &&
       resp.__isset.dst_active_statestored_version) {
     int64_t theirs = resp.dst_active_statestored_version;
@@ -263,9 +264,17 @@ void StatestoreHa::Loop() {
         // active (it answers as a standby, or not at all), activate again
         // above it, or nobody would take our updates; if it is, its answer
         // or heartbeat makes us step down.
+        // Only the peer's answers after we noticed count (a resumed
+        // statestore's last answer is from before its pause).
         const int64_t newer = broker_->NewerActivationHeard();
-        if (newer > activation_ &&
-            (peer_answered_standby_ || now - last_peer_answer_ >= opts_.peer_timeout)) {
+        if (newer > activation_ && newer != newer_noticed_) {
+          newer_noticed_ = newer;
+          newer_noticed_at_ = now;
+        }
+        const bool peer_standby = standby_answer_at_ > newer_noticed_at_;
+        const bool peer_silent =
+            last_peer_answer_ < newer_noticed_at_ && now - newer_noticed_at_ >= opts_.peer_timeout;
+        if (newer > activation_ && (peer_standby || peer_silent)) {
           peer_activation_ = std::max(peer_activation_, newer);
           active_ = false;
           BecomeActiveLocked("subscribers heard of a later activation, which the peer no "

@@ -109,10 +109,14 @@ class StatestoreHa {
   int64_t activation_ GUARDED_BY(mu_) = 0;       // our latest activation version
   int64_t peer_activation_ GUARDED_BY(mu_) = 0;  // the highest heard from the peer
   std::chrono::steady_clock::time_point last_peer_heartbeat_ GUARDED_BY(mu_);
-  // While active: when the peer last answered our heartbeat, and whether it
-  // answered as a standby.
+  // While active: when the peer last answered our heartbeat, and last
+  // answered it as a standby.
   std::chrono::steady_clock::time_point last_peer_answer_ GUARDED_BY(mu_);
-  bool peer_answered_standby_ GUARDED_BY(mu_) = false;
+  std::chrono::steady_clock::time_point standby_answer_at_ GUARDED_BY(mu_);
+  // A later activation than ours that subscribers reported, and when we
+  // first noticed it (the peer's answers count only after that).
+  int64_t newer_noticed_ GUARDED_BY(mu_) = 0;
+  std::chrono::steady_clock::time_point newer_noticed_at_ GUARDED_BY(mu_);
   std::thread thread_;
   // The heartbeat connection to the peer (the loop thread only).
   std::unique_ptr<ThriftClient<impala::StatestoreHaServiceClient>> heartbeat_client_;
