@@ -207,6 +207,20 @@ void SubscriberSeeds(CatalogdStack& stack) {
           req.catalogd_registration = catalogd;
           c.send_UpdateCatalogd(req);
         }));
+  // A statestore activated (5); an update from an older activation (3),
+  // skipped, then one from a later one (7), taken.
+  Write("subscriber_fuzz", "stale_activation_update", Calls<Client>([&](Client& c) {
+          impala::TUpdateStatestoredRoleRequest role;
+          role.active_statestored_version = 5;
+          role.is_active = true;
+          c.send_UpdateStatestoredRole(role);
+          impala::TUpdateStateRequest req;
+          req.topic_deltas = {{ics::kCatalogTopic, full}};
+          req.__set_active_statestored_version(3);
+          c.send_UpdateState(req);
+          req.__set_active_statestored_version(7);
+          c.send_UpdateState(req);
+        }));
   Write("subscriber_fuzz", "update_statestored_role", Calls<Client>([&](Client& c) {
           impala::TUpdateStatestoredRoleRequest req;
           req.active_statestored_version = 3;

@@ -14,12 +14,16 @@
 // Heartbeats are answered as the subscriber answers a registered one.
 // Both catalogs are made fresh for each input, so an input reproduces alone;
 // the on-demand one never fetches (topic callbacks only invalidate).
+// Statestore activations (UpdateStatestoredRole, an update's field 100) go to
+// the library's real StatestoreActivations, fresh per input: an update from
+// an older activation is skipped as a subscriber skips it.
 #include <memory>
 
 #include "StatestoreSubscriber.h"
 #include "common/rpc/status_convert.h"
 #include "coordinator-sim/catalog/local_catalog.h"
 #include "statestore/catalogd_designation.h"
+#include "statestore/statestore_activations.h"
 #include "tests/fuzz/fuzz_rpc.h"
 
 namespace ics::fuzz {
@@ -27,8 +31,18 @@ namespace {
 
 class TopicCallbackAdapter : public impala::StatestoreSubscriberIf {
  public:
+  // Forgets the activations of the previous input.
+  void Reset() { activations_ = std::make_unique<statestore::StatestoreActivations>(); }
+
   void UpdateState(impala::TUpdateStateResponse& resp,
                    const impala::TUpdateStateRequest& req) override {
+    if (req.__isset.active_statestored_version &&
+        !activations_->Observe(req.active_statestored_version)) {
+      resp.status = ToTStatus(Status::OK());
+      resp.__set_skipped(true);
+      resp.__set_newer_statestored_version(activations_->newest());
+      return;
+    }
     std::unique_ptr<coord::LocalCatalog> full = coord::MakeFullReplicaCatalog();
     coord::OnDemandOptions od;
     od.catalogd_port = 1;  // never dialled: topic updates do not fetch
@@ -63,19 +77,25 @@ class TopicCallbackAdapter : public impala::StatestoreSubscriberIf {
                              const impala::TUpdateStatestoredRoleRequest& req) override {
     statestore::CatalogdDesignationTracker tracker;
     Status s;
+    if (req.is_active) activations_->Observe(req.active_statestored_version);
     if (req.__isset.catalogd_version && req.__isset.catalogd_registration) {
       s = tracker.Observe(req.catalogd_version, req.catalogd_registration).status();
     }
     resp.status = ToTStatus(s);
   }
+
+ private:
+  std::unique_ptr<statestore::StatestoreActivations> activations_ =
+      std::make_unique<statestore::StatestoreActivations>();
 };
 
 }  // namespace
 }  // namespace ics::fuzz
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static auto* processor = new impala::StatestoreSubscriberProcessor(
-      std::make_shared<ics::fuzz::TopicCallbackAdapter>());
+  static auto adapter = std::make_shared<ics::fuzz::TopicCallbackAdapter>();
+  static auto* processor = new impala::StatestoreSubscriberProcessor(adapter);
+  adapter->Reset();
   ics::fuzz::FeedProcessor(*processor, data, size);
   return 0;
 }
