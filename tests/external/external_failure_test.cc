@@ -88,6 +88,29 @@ using ExternalPausedCoordinator = ExternalTest;
 // heartbeat intervals (it really waited for the hung one) and within
 // SyncDdlBound() of the pause — and after SIGCONT it re-registers and
 // catches up.
+// A SYNC_DDL whose wait for every coordinator times out (a hung coordinator
+// that is not declared failed yet) answers success with a WARNING: catalogd
+// committed the change, and a client must never be told "failed" for a
+// change that happened.
+TEST_F(ExternalPausedCoordinator, SyncDdlTimeoutAnswersSuccessWithAWarning) {
+  ExternalClusterOptions o = TwoProcesses(/*use_local_catalog=*/true);
+  o.sync_ddl_timeout_ms = 1500;
+  o.max_missed_heartbeats = 1000;  // never declared failed during the test
+  ExternalCluster* cl = StartCluster(o);
+  ASSERT_NE(cl, nullptr);
+  ASSERT_TRUE(MustExec(0, "CREATE DATABASE pw", true).ok());
+  ASSERT_TRUE(cl->Pause(kVictim).ok());
+  ExecResult r = cl->Exec(0, "CREATE TABLE pw.t (id INT)", /*sync_ddl=*/true);
+  ASSERT_TRUE(r.ok()) << r.ToString();
+  bool warned = false;
+  for (const std::string& m : r.messages) {
+    warned = warned || (m.rfind("WARNING", 0) == 0 && m.find("committed") != std::string::npos);
+  }
+  EXPECT_TRUE(warned) << r.ToString();
+  EXPECT_TRUE(Contains(Tables(1, "pw"), "t"));
+  cl->Resume(kVictim);
+}
+
 TEST_F(ExternalPausedCoordinator, DeclaredFailedSyncDdlCompletesWithinBound) {
   ExternalCluster* cl = StartCluster(TwoProcesses(/*use_local_catalog=*/false));
   ASSERT_NE(cl, nullptr);
