@@ -188,18 +188,32 @@ int64_t LastCatalogdVersion(const FakeSubscriber& s, int* port) {
   return v;
 }
 
+// A coordinator (subscribed with `coord_topic`) and two HA catalogds,
+// catalogd-a then catalogd-b, whose CatalogService ports are made-up numbers
+// (26001, 26002: the broker only passes them on). False, with a test
+// failure, if one did not start.
+struct HaTrio {
+  FakeSubscriber* coord = nullptr;
+  FakeSubscriber* a = nullptr;
+  FakeSubscriber* b = nullptr;
+};
+bool StartTrio(std::vector<std::unique_ptr<FakeSubscriber>>* subs, int port,
+               impala::TTopicRegistration coord_topic, HaTrio* out) {
+  out->coord = StartHaSubscriber(subs, port, "coordinator", Type::COORDINATOR, std::nullopt,
+                                 {std::move(coord_topic)});
+  out->a = StartHaSubscriber(subs, port, "catalogd-a", Type::CATALOGD, Reg(26001, 100),
+                             {TopicReg(kCatalog, false, "!")});
+  out->b = StartHaSubscriber(subs, port, "catalogd-b", Type::CATALOGD, Reg(26002, 200),
+                             {TopicReg(kCatalog, false, "!")});
+  return out->coord != nullptr && out->a != nullptr && out->b != nullptr;
+}
+
 TEST_F(CatalogdHaBroker, DesignationIsAnnouncedAndFailsOver) {
-  FakeSubscriber* coord = StartHaSubscriber(&subs_, port_, "coordinator", Type::COORDINATOR,
-                                            std::nullopt, {TopicReg(kCatalog, true)});
-  ASSERT_NE(coord, nullptr);
-  // Two catalogds; the CatalogService ports in their registrations are
-  // made-up numbers (the broker only passes them on).
-  FakeSubscriber* a = StartHaSubscriber(&subs_, port_, "catalogd-a", Type::CATALOGD,
-                                        Reg(26001, 100), {TopicReg(kCatalog, false, "!")});
-  FakeSubscriber* b = StartHaSubscriber(&subs_, port_, "catalogd-b", Type::CATALOGD,
-                                        Reg(26002, 200), {TopicReg(kCatalog, false, "!")});
-  ASSERT_NE(a, nullptr);
-  ASSERT_NE(b, nullptr);
+  HaTrio trio;
+  ASSERT_TRUE(StartTrio(&subs_, port_, TopicReg(kCatalog, true), &trio));
+  FakeSubscriber* coord = trio.coord;
+  FakeSubscriber* a = trio.a;
+  FakeSubscriber* b = trio.b;
   // Two candidates end the wait: catalogd-a (started first) is active, and
   // everybody who asked (the catalogds too) is told with UpdateCatalogd.
   int port = 0;
@@ -251,15 +265,11 @@ TEST_F(CatalogdHaBroker, DesignationIsAnnouncedAndFailsOver) {
 // and the other designated, the minimum follows the new active at once (not
 // only when the dead one's registration fails).
 TEST_F(CatalogdHaBroker, MinimumCountsTheActiveCatalogdOnly) {
-  FakeSubscriber* coord = StartHaSubscriber(&subs_, port_, "coordinator", Type::COORDINATOR,
-                                            std::nullopt, {TopicReg(kCatalog, false, "", true)});
-  ASSERT_NE(coord, nullptr);
-  FakeSubscriber* a = StartHaSubscriber(&subs_, port_, "catalogd-a", Type::CATALOGD,
-                                        Reg(26001, 100), {TopicReg(kCatalog, false, "!")});
-  FakeSubscriber* b = StartHaSubscriber(&subs_, port_, "catalogd-b", Type::CATALOGD,
-                                        Reg(26002, 200), {TopicReg(kCatalog, false, "!")});
-  ASSERT_NE(a, nullptr);
-  ASSERT_NE(b, nullptr);
+  HaTrio trio;
+  ASSERT_TRUE(StartTrio(&subs_, port_, TopicReg(kCatalog, false, "", true), &trio));
+  FakeSubscriber* coord = trio.coord;
+  FakeSubscriber* a = trio.a;
+  FakeSubscriber* b = trio.b;
   int port = 0;
   ASSERT_TRUE(coord->WaitUntil([&] { return Seq(LastCatalogdVersion(*coord, &port)) == 1; }, kWait));
   ASSERT_EQ(port, 26001);

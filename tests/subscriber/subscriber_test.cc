@@ -291,50 +291,54 @@ TEST(SubscriberTest, ReRegistersAfterStatestoreRestart) {
   EXPECT_EQ(ss->statestore()->Subscribers().size(), 2u);
 }
 
+// A statestore and one registered subscriber of it (statestore_timeout_ms a
+// minute, statestore_probe_after_ms `probe_after_ms`); then the statestore
+// restarted on the same port, knowing nothing of the subscriber.
+struct RestartedStatestore {
+  std::unique_ptr<StatestoreServer> ss;
+  TopicMirror mirror;
+  std::unique_ptr<StatestoreSubscriber> sub;
+  impala::TUniqueId old_registration;
+  Clock::time_point restarted_at;
+};
+void RestartUnderSubscriber(int probe_after_ms, RestartedStatestore* r) {
+  r->ss = StartStatestore();
+  ASSERT_NE(r->ss, nullptr);
+  const int port = r->ss->port();
+  StatestoreSubscriberOptions o = SubscriberOptions("coord", port);
+  o.statestore_timeout_ms = 60000;
+  o.statestore_probe_after_ms = probe_after_ms;
+  r->sub = StartSubscriber(o, &r->mirror);
+  ASSERT_TRUE(r->sub->WaitForRegistration(milliseconds(5000)).ok());
+  r->old_registration = *r->sub->registration_id();
+  r->ss->Stop();
+  r->ss = StartStatestore(port);
+  ASSERT_NE(r->ss, nullptr);
+  r->restarted_at = Clock::now();
+}
+
 // With statestore_probe_after_ms, a subscriber that hears no heartbeat asks
 // the statestore whether it still knows the registration: a statestore that
 // restarted answers no, and the subscriber registers again at once instead
 // of after statestore_timeout_ms (here a minute).
 TEST(SubscriberTest, ProbeFindsARestartedStatestoreBeforeTheTimeout) {
-  auto ss = StartStatestore();
-  ASSERT_NE(ss, nullptr);
-  const int port = ss->port();
-  TopicMirror mirror;
-  StatestoreSubscriberOptions o = SubscriberOptions("coord", port);
-  o.statestore_timeout_ms = 60000;
-  o.statestore_probe_after_ms = 600;
-  auto sub = StartSubscriber(o, &mirror);
-  ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
-  const auto old_registration = *sub->registration_id();
-
-  ss->Stop();
-  ss = StartStatestore(port);
-  ASSERT_NE(ss, nullptr);
-  const auto restarted = Clock::now();
-  ASSERT_TRUE(Eventually([&] { return sub->num_registrations() == 2; }, milliseconds(10000)));
-  EXPECT_LT(Clock::now() - restarted, milliseconds(5000));
-  ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
-  EXPECT_NE(*sub->registration_id(), old_registration);
-  EXPECT_EQ(*sub->statestore_id(), ss->statestore()->statestore_id());
-  EXPECT_EQ(ss->statestore()->Subscribers().size(), 1u);
+  RestartedStatestore r;
+  ASSERT_NO_FATAL_FAILURE(RestartUnderSubscriber(600, &r));
+  ASSERT_TRUE(Eventually([&] { return r.sub->num_registrations() == 2; }, milliseconds(10000)));
+  EXPECT_LT(Clock::now() - r.restarted_at, milliseconds(5000));
+  ASSERT_TRUE(r.sub->WaitForRegistration(milliseconds(5000)).ok());
+  EXPECT_NE(*r.sub->registration_id(), r.old_registration);
+  EXPECT_EQ(*r.sub->statestore_id(), r.ss->statestore()->statestore_id());
+  EXPECT_EQ(r.ss->statestore()->Subscribers().size(), 1u);
 }
 
 // Without probes the same restart is noticed only when the timeout passes.
 TEST(SubscriberTest, WithoutProbesARestartWaitsForTheTimeout) {
-  auto ss = StartStatestore();
-  ASSERT_NE(ss, nullptr);
-  const int port = ss->port();
-  TopicMirror mirror;
-  StatestoreSubscriberOptions o = SubscriberOptions("coord", port);
-  o.statestore_timeout_ms = 60000;
-  auto sub = StartSubscriber(o, &mirror);
-  ASSERT_TRUE(sub->WaitForRegistration(milliseconds(5000)).ok());
-  ss->Stop();
-  ss = StartStatestore(port);
-  ASSERT_NE(ss, nullptr);
+  RestartedStatestore r;
+  ASSERT_NO_FATAL_FAILURE(RestartUnderSubscriber(0, &r));
   std::this_thread::sleep_for(milliseconds(2500));
-  EXPECT_EQ(sub->num_registrations(), 1);
-  EXPECT_TRUE(ss->statestore()->Subscribers().empty());
+  EXPECT_EQ(r.sub->num_registrations(), 1);
+  EXPECT_TRUE(r.ss->statestore()->Subscribers().empty());
 }
 
 TEST(SubscriberTest, ManySubscribersRegisterAndStopCleanly) {
