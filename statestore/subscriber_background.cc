@@ -255,9 +255,11 @@ void StatestoreSubscriber::BackgroundLoop() {
       continue;
     }
 
-    if (action == Action::kProbe) {
-      // Whether the statestore still knows us (SendRequestTopicUpdate drops
-      // the registration when it does not); unreachable: probe again later.
+    if (action == Action::kRequestUpdate || action == Action::kProbe) {
+      // An empty request: send an update now. It is also how a silent
+      // statestore is probed: SendRequestTopicUpdate drops the registration
+      // when the statestore does not know it; an unreachable one is probed
+      // again later.
       impala::TRequestTopicUpdateRequest req;
       req.registration_id = registration_id;
       Status s = SendRequestTopicUpdate(client_.get(), std::move(req));
@@ -265,20 +267,9 @@ void StatestoreSubscriber::BackgroundLoop() {
         MutexLock l(&mu_);
         in_rpc_ = false;
       }
-      VLOG(1) << options_.subscriber_id << ": probe of the silent statestore: " << s.ToString();
-      client_->connection().Close();
-      continue;
-    }
-
-    if (action == Action::kRequestUpdate) {
-      impala::TRequestTopicUpdateRequest req;
-      req.registration_id = registration_id;
-      Status s = SendRequestTopicUpdate(client_.get(), std::move(req));
-      {
-        MutexLock l(&mu_);
-        in_rpc_ = false;
-      }
-      if (!s.ok()) {
+      if (action == Action::kProbe) {
+        VLOG(1) << options_.subscriber_id << ": probe of the silent statestore: " << s.ToString();
+      } else if (!s.ok()) {
         LOG(WARNING) << options_.subscriber_id << ": RequestTopicUpdate failed: " << s.ToString();
       }
       close_idle_at = Clock::now() + kKeepRequestConnection;

@@ -423,26 +423,11 @@ void ChaosRun::Report(Clock::time_point run_start, Clock::time_point faults_end,
   std::vector<std::string> errors;
   std::ofstream dump;
   if (!FLAGS_statements_file.empty()) dump.open(FLAGS_statements_file);
-  // Steady-clock points as times of day, for the dump.
-  const auto wall_now = std::chrono::system_clock::now();
-  const auto steady_now = Clock::now();
-  const auto wall = [&](Clock::time_point t) {
-    const auto w = wall_now - std::chrono::duration_cast<std::chrono::system_clock::duration>(
-                                  steady_now - t);
-    const std::time_t tt = std::chrono::system_clock::to_time_t(w);
-    std::tm tm{};
-    gmtime_r(&tt, &tm);
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min, tm.tm_sec,
-                  static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                       w.time_since_epoch()).count() % 1000));
-    return std::string(buf);
-  };
   for (auto& c : clients_) {
     std::vector<Clock::time_point> mine;
     for (const ChaosStatement& st : c->statements()) {
       if (dump.is_open()) {
-        dump << st.client << '\t' << wall(st.start) << '\t' << wall(st.end) << '\t'
+        dump << st.client << '\t' << TimeOfDay(st.start) << '\t' << TimeOfDay(st.end) << '\t'
              << static_cast<int64_t>(Ms(st.end - st.start)) << '\t'
              << (st.ok ? (st.warning.empty() ? "ok" : "ok-unconfirmed") : "failed") << '\t'
              << (st.sync_ddl ? "sync" : "-") << '\t' << st.sql << '\n';
@@ -527,7 +512,7 @@ void ChaosRun::Report(Clock::time_point run_start, Clock::time_point faults_end,
   if (!longest.empty()) longest_gap_ms_ = longest[0].first;
   std::printf("longest gaps:");
   for (size_t i = 0; i < longest.size() && i < 5; ++i) {
-    std::printf(" %.0f ms from %s;", longest[i].first, wall(longest[i].second).c_str());
+    std::printf(" %.0f ms from %s;", longest[i].first, TimeOfDay(longest[i].second).c_str());
   }
   std::printf("\n");
 

@@ -24,17 +24,21 @@ std::string PartitionsText(const std::set<int>& s) {
 }  // namespace
 
 // Wall-clock time of day with milliseconds, as the daemons' logs print it.
-std::string WallClock() {
-  const auto now = std::chrono::system_clock::now();
-  const std::time_t t = std::chrono::system_clock::to_time_t(now);
+std::string TimeOfDay(Clock::time_point t) {
+  // The steady clock has no epoch; the system clock's now, less the age.
+  const auto at = std::chrono::system_clock::now() -
+                  std::chrono::duration_cast<std::chrono::system_clock::duration>(Clock::now() - t);
+  const std::time_t secs = std::chrono::system_clock::to_time_t(at);
   std::tm tm{};
-  gmtime_r(&t, &tm);
+  gmtime_r(&secs, &tm);
   char buf[32];
   const int ms = static_cast<int>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000);
+      std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count() % 1000);
   std::snprintf(buf, sizeof buf, "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
   return buf;
 }
+
+std::string WallClock() { return TimeOfDay(Clock::now()); }
 
 std::map<std::string, std::string> TableParameters(const ExecResult& describe) {
   std::map<std::string, std::string> out;

@@ -118,7 +118,9 @@ class ChaosClient {
   std::thread thread_;
 };
 
-// The time of day (UTC, with milliseconds) as the daemons' logs print it.
+// The time of day (UTC, with milliseconds) as the daemons' logs print it, of
+// `t` and of now.
+std::string TimeOfDay(Clock::time_point t);
 std::string WallClock();
 
 // Property keys and values of DESCRIBE FORMATTED's "Table Parameters"
