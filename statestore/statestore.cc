@@ -535,7 +535,13 @@ Result<impala::TUniqueId> Statestore::RegisterSubscriber(
 }
 Status Statestore::RequestTopicUpdate(const impala::TRequestTopicUpdateRequest& req,
                                       const std::string& identity,
-                                      std::map<std::string, int64_t>* topic_versions) {
+                                      std::map<std::string, int64_t>* topic_versions,
+                                      bool* registration_unknown) {
+  if (!impl_->KnowsRegistration(req.registration_id)) {
+    if (registration_unknown != nullptr) *registration_unknown = true;
+    return Status::NotFound("unknown registration id " + PrintId(req.registration_id) +
+                            "; register again");
+  }
   // Resends first: they do not depend on the publications being taken.
   if (req.__isset.resend_from) {
     ICS_RETURN_IF_ERROR(
@@ -560,10 +566,6 @@ Status Statestore::RequestTopicUpdate(const impala::TRequestTopicUpdateRequest& 
                                 on_request);
 }
 int64_t Statestore::NewerActivationHeard() const { return impl_->NewerActivationHeard(); }
-
-bool Statestore::KnowsRegistration(const impala::TUniqueId& registration_id) const {
-  return impl_->KnowsRegistration(registration_id);
-}
 
 const impala::TUniqueId& Statestore::statestore_id() const { return impl_->statestore_id(); }
 std::optional<ActiveCatalogd> Statestore::active_catalogd() const {

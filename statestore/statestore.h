@@ -253,19 +253,19 @@ class Statestore {
   // other update. The peer must show the registration's
   // identity: `identity` is its verified certificate subject ("" without
   // mTLS) and field 6 its token. `topic_versions` (optional) receives each
-  // written topic's version after the write.
+  // written topic's version after the write. A registration the statestore
+  // does not hold (it restarted, or dropped the subscriber) fails it before
+  // anything is done, with `*registration_unknown` (optional) set: the
+  // subscriber should register again.
   [[nodiscard]] Status RequestTopicUpdate(const impala::TRequestTopicUpdateRequest& req,
                                           const std::string& identity = "",
-                                          std::map<std::string, int64_t>* topic_versions = nullptr);
+                                          std::map<std::string, int64_t>* topic_versions = nullptr,
+                                          bool* registration_unknown = nullptr);
 
   // statestored HA: the latest activation version a subscriber reported
   // when it skipped one of our updates as coming from an older activation
   // (0: none).
   int64_t NewerActivationHeard() const;
-  // Whether a subscriber holds this registration now (RequestTopicUpdate's
-  // answer registration_unknown is its negation).
-  bool KnowsRegistration(const impala::TUniqueId& registration_id) const;
-
   const impala::TUniqueId& statestore_id() const;
 
   // The catalogd this statestore designated active (catalogd HA), if any;

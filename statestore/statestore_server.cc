@@ -3,7 +3,6 @@
 #include "StatestoreService.h"
 #include "common/rpc/peer.h"
 #include "common/rpc/status_convert.h"
-#include "common/util/unique_id.h"
 
 namespace ics::statestore {
 
@@ -39,14 +38,11 @@ class StatestoreServiceHandler : public impala::StatestoreServiceIf {
 
   void RequestTopicUpdate(impala::TRequestTopicUpdateResponse& resp,
                           const impala::TRequestTopicUpdateRequest& req) override {
-    if (!ss_->KnowsRegistration(req.registration_id)) {
-      resp.status = ToTStatus(Status::NotFound("unknown registration id " +
-                                               PrintId(req.registration_id) + "; register again"));
-      resp.__set_registration_unknown(true);
-      return;
-    }
     std::map<std::string, int64_t> versions;
-    resp.status = ToTStatus(ss_->RequestTopicUpdate(req, CurrentPeer().identity, &versions));
+    bool unknown = false;
+    resp.status =
+        ToTStatus(ss_->RequestTopicUpdate(req, CurrentPeer().identity, &versions, &unknown));
+    if (unknown) resp.__set_registration_unknown(true);
     if (req.__isset.topic_updates && resp.status.status_code == impala::TErrorCode::OK) {
       resp.__set_topic_versions(std::move(versions));
     }
