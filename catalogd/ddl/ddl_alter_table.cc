@@ -399,17 +399,15 @@ Result<DdlOutcome> AlterTable(CatalogContext* ctx, const impala::TAlterTablePara
   }
 }
 
-Result<DdlOutcome> RenameTable(CatalogContext* ctx, const impala::TAlterTableParams& p) {
-  const bool rename_view = p.alter_type == A::RENAME_VIEW;
-  ICS_ASSIGN_OR_RETURN(TableRef from, NormalizeTableRef(p.table_name));
-  if (!p.__isset.rename_params) {
-    return Status::InvalidArgument("ALTER TABLE " + OpName(p.alter_type) +
-                                   " request without rename_params");
-  }
-  ICS_ASSIGN_OR_RETURN(TableRef to, NormalizeTableRef(p.rename_params.new_table_name));
-  if (from.db == to.db && from.table == to.table) {
-    return Status::AlreadyExists("Table already exists: " + to.full());
-  }
+namespace {
+
+// RENAME of `from` to `to`. `def` (may be null) is the whole new object a
+// Hive Metastore client sent; else the current one is kept. A managed
+// table whose location the caller did not change moves to the default
+// location of its new name.
+Result<DdlOutcome> Rename(CatalogContext* ctx, const TableRef& from, const TableRef& to,
+                          DropTableCommand::Kind kind, const hive::Table* def) {
+  using Kind = DropTableCommand::Kind;
   ScopedLocks locks(ctx->catalog,
                     {{from.db, ""}, {to.db, ""}, {from.db, from.table}, {to.db, to.table}});
   if (ctx->catalog->GetDatabase(from.db) == nullptr) return DatabaseNotFound(from.db);
@@ -420,13 +418,14 @@ Result<DdlOutcome> RenameTable(CatalogContext* ctx, const impala::TAlterTablePar
     return Status::AlreadyExists("Table already exists: " + to.full());
   }
   ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, from));
-  if (rename_view && !IsView(hms)) {
+  if (kind == Kind::kView && !IsView(hms)) {
     return Status::InvalidArgument("ALTER VIEW not allowed on a table: " + from.full());
   }
-  if (!rename_view && IsView(hms)) {
+  if (kind == Kind::kTable && IsView(hms)) {
     return Status::InvalidArgument("ALTER TABLE not allowed on a view: " + from.full());
   }
-  hive::Table renamed = hms;
+  hive::Table renamed = def != nullptr ? *def : hms;
+  const bool keeps_location = def == nullptr || def->sd.location == hms.sd.location;
   renamed.dbName = to.db;
   renamed.tableName = to.table;
   renamed.parameters[kLastDdlTimeParam] = std::to_string(NowSeconds());
@@ -434,7 +433,7 @@ Result<DdlOutcome> RenameTable(CatalogContext* ctx, const impala::TAlterTablePar
   std::string old_loc;
   std::string new_loc;
   std::vector<hive::Partition> moved;  // original partition objects (new table name)
-  if (IsManaged(hms) && !hms.sd.location.empty()) {
+  if (keeps_location && IsManaged(hms) && !hms.sd.location.empty()) {
     ICS_ASSIGN_OR_RETURN(old_loc, NormalizeLocation(hms.sd.location));
     new_loc = DefaultTableLocation(*ctx, to.db, to.table);
     if (new_loc == old_loc) {
@@ -493,6 +492,68 @@ Result<DdlOutcome> RenameTable(CatalogContext* ctx, const impala::TAlterTablePar
   out.tables.push_back(next);
   out.summary = "Renaming was successful.";
   return out;
+}
+
+}  // namespace
+
+Result<DdlOutcome> RenameTable(CatalogContext* ctx, const impala::TAlterTableParams& p) {
+  ICS_ASSIGN_OR_RETURN(TableRef from, NormalizeTableRef(p.table_name));
+  if (!p.__isset.rename_params) {
+    return Status::InvalidArgument("ALTER TABLE " + OpName(p.alter_type) +
+                                   " request without rename_params");
+  }
+  ICS_ASSIGN_OR_RETURN(TableRef to, NormalizeTableRef(p.rename_params.new_table_name));
+  if (from.db == to.db && from.table == to.table) {
+    return Status::AlreadyExists("Table already exists: " + to.full());
+  }
+  return Rename(ctx, from, to,
+                p.alter_type == A::RENAME_VIEW ? DropTableCommand::Kind::kView
+                                               : DropTableCommand::Kind::kTable,
+                nullptr);
+}
+
+Result<DdlOutcome> AlterTable(CatalogContext* ctx, const AlterTableCommand& c) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(c.db, c.table));
+  hive::Table def = c.table_def;
+  if (def.dbName.empty()) def.dbName = t.db;
+  if (def.tableName.empty()) def.tableName = t.table;
+  ICS_ASSIGN_OR_RETURN(TableRef to, NormalizeTableRef(def.dbName, def.tableName));
+  def.dbName = to.db;
+  def.tableName = to.table;
+  ICS_RETURN_IF_ERROR(ValidateColumns(&def.sd.cols, &def.partitionKeys));
+  // Fields the caller left out keep their values; the rest is the caller's.
+  auto complete = [&t](const hive::Table& current, hive::Table* next) -> Status {
+    if (next->tableType.empty()) next->tableType = current.tableType;
+    if (!IsKnownTableType(next->tableType)) {
+      return Status::InvalidArgument("Unsupported table type '" + next->tableType + "' of " +
+                                     t.full());
+    }
+    if (next->sd.location.empty()) next->sd.location = current.sd.location;
+    if (next->createTime == 0) next->createTime = current.createTime;
+    if (next->owner.empty()) next->owner = current.owner;
+    if (PartitionKeyNames(*next) != PartitionKeyNames(current)) {
+      return Status::InvalidArgument("The partition keys of " + t.full() + " cannot be changed");
+    }
+    next->parameters[kLastDdlTimeParam] = std::to_string(NowSeconds());
+    return Status::OK();
+  };
+  if (to.db != t.db || to.table != t.table) {
+    ICS_ASSIGN_OR_RETURN(hive::Table current, MetastoreTable(ctx, t));
+    ICS_RETURN_IF_ERROR(complete(current, &def));
+    return Rename(ctx, t, to, DropTableCommand::Kind::kAny, &def);
+  }
+  TableChange change;
+  change.db = t.db;
+  change.table = t.table;
+  change.summary = "Table has been altered.";
+  change.plan = [&](const TableState&, const hive::Table& current) -> Result<MetastoreTxn> {
+    hive::Table next = def;
+    ICS_RETURN_IF_ERROR(complete(current, &next));
+    MetastoreTxn txn;
+    txn.ops.push_back(AlterTableOp(t, std::move(next)));
+    return txn;
+  };
+  return ChangeTable(ctx, change);
 }
 
 }  // namespace ics::catalog::ddl

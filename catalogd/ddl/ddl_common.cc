@@ -26,8 +26,12 @@ namespace {
 // ---- names and messages ----
 
 Result<TableRef> NormalizeTableRef(const impala::TTableName& name) {
-  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(name.db_name));
-  ICS_ASSIGN_OR_RETURN(std::string table, NormalizeTableName(name.table_name));
+  return NormalizeTableRef(name.db_name, name.table_name);
+}
+
+Result<TableRef> NormalizeTableRef(const std::string& db_name, const std::string& table_name) {
+  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(db_name));
+  ICS_ASSIGN_OR_RETURN(std::string table, NormalizeTableName(table_name));
   return TableRef{std::move(db), std::move(table)};
 }
 
@@ -225,6 +229,30 @@ Result<std::vector<hive::FieldSchema>> ToFieldSchemas(const std::vector<impala::
     out.push_back(std::move(f));
   }
   return out;
+}
+
+Status ValidateColumns(std::vector<hive::FieldSchema>* cols,
+                       std::vector<hive::FieldSchema>* partition_keys) {
+  std::set<std::string> seen;
+  for (std::vector<hive::FieldSchema>* list : {cols, partition_keys}) {
+    const bool keys = list == partition_keys;
+    for (hive::FieldSchema& f : *list) {
+      ICS_ASSIGN_OR_RETURN(f.name, NormalizeColumnName(f.name));
+      Result<impala::TColumnType> type = ParseHiveType(f.type);
+      if (!type.ok()) {
+        return Status::InvalidArgument("Invalid type of column '" + f.name +
+                                       "': " + type.status().message());
+      }
+      if (keys && !IsScalar(*type)) {
+        return Status::InvalidArgument("Partition column '" + f.name +
+                                       "' must have a scalar type, not " + f.type);
+      }
+      if (!seen.insert(f.name).second) {
+        return Status::InvalidArgument("Duplicate column name: " + f.name);
+      }
+    }
+  }
+  return Status::OK();
 }
 
 // ---- partitions ----

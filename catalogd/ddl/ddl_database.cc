@@ -35,38 +35,39 @@ bool IsEmptyDir(FileSystem* fs, const std::string& dir) {
 
 }  // namespace
 
-Result<DdlOutcome> CreateDatabase(CatalogContext* ctx, const impala::TCreateDbParams& p) {
-  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(p.db));
-  std::string location = DefaultDatabaseLocation(*ctx, db);
-  if (p.__isset.location && !p.location.empty()) {
-    ICS_ASSIGN_OR_RETURN(location, NormalizeLocation(p.location));
+Result<DdlOutcome> CreateDatabase(CatalogContext* ctx, const CreateDatabaseCommand& c) {
+  hive::Database hms = c.db;
+  ICS_ASSIGN_OR_RETURN(hms.name, NormalizeDatabaseName(hms.name));
+  const std::string db = hms.name;
+  if (!hms.locationUri.empty()) {
+    ICS_ASSIGN_OR_RETURN(hms.locationUri, NormalizeLocation(hms.locationUri));
   } else if (ctx->warehouse_dir.empty()) {
     return Status::InvalidArgument("No warehouse directory is configured; give database " + db +
                                    " a LOCATION");
+  } else {
+    hms.locationUri = DefaultDatabaseLocation(*ctx, db);
+  }
+  if (hms.ownerName.empty()) {
+    hms.__set_ownerName(ctx->default_owner);
+    hms.__set_ownerType(hive::PrincipalType::USER);
+  } else if (!hms.__isset.ownerType) {
+    hms.__set_ownerType(hive::PrincipalType::USER);
   }
   ScopedLocks locks(ctx->catalog, {{db, ""}});
   if (ctx->catalog->GetDatabase(db) != nullptr) {
-    if (p.__isset.if_not_exists && p.if_not_exists) return NoOp(ctx, "Database already exists.");
+    if (c.if_not_exists) return NoOp(ctx, "Database already exists.");
     return Status::AlreadyExists("Database already exists: " + db);
   }
-  hive::Database hms;
-  hms.name = db;
-  if (p.__isset.comment) hms.description = p.comment;
-  hms.locationUri = location;
-  if (p.__isset.properties) hms.parameters = p.properties;
-  hms.__set_ownerName(p.owner.empty() ? ctx->default_owner : p.owner);
-  hms.__set_ownerType(hive::PrincipalType::USER);
-
   MetastoreTxn txn;
   txn.ops.push_back(MetastoreOp::CreateDatabase(db, hms));
   Status committed = Commit(ctx, txn);
   if (!committed.ok()) {
-    if (committed.Is(ErrorCode::kAlreadyExists) && p.__isset.if_not_exists && p.if_not_exists) {
+    if (committed.Is(ErrorCode::kAlreadyExists) && c.if_not_exists) {
       return NoOp(ctx, "Database already exists.");
     }
     return committed;
   }
-  Status dir = ctx->fs->CreateDirectories(location);
+  Status dir = ctx->fs->CreateDirectories(hms.locationUri);
   if (!dir.ok()) {
     MetastoreTxn undo;
     undo.ops.push_back(MetastoreOp::DropDatabase(db));
@@ -74,6 +75,17 @@ Result<DdlOutcome> CreateDatabase(CatalogContext* ctx, const impala::TCreateDbPa
     return dir.WithContext("creating the directory of database " + db);
   }
   return InstallDatabase(ctx, std::move(hms), "Database has been created.");
+}
+
+Result<DdlOutcome> CreateDatabase(CatalogContext* ctx, const impala::TCreateDbParams& p) {
+  CreateDatabaseCommand c;
+  c.db.name = p.db;
+  if (p.__isset.comment) c.db.description = p.comment;
+  if (p.__isset.location) c.db.locationUri = p.location;
+  if (p.__isset.properties) c.db.parameters = p.properties;
+  if (!p.owner.empty()) c.db.__set_ownerName(p.owner);
+  c.if_not_exists = p.__isset.if_not_exists && p.if_not_exists;
+  return CreateDatabase(ctx, c);
 }
 
 namespace {
@@ -114,7 +126,15 @@ Result<DbContents> ListContents(CatalogContext* ctx, const std::string& db) {
 }  // namespace
 
 Result<DdlOutcome> DropDatabase(CatalogContext* ctx, const impala::TDropDbParams& p) {
-  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(p.db));
+  DropDatabaseCommand c;
+  c.name = p.db;
+  c.if_exists = p.if_exists;
+  c.cascade = p.cascade;
+  return DropDatabase(ctx, c);
+}
+
+Result<DdlOutcome> DropDatabase(CatalogContext* ctx, const DropDatabaseCommand& p) {
+  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(p.name));
   if (db == "default") return Status::InvalidArgument("Cannot drop the default database");
   // CREATE TABLE takes the database lock, so under it the table list is
   // stable; CASCADE also locks every table, listed before the locks are
@@ -166,7 +186,7 @@ Result<DdlOutcome> DropDatabase(CatalogContext* ctx, const impala::TDropDbParams
   for (const std::string& t : tables) {
     if (contents.stored_tables.count(t) == 0) continue;  // catalog-only leftover
     ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, TableRef{db, t}));
-    if (IsManaged(hms)) {
+    if (p.delete_data && IsManaged(hms)) {
       Doomed d;
       if (!hms.partitionKeys.empty()) {
         ICS_ASSIGN_OR_RETURN(d.partitions, ctx->metastore->GetPartitions(db, t));
@@ -199,7 +219,7 @@ Result<DdlOutcome> DropDatabase(CatalogContext* ctx, const impala::TDropDbParams
                                    ? Result<std::string>(DefaultDatabaseLocation(*ctx, db))
                                    : NormalizeLocation(state->hms.locationUri);
   // The database directory goes only when nothing (e.g. external data) is left in it.
-  if (db_dir.ok() && IsEmptyDir(ctx->fs, *db_dir)) {
+  if (p.delete_data && db_dir.ok() && IsEmptyDir(ctx->fs, *db_dir)) {
     Status s = ctx->fs->RemoveAll(*db_dir);
     if (!s.ok() && fs_status.ok()) fs_status = s;
   }
@@ -216,40 +236,58 @@ Result<DdlOutcome> DropDatabase(CatalogContext* ctx, const impala::TDropDbParams
   return out;
 }
 
-Result<DdlOutcome> AlterDatabase(CatalogContext* ctx, const impala::TAlterDbParams& p) {
-  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(p.db));
+Result<DdlOutcome> AlterDatabase(CatalogContext* ctx, const AlterDatabaseCommand& c) {
+  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(c.name));
   ScopedLocks locks(ctx->catalog, {{db, ""}});
   DatabasePtr state = ctx->catalog->GetDatabase(db);
   if (state == nullptr) return DatabaseNotFound(db);
   hive::Database hms = state->hms;
-  switch (p.alter_type) {
-    case impala::TAlterDbType::SET_OWNER:
-      if (!p.__isset.set_owner_params) {
-        return Status::InvalidArgument("ALTER DATABASE SET OWNER without set_owner_params");
-      }
-      if (p.set_owner_params.owner_name.empty()) {
-        return Status::InvalidArgument("ALTER DATABASE SET OWNER: the owner name is empty");
-      }
-      hms.__set_ownerName(p.set_owner_params.owner_name);
-      hms.__set_ownerType(p.set_owner_params.owner_type == impala::TOwnerType::ROLE
-                              ? hive::PrincipalType::ROLE
-                              : hive::PrincipalType::USER);
-      break;
-    case impala::TAlterDbType::SET_DBPROPERTIES:
-      if (!p.__isset.set_dbproperties_params) {
-        return Status::InvalidArgument(
-            "ALTER DATABASE SET DBPROPERTIES without set_dbproperties_params");
-      }
-      for (const auto& [k, v] : p.set_dbproperties_params.properties) hms.parameters[k] = v;
-      break;
-    default:
-      return Status::NotImplemented("ALTER DATABASE type " + impala::to_string(p.alter_type) +
-                                    " is not supported");
+  if (c.patch) ICS_RETURN_IF_ERROR(c.patch(&hms));
+  if (!hms.name.empty() && AsciiLower(hms.name) != db) {
+    return Status::InvalidArgument("Databases cannot be renamed (" + db + " -> " + hms.name + ")");
+  }
+  hms.name = db;
+  if (hms.locationUri.empty()) {
+    hms.locationUri = state->hms.locationUri;
+  } else if (hms.locationUri != state->hms.locationUri) {
+    ICS_ASSIGN_OR_RETURN(hms.locationUri, NormalizeLocation(hms.locationUri));
   }
   MetastoreTxn txn;
   txn.ops.push_back(MetastoreOp::AlterDatabase(db, hms));
   ICS_RETURN_IF_ERROR(Commit(ctx, txn));
   return InstallDatabase(ctx, std::move(hms), "Updated database.");
+}
+
+Result<DdlOutcome> AlterDatabase(CatalogContext* ctx, const impala::TAlterDbParams& p) {
+  AlterDatabaseCommand c;
+  c.name = p.db;
+  c.patch = [&p](hive::Database* hms) -> Status {
+    switch (p.alter_type) {
+      case impala::TAlterDbType::SET_OWNER:
+        if (!p.__isset.set_owner_params) {
+          return Status::InvalidArgument("ALTER DATABASE SET OWNER without set_owner_params");
+        }
+        if (p.set_owner_params.owner_name.empty()) {
+          return Status::InvalidArgument("ALTER DATABASE SET OWNER: the owner name is empty");
+        }
+        hms->__set_ownerName(p.set_owner_params.owner_name);
+        hms->__set_ownerType(p.set_owner_params.owner_type == impala::TOwnerType::ROLE
+                                 ? hive::PrincipalType::ROLE
+                                 : hive::PrincipalType::USER);
+        return Status::OK();
+      case impala::TAlterDbType::SET_DBPROPERTIES:
+        if (!p.__isset.set_dbproperties_params) {
+          return Status::InvalidArgument(
+              "ALTER DATABASE SET DBPROPERTIES without set_dbproperties_params");
+        }
+        for (const auto& [k, v] : p.set_dbproperties_params.properties) hms->parameters[k] = v;
+        return Status::OK();
+      default:
+        return Status::NotImplemented("ALTER DATABASE type " + impala::to_string(p.alter_type) +
+                                      " is not supported");
+    }
+  };
+  return AlterDatabase(ctx, c);
 }
 
 namespace {

@@ -1,6 +1,9 @@
-// DdlExecutor: executes DDL (ExecDdl), post-INSERT catalog updates
-// (UpdateCatalog) and metadata resets (ResetMetadata) against the metastore
-// and the catalog.
+// DdlExecutor: carries out catalog changes against the metastore and the
+// catalog: typed commands (databases and tables as metastore objects, batches
+// of partition changes, planned table changes), and the DDL, post-INSERT
+// updates (UpdateCatalog) and metadata resets (ResetMetadata) that
+// CatalogService callers send in Impala's shape and that have no typed
+// command yet.
 //
 // Every operation: validates its input (names, types, existence) and fails
 // with a clear Status before changing anything; takes the table's DDL lock
@@ -13,16 +16,10 @@
 // A global INVALIDATE METADATA rebuilds the whole catalog: it runs alone
 // (reset_mu_ exclusive) while every other operation holds reset_mu_ shared.
 //
-// ExecDdl, UpdateCatalog and ResetMetadata are recorded (kind, target,
-// requester, duration, outcome) in ctx->operations when it is set, for
-// catalogd's /operations page.
-//
-// Exactly once: an ExecDdl whose header carries a request_id runs in a
-// RequestScope, so that its metastore transaction records the id
-// (request_recording_metastore.h; ctx->metastore must include a
-// RequestRecordingMetastore); a repeat (request_repeated) whose id is
-// recorded, or one that finds it recorded at commit, answers OK with the
-// current catalog version and carries out nothing.
+// What surrounds an operation (the caller's admission, the operation log
+// and audit line, exactly-once by request id) is the command core's
+// (catalogd/ops/command_core.h), which every door goes through; the
+// executor itself records nothing.
 //
 // Thread-safety: thread-safe; besides the context it only holds reset_mu_.
 #pragma once
@@ -98,6 +95,11 @@ struct PartitionBatch {
   std::vector<std::vector<std::string>> drops;
   // Optional: applied to the table's parameters (same transaction).
   std::function<Status(std::map<std::string, std::string>*)> table_params_patch;
+  // false: values are kept as given (a Hive Metastore client's), each only
+  // checked to form a partition name; true: canonicalized per key type.
+  bool canonical_values = true;
+  // false: the directories of dropped partitions are kept (HMS deleteData).
+  bool delete_data = true;
 };
 
 struct PartitionBatchResult {
@@ -106,6 +108,7 @@ struct PartitionBatchResult {
   std::vector<hive::Partition> added;    // as committed, in request order
   std::vector<hive::Partition> altered;  // as committed, in request order
   size_t dropped = 0;
+  std::vector<hive::Partition> removed;  // the dropped ones as they were
   TablePtr table;        // the table state after the batch
 };
 
@@ -125,10 +128,84 @@ struct TableChange {
   std::string summary;
 };
 
+// ---- typed commands: one metastore object in, the same rules whichever door
+// sent it (Impala's DDL params are translated into these where they overlap).
+
+// CREATE DATABASE. The name is validated and lower-cased; an empty location
+// is <warehouse>/<name>.db, a given one is normalized (ddl_internal.h,
+// NormalizeLocation); an empty owner is the context's default owner. The
+// directory is created after the commit (its failure undoes the commit).
+struct CreateDatabaseCommand {
+  hive::Database db;
+  bool if_not_exists = false;  // an existing database is a no-op, not ALREADY_EXISTS
+};
+
+// DROP DATABASE. Not `default`. Without cascade a database with tables or
+// functions is INVALID_ARGUMENT. With delete_data the directories of its
+// managed tables (and the database directory, once empty) are removed.
+struct DropDatabaseCommand {
+  std::string name;
+  bool if_exists = false;
+  bool cascade = false;
+  bool delete_data = true;
+};
+
+// ALTER DATABASE: `patch` edits the current object under the database's
+// lock. It may not rename the database (INVALID_ARGUMENT); an emptied
+// location keeps the current one.
+struct AlterDatabaseCommand {
+  std::string name;
+  std::function<Status(hive::Database*)> patch;
+};
+
+// CREATE TABLE / VIEW from a whole metastore object. Names, columns and
+// partition keys are validated (one rule set: ValidateColumns in
+// ddl_internal.h); an empty table type is MANAGED_TABLE, or EXTERNAL_TABLE
+// when the EXTERNAL parameter is TRUE; a table without storage formats gets
+// the text formats; an empty location is the default one under the
+// database. The table's directory is created after the commit.
+struct CreateTableCommand {
+  hive::Table table;
+  bool if_not_exists = false;
+};
+
+// DROP TABLE / VIEW. `kind` kTable refuses a view and kView a table
+// (INVALID_ARGUMENT); kAny drops either. With delete_data a managed
+// table's data (and partitions outside its directory that no other table
+// uses) is removed.
+struct DropTableCommand {
+  enum class Kind { kAny, kTable, kView };
+  std::string db;
+  std::string table;
+  Kind kind = Kind::kAny;
+  bool if_exists = false;
+  bool delete_data = true;
+};
+
+// ALTER TABLE with a whole new metastore object for db.table (what a Hive
+// Metastore client sends). Fields the caller left empty (names, type,
+// location, create time) keep their current values; partition keys cannot
+// change. A new name renames the table: a managed table whose location the
+// caller did not change moves to the new name's default location, as
+// Hive's metastore moves it; a location the caller changed is taken as is.
+struct AlterTableCommand {
+  std::string db;
+  std::string table;
+  hive::Table table_def;
+};
+
 class DdlExecutor {
  public:
   explicit DdlExecutor(CatalogContext* ctx) : ctx_(ctx) {}
 
+  Result<DdlOutcome> CreateDatabase(const CreateDatabaseCommand& c);
+  Result<DdlOutcome> DropDatabase(const DropDatabaseCommand& c);
+  Result<DdlOutcome> AlterDatabase(const AlterDatabaseCommand& c);
+  Result<DdlOutcome> CreateTable(const CreateTableCommand& c);
+  Result<DdlOutcome> DropTable(const DropTableCommand& c);
+  Result<DdlOutcome> AlterTable(const AlterTableCommand& c);
+
+  // Impala's shapes (CatalogService), for what has no typed command yet.
   Result<DdlOutcome> ExecDdl(const impala::TDdlExecRequest& req);
   Result<DdlOutcome> UpdateCatalog(const impala::TUpdateCatalogRequest& req);
   Result<DdlOutcome> ResetMetadata(const impala::TResetMetadataRequest& req);
@@ -142,11 +219,9 @@ class DdlExecutor {
   Result<DdlOutcome> ChangeTable(const TableChange& change);
 
  private:
-  // ExecDdl and ResetMetadata without the operation log.
-  Result<DdlOutcome> RunDdl(const impala::TDdlExecRequest& req);
-  // The answer to a repeat of a request that was carried out before.
-  DdlOutcome Repeated(const RecordedRequest& seen) const;
-  Result<DdlOutcome> RunReset(const impala::TResetMetadataRequest& req);
+  // Runs `fn` holding reset_mu_ shared.
+  template <typename Fn>
+  auto Shared(Fn&& fn) -> decltype(fn());
 
   CatalogContext* const ctx_;
   // Shared by every operation; exclusive for a global INVALIDATE METADATA.

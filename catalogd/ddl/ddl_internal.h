@@ -61,6 +61,7 @@ struct TableRef {
 };
 
 Result<TableRef> NormalizeTableRef(const impala::TTableName& name);
+Result<TableRef> NormalizeTableRef(const std::string& db, const std::string& table);
 
 Status DatabaseNotFound(const std::string& db);  // "Database does not exist: db"
 Status TableNotFound(const TableRef& t);         // "Table does not exist: db.t"
@@ -138,6 +139,12 @@ Result<std::vector<hive::FieldSchema>> ToFieldSchemas(const std::vector<impala::
                                                       bool scalar_only,
                                                       std::set<std::string>* seen);
 Result<hive::FieldSchema> ToFieldSchema(const impala::TColumn& col, bool scalar_only);
+// The one column rule set, for metastore objects from any door: names
+// validated and lower-cased, Hive type strings parsed, partition keys
+// scalar, no name twice across the columns and the keys ("Duplicate column
+// name: x").
+[[nodiscard]] Status ValidateColumns(std::vector<hive::FieldSchema>* cols,
+                                     std::vector<hive::FieldSchema>* partition_keys);
 
 // ---- partitions ----
 
@@ -193,6 +200,15 @@ MetastoreTxn DropPartitionsTxn(const TableRef& t, const std::vector<std::string>
 Result<std::string> TableLocation(const hive::Table& hms, const TableRef& t);
 
 // ---- operations ----
+
+// Typed commands (ddl_executor.h); the Impala-shaped operations below that
+// overlap them translate their params and call these.
+Result<DdlOutcome> CreateDatabase(CatalogContext* ctx, const CreateDatabaseCommand& c);
+Result<DdlOutcome> DropDatabase(CatalogContext* ctx, const DropDatabaseCommand& c);
+Result<DdlOutcome> AlterDatabase(CatalogContext* ctx, const AlterDatabaseCommand& c);
+Result<DdlOutcome> CreateTable(CatalogContext* ctx, const CreateTableCommand& c);
+Result<DdlOutcome> DropTable(CatalogContext* ctx, const DropTableCommand& c);
+Result<DdlOutcome> AlterTable(CatalogContext* ctx, const AlterTableCommand& c);
 
 Result<DdlOutcome> CreateDatabase(CatalogContext* ctx, const impala::TCreateDbParams& p);
 Result<DdlOutcome> DropDatabase(CatalogContext* ctx, const impala::TDropDbParams& p);

@@ -13,15 +13,17 @@ namespace ics::catalog::ddl {
 
 namespace {
 
-// Canonical values of `values` for the keys of `t`.
+// Canonical values of `values` for the keys of `t` (as given unless `canonical`).
 Result<std::vector<std::string>> CanonicalValues(const TableState& t, const TableRef& ref,
-                                                 const std::vector<std::string>& values) {
+                                                 const std::vector<std::string>& values,
+                                                 bool canonical) {
   if (values.size() != t.clustering_columns.size()) {
     return Status::InvalidArgument("Partition of " + ref.full() + " needs " +
                                    std::to_string(t.clustering_columns.size()) +
                                    " value(s) (one per partition key), got " +
                                    std::to_string(values.size()));
   }
+  if (!canonical) return values;
   std::vector<std::string> out;
   out.reserve(values.size());
   for (size_t i = 0; i < values.size(); ++i) {
@@ -35,11 +37,11 @@ Result<std::vector<std::string>> CanonicalValues(const TableState& t, const Tabl
 
 // Resolves `values` to a partition name, rejecting a partition named twice
 // anywhere in the batch.
-Result<std::string> BatchName(const TableState& t, const TableRef& ref,
+Result<std::string> BatchName(const TableState& t, const TableRef& ref, const PartitionBatch& b,
                               const std::vector<std::string>& keys,
                               const std::vector<std::string>& values, std::set<std::string>* seen,
                               std::vector<std::string>* canonical) {
-  ICS_ASSIGN_OR_RETURN(*canonical, CanonicalValues(t, ref, values));
+  ICS_ASSIGN_OR_RETURN(*canonical, CanonicalValues(t, ref, values, b.canonical_values));
   ICS_ASSIGN_OR_RETURN(std::string name, MakePartitionName(keys, *canonical));
   if (!seen->insert(name).second) {
     return Status::InvalidArgument("Partition " + PartitionDisplayName(ref, name) +
@@ -68,7 +70,7 @@ Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const Part
   std::vector<std::string> add_names;
   for (const PartitionBatch::Add& a : b.adds) {
     std::vector<std::string> values;
-    ICS_ASSIGN_OR_RETURN(std::string name, BatchName(*old, t, keys, a.values, &seen, &values));
+    ICS_ASSIGN_OR_RETURN(std::string name, BatchName(*old, t, b, keys, a.values, &seen, &values));
     if (old->partitions_by_name.Contains(name)) {
       if (b.skip_existing) continue;
       return Status::AlreadyExists("Partition already exists: " + PartitionDisplayName(t, name));
@@ -85,7 +87,7 @@ Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const Part
   std::vector<PartitionPtr> alter_olds;
   for (const PartitionBatch::Alter& a : b.alters) {
     std::vector<std::string> values;
-    ICS_ASSIGN_OR_RETURN(std::string name, BatchName(*old, t, keys, a.values, &seen, &values));
+    ICS_ASSIGN_OR_RETURN(std::string name, BatchName(*old, t, b, keys, a.values, &seen, &values));
     PartitionPtr found = old->partitions_by_name.Get(name);
     if (found == nullptr) return Missing(t, name);
     alter_olds.push_back(std::move(found));
@@ -93,7 +95,7 @@ Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const Part
   std::vector<PartitionPtr> drops;
   for (const std::vector<std::string>& v : b.drops) {
     std::vector<std::string> values;
-    ICS_ASSIGN_OR_RETURN(std::string name, BatchName(*old, t, keys, v, &seen, &values));
+    ICS_ASSIGN_OR_RETURN(std::string name, BatchName(*old, t, b, keys, v, &seen, &values));
     PartitionPtr found = old->partitions_by_name.Get(name);
     if (found == nullptr) return Missing(t, name);
     drops.push_back(std::move(found));
@@ -161,7 +163,7 @@ Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const Part
     }
   }
   Status fs_status;
-  if (IsManaged(hms) && !drops.empty()) {
+  if (b.delete_data && IsManaged(hms) && !drops.empty()) {
     std::vector<std::string> also_remaining;  // this batch's adds and moves
     for (const hive::Partition* p : need_dirs) also_remaining.push_back(p->sd.location);
     for (const hive::Partition& p : alters) also_remaining.push_back(p.sd.location);
@@ -210,6 +212,7 @@ Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const Part
   result.added = std::move(adds);
   result.altered = std::move(alters);
   result.dropped = drops.size();
+  result.removed = std::move(drop_originals);
   result.table = ctx->catalog->GetTable(t.db, t.table);
   if (!fs_status.ok()) {
     return fs_status.WithContext("partitions of " + t.full() +

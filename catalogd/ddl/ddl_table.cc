@@ -95,6 +95,35 @@ void DropCopiedStats(std::map<std::string, std::string>* params) {
 
 }  // namespace
 
+Result<DdlOutcome> CreateTable(CatalogContext* ctx, const CreateTableCommand& c) {
+  hive::Table hms = c.table;
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(hms.dbName, hms.tableName));
+  if (hms.tableType.empty()) hms.tableType = IsExternal(hms) ? kExternalTable : kManagedTable;
+  if (!IsKnownTableType(hms.tableType)) {
+    return Status::InvalidArgument("Unsupported table type '" + hms.tableType + "' of " +
+                                   t.full());
+  }
+  const bool view = IsAnyView(hms);
+  if (hms.sd.cols.empty()) {
+    return Status::InvalidArgument(ObjectWord(view) + " " + t.full() +
+                                   " must have at least one column");
+  }
+  ICS_RETURN_IF_ERROR(ValidateColumns(&hms.sd.cols, &hms.partitionKeys));
+  if (!view) {
+    // What a Hive client leaves out, the metastore fills in: text storage.
+    const HmsFormat text = HmsFormatOf(FF::TEXT);
+    if (hms.sd.inputFormat.empty()) hms.sd.inputFormat = text.input_format;
+    if (hms.sd.outputFormat.empty()) hms.sd.outputFormat = text.output_format;
+    if (hms.sd.serdeInfo.serializationLib.empty()) {
+      hms.sd.serdeInfo.serializationLib = text.serde_lib;
+    }
+    if (!hms.sd.location.empty()) {
+      ICS_ASSIGN_OR_RETURN(hms.sd.location, NormalizeLocation(hms.sd.location));
+    }
+  }
+  return CreateCommon(ctx, t, std::move(hms), c.if_not_exists);
+}
+
 Status CheckSupportedFormat(FF::type format) {
   switch (format) {
     case FF::TEXT:
@@ -128,9 +157,6 @@ Result<DdlOutcome> CreateTable(CatalogContext* ctx, const impala::TCreateTablePa
     return Status::NotImplemented(
         "Bucketed tables (CLUSTERED BY ... INTO BUCKETS) are not supported");
   }
-  if (p.columns.empty()) {
-    return Status::InvalidArgument("Table " + t.full() + " must have at least one column");
-  }
   std::set<std::string> seen;
   ICS_ASSIGN_OR_RETURN(std::vector<hive::FieldSchema> cols,
                        ToFieldSchemas(p.columns, false, &seen));
@@ -139,12 +165,12 @@ Result<DdlOutcome> CreateTable(CatalogContext* ctx, const impala::TCreateTablePa
     ICS_ASSIGN_OR_RETURN(part_cols, ToFieldSchemas(p.partition_columns, true, &seen));
   }
   hive::Table hms;
+  hms.dbName = t.db;
+  hms.tableName = t.table;
   hms.owner = p.owner;
   hms.sd.cols = std::move(cols);
   hms.partitionKeys = std::move(part_cols);
-  if (p.__isset.location && !p.location.empty()) {
-    ICS_ASSIGN_OR_RETURN(hms.sd.location, NormalizeLocation(p.location));
-  }
+  if (p.__isset.location) hms.sd.location = p.location;
   SetFileFormat(p.file_format, &hms.sd);
   hms.sd.compressed = false;
   hms.sd.numBuckets = -1;
@@ -168,7 +194,10 @@ Result<DdlOutcome> CreateTable(CatalogContext* ctx, const impala::TCreateTablePa
   if (p.__isset.sort_columns) {
     ICS_RETURN_IF_ERROR(SetSortColumns(p.sort_columns, p.sorting_order, hms, &hms.parameters));
   }
-  return CreateCommon(ctx, t, std::move(hms), p.if_not_exists);
+  CreateTableCommand c;
+  c.table = std::move(hms);
+  c.if_not_exists = p.if_not_exists;
+  return CreateTable(ctx, c);
 }
 
 Result<DdlOutcome> CreateTableLike(CatalogContext* ctx, const impala::TCreateTableLikeParams& p) {
@@ -236,7 +265,12 @@ Result<DdlOutcome> CreateView(CatalogContext* ctx, const impala::TCreateOrAlterV
   hms.sd.cols = std::move(cols);
   if (p.__isset.tblproperties) hms.parameters = p.tblproperties;
   if (p.__isset.comment) hms.parameters["comment"] = p.comment;
-  return CreateCommon(ctx, t, std::move(hms), p.__isset.if_not_exists && p.if_not_exists);
+  hms.dbName = t.db;
+  hms.tableName = t.table;
+  CreateTableCommand c;
+  c.table = std::move(hms);
+  c.if_not_exists = p.__isset.if_not_exists && p.if_not_exists;
+  return CreateTable(ctx, c);
 }
 
 Result<DdlOutcome> AlterView(CatalogContext* ctx, const impala::TCreateOrAlterViewParams& p) {
@@ -261,40 +295,41 @@ Result<DdlOutcome> AlterView(CatalogContext* ctx, const impala::TCreateOrAlterVi
   return InstallAfterCommit(ctx, t, DeriveTable(ctx, *old, hms), "View has been altered.");
 }
 
-Result<DdlOutcome> DropTableOrView(CatalogContext* ctx, const impala::TDropTableOrViewParams& p,
-                                   bool is_view_stmt) {
-  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.table_name));
-  const bool want_view = is_view_stmt || (p.__isset.is_table && !p.is_table);
-  const std::string word = ObjectWord(want_view);
+Result<DdlOutcome> DropTable(CatalogContext* ctx, const DropTableCommand& c) {
+  using Kind = DropTableCommand::Kind;
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(c.db, c.table));
   ScopedLocks locks(ctx->catalog, {{t.db, ""}, {t.db, t.table}});
   if (ctx->catalog->GetDatabase(t.db) == nullptr) {
-    if (p.if_exists) return NoOp(ctx, "Database does not exist.");
+    if (c.if_exists) return NoOp(ctx, "Database does not exist.");
     return DatabaseNotFound(t.db);
   }
   TablePtr current = ctx->catalog->GetTable(t.db, t.table);
-  if (current == nullptr) {
-    if (p.if_exists) return NoOp(ctx, word + " does not exist.");
-    return Status::NotFound(word + " does not exist: " + t.full());
-  }
   Result<hive::Table> hms = ctx->metastore->GetTable(t.db, t.table);
   if (!hms.ok() && !hms.status().Is(ErrorCode::kNotFound)) return hms.status();
+  // The word of messages: what the caller asked to drop, else what it is.
+  const bool is_view = hms.ok() ? IsView(*hms) : c.kind == Kind::kView;
+  const std::string word = ObjectWord(c.kind == Kind::kAny ? is_view : c.kind == Kind::kView);
+  if (current == nullptr) {
+    if (c.if_exists) return NoOp(ctx, word + " does not exist.");
+    return Status::NotFound(word + " does not exist: " + t.full());
+  }
   Status fs_status;
   if (hms.ok()) {
-    if (IsView(*hms) && !want_view) {
+    if (is_view && c.kind == Kind::kTable) {
       return Status::InvalidArgument("DROP TABLE not allowed on a view: " + t.full());
     }
-    if (!IsView(*hms) && want_view) {
+    if (!is_view && c.kind == Kind::kView) {
       return Status::InvalidArgument("DROP VIEW not allowed on a table: " + t.full());
     }
     std::vector<hive::Partition> partitions;
-    const bool managed = IsManaged(*hms);
-    if (managed && !hms->partitionKeys.empty()) {
+    const bool remove_data = c.delete_data && IsManaged(*hms);
+    if (remove_data && !hms->partitionKeys.empty()) {
       ICS_ASSIGN_OR_RETURN(partitions, ctx->metastore->GetPartitions(t.db, t.table));
     }
     MetastoreTxn txn;
     txn.ops.push_back(MetastoreOp::DropTable(t.db, t.table));
     ICS_RETURN_IF_ERROR(Commit(ctx, txn));
-    if (managed) fs_status = RemoveTableData(ctx, *hms, partitions);
+    if (remove_data) fs_status = RemoveTableData(ctx, *hms, partitions);
   }
   // (Metastore NOT_FOUND: the table was dropped behind the catalog's back;
   // just forget it.)
@@ -308,6 +343,17 @@ Result<DdlOutcome> DropTableOrView(CatalogContext* ctx, const impala::TDropTable
     return fs_status.WithContext(t.full() + " was dropped but removing its data failed");
   }
   return out;
+}
+
+Result<DdlOutcome> DropTableOrView(CatalogContext* ctx, const impala::TDropTableOrViewParams& p,
+                                   bool is_view_stmt) {
+  DropTableCommand c;
+  c.db = p.table_name.db_name;
+  c.table = p.table_name.table_name;
+  const bool want_view = is_view_stmt || (p.__isset.is_table && !p.is_table);
+  c.kind = want_view ? DropTableCommand::Kind::kView : DropTableCommand::Kind::kTable;
+  c.if_exists = p.if_exists;
+  return DropTable(ctx, c);
 }
 
 Result<DdlOutcome> TruncateTable(CatalogContext* ctx, const impala::TTruncateParams& p) {

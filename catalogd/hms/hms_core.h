@@ -1,9 +1,12 @@
 // HmsCore: the Hive Metastore API (the calls of hive_metastore_service.thrift)
-// implemented over the catalog's Metastore interface. The HMS endpoint is an
-// external writer: every write is one Metastore transaction (atomic; either
-// all of a call's changes apply or none), which appends the notification
-// events that catalogd's event processor applies to the in-memory catalog.
-// Nothing here touches the catalog itself.
+// over the catalog. Database and table changes are commands of the command
+// core (catalogd/ops/command_core.h): the same validation, locks, operation
+// record, metastore transaction, directories and catalog install as from
+// every other door; the catalog holds them when the call returns. Reads,
+// and the writes not yet moved to the core (partitions, statistics,
+// functions), use the Metastore interface: each such write is one
+// Metastore transaction (atomic), whose notification events catalogd's
+// event processor applies to the catalog.
 //
 // Names: database, table, column and function names are validated with the
 // catalog's rules (common/hive/names.h) and lower-cased, as Hive does.
@@ -25,11 +28,13 @@
 // matching partitions (as hive.metastore.limit.partition.request does);
 // notification reads return at most max_notification_events events.
 //
-// Directories: with a FileSystem, create_database/create_table/add_partition
-// create the object's directory (a failure undoes the metadata change), and
-// drops with deleteData remove the directories of managed tables and their
-// partitions when they lie under the warehouse directory (never elsewhere;
-// failures are logged, the metadata drop stands). Renames move no data.
+// Directories: databases and tables as the command core handles them
+// (created with the object, removed by drops with deleteData, moved by the
+// rename of a managed table whose location the caller left alone). With a
+// FileSystem, add_partition creates the partition's directory (a failure
+// undoes the metadata change), and partition drops with deleteData remove
+// directories under the warehouse directory (never elsewhere; failures are
+// logged, the metadata drop stands).
 //
 // Thread-safety: thread-safe (stateless apart from the thread-safe Metastore
 // and FileSystem it uses, which must outlive it).
@@ -47,6 +52,9 @@ namespace ics::catalog {
 class Metastore;
 struct MetastoreOp;
 class FileSystem;
+namespace ops {
+class CommandCore;
+}
 }  // namespace ics::catalog
 
 namespace ics::catalog::hms {
@@ -60,8 +68,10 @@ struct HmsCoreOptions {
 
 class HmsCore {
  public:
-  // `fs` may be null: then no directories are created or removed.
-  HmsCore(Metastore* metastore, FileSystem* fs, HmsCoreOptions options);
+  // `fs` may be null: then no partition directories are created or removed.
+  // `commands` carries out database and table changes (required).
+  HmsCore(Metastore* metastore, FileSystem* fs, ops::CommandCore* commands,
+          HmsCoreOptions options);
 
   const HmsCoreOptions& options() const { return opts_; }
 
@@ -204,6 +214,7 @@ class HmsCore {
 
   Metastore* const ms_;
   FileSystem* const fs_;
+  ops::CommandCore* const commands_;
   const HmsCoreOptions opts_;
 };
 

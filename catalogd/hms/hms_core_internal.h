@@ -8,6 +8,7 @@
 #include "catalogd/loader/file_system.h"
 #include "catalogd/metastore/data_ownership.h"
 #include "catalogd/metastore/metastore.h"
+#include "catalogd/ops/caller.h"
 #include "common/hive/names.h"
 #include "common/hive/partition_name.h"
 #include "common/hive/table_type.h"
@@ -16,6 +17,9 @@
 #include "hive_metastore_types.h"
 
 namespace ics::catalog::hms {
+
+// The caller of the HMS call being served, for the command core.
+inline ops::Caller HmsCaller() { return ops::CallerOfCurrentRpc("HMS"); }
 
 int32_t NowSeconds();
 
@@ -27,13 +31,6 @@ int32_t NowSeconds();
 
 // The table or NOT_FOUND "Table db.t does not exist" (names normalized first).
 Result<hive::Table> LoadTable(Metastore* ms, const std::string& db, const std::string& table);
-
-// Validates a column list (names normalized in place, Hive type strings
-// parsed); `seen` collects names to detect duplicates across lists.
-[[nodiscard]] Status NormalizeColumns(std::vector<hive::FieldSchema>* cols, const char* what,
-                                      std::vector<std::string>* seen);
-
-// True for managed (not external, not a view) tables.
 
 // Removes `path` if it lies strictly inside `warehouse`; logs failures.
 void RemoveDataUnderWarehouse(FileSystem* fs, const std::string& warehouse,

@@ -5,6 +5,7 @@
 #include "catalogd/hms/hms_core.h"
 #include "catalogd/hms/hms_core_internal.h"
 #include "catalogd/hms/hms_filter.h"
+#include "catalogd/ops/command_core.h"
 #include "hive_metastore_constants.h"
 
 namespace ics::catalog::hms {
@@ -127,41 +128,25 @@ Result<std::vector<hive::Partition>> HmsCore::AddPartitions(const std::string& d
     }
     names.push_back(name);
   }
-  std::set<std::string> existing;
-  if (if_not_exists && !names.empty()) {
-    ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> found,
-                         ms_->GetPartitionsByNames(t.dbName, t.tableName, names));
-    for (const hive::Partition& p : found) {
-      ICS_ASSIGN_OR_RETURN(std::string n, MakePartitionName(PartitionKeyNames(t), p.values));
-      existing.insert(n);
-    }
+  // The core adds them (one transaction, directories, one catalog install);
+  // each prepared object is the partition as the caller gave it.
+  PartitionBatch batch;
+  batch.db = t.dbName;
+  batch.table = t.tableName;
+  batch.canonical_values = false;
+  batch.skip_existing = if_not_exists;
+  for (hive::Partition& p : parts) {
+    PartitionBatch::Add add;
+    add.values = p.values;
+    add.patch = [prepared = std::move(p)](hive::Partition* out) {
+      *out = prepared;
+      return Status::OK();
+    };
+    batch.adds.push_back(std::move(add));
   }
-  MetastoreTxn txn;
-  std::vector<hive::Partition> added;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (existing.count(names[i]) > 0) continue;
-    txn.ops.push_back(MetastoreOp::AddPartition(t.dbName, t.tableName, parts[i]));
-    added.push_back(parts[i]);
-  }
-  if (txn.ops.empty()) return added;
-  ICS_RETURN_IF_ERROR(CommitTxn(ms_, txn));
-  if (fs_ != nullptr) {
-    for (size_t i = 0; i < added.size(); ++i) {
-      Status dir = fs_->CreateDirectories(added[i].sd.location);
-      if (dir.ok()) continue;
-      MetastoreTxn undo;
-      for (const hive::Partition& p : added) {
-        MetastoreOp drop = MetastoreOp::DropPartition(t.dbName, t.tableName, "");
-        Result<std::string> n = MakePartitionName(PartitionKeyNames(t), p.values);
-        drop.partition_name = n.ok() ? *n : "";
-        undo.ops.push_back(std::move(drop));
-      }
-      Status u = CommitTxn(ms_, undo);
-      return dir.WithContext("creating partition directory " + added[i].sd.location +
-                             (u.ok() ? "" : " (and undoing the add failed: " + u.message() + ")"));
-    }
-  }
-  return added;
+  ICS_ASSIGN_OR_RETURN(PartitionBatchResult done,
+                       commands_->ChangePartitions(HmsCaller(), batch));
+  return std::move(done.added);
 }
 
 Result<std::vector<hive::Partition>> HmsCore::AddPartitionObjects(
@@ -231,25 +216,14 @@ Result<std::vector<hive::Partition>> HmsCore::DropPartitions(const std::string& 
       }
     }
   }
-  MetastoreTxn txn;
-  for (const std::string& n : present) {
-    txn.ops.push_back(MetastoreOp::DropPartition(t.dbName, t.tableName, n));
-  }
-  if (!txn.ops.empty()) ICS_RETURN_IF_ERROR(CommitTxn(ms_, txn));
-  if (delete_data && IsManaged(t) && !found.empty()) {
-    std::vector<std::string> dropped;
-    for (const hive::Partition& p : found) dropped.push_back(p.sd.location);
-    std::vector<std::string> remaining;
-    Result<std::vector<hive::Partition>> left = ms_->GetPartitions(t.dbName, t.tableName);
-    Result<DataRemovalPlan> plan = left.status();
-    if (left.ok()) {
-      for (const hive::Partition& p : *left) remaining.push_back(p.sd.location);
-      plan = PlanPartitionDataRemoval(ms_, t.dbName, t.tableName, t.sd.location, dropped,
-                                      remaining);
-    }
-    RemovePlannedData(fs_, opts_.warehouse_dir, plan,
-                      "drop partitions of " + t.dbName + "." + t.tableName);
-  }
+  if (found.empty()) return found;
+  PartitionBatch batch;
+  batch.db = t.dbName;
+  batch.table = t.tableName;
+  batch.canonical_values = false;
+  batch.delete_data = delete_data;
+  for (const hive::Partition& p : found) batch.drops.push_back(p.values);
+  ICS_RETURN_IF_ERROR(commands_->ChangePartitions(HmsCaller(), batch).status());
   return found;
 }
 
@@ -257,21 +231,27 @@ Status HmsCore::AlterPartitions(const std::string& db, const std::string& table,
                                 std::vector<hive::Partition> parts) {
   ICS_RETURN_IF_ERROR(CheckCount(parts.size(), opts_.max_objects_per_request, "partitions"));
   ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
-  MetastoreTxn txn;
+  PartitionBatch batch;
+  batch.db = t.dbName;
+  batch.table = t.tableName;
+  batch.canonical_values = false;
   for (hive::Partition& p : parts) {
     const bool keep_location = p.sd.location.empty();
     ICS_RETURN_IF_ERROR(PreparePartition(t, &p));
-    if (keep_location) {
-      // An alter without a location keeps the partition where it is.
-      ICS_ASSIGN_OR_RETURN(std::string n, MakePartitionName(PartitionKeyNames(t), p.values));
-      ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> cur,
-                           ms_->GetPartitionsByNames(t.dbName, t.tableName, {n}));
-      if (!cur.empty()) p.sd.location = cur[0].sd.location;
-    }
-    txn.ops.push_back(MetastoreOp::AlterPartition(t.dbName, t.tableName, std::move(p)));
+    PartitionBatch::Alter alter;
+    alter.values = p.values;
+    // The caller's object replaces the current one; without a location
+    // the partition stays where it is.
+    alter.patch = [keep_location, given = std::move(p)](hive::Partition* current) {
+      const std::string location = current->sd.location;
+      *current = given;
+      if (keep_location) current->sd.location = location;
+      return Status::OK();
+    };
+    batch.alters.push_back(std::move(alter));
   }
-  if (txn.ops.empty()) return Status::OK();
-  return CommitTxn(ms_, txn);
+  if (batch.alters.empty()) return Status::OK();
+  return commands_->ChangePartitions(HmsCaller(), batch).status();
 }
 
 Status HmsCore::RenamePartition(const std::string& db, const std::string& table,

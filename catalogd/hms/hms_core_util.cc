@@ -6,7 +6,6 @@
 
 #include "catalogd/hms/hms_core.h"
 #include "catalogd/hms/hms_core_internal.h"
-#include "common/types/column_type.h"
 
 namespace ics::catalog::hms {
 
@@ -31,24 +30,6 @@ Result<hive::Table> LoadTable(Metastore* ms, const std::string& db, const std::s
   ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
   ICS_ASSIGN_OR_RETURN(std::string t, NormalizeTableName(table));
   return ms->GetTable(d, t);
-}
-
-Status NormalizeColumns(std::vector<hive::FieldSchema>* cols, const char* what,
-                        std::vector<std::string>* seen) {
-  for (hive::FieldSchema& c : *cols) {
-    ICS_ASSIGN_OR_RETURN(c.name, NormalizeColumnName(c.name));
-    if (std::find(seen->begin(), seen->end(), c.name) != seen->end()) {
-      return Status::InvalidArgument(std::string("Duplicate column name '") + c.name + "' in " +
-                                     what);
-    }
-    seen->push_back(c.name);
-    Result<impala::TColumnType> type = ParseHiveType(c.type);
-    if (!type.ok()) {
-      return Status::InvalidArgument(std::string("Invalid type '") + c.type + "' of " + what +
-                                     " '" + c.name + "': " + type.status().message());
-    }
-  }
-  return Status::OK();
 }
 
 void RemoveDataUnderWarehouse(FileSystem* fs, const std::string& warehouse,
@@ -111,8 +92,9 @@ bool MatchesHmsPattern(const std::string& pattern, const std::string& name) {
   return false;
 }
 
-HmsCore::HmsCore(Metastore* metastore, FileSystem* fs, HmsCoreOptions options)
-    : ms_(metastore), fs_(fs), opts_(std::move(options)) {}
+HmsCore::HmsCore(Metastore* metastore, FileSystem* fs, ops::CommandCore* commands,
+                 HmsCoreOptions options)
+    : ms_(metastore), fs_(fs), commands_(commands), opts_(std::move(options)) {}
 
 // ---- configuration ----
 

@@ -24,7 +24,7 @@ void HmsHandler::get_config_value(std::string& _return, const std::string& name,
 // ---- databases ----
 
 void HmsHandler::create_database(const hive::Database& database) {
-  Audited(hooks(), "create_database", database.name, [&] {
+  Changed("create_database", [&] {
     Check(core_->CreateDatabase(database), Errs{Ex::kMeta, Ex::kAlreadyExists, Ex::kInvalidObject});
   });
 }
@@ -34,7 +34,7 @@ void HmsHandler::get_database(hive::Database& _return, const std::string& name) 
 }
 
 void HmsHandler::drop_database(const std::string& name, bool deleteData, bool cascade) {
-  Audited(hooks(), "drop_database", name, [&] {
+  Changed("drop_database", [&] {
     Check(core_->DropDatabase(name, deleteData, cascade),
           Errs{Ex::kNoSuchObject, Ex::kMeta, Ex::kInvalidOperation});
   });
@@ -49,30 +49,30 @@ void HmsHandler::get_all_databases(std::vector<std::string>& _return) {
 }
 
 void HmsHandler::alter_database(const std::string& dbname, const hive::Database& db) {
-  Audited(hooks(), "alter_database", dbname, [&] { Check(core_->AlterDatabase(dbname, db), kLookup); });
+  Changed("alter_database", [&] { Check(core_->AlterDatabase(dbname, db), kLookup); });
 }
 
 // ---- tables ----
 
 void HmsHandler::create_table(const hive::Table& tbl) {
-  Audited(hooks(), "create_table", tbl.dbName + "." + tbl.tableName, [&] { Check(core_->CreateTable(tbl), kCreate); });
+  Changed("create_table", [&] { Check(core_->CreateTable(tbl), kCreate); });
 }
 
 void HmsHandler::create_table_with_environment_context(const hive::Table& tbl,
                                                        const hive::EnvironmentContext&) {
-  Audited(hooks(), "create_table_with_environment_context", tbl.dbName + "." + tbl.tableName,
+  Changed("create_table_with_environment_context",
         [&] { Check(core_->CreateTable(tbl), kCreate); });
 }
 
 void HmsHandler::drop_table(const std::string& dbname, const std::string& name, bool deleteData) {
-  Audited(hooks(), "drop_table", dbname + "." + name,
+  Changed("drop_table",
         [&] { Check(core_->DropTable(dbname, name, deleteData), kLookup); });
 }
 
 void HmsHandler::drop_table_with_environment_context(const std::string& dbname,
                                                      const std::string& name, bool deleteData,
                                                      const hive::EnvironmentContext&) {
-  Audited(hooks(), "drop_table_with_environment_context", dbname + "." + name,
+  Changed("drop_table_with_environment_context",
         [&] { Check(core_->DropTable(dbname, name, deleteData), kLookup); });
 }
 
@@ -109,7 +109,7 @@ void HmsHandler::get_table_objects_by_name(std::vector<hive::Table>& _return,
 
 void HmsHandler::alter_table(const std::string& dbname, const std::string& tbl_name,
                              const hive::Table& new_tbl) {
-  Audited(hooks(), "alter_table", dbname + "." + tbl_name,
+  Changed("alter_table",
         [&] { Check(core_->AlterTable(dbname, tbl_name, new_tbl), kAlter); });
 }
 
@@ -117,7 +117,7 @@ void HmsHandler::alter_table_with_environment_context(const std::string& dbname,
                                                       const std::string& tbl_name,
                                                       const hive::Table& new_tbl,
                                                       const hive::EnvironmentContext&) {
-  Audited(hooks(), "alter_table_with_environment_context", dbname + "." + tbl_name,
+  Changed("alter_table_with_environment_context",
         [&] { Check(core_->AlterTable(dbname, tbl_name, new_tbl), kAlter); });
 }
 

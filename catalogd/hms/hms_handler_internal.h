@@ -1,7 +1,8 @@
 // Internal to the HMS handler's files (hms_handler*.cc): how Status
 // categories become each call's declared exceptions, the guard that turns an
-// unexpected C++ exception into one, and the wrapper that records writes in
-// the operation log and waits until catalogd has applied them.
+// unexpected C++ exception into one, and the wrappers of writes: those the
+// command core carries out (Changed), and the others, which are recorded in
+// the operation log here and wait until catalogd has applied them (Audited).
 #pragma once
 
 #include <glog/logging.h>
@@ -172,6 +173,15 @@ auto Audited(const Hooks& h, const char* call, std::string target, Fn&& fn) -> d
     op.End(StatusOfRaised(std::current_exception()));
     throw;
   }
+}
+
+// Guard() for a write the command core (catalogd/ops) carries out: the
+// core records it (operation log, audit line) and the catalog holds it
+// when the core returns, so neither a record nor the after_write wait
+// happens here.
+template <typename Fn>
+auto Changed(const char* call, Fn&& fn) -> decltype(fn()) {
+  return Guard(call, Ex::kMeta, std::forward<Fn>(fn));
 }
 
 // Per-call mappings (named after the HMS calls that use them).

@@ -12,12 +12,12 @@ using namespace handler_internal;  // NOLINT: the handler's own helpers
 // ---- partitions: writes ----
 
 void HmsHandler::add_partition(hive::Partition& _return, const hive::Partition& new_part) {
-  Audited(hooks(), "add_partition", PartitionsTarget({new_part}),
+  Changed("add_partition",
         [&] { _return = Get(core_->AddPartitionObjects({new_part}), kAddPart).at(0); });
 }
 
 int32_t HmsHandler::add_partitions(const std::vector<hive::Partition>& new_parts) {
-  return Audited(hooks(), "add_partitions", PartitionsTarget(new_parts), [&] {
+  return Changed("add_partitions", [&] {
     return static_cast<int32_t>(Get(core_->AddPartitionObjects(new_parts), kAddPart).size());
   });
 }
@@ -25,14 +25,14 @@ int32_t HmsHandler::add_partitions(const std::vector<hive::Partition>& new_parts
 void HmsHandler::append_partition(hive::Partition& _return, const std::string& db_name,
                                   const std::string& tbl_name,
                                   const std::vector<std::string>& part_vals) {
-  Audited(hooks(), "append_partition", db_name + "." + tbl_name, [&] {
+  Changed("append_partition", [&] {
     _return = Get(core_->AppendPartition(db_name, tbl_name, part_vals), kAddPart);
   });
 }
 
 void HmsHandler::add_partitions_req(hive::AddPartitionsResult& _return,
                                     const hive::AddPartitionsRequest& request) {
-  Audited(hooks(), "add_partitions_req", request.dbName + "." + request.tblName, [&] {
+  Changed("add_partitions_req", [&] {
     auto added = Get(core_->AddPartitions(request.dbName, request.tblName, request.parts,
                                           request.ifNotExists),
                      kAddPart);
@@ -43,14 +43,14 @@ void HmsHandler::add_partitions_req(hive::AddPartitionsResult& _return,
 void HmsHandler::append_partition_by_name(hive::Partition& _return, const std::string& db_name,
                                           const std::string& tbl_name,
                                           const std::string& part_name) {
-  Audited(hooks(), "append_partition_by_name", db_name + "." + tbl_name + "/" + part_name, [&] {
+  Changed("append_partition_by_name", [&] {
     _return = Get(core_->AppendPartitionByName(db_name, tbl_name, part_name), kAddPart);
   });
 }
 
 bool HmsHandler::drop_partition(const std::string& db_name, const std::string& tbl_name,
                                 const std::vector<std::string>& part_vals, bool deleteData) {
-  return Audited(hooks(), "drop_partition", db_name + "." + tbl_name, [&] {
+  return Changed("drop_partition", [&] {
     std::string name = Get(core_->PartitionNameOf(db_name, tbl_name, part_vals), kLookup);
     Get(core_->DropPartitions(db_name, tbl_name, {name}, false, deleteData), kLookup);
     return true;
@@ -59,7 +59,7 @@ bool HmsHandler::drop_partition(const std::string& db_name, const std::string& t
 
 bool HmsHandler::drop_partition_by_name(const std::string& db_name, const std::string& tbl_name,
                                         const std::string& part_name, bool deleteData) {
-  return Audited(hooks(), "drop_partition_by_name", db_name + "." + tbl_name + "/" + part_name, [&] {
+  return Changed("drop_partition_by_name", [&] {
     Check(ParsePartitionName(part_name).status(), kLookup);
     Get(core_->DropPartitions(db_name, tbl_name, {part_name}, false, deleteData), kLookup);
     return true;
@@ -68,7 +68,7 @@ bool HmsHandler::drop_partition_by_name(const std::string& db_name, const std::s
 
 void HmsHandler::drop_partitions_req(hive::DropPartitionsResult& _return,
                                      const hive::DropPartitionsRequest& req) {
-  Audited(hooks(), "drop_partitions_req", req.dbName + "." + req.tblName, [&] {
+  Changed("drop_partitions_req", [&] {
     if (!req.parts.__isset.names) {
       Raise(Ex::kMeta,
             "drop_partitions_req: only partitions given by name are supported (serialized Hive "
@@ -86,13 +86,13 @@ void HmsHandler::drop_partitions_req(hive::DropPartitionsResult& _return,
 
 void HmsHandler::alter_partition(const std::string& db_name, const std::string& tbl_name,
                                  const hive::Partition& new_part) {
-  Audited(hooks(), "alter_partition", db_name + "." + tbl_name,
+  Changed("alter_partition",
         [&] { Check(core_->AlterPartitions(db_name, tbl_name, {new_part}), kAlter); });
 }
 
 void HmsHandler::alter_partitions(const std::string& db_name, const std::string& tbl_name,
                                   const std::vector<hive::Partition>& new_parts) {
-  Audited(hooks(), "alter_partitions", db_name + "." + tbl_name,
+  Changed("alter_partitions",
         [&] { Check(core_->AlterPartitions(db_name, tbl_name, new_parts), kAlter); });
 }
 

@@ -3,11 +3,14 @@
 // default: TBinaryProtocol over an unframed (buffered) socket transport, the
 // transport of common/rpc/thrift_server.h.
 //
-// Owns its HmsCore, handler and Thrift server; borrows the Metastore and the
-// FileSystem (both must outlive it). catalogd passes its undecorated
-// metastore, so changes made here are external changes for its event
+// Owns its HmsCore, handler and Thrift server; borrows the Metastore, the
+// FileSystem and the command core (all must outlive it). Database and table
+// changes go through the command core (catalogd/ops), so they are in the
+// catalog when the call returns. The other writes (partitions, statistics,
+// functions) still go to the metastore given here: catalogd passes its
+// undecorated metastore, so they are external changes for its event
 // processor, and an after_write hook that waits until the processor has
-// applied each write (read-your-writes across catalogd's services). Start() binds synchronously (port 0 = a free port, see port());
+// applied each of them (read-your-writes across catalogd's services). Start() binds synchronously (port 0 = a free port, see port());
 // Stop() is idempotent and also run by the destructor.
 //
 // Thread-safety: Start/Stop from one thread; port() from any thread.
@@ -50,7 +53,8 @@ struct HmsServerOptions {
 
 class HmsServer {
  public:
-  HmsServer(Metastore* metastore, FileSystem* fs, HmsServerOptions options);
+  HmsServer(Metastore* metastore, FileSystem* fs, ops::CommandCore* commands,
+            HmsServerOptions options);
   ~HmsServer();
   HmsServer(const HmsServer&) = delete;
   HmsServer& operator=(const HmsServer&) = delete;

@@ -89,24 +89,11 @@ Result<std::vector<thrift::TTableError>> TableService::BatchDeleteTable(
       continue;
     }
     if (!done.insert(*name).second) continue;  // listed twice: dropped once
-    // Views and tables are dropped alike; the DDL kind must match the object.
-    Result<hive::Table> hms = ctx_->metastore->GetTable(db, *name);
-    if (!hms.ok()) {
-      fail(*name, hms.status().Is(ErrorCode::kNotFound)
-                      ? Status::NotFound("Table does not exist: " + db + "." + *name)
-                      : hms.status());
-      continue;
-    }
-    const bool view = IsView(*hms);
-    impala::TDdlExecRequest drop;
-    drop.protocol_version = impala::CatalogServiceVersion::V2;
-    drop.ddl_type = view ? impala::TDdlType::DROP_VIEW : impala::TDdlType::DROP_TABLE;
-    drop.__isset.drop_table_or_view_params = true;
-    drop.drop_table_or_view_params.table_name.db_name = db;
-    drop.drop_table_or_view_params.table_name.table_name = *name;
-    drop.drop_table_or_view_params.if_exists = false;
-    drop.drop_table_or_view_params.purge = false;
-    Result<DdlOutcome> out = ddl_->ExecDdl(drop);
+    // Views and tables are dropped alike.
+    DropTableCommand drop;
+    drop.db = db;
+    drop.table = *name;
+    Result<DdlOutcome> out = ddl_->DropTable(drop);
     if (!out.ok()) fail(*name, out.status());
   }
   return errors;

@@ -9,6 +9,7 @@
 
 #include "CatalogService.h"
 #include "catalogd/core/catalog_context.h"
+#include "catalogd/core/catalog_names.h"
 #include "catalogd/ddl/ddl_executor.h"
 #include "catalogd/events/event_processor.h"
 #include "catalogd/events/self_event_log.h"
@@ -22,6 +23,7 @@
 #include "catalogd/metastore/hms_remote_metastore.h"
 #include "catalogd/metastore/metastore.h"
 #include "catalogd/metastore/request_recording_metastore.h"
+#include "catalogd/ops/command_core.h"
 #include "catalogd/service/catalog_service_handler.h"
 #include "catalogd/service/catalogd_role.h"
 #include "catalogd/web/catalog_metrics.h"
@@ -68,30 +70,13 @@ Status CatalogServer::EnsureDefaultDatabase() {
 
 Status CatalogServer::LoadNamesFromMetastore() {
   ICS_RETURN_IF_ERROR(EnsureDefaultDatabase());
-  ChangeSet cs;
-  ICS_ASSIGN_OR_RETURN(auto dbs, metastore_->GetAllDatabases());
-  for (const std::string& db : dbs) {
-    ICS_ASSIGN_OR_RETURN(auto hms_db, metastore_->GetDatabase(db));
-    auto d = std::make_shared<DatabaseState>();
-    d->name = db;
-    d->hms = std::move(hms_db);
-    cs.put_databases.push_back(std::move(d));
-    ICS_ASSIGN_OR_RETURN(auto tables, metastore_->GetAllTables(db));
-    for (const std::string& t : tables) cs.put_tables.push_back(MakeUnloadedTable(db, t));
-    ICS_ASSIGN_OR_RETURN(auto fns, metastore_->GetFunctions(db));
-    for (auto& fn : fns) {
-      auto f = std::make_shared<FunctionState>();
-      f->db = db;
-      f->signature = fn.__isset.signature ? fn.signature : fn.name.function_name;
-      f->fn = std::move(fn);
-      cs.put_functions.push_back(std::move(f));
-    }
-  }
+  ICS_ASSIGN_OR_RETURN(ChangeSet cs, CatalogNamesOf(metastore_.get()));
+  const size_t num_dbs = cs.put_databases.size();
   const size_t num_tables = cs.put_tables.size();
   std::vector<std::pair<std::string, std::string>> all_tables;
   for (const auto& t : cs.put_tables) all_tables.emplace_back(t->db, t->name);
   const int64_t v = catalog_->ResetAll(std::move(cs));
-  LOG(INFO) << "catalog " << PrintId(catalog_->service_id()) << " loaded " << dbs.size()
+  LOG(INFO) << "catalog " << PrintId(catalog_->service_id()) << " loaded " << num_dbs
             << " database(s) and " << num_tables << " table name(s) at version " << v;
   if (opts_.load_in_background) loads_->Prioritize(all_tables);
   return Status::OK();
@@ -233,6 +218,15 @@ Status CatalogServer::Start() {
         info([](const CatalogdRoleInfo& i) { return double(i.takeovers); }));
   }
 
+  // Every door's changes go through the command core; under HA only the
+  // active catalogd is admitted.
+  const CatalogdRole* admitting_role = role_.get();
+  core_ = std::make_unique<ops::CommandCore>(
+      ctx_.get(), ddl_.get(),
+      admitting_role == nullptr
+          ? std::function<Status()>()
+          : std::function<Status()>([admitting_role] { return admitting_role->CheckActive(); }));
+
   ThriftServerOptions ropts;
   ropts.name = "catalog-service";
   ropts.bind_host = opts_.bind_host;
@@ -242,7 +236,7 @@ Status CatalogServer::Start() {
   ropts.metrics = metrics_.get();
   rpc_ = std::make_unique<ThriftServer>(
       MakeCatalogServiceProcessor(
-          HandlerDeps{ctx_.get(), ddl_.get(), fetcher_.get(), opts_.sync_ddl_timeout_ms,
+          HandlerDeps{ctx_.get(), core_.get(), fetcher_.get(), opts_.sync_ddl_timeout_ms,
                       events_.get(), role_.get()}),
       ropts);
   ICS_RETURN_IF_ERROR(rpc_->Start());
@@ -261,7 +255,7 @@ Status CatalogServer::Start() {
         return processor->WaitForSync(std::chrono::milliseconds(sync_ms)).status();
       };
     }
-    hms_ = std::make_unique<hms::HmsServer>(metastore_.get(), fs_.get(), hopts);
+    hms_ = std::make_unique<hms::HmsServer>(metastore_.get(), fs_.get(), core_.get(), hopts);
     ICS_RETURN_IF_ERROR(hms_->Start());
   }
   if (opts_.metastore_service_port >= 0) {

@@ -37,6 +37,9 @@ class ThriftServer;
 
 namespace ics::catalog {
 
+namespace ops {
+class CommandCore;
+}
 namespace hms {
 class HmsServer;
 }
@@ -184,11 +187,14 @@ class CatalogServer {
   std::unique_ptr<CatalogTopicPublisher> publisher_;
   std::unique_ptr<CatalogContext> ctx_;
   std::unique_ptr<DdlExecutor> ddl_;
+  std::unique_ptr<ops::CommandCore> core_;  // every door's way to ddl_
   std::unique_ptr<PartialFetcher> fetcher_;
   std::unique_ptr<EventProcessor> events_;
   std::unique_ptr<MetastoreRetention> retention_;  // reads events_ (declared after it)
   std::unique_ptr<ThriftServer> rpc_;
-  std::unique_ptr<hms::HmsServer> hms_;  // writes to metastore_ itself (external)
+  // Database and table changes through core_; other writes to metastore_
+  // itself (external, applied by events_).
+  std::unique_ptr<hms::HmsServer> hms_;
   std::unique_ptr<MetastoreServiceServer> mds_;
   std::unique_ptr<CatalogdRole> role_;  // HA only
   std::unique_ptr<statestore::StatestoreSubscriber> subscriber_;

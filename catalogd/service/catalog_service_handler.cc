@@ -5,6 +5,8 @@
 #include "catalogd/catalog/catalog_objects.h"
 #include "catalogd/core/catalog_context.h"
 #include "catalogd/ddl/ddl_executor.h"
+#include "catalogd/ops/command_core.h"
+#include "catalogd/service/impala_caller.h"
 #include "catalogd/events/event_rpc.h"
 #include "catalogd/fetch/partial_fetcher.h"
 #include "catalogd/service/catalog_service_processor.h"
@@ -104,9 +106,20 @@ class Handler : public impala::CatalogServiceIf {
     return rs;
   }
 
+  // A change: the protocol check here, the rest in the command core.
+  Result<DdlOutcome> Change(CatalogServiceVersion::type v, const ops::Caller& caller,
+                            const ops::CommandLabel& label,
+                            const std::function<Result<DdlOutcome>(DdlExecutor*)>& body) {
+    Status proto = CheckProtocol(v);
+    if (!proto.ok()) return proto;
+    if (d_.core == nullptr) return Status::NotImplemented("this CatalogService serves no changes");
+    DdlExecutor* ddl = d_.core->executor();
+    return d_.core->Run(caller, label, [&] { return body(ddl); });
+  }
+
   void ExecDdl(impala::TDdlExecResponse& resp, const impala::TDdlExecRequest& req) override {
-    Status proto = Admit(req.protocol_version);
-    Result<DdlOutcome> r = proto.ok() ? d_.ddl->ExecDdl(req) : Result<DdlOutcome>(proto);
+    Result<DdlOutcome> r = Change(req.protocol_version, ImpalaCaller(req), DdlLabel(req),
+                                  [&](DdlExecutor* ddl) { return ddl->ExecDdl(req); });
     resp.result = MakeResult(r, req.query_options.sync_ddl, WantsMinimal(req));
     if (r.ok()) {
       resp.__set_result_set(SummaryResultSet(r->summary));
@@ -117,15 +130,15 @@ class Handler : public impala::CatalogServiceIf {
 
   void UpdateCatalog(impala::TUpdateCatalogResponse& resp,
                      const impala::TUpdateCatalogRequest& req) override {
-    Status proto = Admit(req.protocol_version);
-    Result<DdlOutcome> r = proto.ok() ? d_.ddl->UpdateCatalog(req) : Result<DdlOutcome>(proto);
+    Result<DdlOutcome> r = Change(req.protocol_version, ImpalaCaller(req), UpdateCatalogLabel(req),
+                                  [&](DdlExecutor* ddl) { return ddl->UpdateCatalog(req); });
     resp.result = MakeResult(r, req.sync_ddl, WantsMinimal(req));
   }
 
   void ResetMetadata(impala::TResetMetadataResponse& resp,
                      const impala::TResetMetadataRequest& req) override {
-    Status proto = Admit(req.protocol_version);
-    Result<DdlOutcome> r = proto.ok() ? d_.ddl->ResetMetadata(req) : Result<DdlOutcome>(proto);
+    Result<DdlOutcome> r = Change(req.protocol_version, ImpalaCaller(req), ResetLabel(req),
+                                  [&](DdlExecutor* ddl) { return ddl->ResetMetadata(req); });
     resp.result = MakeResult(r, req.sync_ddl, WantsMinimal(req));
   }
 

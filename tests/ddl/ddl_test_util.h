@@ -35,7 +35,9 @@
 #include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/metastore/metastore.h"
+#include "catalogd/ops/command_core.h"
 #include "catalogd/service/catalog_service_handler.h"
+#include "catalogd/service/impala_caller.h"
 #include "catalogd/service/outcome_objects.h"
 #include "common/types/column_type.h"
 #include "tests/util/temp_dir.h"
@@ -240,11 +242,13 @@ class DdlTest : public ::testing::Test {
     ctx_.loads = loads_.get();
     ctx_.warehouse_dir = warehouse_;
     ddl_ = std::make_unique<DdlExecutor>(&ctx_);
+    core_ = std::make_unique<ops::CommandCore>(&ctx_, ddl_.get());
   }
 
   void TearDown() override {
     fs_.Release();
     if (loads_) loads_->Shutdown();
+    core_.reset();
     ddl_.reset();
     loads_.reset();
     loader_.reset();
@@ -253,7 +257,11 @@ class DdlTest : public ::testing::Test {
     backend_.reset();
   }
 
-  Result<DdlOutcome> Exec(const impala::TDdlExecRequest& r) { return ddl_->ExecDdl(r); }
+  // As Impala's door runs it: through the command core, with the caller
+  // (and request id) of the request's header.
+  Result<DdlOutcome> Exec(const impala::TDdlExecRequest& r) {
+    return core_->Run(ImpalaCaller(r), DdlLabel(r), [&] { return ddl_->ExecDdl(r); });
+  }
 
   Result<DdlOutcome> CreateDb(const std::string& db, bool if_not_exists = false,
                               const std::string& location = "") {
@@ -378,11 +386,12 @@ class DdlTest : public ::testing::Test {
   // The CatalogService adapter over this fixture's executor (it checks the
   // protocol version and renders replies).
   std::shared_ptr<impala::CatalogServiceIf> Handler() {
-    return MakeCatalogServiceHandler(HandlerDeps{&ctx_, ddl_.get(), nullptr, 1000});
+    return MakeCatalogServiceHandler(HandlerDeps{&ctx_, core_.get(), nullptr, 1000});
   }
 
   CatalogContext ctx_;
   std::unique_ptr<DdlExecutor> ddl_;
+  std::unique_ptr<ops::CommandCore> core_;
 };
 
 // Asserts that `expr` (a Result<DdlOutcome>) succeeded; `var` names its value.

@@ -21,7 +21,7 @@ struct CatalogServiceStack {
   CatalogdStack stack{"catalog_service"};
   std::shared_ptr<apache::thrift::TProcessor> processor =
       catalog::MakeCatalogServiceProcessor(
-          catalog::HandlerDeps{stack.ctx(), stack.ddl(), stack.fetcher(),
+          catalog::HandlerDeps{stack.ctx(), stack.core(), stack.fetcher(),
                                /*sync_ddl_timeout_ms=*/0, /*events=*/nullptr});
 };
 

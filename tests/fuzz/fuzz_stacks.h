@@ -36,6 +36,7 @@
 #include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/metastore/metastore.h"
+#include "catalogd/ops/command_core.h"
 #include "tests/fuzz/fuzz_rpc.h"
 
 namespace ics::fuzz {
@@ -102,6 +103,7 @@ class CatalogdStack {
   catalog::TableLoadManager* loads() { return loads_.get(); }
   catalog::CatalogContext* ctx() { return &ctx_; }
   catalog::DdlExecutor* ddl() { return ddl_.get(); }
+  catalog::ops::CommandCore* core() { return core_.get(); }
   catalog::PartialFetcher* fetcher() { return fetcher_.get(); }
 
  private:
@@ -117,6 +119,7 @@ class CatalogdStack {
   std::unique_ptr<catalog::TableLoadManager> loads_;
   catalog::CatalogContext ctx_;
   std::unique_ptr<catalog::DdlExecutor> ddl_;
+  std::unique_ptr<catalog::ops::CommandCore> core_;
   std::unique_ptr<catalog::PartialFetcher> fetcher_;
 };
 

@@ -1,10 +1,11 @@
 // ThriftHiveMetastore (catalogd's HMS endpoint) fed raw request bytes.
 //
 // Processor: hive::ThriftHiveMetastoreProcessor over the REAL HmsHandler and
-// HmsCore, on the metastore of an in-process catalogd stack (the undecorated
-// SQLite metastore, as catalogd hands it to its HMS server) and its
+// HmsCore, on an in-process catalogd stack: its command core (database and
+// table changes), its undecorated SQLite metastore (reads and the other
+// writes, as catalogd hands it to its HMS server) and its
 // SandboxFileSystem, so the endpoint's name checks, filters, limits and
-// metastore writes all run. Request bounds are smaller than the daemon's so
+// writes all run. Request bounds are smaller than the daemon's so
 // one input stays cheap.
 #include <memory>
 
@@ -27,7 +28,7 @@ catalog::hms::HmsCoreOptions CoreOptions(const CatalogdStack& stack) {
 
 struct HmsStack {
   CatalogdStack stack{"hms"};
-  catalog::hms::HmsCore core{stack.metastore(), stack.fs(), CoreOptions(stack)};
+  catalog::hms::HmsCore core{stack.metastore(), stack.fs(), stack.core(), CoreOptions(stack)};
   std::shared_ptr<apache::thrift::TProcessor> processor =
       std::make_shared<hive::ThriftHiveMetastoreProcessor>(
           std::make_shared<catalog::hms::HmsHandler>(&core));

@@ -79,7 +79,7 @@ TEST_F(HmsEndpointTest, DatabaseLifecycleAndErrors) {
   // Not empty: InvalidOperationException without cascade; cascade drops all.
   hms().create_table(Table("sales", "t1"));
   EXPECT_HMS_ERROR(hms().drop_database("sales", true, false), InvalidOperationException,
-                   "not empty");
+                   "non-empty");
   hms().drop_database("sales", true, true);
   EXPECT_HMS_ERROR(hms().get_database(db, "sales"), NoSuchObjectException, "sales");
   EXPECT_FALSE(std::filesystem::exists(warehouse_ + "/sales.db"));  // deleteData
@@ -117,14 +117,14 @@ TEST_F(HmsEndpointTest, TableLifecycleAndErrors) {
   EXPECT_HMS_ERROR(hms().create_table(Table("nodb", "x")), NoSuchObjectException, "nodb");
   hive::Table dup = Table("db1", "dup");
   dup.sd.cols[1].name = "ID";
-  EXPECT_HMS_ERROR(hms().create_table(dup), InvalidObjectException, "Duplicate column name 'id'");
+  EXPECT_HMS_ERROR(hms().create_table(dup), InvalidObjectException, "Duplicate column name: id");
   hive::Table badtype = Table("db1", "bt");
   badtype.sd.cols[1].type = "varchar(";
   EXPECT_HMS_ERROR(hms().create_table(badtype), InvalidObjectException, "Invalid type");
   hive::Table badkind = Table("db1", "bk");
   badkind.tableType = "WEIRD";
   EXPECT_HMS_ERROR(hms().create_table_with_environment_context(badkind, ctx),
-                   InvalidObjectException, "Unsupported tableType");
+                   InvalidObjectException, "Unsupported table type");
   EXPECT_HMS_ERROR(hms().create_table(Table("db1", "a/b")), InvalidObjectException, "'/'");
 
   std::vector<std::string> names;

@@ -21,9 +21,12 @@
 #include "catalogd/hms/hms_server.h"
 #include "catalogd/loader/file_system.h"
 #include "catalogd/metastore/metastore.h"
+#include "tests/util/core_stack.h"
 #include "tests/util/temp_dir.h"
 
 namespace ics::catalog::hms::testing {
+
+using ::ics::catalog::testing::CoreStack;
 
 // A new, empty metastore of the backend this test binary was linked with,
 // keeping its files under `dir`.
@@ -80,6 +83,9 @@ class HmsEndpointTest : public ::testing::Test {
     ASSERT_TRUE(ms.ok()) << ms.status().ToString();
     metastore_ = std::move(ms).value();
     fs_ = std::make_unique<LocalFileSystem>();
+    auto stack = CoreStack::Open(metastore_.get(), fs_.get(), warehouse_);
+    ASSERT_TRUE(stack.ok()) << stack.status().ToString();
+    stack_ = std::move(stack).value();
     HmsServerOptions opts;
     opts.bind_host = "127.0.0.1";
     opts.port = 0;
@@ -87,7 +93,7 @@ class HmsEndpointTest : public ::testing::Test {
     opts.core.max_partitions_per_request = 50;
     opts.core.max_objects_per_request = 40;
     opts.core.max_notification_events = 100;
-    server_ = std::make_unique<HmsServer>(metastore_.get(), fs_.get(), opts);
+    server_ = std::make_unique<HmsServer>(metastore_.get(), fs_.get(), stack_->core(), opts);
     Status s = server_->Start();
     ASSERT_TRUE(s.ok()) << s.ToString();
     ASSERT_GT(server_->port(), 0);
@@ -98,6 +104,7 @@ class HmsEndpointTest : public ::testing::Test {
     client_.reset();
     if (server_) server_->Stop();
     server_.reset();
+    stack_.reset();
     metastore_.reset();
   }
 
@@ -165,6 +172,7 @@ class HmsEndpointTest : public ::testing::Test {
   std::string warehouse_;
   std::unique_ptr<Metastore> metastore_;
   std::unique_ptr<FileSystem> fs_;
+  std::unique_ptr<CoreStack> stack_;  // the command core the endpoint's changes go through
   std::unique_ptr<HmsServer> server_;
   std::unique_ptr<HmsClient> client_;
 };

@@ -119,7 +119,10 @@ TEST_F(RemoteCommitTest, AltersAreUndone) {
   MetastoreOp alter_table = TableOp(Kind::kAlterTable, "d", "t");
   alter_table.table = before.table;
   alter_table.table.parameters["p"] = "2";
-  alter_table.table.tableName = "renamed";  // and renamed
+  alter_table.table.tableName = "renamed";  // and renamed, with the new location given,
+  // as catalogd's rename sends it (a Hive metastore moves a managed table
+  // whose location a rename leaves as it was, partitions included)
+  alter_table.table.sd.location = "/warehouse/d.db/renamed";
   MetastoreOp alter_part;
   alter_part.kind = Kind::kAlterPartition;
   alter_part.partition = before.partitions[0];

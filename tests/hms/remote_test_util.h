@@ -1,6 +1,6 @@
 // Helpers for the remote metastore tests: InProcessHms, a real HMS endpoint
-// (catalogd/hms HmsServer) on a loopback port over its own SQLite file, which
-// the remote backend under test talks to; and Same(), which compares two
+// (catalogd/hms HmsServer, on catalogd's command core) on a loopback port
+// over its own SQLite file, which the remote backend under test talks to; and Same(), which compares two
 // Thrift objects and prints both when they differ.
 //
 // Thread-safety: InProcessHms is driven from the test's main thread.
@@ -14,15 +14,19 @@
 #include "catalogd/hms/hms_server.h"
 #include "catalogd/metastore/hms_remote_metastore.h"
 #include "catalogd/metastore/metastore.h"
+#include "tests/util/core_stack.h"
+#include "tests/util/rooted_file_system.h"
 
 namespace ics::catalog::testing {
 
 class InProcessHms {
  public:
-  // The store lives at <dir>/hms-metastore.db; the endpoint's warehouse is
-  // <dir>/hms-warehouse. The endpoint gets no FileSystem: it creates and
-  // removes no directories (the catalog under test manages its own).
-  explicit InProcessHms(std::string dir) : dir_(std::move(dir)) {}
+  // The store lives at <dir>/hms-metastore.db. The endpoint's core keeps
+  // directories below <dir>/hms-root (a location "/w/t" is
+  // <dir>/hms-root/w/t), so that the made-up locations of the tests'
+  // objects stay inside the test's directory; its warehouse is
+  // /hms-warehouse there.
+  explicit InProcessHms(std::string dir) : dir_(std::move(dir)), fs_(dir_ + "/hms-root") {}
   ~InProcessHms() { Stop(); }
 
   // Opens the store (once) and starts serving on `port` (0 = a free port).
@@ -33,8 +37,11 @@ class InProcessHms {
     hms::HmsServerOptions o;
     o.bind_host = "127.0.0.1";
     o.port = port;
-    o.core.warehouse_dir = dir_ + "/hms-warehouse";
-    server_ = std::make_unique<hms::HmsServer>(store_.get(), nullptr, o);
+    o.core.warehouse_dir = "/hms-warehouse";
+    // A new core per start: its catalog starts from the store, as catalogd's.
+    stack_.reset();
+    ICS_ASSIGN_OR_RETURN(stack_, CoreStack::Open(store_.get(), &fs_, o.core.warehouse_dir));
+    server_ = std::make_unique<hms::HmsServer>(store_.get(), nullptr, stack_->core(), o);
     ICS_RETURN_IF_ERROR(server_->Start());
     port_ = server_->port();
     return Status::OK();
@@ -43,6 +50,7 @@ class InProcessHms {
   void Stop() {
     if (server_) server_->Stop();
     server_.reset();
+    stack_.reset();
   }
   // A new server on the same port over the same store.
   [[nodiscard]] Status Restart() {
@@ -69,6 +77,8 @@ class InProcessHms {
  private:
   const std::string dir_;
   std::unique_ptr<Metastore> store_;
+  RootedFileSystem fs_;
+  std::unique_ptr<CoreStack> stack_;
   std::unique_ptr<hms::HmsServer> server_;
   int port_ = 0;
 };

@@ -21,6 +21,7 @@
 #include "catalogd/catalog/catalog.h"
 #include "catalogd/core/catalog_context.h"
 #include "catalogd/ddl/ddl_executor.h"
+#include "catalogd/ops/command_core.h"
 #include "catalogd/fetch/partial_fetcher.h"
 #include "catalogd/loader/file_system.h"
 #include "catalogd/loader/table_load_manager.h"
@@ -66,6 +67,7 @@ class BenchCatalogd {
     ctx_.publisher = publisher_.get();
     ctx_.warehouse_dir = "/warehouse";
     ddl_ = std::make_unique<catalog::DdlExecutor>(&ctx_);
+    core_ = std::make_unique<catalog::ops::CommandCore>(&ctx_, ddl_.get());
     fetcher_ = std::make_unique<catalog::PartialFetcher>(&ctx_, catalog::PartialFetchOptions{});
     ICS_RETURN_IF_ERROR(InstallNames());
 
@@ -76,7 +78,7 @@ class BenchCatalogd {
     ro.max_message_bytes = opts_.max_message_bytes;
     rpc_ = std::make_unique<ThriftServer>(
         catalog::MakeCatalogServiceProcessor(
-            catalog::HandlerDeps{&ctx_, ddl_.get(), fetcher_.get(), 60000}),
+            catalog::HandlerDeps{&ctx_, core_.get(), fetcher_.get(), 60000}),
         ro);
     ICS_RETURN_IF_ERROR(rpc_->Start());
 
@@ -157,6 +159,7 @@ class BenchCatalogd {
   std::unique_ptr<catalog::CatalogTopicPublisher> publisher_;
   catalog::CatalogContext ctx_;
   std::unique_ptr<catalog::DdlExecutor> ddl_;
+  std::unique_ptr<catalog::ops::CommandCore> core_;
   std::unique_ptr<catalog::PartialFetcher> fetcher_;
   std::unique_ptr<ThriftServer> rpc_;
   std::unique_ptr<statestore::StatestoreSubscriber> subscriber_;

@@ -1,0 +1,120 @@
+#include "catalogd/ops/command_core.h"
+
+#include <optional>
+#include <utility>
+
+#include "catalogd/metastore/request_recording_metastore.h"
+#include "common/util/operation_log.h"
+
+namespace ics::catalog::ops {
+
+namespace {
+
+std::string TableTarget(const std::string& db, const std::string& table) {
+  return db + "." + table;
+}
+
+}  // namespace
+
+CommandCore::CommandCore(CatalogContext* ctx, DdlExecutor* ddl, std::function<Status()> admit)
+    : ctx_(ctx), ddl_(ddl), admit_(std::move(admit)) {}
+
+Result<DdlOutcome> CommandCore::Run(const Caller& caller, const CommandLabel& label,
+                                    const std::function<Result<DdlOutcome>()>& body) {
+  ScopedOperation op(ctx_->operations, label.kind, label.target, caller.Detail(), caller.origin);
+  auto logged = [&op](Result<DdlOutcome> r) {
+    if (r.ok()) {
+      op.End(Status::OK(), r->summary, r->version);
+    } else {
+      op.End(r.status());
+    }
+    return r;
+  };
+  if (admit_) {
+    Status admitted = admit_();
+    if (!admitted.ok()) return logged(admitted);
+  }
+  if (caller.request_id.empty()) return logged(body());
+  const std::string& id = caller.request_id;
+  if (caller.request_repeated) {
+    Result<std::optional<RecordedRequest>> seen = ctx_->metastore->LookupRequest(id);
+    if (!seen.ok() && !seen.status().Is(ErrorCode::kNotImplemented)) {
+      return logged(seen.status());
+    }
+    if (seen.ok() && seen->has_value()) return logged(Repeated(id, (*seen)->summary));
+  }
+  RequestScope scope(id, label.kind + " " + label.target);
+  Result<DdlOutcome> r = body();
+  if (!r.ok() && scope.repeated()) return logged(Repeated(id, scope.summary()));
+  return logged(std::move(r));
+}
+
+DdlOutcome CommandCore::Repeated(const std::string& id, const std::string& summary) const {
+  DdlOutcome o;
+  // The change is in the catalog at or below its current version: a
+  // SYNC_DDL repeat waits for the coordinators to hold that.
+  o.version = ctx_->catalog->version();
+  o.summary = "Request " + id + " was carried out before (" + summary + "); not repeated.";
+  return o;
+}
+
+Result<DdlOutcome> CommandCore::CreateDatabase(const Caller& caller,
+                                               const CreateDatabaseCommand& c) {
+  return Run(caller, {"CREATE_DATABASE", c.db.name}, [&] { return ddl_->CreateDatabase(c); });
+}
+
+Result<DdlOutcome> CommandCore::DropDatabase(const Caller& caller, const DropDatabaseCommand& c) {
+  return Run(caller, {"DROP_DATABASE", c.name}, [&] { return ddl_->DropDatabase(c); });
+}
+
+Result<DdlOutcome> CommandCore::AlterDatabase(const Caller& caller,
+                                              const AlterDatabaseCommand& c) {
+  return Run(caller, {"ALTER_DATABASE", c.name}, [&] { return ddl_->AlterDatabase(c); });
+}
+
+Result<DdlOutcome> CommandCore::CreateTable(const Caller& caller, const CreateTableCommand& c) {
+  return Run(caller, {"CREATE_TABLE", TableTarget(c.table.dbName, c.table.tableName)},
+             [&] { return ddl_->CreateTable(c); });
+}
+
+Result<DdlOutcome> CommandCore::DropTable(const Caller& caller, const DropTableCommand& c) {
+  const char* kind = c.kind == DropTableCommand::Kind::kView ? "DROP_VIEW" : "DROP_TABLE";
+  return Run(caller, {kind, TableTarget(c.db, c.table)}, [&] { return ddl_->DropTable(c); });
+}
+
+Result<DdlOutcome> CommandCore::AlterTable(const Caller& caller, const AlterTableCommand& c) {
+  return Run(caller, {"ALTER_TABLE", TableTarget(c.db, c.table)},
+             [&] { return ddl_->AlterTable(c); });
+}
+
+Result<PartitionBatchResult> CommandCore::ChangePartitions(const Caller& caller,
+                                                          const PartitionBatch& b) {
+  // Labelled as Impala labels ALTER TABLE ... ADD/DROP PARTITION.
+  const int kinds = int{!b.adds.empty()} + int{!b.alters.empty()} + int{!b.drops.empty()};
+  const char* what = kinds != 1          ? "PARTITIONS"
+                     : !b.adds.empty()   ? "ADD_PARTITION"
+                     : !b.drops.empty()  ? "DROP_PARTITION"
+                                         : "ALTER_PARTITION";
+  std::optional<PartitionBatchResult> batch;
+  Result<DdlOutcome> r = Run(
+      caller, {"ALTER_TABLE", TableTarget(b.db, b.table) + " (" + what + ")"},
+      [&]() -> Result<DdlOutcome> {
+        Result<PartitionBatchResult> applied = ddl_->ApplyPartitionBatch(b);
+        if (!applied.ok()) return applied.status();
+        DdlOutcome o;
+        o.version = applied->version;
+        o.summary = "Added " + std::to_string(applied->added.size()) + ", altered " +
+                    std::to_string(applied->altered.size()) + ", dropped " +
+                    std::to_string(applied->dropped) + " partition(s) of " +
+                    TableTarget(b.db, b.table) + ".";
+        batch = std::move(applied).value();
+        return o;
+      });
+  if (!r.ok()) return r.status();
+  if (batch.has_value()) return std::move(*batch);
+  PartitionBatchResult repeated;  // answered from the record
+  repeated.version = r->version;
+  return repeated;
+}
+
+}  // namespace ics::catalog::ops

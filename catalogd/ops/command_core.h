@@ -1,0 +1,83 @@
+// CommandCore: the one way a door changes catalogd's catalog. A door
+// (CatalogService for Impala, the Hive Metastore endpoint, ...) translates
+// its wire request into a typed command and a Caller (caller.h), and maps
+// the Status that comes back to its own wire errors; everything in
+// between happens here, once, for every door:
+//
+//   1. admission: the `admit` check (catalogd HA: only the active catalogd
+//      changes the catalog; a standby answers with its CheckActive status);
+//   2. the operation record, and so the audit line: kind (e.g.
+//      "CREATE_TABLE", the same word whichever door sent it), target
+//      ("db.t"), the caller's detail and origin, outcome, message, catalog
+//      version;
+//   3. exactly-once: a caller with a request id runs in a RequestScope, so
+//      its metastore transaction records the id; a repeat whose id is
+//      recorded (looked up first when request_repeated, or found at
+//      commit) answers OK with the current version and changes nothing;
+//   4. the command itself, by the DDL executor (catalogd/ddl): validation
+//      (names, columns, locations), locks, ONE metastore transaction,
+//      directories with compensation, ONE catalog install (publication
+//      follows from the install).
+//
+// Errors are Status codes, the one vocabulary every door maps:
+//   NOT_FOUND, ALREADY_EXISTS, INVALID_ARGUMENT (the message says why),
+//   NOT_IMPLEMENTED (a feature this catalog does not have), the admission
+//   status (a standby), and metastore or file system failures as they are.
+//
+// Commands with no typed form yet (the rest of Impala's DDL, UpdateCatalog,
+// ResetMetadata, which the executor takes in Impala's shape) go through
+// Run, which wraps the executor call in the same steps 1-3.
+//
+// Thread-safety: thread-safe; the context, the executor and `admit` must be.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "catalogd/core/catalog_context.h"
+#include "catalogd/ddl/ddl_executor.h"
+#include "catalogd/ops/caller.h"
+#include "common/util/result.h"
+
+namespace ics::catalog::ops {
+
+// How the operation record names a command.
+struct CommandLabel {
+  std::string kind;    // e.g. "CREATE_TABLE"
+  std::string target;  // e.g. "db.t"; "" = none
+};
+
+class CommandCore {
+ public:
+  // `admit` may be empty (every caller admitted). All pointers outlive the core.
+  CommandCore(CatalogContext* ctx, DdlExecutor* ddl, std::function<Status()> admit = {});
+
+  Result<DdlOutcome> CreateDatabase(const Caller& caller, const CreateDatabaseCommand& c);
+  Result<DdlOutcome> DropDatabase(const Caller& caller, const DropDatabaseCommand& c);
+  Result<DdlOutcome> AlterDatabase(const Caller& caller, const AlterDatabaseCommand& c);
+  Result<DdlOutcome> CreateTable(const Caller& caller, const CreateTableCommand& c);
+  Result<DdlOutcome> DropTable(const Caller& caller, const DropTableCommand& c);
+  Result<DdlOutcome> AlterTable(const Caller& caller, const AlterTableCommand& c);
+  // Adds, alters and drops of one table's partitions as one change (see
+  // PartitionBatch). A repeat of a recorded request answers changed=false
+  // with the current version.
+  Result<PartitionBatchResult> ChangePartitions(const Caller& caller, const PartitionBatch& b);
+
+  // The executor, for the bodies of Run.
+  DdlExecutor* executor() const { return ddl_; }
+
+  // Steps 1-3 around `body`, a call of the executor for a command without
+  // a typed form (see above).
+  Result<DdlOutcome> Run(const Caller& caller, const CommandLabel& label,
+                         const std::function<Result<DdlOutcome>()>& body);
+
+ private:
+  // The answer to a repeat of request `id`, carried out before.
+  DdlOutcome Repeated(const std::string& id, const std::string& summary) const;
+
+  CatalogContext* const ctx_;
+  DdlExecutor* const ddl_;
+  const std::function<Status()> admit_;
+};
+
+}  // namespace ics::catalog::ops

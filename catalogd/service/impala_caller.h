@@ -1,0 +1,32 @@
+// What Impala's door (the CatalogService handler) tells the command core
+// (catalogd/ops/command_core.h) about a request: the Caller its header
+// names, and the label of the command it asks for. The label's kind is the
+// DDL type's name (CREATE_TABLE, ...), UPDATE_CATALOG, REFRESH or
+// INVALIDATE_METADATA, the words the core uses for the same commands from
+// every door.
+//
+// Thread-safety: stateless.
+#pragma once
+
+#include <string>
+
+#include "CatalogService_types.h"
+#include "catalogd/ops/caller.h"
+#include "catalogd/ops/command_core.h"
+
+namespace ics::catalog {
+
+// The caller of the RPC being served: its connection (common/rpc/peer.h)
+// and what the request header says (the requesting user, the client's
+// address, the coordinator, the statement, the request id).
+ops::Caller ImpalaCaller(bool header_isset, const impala::TCatalogServiceRequestHeader& header);
+template <typename Req>
+ops::Caller ImpalaCaller(const Req& req) {
+  return ImpalaCaller(req.__isset.header, req.header);
+}
+
+ops::CommandLabel DdlLabel(const impala::TDdlExecRequest& req);
+ops::CommandLabel UpdateCatalogLabel(const impala::TUpdateCatalogRequest& req);
+ops::CommandLabel ResetLabel(const impala::TResetMetadataRequest& req);
+
+}  // namespace ics::catalog

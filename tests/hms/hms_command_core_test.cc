@@ -1,0 +1,246 @@
+// One command core behind every door (catalogd/ops/command_core.h): a
+// change sent through Impala's CatalogService and the same change sent
+// through the HMS endpoint get the same validation message and the same
+// operation record (kind, target, outcome, message; only the detail names
+// the door); an HMS create_table is in catalogd's catalog when the call
+// returns, with no event-processor round; and the event processor, when it
+// reads those writes from the notification log, skips them as catalogd's own.
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+
+#include "CatalogService.h"
+#include "catalogd/catalog/catalog.h"
+#include "catalogd/events/event_processor.h"
+#include "catalogd/service/catalog_server.h"
+#include "common/rpc/thrift_client.h"
+#include "common/types/column_type.h"
+#include "tests/hms/hms_test_util.h"
+#include "tests/util/temp_dir.h"
+
+namespace ics::catalog::hms::testing {
+namespace {
+
+class HmsCommandCoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = tmp_.path();
+    ASSERT_FALSE(dir_.empty());
+    CatalogServerOptions o;
+    o.bind_host = "127.0.0.1";
+    o.port = 0;
+    o.statestore_port = -1;
+    o.metastore_service_port = -1;
+    o.hms_port = 0;
+    o.data_dir = dir_;
+    // A poll a minute: only a write through the core can be in the catalog in time.
+    o.hms_event_polling_interval_ms = 60000;
+    server_ = std::make_unique<CatalogServer>(o);
+    Status s = server_->Start();
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    hms_ = std::make_unique<HmsClient>(server_->hms_port());
+  }
+
+  void TearDown() override {
+    hms_.reset();
+    server_.reset();
+  }
+
+  impala::TDdlExecResponse Impala(const impala::TDdlExecRequest& req) {
+    ThriftClient<impala::CatalogServiceClient> c("127.0.0.1", server_->port());
+    impala::TDdlExecResponse resp;
+    Status s = c.Call("ExecDdl", [&](auto& cl) { cl.ExecDdl(resp, req); });
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return resp;
+  }
+
+  // CREATE TABLE db.name (id bigint, <second> bigint), as Impala sends it.
+  static impala::TDdlExecRequest ImpalaCreate(const std::string& db, const std::string& name,
+                                              const std::string& second) {
+    impala::TDdlExecRequest r;
+    r.protocol_version = impala::CatalogServiceVersion::V2;
+    r.ddl_type = impala::TDdlType::CREATE_TABLE;
+    r.__isset.create_table_params = true;
+    auto& p = r.create_table_params;
+    p.table_name.db_name = db;
+    p.table_name.table_name = name;
+    for (const std::string& c : {std::string("id"), second}) {
+      impala::TColumn col;
+      col.columnName = c;
+      col.columnType = *ParseHiveType("bigint");
+      p.columns.push_back(col);
+    }
+    p.file_format = impala::THdfsFileFormat::TEXT;
+    r.__isset.header = true;
+    r.header.__set_requesting_user("alice");
+    return r;
+  }
+
+  // The same table as a Hive client sends it.
+  static hive::Table HiveCreate(const std::string& db, const std::string& name,
+                                const std::string& second) {
+    hive::Table t;
+    t.dbName = db;
+    t.tableName = name;
+    for (const std::string& c : {std::string("id"), second}) {
+      hive::FieldSchema f;
+      f.name = c;
+      f.type = "bigint";
+      t.sd.cols.push_back(f);
+    }
+    return t;
+  }
+
+  // The most recent finished record of `kind` on `target`.
+  OperationRecord Record(const std::string& kind, const std::string& target) {
+    OperationRecord found;
+    for (const OperationRecord& r : server_->operations()->Get().recent) {
+      if (r.kind == kind && r.target == target) found = r;
+    }
+    return found;
+  }
+
+  ::ics::testing::TempDir tmp_{"ics_hms_core"};
+  std::string dir_;
+  std::unique_ptr<CatalogServer> server_;
+  std::unique_ptr<HmsClient> hms_;
+};
+
+TEST_F(HmsCommandCoreTest, TheSameChangeGetsTheSameAnswerAndRecordAtEveryDoor) {
+  hive::Database db;
+  db.name = "doors";
+  (*hms_)->create_database(db);
+
+  // A duplicate column, through each door.
+  impala::TDdlExecResponse impala = Impala(ImpalaCreate("doors", "dup_impala", "ID"));
+  ASSERT_EQ(impala.result.status.status_code, impala::TErrorCode::GENERAL);
+  ASSERT_EQ(impala.result.status.error_msgs.size(), 1u);
+  const std::string impala_message = impala.result.status.error_msgs[0];
+  std::string hms_message;
+  try {
+    (*hms_)->create_table(HiveCreate("doors", "dup_hms", "ID"));
+    ADD_FAILURE() << "the HMS door accepted a duplicate column";
+  } catch (const hive::InvalidObjectException& e) {
+    hms_message = e.message;
+  }
+  EXPECT_NE(impala_message.find("Duplicate column name: id"), std::string::npos) << impala_message;
+  EXPECT_NE(hms_message.find("Duplicate column name: id"), std::string::npos) << hms_message;
+
+  const OperationRecord bad_impala = Record("CREATE_TABLE", "doors.dup_impala");
+  const OperationRecord bad_hms = Record("CREATE_TABLE", "doors.dup_hms");
+  EXPECT_EQ(bad_impala.status, "INVALID_ARGUMENT");
+  EXPECT_EQ(bad_hms.status, bad_impala.status);
+  EXPECT_EQ(bad_hms.message, bad_impala.message);
+  EXPECT_EQ(bad_impala.detail.rfind("[CatalogService] alice", 0), 0u) << bad_impala.detail;
+  EXPECT_EQ(bad_hms.detail.rfind("[HMS]", 0), 0u) << bad_hms.detail;
+
+  // A good one, through each door: the same summary and a catalog version.
+  impala = Impala(ImpalaCreate("doors", "t_impala", "v"));
+  ASSERT_EQ(impala.result.status.status_code, impala::TErrorCode::OK);
+  (*hms_)->create_table(HiveCreate("doors", "t_hms", "v"));
+  const OperationRecord ok_impala = Record("CREATE_TABLE", "doors.t_impala");
+  const OperationRecord ok_hms = Record("CREATE_TABLE", "doors.t_hms");
+  EXPECT_EQ(ok_impala.status, "OK");
+  EXPECT_EQ(ok_hms.status, "OK");
+  EXPECT_EQ(ok_hms.message, ok_impala.message);
+  EXPECT_EQ(ok_hms.message, "Table has been created.");
+  EXPECT_GT(ok_hms.catalog_version, ok_impala.catalog_version);
+  // Both tables are alike in the metastore.
+  hive::Table a, b;
+  (*hms_)->get_table(a, "doors", "t_impala");
+  (*hms_)->get_table(b, "doors", "t_hms");
+  EXPECT_EQ(a.sd.cols, b.sd.cols);
+  EXPECT_EQ(a.tableType, b.tableType);
+  EXPECT_EQ(a.sd.inputFormat, b.sd.inputFormat);
+  EXPECT_EQ(a.sd.serdeInfo.serializationLib, b.sd.serdeInfo.serializationLib);
+  EXPECT_EQ(a.sd.location, dir_ + "/warehouse/doors.db/t_impala");
+  EXPECT_EQ(b.sd.location, dir_ + "/warehouse/doors.db/t_hms");
+}
+
+TEST_F(HmsCommandCoreTest, AnHmsCreateTableIsInTheCatalogWhenItReturns) {
+  Catalog* catalog = server_->catalog();
+  const int64_t before = catalog->version();
+  hive::Database db;
+  db.name = "rw";
+  (*hms_)->create_database(db);
+  (*hms_)->create_table(HiveCreate("rw", "t", "v"));
+  // No event-processor round (its poll is a minute away): the core installed both.
+  ASSERT_NE(catalog->GetDatabase("rw"), nullptr);
+  TablePtr t = catalog->GetTable("rw", "t");
+  ASSERT_NE(t, nullptr);
+  EXPECT_GT(t->version, before);
+  const int64_t installed = t->version;
+
+  // Renamed and dropped through the endpoint: the catalog follows at once.
+  hive::Table renamed;
+  (*hms_)->get_table(renamed, "rw", "t");
+  renamed.tableName = "t2";
+  (*hms_)->alter_table("rw", "t", renamed);
+  EXPECT_EQ(catalog->GetTable("rw", "t"), nullptr);
+  ASSERT_NE(catalog->GetTable("rw", "t2"), nullptr);
+  EXPECT_TRUE(std::filesystem::is_directory(dir_ + "/warehouse/rw.db/t2"));
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/warehouse/rw.db/t"));
+  (*hms_)->drop_table("rw", "t2", true);
+  EXPECT_EQ(catalog->GetTable("rw", "t2"), nullptr);
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/warehouse/rw.db/t2"));
+
+  // When the processor reads these events, it knows them as catalogd's own.
+  const int64_t skipped = server_->event_processor()->GetStatus().events_skipped_self;
+  (*hms_)->create_table(HiveCreate("rw", "again", "v"));
+  const int64_t version = catalog->GetTable("rw", "again")->version;
+  Result<int64_t> synced = server_->event_processor()->WaitForSync(std::chrono::seconds(30));
+  ASSERT_TRUE(synced.ok()) << synced.status().ToString();
+  EXPECT_GT(server_->event_processor()->GetStatus().events_skipped_self, skipped);
+  EXPECT_EQ(catalog->GetTable("rw", "again")->version, version);  // not applied again
+  EXPECT_GT(version, installed);
+}
+
+TEST_F(HmsCommandCoreTest, HmsPartitionChangesAreInTheCatalogWhenTheyReturn) {
+  hive::Database db;
+  db.name = "parts";
+  (*hms_)->create_database(db);
+  hive::Table t = HiveCreate("parts", "t", "v");
+  hive::FieldSchema key;
+  key.name = "day";
+  key.type = "string";
+  t.partitionKeys = {key};
+  (*hms_)->create_table(t);
+  Catalog* catalog = server_->catalog();
+  auto partition_names = [&] {
+    std::vector<std::string> names;
+    TablePtr loaded = catalog->GetTable("parts", "t");
+    if (loaded == nullptr) return names;
+    for (const auto& [id, p] : loaded->partitions) names.emplace_back(p->name());
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+
+  // Values are kept as the Hive client gave them ("2024-1-5", not canonicalized).
+  std::vector<hive::Partition> parts(2);
+  parts[0].values = {"2024-1-5"};
+  parts[1].values = {"2024-01-06"};
+  for (hive::Partition& p : parts) {
+    p.dbName = "parts";
+    p.tableName = "t";
+  }
+  EXPECT_EQ((*hms_)->add_partitions(parts), 2);
+  // The core loaded the table for the batch and installed both partitions.
+  EXPECT_EQ(partition_names(), (std::vector<std::string>{"day=2024-01-06", "day=2024-1-5"}));
+  const std::string dir = dir_ + "/warehouse/parts.db/t/day=2024-1-5";
+  EXPECT_TRUE(std::filesystem::is_directory(dir));
+  const OperationRecord added = Record("ALTER_TABLE", "parts.t (ADD_PARTITION)");
+  EXPECT_EQ(added.status, "OK");
+  EXPECT_EQ(added.detail.rfind("[HMS]", 0), 0u) << added.detail;
+
+  // Dropped without deleteData: gone from the catalog, the data stays.
+  EXPECT_TRUE((*hms_)->drop_partition("parts", "t", {"2024-1-5"}, false));
+  EXPECT_EQ(partition_names(), (std::vector<std::string>{"day=2024-01-06"}));
+  EXPECT_TRUE(std::filesystem::is_directory(dir));
+  // With deleteData, the directory goes too.
+  EXPECT_TRUE((*hms_)->drop_partition("parts", "t", {"2024-01-06"}, true));
+  EXPECT_TRUE(partition_names().empty());
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/warehouse/parts.db/t/day=2024-01-06"));
+}
+
+}  // namespace
+}  // namespace ics::catalog::hms::testing
