@@ -1,10 +1,10 @@
 // HmsCore: the Hive Metastore API (the calls of hive_metastore_service.thrift)
-// over the catalog. Database and table changes are commands of the command
-// core (catalogd/ops/command_core.h): the same validation, locks, operation
-// record, metastore transaction, directories and catalog install as from
-// every other door; the catalog holds them when the call returns. Reads,
-// and the writes not yet moved to the core (partitions, statistics,
-// functions), use the Metastore interface: each such write is one
+// over the catalog. Database, table and partition changes and column
+// statistics are commands of the command core (catalogd/ops/command_core.h):
+// the same validation, locks, operation record, metastore transaction,
+// directories and catalog install as from every other door; the catalog
+// holds them when the call returns. Reads, and the writes not yet moved to
+// the core (functions, rename_partition), use the Metastore interface: each such write is one
 // Metastore transaction (atomic), whose notification events catalogd's
 // event processor applies to the catalog.
 //
@@ -163,7 +163,7 @@ class HmsCore {
 
   // ---- column statistics ----
   // Upserts the given columns' statistics of a table (desc.isTblLevel) or a
-  // partition (desc.partName). INVALID_ARGUMENT for a column the table does
+  // partition (desc.partName), as a change of the command core. INVALID_ARGUMENT for a column the table does
   // not have or a level/partName mismatch.
   [[nodiscard]] Status UpdateColumnStatistics(const hive::ColumnStatistics& stats,
                                               bool partition_level);
@@ -171,7 +171,8 @@ class HmsCore {
   enum class StatsLevel { kAny, kTable, kPartition };
   // set_aggr_stats_for / update_*_column_statistics_req: every statistics
   // object of the request (each checked as UpdateColumnStatistics does, its
-  // level from its own desc) in ONE transaction. needMerge=true (merge with
+  // level from its own desc) as one change of the command core per table
+  // (ONE transaction for a request about one table, the usual case). needMerge=true (merge with
   // the stored statistics) is INVALID_ARGUMENT: statistics are replaced,
   // never merged. The engine is accepted whatever it is (or absent, as from
   // Hive 2 clients); statistics are kept once, not per engine.
@@ -211,6 +212,9 @@ class HmsCore {
  private:
   // The validated metastore op writing one statistics object.
   Result<MetastoreOp> StatsOp(const hive::ColumnStatistics& stats, bool partition_level);
+  // Commits statistics ops through the command core: one planned change per
+  // table, in table order, recorded as ALTER_TABLE "<db.t> (<what>)".
+  [[nodiscard]] Status CommitStats(const std::string& what, std::vector<MetastoreOp> ops);
 
   Metastore* const ms_;
   FileSystem* const fs_;

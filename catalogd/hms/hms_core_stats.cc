@@ -19,6 +19,7 @@
 
 #include "catalogd/hms/hms_core.h"
 #include "catalogd/hms/hms_core_internal.h"
+#include "catalogd/ops/command_core.h"
 
 namespace ics::catalog::hms {
 
@@ -171,12 +172,37 @@ Result<MetastoreOp> HmsCore::StatsOp(const hive::ColumnStatistics& stats,
                                               std::move(objs));
 }
 
+Status HmsCore::CommitStats(const std::string& what, std::vector<MetastoreOp> ops) {
+  std::map<std::pair<std::string, std::string>, MetastoreTxn> by_table;
+  for (MetastoreOp& op : ops) {
+    by_table[{op.db_name, op.table_name}].ops.push_back(std::move(op));
+  }
+  for (auto& entry : by_table) {
+    const auto& key = entry.first;
+    const MetastoreTxn& txn = entry.second;
+    TableChange change;
+    change.db = key.first;
+    change.table = key.second;
+    change.summary = "Updated the column statistics of " + key.first + "." + key.second + ".";
+    change.plan = [&txn](const TableState&, const hive::Table&) -> Result<MetastoreTxn> {
+      return txn;
+    };
+    ICS_RETURN_IF_ERROR(commands_
+                            ->ChangeTable(HmsCaller(),
+                                          {"ALTER_TABLE", key.first + "." + key.second + " (" +
+                                                              what + ")"},
+                                          change)
+                            .status());
+  }
+  return Status::OK();
+}
+
 Status HmsCore::UpdateColumnStatistics(const hive::ColumnStatistics& stats,
                                        bool partition_level) {
   ICS_ASSIGN_OR_RETURN(MetastoreOp op, StatsOp(stats, partition_level));
-  MetastoreTxn txn;
-  txn.ops.push_back(std::move(op));
-  return CommitTxn(ms_, txn);
+  std::vector<MetastoreOp> ops;
+  ops.push_back(std::move(op));
+  return CommitStats("UPDATE_STATS", std::move(ops));
 }
 
 Status HmsCore::SetStatistics(const hive::SetPartitionsStatsRequest& request, StatsLevel level) {
@@ -186,16 +212,15 @@ Status HmsCore::SetStatistics(const hive::SetPartitionsStatsRequest& request, St
   }
   ICS_RETURN_IF_ERROR(
       CheckCount(request.colStats.size(), opts_.max_objects_per_request, "statistics objects"));
-  MetastoreTxn txn;
+  std::vector<MetastoreOp> ops;
   for (const hive::ColumnStatistics& stats : request.colStats) {
     bool partition_level = !stats.statsDesc.isTblLevel;
     if (level == StatsLevel::kTable) partition_level = false;
     if (level == StatsLevel::kPartition) partition_level = true;
     ICS_ASSIGN_OR_RETURN(MetastoreOp op, StatsOp(stats, partition_level));
-    txn.ops.push_back(std::move(op));
+    ops.push_back(std::move(op));
   }
-  if (txn.ops.empty()) return Status::OK();
-  return CommitTxn(ms_, txn);
+  return CommitStats("UPDATE_STATS", std::move(ops));
 }
 
 
@@ -280,13 +305,12 @@ Status HmsCore::DeleteColumnStats(const std::string& db, const std::string& tabl
                             (col.empty() ? std::string() : " for column '" + col + "'") + " of " +
                             where);
   }
-  MetastoreTxn txn;
+  std::vector<MetastoreOp> ops;
   for (const hive::ColumnStatisticsObj& o : existing) {
     if (!deleted(o)) continue;
-    txn.ops.push_back(
-        MetastoreOp::DeleteColumnStat(t.dbName, t.tableName, partition_name, o.colName));
+    ops.push_back(MetastoreOp::DeleteColumnStat(t.dbName, t.tableName, partition_name, o.colName));
   }
-  return CommitTxn(ms_, txn);
+  return CommitStats("DROP_STATS", std::move(ops));
 }
 
 }  // namespace ics::catalog::hms

@@ -95,19 +95,6 @@ auto Guard(const char* call, Ex fallback, Fn&& fn) -> decltype(fn()) {
   }
 }
 
-inline std::string PartitionsTarget(const std::vector<hive::Partition>& parts) {
-  if (parts.empty()) return "(no partitions)";
-  std::string t = parts[0].dbName + "." + parts[0].tableName;
-  if (parts.size() > 1) t += " (" + std::to_string(parts.size()) + " partitions)";
-  return t;
-}
-
-inline std::string StatsTarget(const hive::ColumnStatistics& stats) {
-  std::string t = stats.statsDesc.dbName + "." + stats.statsDesc.tableName;
-  if (stats.statsDesc.__isset.partName) t += "/" + stats.statsDesc.partName;
-  return t;
-}
-
 // The status a raised HMS exception stands for (for the operation log).
 inline Status StatusOfRaised(const std::exception_ptr& raised) {
   try {

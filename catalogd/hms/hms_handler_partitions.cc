@@ -204,14 +204,14 @@ void HmsHandler::partition_name_to_spec(std::map<std::string, std::string>& _ret
 // ---- column statistics ----
 
 bool HmsHandler::update_table_column_statistics(const hive::ColumnStatistics& stats_obj) {
-  return Audited(hooks(), "update_table_column_statistics", StatsTarget(stats_obj), [&] {
+  return Changed("update_table_column_statistics", [&] {
     Check(core_->UpdateColumnStatistics(stats_obj, /*partition_level=*/false), kStats);
     return true;
   });
 }
 
 bool HmsHandler::update_partition_column_statistics(const hive::ColumnStatistics& stats_obj) {
-  return Audited(hooks(), "update_partition_column_statistics", StatsTarget(stats_obj), [&] {
+  return Changed("update_partition_column_statistics", [&] {
     Check(core_->UpdateColumnStatistics(stats_obj, /*partition_level=*/true), kStats);
     return true;
   });
@@ -288,12 +288,7 @@ void HmsHandler::get_aggr_stats_for(hive::AggrStats& _return,
 }
 
 bool HmsHandler::set_aggr_stats_for(const hive::SetPartitionsStatsRequest& request) {
-  std::string target = request.colStats.empty() ? "(no statistics)"
-                                                : StatsTarget(request.colStats[0]);
-  if (request.colStats.size() > 1) {
-    target += " (" + std::to_string(request.colStats.size()) + " statistics objects)";
-  }
-  return Audited(hooks(), "set_aggr_stats_for", std::move(target), [&] {
+  return Changed("set_aggr_stats_for", [&] {
     Check(core_->SetStatistics(request, HmsCore::StatsLevel::kAny), kStats);
     return true;
   });
@@ -301,8 +296,7 @@ bool HmsHandler::set_aggr_stats_for(const hive::SetPartitionsStatsRequest& reque
 
 void HmsHandler::update_table_column_statistics_req(hive::SetPartitionsStatsResponse& _return,
                                                     const hive::SetPartitionsStatsRequest& req) {
-  std::string target = req.colStats.empty() ? "(no statistics)" : StatsTarget(req.colStats[0]);
-  Audited(hooks(), "update_table_column_statistics_req", std::move(target), [&] {
+  Changed("update_table_column_statistics_req", [&] {
     Check(core_->SetStatistics(req, HmsCore::StatsLevel::kTable), kStats);
     _return.result = true;
   });
@@ -310,8 +304,7 @@ void HmsHandler::update_table_column_statistics_req(hive::SetPartitionsStatsResp
 
 void HmsHandler::update_partition_column_statistics_req(
     hive::SetPartitionsStatsResponse& _return, const hive::SetPartitionsStatsRequest& req) {
-  std::string target = req.colStats.empty() ? "(no statistics)" : StatsTarget(req.colStats[0]);
-  Audited(hooks(), "update_partition_column_statistics_req", std::move(target), [&] {
+  Changed("update_partition_column_statistics_req", [&] {
     Check(core_->SetStatistics(req, HmsCore::StatsLevel::kPartition), kStats);
     _return.result = true;
   });
@@ -322,7 +315,7 @@ bool HmsHandler::delete_partition_column_statistics(const std::string& db_name,
                                                     const std::string& part_name,
                                                     const std::string& col_name,
                                                     const std::string& /*engine*/) {
-  return Audited(hooks(), "delete_partition_column_statistics", db_name + "." + tbl_name + "/" + part_name + " column " + col_name, [&] {
+  return Changed("delete_partition_column_statistics", [&] {
     if (part_name.empty()) Raise(Ex::kInvalidInput, "part_name must not be empty");
     Check(core_->DeleteColumnStats(db_name, tbl_name, part_name, col_name), kStats);
     return true;
@@ -333,7 +326,7 @@ bool HmsHandler::delete_table_column_statistics(const std::string& db_name,
                                                 const std::string& tbl_name,
                                                 const std::string& col_name,
                                                 const std::string& /*engine*/) {
-  return Audited(hooks(), "delete_table_column_statistics", db_name + "." + tbl_name + " column " + col_name, [&] {
+  return Changed("delete_table_column_statistics", [&] {
     Check(core_->DeleteColumnStats(db_name, tbl_name, "", col_name), kStats);
     return true;
   });

@@ -5,9 +5,10 @@
 //
 // Owns its HmsCore, handler and Thrift server; borrows the Metastore, the
 // FileSystem and the command core (all must outlive it). Database and table
-// changes go through the command core (catalogd/ops), so they are in the
-// catalog when the call returns. The other writes (partitions, statistics,
-// functions) still go to the metastore given here: catalogd passes its
+// changes, partition adds, drops and alters, and column statistics go
+// through the command core (catalogd/ops), so they are in the catalog when
+// the call returns. The other writes (functions, rename_partition) still go
+// to the metastore given here: catalogd passes its
 // undecorated metastore, so they are external changes for its event
 // processor, and an after_write hook that waits until the processor has
 // applied each of them (read-your-writes across catalogd's services). Start() binds synchronously (port 0 = a free port, see port());

@@ -87,6 +87,11 @@ Result<DdlOutcome> CommandCore::AlterTable(const Caller& caller, const AlterTabl
              [&] { return ddl_->AlterTable(c); });
 }
 
+Result<DdlOutcome> CommandCore::ChangeTable(const Caller& caller, const CommandLabel& label,
+                                            const TableChange& change) {
+  return Run(caller, label, [&] { return ddl_->ChangeTable(change); });
+}
+
 Result<PartitionBatchResult> CommandCore::ChangePartitions(const Caller& caller,
                                                           const PartitionBatch& b) {
   // Labelled as Impala labels ALTER TABLE ... ADD/DROP PARTITION.

@@ -62,6 +62,9 @@ class CommandCore {
   // PartitionBatch). A repeat of a recorded request answers changed=false
   // with the current version.
   Result<PartitionBatchResult> ChangePartitions(const Caller& caller, const PartitionBatch& b);
+  // A planned change of one table (see TableChange), recorded as `label`.
+  Result<DdlOutcome> ChangeTable(const Caller& caller, const CommandLabel& label,
+                                 const TableChange& change);
 
   // The executor, for the bodies of Run.
   DdlExecutor* executor() const { return ddl_; }

@@ -192,8 +192,9 @@ class CatalogServer {
   std::unique_ptr<EventProcessor> events_;
   std::unique_ptr<MetastoreRetention> retention_;  // reads events_ (declared after it)
   std::unique_ptr<ThriftServer> rpc_;
-  // Database and table changes through core_; other writes to metastore_
-  // itself (external, applied by events_).
+  // Database, table and partition changes and statistics through core_;
+  // functions and rename_partition to metastore_ itself (external, applied
+  // by events_).
   std::unique_ptr<hms::HmsServer> hms_;
   std::unique_ptr<MetastoreServiceServer> mds_;
   std::unique_ptr<CatalogdRole> role_;  // HA only

@@ -232,6 +232,26 @@ TEST_F(HmsCommandCoreTest, HmsPartitionChangesAreInTheCatalogWhenTheyReturn) {
   EXPECT_EQ(added.status, "OK");
   EXPECT_EQ(added.detail.rfind("[HMS]", 0), 0u) << added.detail;
 
+  // Table column statistics: in the loaded table when the call returns.
+  hive::ColumnStatistics stats;
+  stats.statsDesc.isTblLevel = true;
+  stats.statsDesc.dbName = "parts";
+  stats.statsDesc.tableName = "t";
+  hive::ColumnStatisticsObj id;
+  id.colName = "id";
+  id.colType = "bigint";
+  hive::LongColumnStatsData data;
+  data.numNulls = 0;
+  data.numDVs = 42;
+  id.statsData.__set_longStats(data);
+  stats.statsObj = {id};
+  EXPECT_TRUE((*hms_)->update_table_column_statistics(stats));
+  TablePtr with_stats = catalog->GetTable("parts", "t");
+  ASSERT_NE(with_stats, nullptr);
+  ASSERT_EQ(with_stats->column_stats.count("id"), 1u);
+  EXPECT_EQ(with_stats->column_stats.at("id").statsData.longStats.numDVs, 42);
+  EXPECT_EQ(Record("ALTER_TABLE", "parts.t (UPDATE_STATS)").status, "OK");
+
   // Dropped without deleteData: gone from the catalog, the data stays.
   EXPECT_TRUE((*hms_)->drop_partition("parts", "t", {"2024-1-5"}, false));
   EXPECT_EQ(partition_names(), (std::vector<std::string>{"day=2024-01-06"}));
