@@ -15,37 +15,14 @@
 #include "catalogd/service/catalog_server.h"
 #include "common/rpc/thrift_client.h"
 #include "common/types/column_type.h"
-#include "tests/hms/hms_test_util.h"
+#include "tests/hms/catalogd_hms_fixture.h"
 #include "tests/util/temp_dir.h"
 
 namespace ics::catalog::hms::testing {
 namespace {
 
-class HmsCommandCoreTest : public ::testing::Test {
+class HmsCommandCoreTest : public CatalogdHmsTest {
  protected:
-  void SetUp() override {
-    dir_ = tmp_.path();
-    ASSERT_FALSE(dir_.empty());
-    CatalogServerOptions o;
-    o.bind_host = "127.0.0.1";
-    o.port = 0;
-    o.statestore_port = -1;
-    o.metastore_service_port = -1;
-    o.hms_port = 0;
-    o.data_dir = dir_;
-    // A poll a minute: only a write through the core can be in the catalog in time.
-    o.hms_event_polling_interval_ms = 60000;
-    server_ = std::make_unique<CatalogServer>(o);
-    Status s = server_->Start();
-    ASSERT_TRUE(s.ok()) << s.ToString();
-    hms_ = std::make_unique<HmsClient>(server_->hms_port());
-  }
-
-  void TearDown() override {
-    hms_.reset();
-    server_.reset();
-  }
-
   impala::TDdlExecResponse Impala(const impala::TDdlExecRequest& req) {
     ThriftClient<impala::CatalogServiceClient> c("127.0.0.1", server_->port());
     impala::TDdlExecResponse resp;
@@ -100,10 +77,6 @@ class HmsCommandCoreTest : public ::testing::Test {
     return found;
   }
 
-  ::ics::testing::TempDir tmp_{"ics_hms_core"};
-  std::string dir_;
-  std::unique_ptr<CatalogServer> server_;
-  std::unique_ptr<HmsClient> hms_;
 };
 
 TEST_F(HmsCommandCoreTest, TheSameChangeGetsTheSameAnswerAndRecordAtEveryDoor) {

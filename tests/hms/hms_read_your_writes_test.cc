@@ -12,36 +12,15 @@
 #include "catalogd/events/event_processor.h"
 #include "catalogd/service/catalog_server.h"
 #include "common/rpc/thrift_client.h"
+#include "tests/hms/catalogd_hms_fixture.h"
 #include "tests/hms/hms_test_util.h"
 #include "tests/util/temp_dir.h"
 
 namespace ics::catalog::hms::testing {
 namespace {
 
-class HmsReadYourWritesTest : public ::testing::Test {
+class HmsReadYourWritesTest : public CatalogdHmsTest {
  protected:
-  void SetUp() override {
-    dir_ = tmp_.path();
-    ASSERT_FALSE(dir_.empty());
-    CatalogServerOptions o;
-    o.bind_host = "127.0.0.1";
-    o.port = 0;
-    o.statestore_port = -1;
-    o.metastore_service_port = 0;
-    o.hms_port = 0;
-    o.data_dir = dir_;
-    o.hms_event_polling_interval_ms = 60000;
-    server_ = std::make_unique<CatalogServer>(o);
-    Status s = server_->Start();
-    ASSERT_TRUE(s.ok()) << s.ToString();
-    hms_ = std::make_unique<HmsClient>(server_->hms_port());
-  }
-
-  void TearDown() override {
-    hms_.reset();
-    server_.reset();
-  }
-
   // rw.t: id bigint, d date, ts timestamp; partitioned by p string.
   static hive::Table DatedTable() {
     hive::Table t;
@@ -80,10 +59,6 @@ class HmsReadYourWritesTest : public ::testing::Test {
     return resp;
   }
 
-  ::ics::testing::TempDir tmp_{"ics_hms_ryw"};
-  std::string dir_;
-  std::unique_ptr<CatalogServer> server_;
-  std::unique_ptr<HmsClient> hms_;
 };
 
 TEST_F(HmsReadYourWritesTest, HmsCreateTableIsVisibleToTheOtherServicesAtOnce) {
