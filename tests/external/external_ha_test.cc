@@ -7,7 +7,8 @@
 //  * SIGSTOP of the active catalogd: the other one takes over; once
 //    resumed, the old one is fenced: it answers CATALOG_IN_STANDBY_MODE and
 //    commits nothing.
-//  * the old active restarts: it stays standby (no flip-flop).
+//  * the old active restarts: it stays standby (no flip-flop), and refuses
+//    changes through CatalogService and through its HMS endpoint.
 //  * the active catalogd cut off by a network partition (it runs alone in a
 //    network namespace whose veth link the test takes down, as root): the
 //    other takes over; the cut-off one still believes it is active, and its
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "CatalogService.h"
+#include "ThriftHiveMetastore.h"
 #include "common/rpc/status_convert.h"
 #include "common/rpc/thrift_client.h"
 #include "tests/external/ddl_storm.h"
@@ -213,6 +215,21 @@ TEST_F(ExternalCatalogdHa, RestartedOldActiveStaysStandby) {
   impala::TDdlExecResponse resp = CreateDatabaseOn(cl, 0, "on_standby", &transport);
   ASSERT_TRUE(transport.ok());
   EXPECT_EQ(resp.result.status.status_code, impala::TErrorCode::CATALOG_IN_STANDBY_MODE);
+  // Its HMS endpoint refuses changes alike (the command core admits only
+  // the active catalogd), and nothing is written.
+  ThriftClientOptions co;
+  co.connect_timeout_ms = 2000;
+  co.recv_timeout_ms = co.send_timeout_ms = 10000;
+  ThriftClient<hive::ThriftHiveMetastoreClient> hms("127.0.0.1", cl->catalogd_named_port("hms"),
+                                                    co);
+  hive::Database db;
+  db.name = "hms_on_standby";
+  Status refused = hms.Call("create_database", [&](auto& c) { c.create_database(db); });
+  EXPECT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("standby"), std::string::npos) << refused.ToString();
+  hive::Database got;
+  Status lookup = hms.Call("get_database", [&](auto& c) { c.get_database(got, db.name); });
+  EXPECT_FALSE(lookup.ok()) << "the standby's HMS endpoint wrote " << db.name;
 }
 
 class ExternalCatalogdHaPartition : public ExternalCatalogdHa {
