@@ -91,10 +91,6 @@ DEFINE_int64(table_version_retention, 1000,
 DEFINE_int32(metastore_retention_interval_seconds, 60,
              "Seconds between background retention rounds (each deletes in batches of 1000 "
              "rows); <= 0 disables retention.");
-DEFINE_int32(hms_write_sync_timeout_ms, 5000,
-             "How long a write through the HMS endpoint waits, after its commit, until catalogd "
-             "has applied it (so the next call through any API sees it); on timeout the call "
-             "still succeeds and a warning is logged. 0: do not wait.");
 DEFINE_string(audit_log_dir, "",
               "If set, every DDL, UpdateCatalog, ResetMetadata, metastore-service write and "
               "HMS write is recorded here, one JSON object per line (rotating files).");
@@ -193,7 +189,6 @@ int main(int argc, char** argv) {
     o.hms_port = 0;
   }
 
-  o.hms_write_sync_timeout_ms = FLAGS_hms_write_sync_timeout_ms;
   o.audit.dir = FLAGS_audit_log_dir;
   o.audit.max_file_bytes = FLAGS_audit_log_max_file_bytes;
   o.audit.max_files = FLAGS_audit_log_max_files;

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <ctime>
 #include <map>
 #include <set>
 #include <tuple>
@@ -89,7 +88,6 @@ MetastoreOp AlterPartitionOp(hive::Partition partition) {
   return MetastoreOp::AlterPartition(std::move(db), std::move(table), std::move(partition));
 }
 
-int32_t NowSeconds() { return static_cast<int32_t>(std::time(nullptr)); }
 
 // ---- tables ----
 

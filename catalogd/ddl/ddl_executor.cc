@@ -114,6 +114,12 @@ Result<DdlOutcome> DdlExecutor::DropTable(const DropTableCommand& c) {
 Result<DdlOutcome> DdlExecutor::AlterTable(const AlterTableCommand& c) {
   return Shared([&] { return ddl::AlterTable(ctx_, c); });
 }
+Result<DdlOutcome> DdlExecutor::CreateFunction(const CreateFunctionCommand& c) {
+  return Shared([&] { return ddl::CreateFunction(ctx_, c); });
+}
+Result<DdlOutcome> DdlExecutor::DropFunction(const DropFunctionCommand& c) {
+  return Shared([&] { return ddl::DropFunction(ctx_, c); });
+}
 
 Result<PartitionBatchResult> DdlExecutor::ApplyPartitionBatch(const PartitionBatch& batch) {
   ReaderLock reset(&reset_mu_);

@@ -100,6 +100,9 @@ struct PartitionBatch {
   bool canonical_values = true;
   // false: the directories of dropped partitions are kept (HMS deleteData).
   bool delete_data = true;
+  // More ops of this table for the same transaction, after the partition
+  // ops: the column statistics of added partitions (a renamed partition's).
+  std::vector<MetastoreOp> more_ops;
 };
 
 struct PartitionBatchResult {
@@ -194,6 +197,25 @@ struct AlterTableCommand {
   hive::Table table_def;
 };
 
+// CREATE FUNCTION from the catalog's function object. Its signature is
+// computed from the argument types ("name(type1,type2)") and the object is
+// marked persistent with the current modification time, unless `signature`
+// is given: a Hive Metastore client's function, keyed by that signature and
+// stored as it came (so a catalog function that such a client read and
+// creates again is stored exactly).
+struct CreateFunctionCommand {
+  impala::TFunction fn;
+  std::string signature;  // "" = computed
+  bool if_not_exists = false;
+};
+
+// DROP FUNCTION by signature.
+struct DropFunctionCommand {
+  std::string db;
+  std::string signature;
+  bool if_exists = false;
+};
+
 class DdlExecutor {
  public:
   explicit DdlExecutor(CatalogContext* ctx) : ctx_(ctx) {}
@@ -204,6 +226,8 @@ class DdlExecutor {
   Result<DdlOutcome> CreateTable(const CreateTableCommand& c);
   Result<DdlOutcome> DropTable(const DropTableCommand& c);
   Result<DdlOutcome> AlterTable(const AlterTableCommand& c);
+  Result<DdlOutcome> CreateFunction(const CreateFunctionCommand& c);
+  Result<DdlOutcome> DropFunction(const DropFunctionCommand& c);
 
   // Impala's shapes (CatalogService), for what has no typed command yet.
   Result<DdlOutcome> ExecDdl(const impala::TDdlExecRequest& req);

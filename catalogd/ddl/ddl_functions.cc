@@ -1,7 +1,6 @@
 // CREATE / DROP FUNCTION. A function is keyed in its database by its
 // signature "name(type1,type2)" ("name(type1,type2...)" with var args),
 // built from the argument types with TypeToString.
-#include <chrono>
 
 #include "catalogd/catalog/catalog_objects.h"
 #include "catalogd/ddl/ddl_internal.h"
@@ -11,12 +10,6 @@
 namespace ics::catalog::ddl {
 
 namespace {
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 Result<std::string> FunctionDb(const impala::TFunctionName& name) {
   if (!name.__isset.db_name || name.db_name.empty()) {
@@ -55,7 +48,14 @@ Result<std::string> FunctionSignature(const std::string& name,
 }
 
 Result<DdlOutcome> CreateFunction(CatalogContext* ctx, const impala::TCreateFunctionParams& p) {
-  impala::TFunction fn = p.fn;
+  CreateFunctionCommand c;
+  c.fn = p.fn;
+  c.if_not_exists = p.__isset.if_not_exists && p.if_not_exists;
+  return CreateFunction(ctx, c);
+}
+
+Result<DdlOutcome> CreateFunction(CatalogContext* ctx, const CreateFunctionCommand& c) {
+  impala::TFunction fn = c.fn;
   ICS_ASSIGN_OR_RETURN(std::string db, FunctionDb(fn.name));
   ICS_ASSIGN_OR_RETURN(std::string name, NormalizeFunctionName(fn.name.function_name));
   if (fn.__isset.binary_type && fn.binary_type == impala::TFunctionBinaryType::BUILTIN) {
@@ -66,15 +66,19 @@ Result<DdlOutcome> CreateFunction(CatalogContext* ctx, const impala::TCreateFunc
     ICS_RETURN_IF_ERROR(
         CheckType(fn.aggregate_fn.intermediate_type, "intermediate type of " + name));
   }
-  ICS_ASSIGN_OR_RETURN(
-      std::string sig,
-      FunctionSignature(name, fn.arg_types, fn.__isset.has_var_args && fn.has_var_args));
+  std::string sig = c.signature;
+  if (sig.empty()) {
+    ICS_ASSIGN_OR_RETURN(
+        sig, FunctionSignature(name, fn.arg_types, fn.__isset.has_var_args && fn.has_var_args));
+  }
   fn.name.__set_db_name(db);
   fn.name.function_name = name;
   fn.__set_signature(sig);
-  fn.__set_is_persistent(true);
-  if (!fn.__isset.last_modified_time) fn.__set_last_modified_time(NowMs());
-  const bool if_not_exists = p.__isset.if_not_exists && p.if_not_exists;
+  if (c.signature.empty()) {
+    fn.__set_is_persistent(true);
+    if (!fn.__isset.last_modified_time) fn.__set_last_modified_time(NowMs());
+  }
+  const bool if_not_exists = c.if_not_exists;
 
   ScopedLocks locks(ctx->catalog, {{db, ""}});
   if (ctx->catalog->GetDatabase(db) == nullptr) return DatabaseNotFound(db);
@@ -104,23 +108,16 @@ Result<DdlOutcome> CreateFunction(CatalogContext* ctx, const impala::TCreateFunc
   return out;
 }
 
-Result<DdlOutcome> DropFunction(CatalogContext* ctx, const impala::TDropFunctionParams& p) {
-  ICS_ASSIGN_OR_RETURN(std::string db, FunctionDb(p.fn_name));
-  ICS_ASSIGN_OR_RETURN(std::string name, NormalizeFunctionName(p.fn_name.function_name));
-  // The overload to drop: by argument types (with or without var args),
-  // or by the signature the client computed.
-  std::vector<std::string> candidates;
-  ICS_ASSIGN_OR_RETURN(std::string exact, FunctionSignature(name, p.arg_types, false));
-  candidates.push_back(exact);
-  if (!p.arg_types.empty()) {
-    ICS_ASSIGN_OR_RETURN(std::string varargs, FunctionSignature(name, p.arg_types, true));
-    candidates.push_back(varargs);
-  }
-  if (p.__isset.signature && !p.signature.empty()) candidates.push_back(p.signature);
+namespace {
 
+// DROP FUNCTION of the first of `candidates` (signatures) that exists in
+// `db`; `shown` names the function in NOT_FOUND.
+Result<DdlOutcome> DropFunctionOf(CatalogContext* ctx, const std::string& db,
+                                  const std::vector<std::string>& candidates, bool if_exists,
+                                  const std::string& shown) {
   ScopedLocks locks(ctx->catalog, {{db, ""}});
   if (ctx->catalog->GetDatabase(db) == nullptr) {
-    if (p.if_exists) return NoOp(ctx, "Function does not exist.");
+    if (if_exists) return NoOp(ctx, "Function does not exist.");
     return DatabaseNotFound(db);
   }
   FunctionPtr found;
@@ -129,8 +126,8 @@ Result<DdlOutcome> DropFunction(CatalogContext* ctx, const impala::TDropFunction
     if (found != nullptr) break;
   }
   if (found == nullptr) {
-    if (p.if_exists) return NoOp(ctx, "Function does not exist.");
-    return Status::NotFound("Function does not exist: " + db + "." + exact);
+    if (if_exists) return NoOp(ctx, "Function does not exist.");
+    return Status::NotFound("Function does not exist: " + db + "." + shown);
   }
   MetastoreTxn txn;
   txn.ops.push_back(MetastoreOp::DropFunction(db, found->signature));
@@ -144,6 +141,29 @@ Result<DdlOutcome> DropFunction(CatalogContext* ctx, const impala::TDropFunction
   out.removed_functions.push_back(found);
   out.summary = "Function has been dropped.";
   return out;
+}
+
+}  // namespace
+
+Result<DdlOutcome> DropFunction(CatalogContext* ctx, const impala::TDropFunctionParams& p) {
+  ICS_ASSIGN_OR_RETURN(std::string db, FunctionDb(p.fn_name));
+  ICS_ASSIGN_OR_RETURN(std::string name, NormalizeFunctionName(p.fn_name.function_name));
+  // The overload to drop: by argument types (with or without var args),
+  // or by the signature the client computed.
+  std::vector<std::string> candidates;
+  ICS_ASSIGN_OR_RETURN(std::string exact, FunctionSignature(name, p.arg_types, false));
+  candidates.push_back(exact);
+  if (!p.arg_types.empty()) {
+    ICS_ASSIGN_OR_RETURN(std::string varargs, FunctionSignature(name, p.arg_types, true));
+    candidates.push_back(varargs);
+  }
+  if (p.__isset.signature && !p.signature.empty()) candidates.push_back(p.signature);
+  return DropFunctionOf(ctx, db, candidates, p.if_exists, exact);
+}
+
+Result<DdlOutcome> DropFunction(CatalogContext* ctx, const DropFunctionCommand& c) {
+  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(c.db));
+  return DropFunctionOf(ctx, db, {c.signature}, c.if_exists, c.signature);
 }
 
 }  // namespace ics::catalog::ddl

@@ -49,6 +49,7 @@
 #include "common/hive/scalar_text.h"
 #include "common/hive/table_params.h"
 #include "common/hive/table_type.h"
+#include "common/util/wall_clock.h"
 
 namespace ics::catalog::ddl {
 
@@ -89,7 +90,6 @@ void Compensate(CatalogContext* ctx, const MetastoreTxn& undo, const std::string
 MetastoreOp AlterTableOp(const TableRef& old_name, hive::Table table);
 MetastoreOp AlterPartitionOp(hive::Partition partition);
 
-int32_t NowSeconds();
 
 // ---- tables ----
 
@@ -209,6 +209,8 @@ Result<DdlOutcome> AlterDatabase(CatalogContext* ctx, const AlterDatabaseCommand
 Result<DdlOutcome> CreateTable(CatalogContext* ctx, const CreateTableCommand& c);
 Result<DdlOutcome> DropTable(CatalogContext* ctx, const DropTableCommand& c);
 Result<DdlOutcome> AlterTable(CatalogContext* ctx, const AlterTableCommand& c);
+Result<DdlOutcome> CreateFunction(CatalogContext* ctx, const CreateFunctionCommand& c);
+Result<DdlOutcome> DropFunction(CatalogContext* ctx, const DropFunctionCommand& c);
 
 Result<DdlOutcome> CreateDatabase(CatalogContext* ctx, const impala::TCreateDbParams& p);
 Result<DdlOutcome> DropDatabase(CatalogContext* ctx, const impala::TDropDbParams& p);

@@ -1,12 +1,11 @@
 // HmsCore: the Hive Metastore API (the calls of hive_metastore_service.thrift)
-// over the catalog. Database, table and partition changes and column
-// statistics are commands of the command core (catalogd/ops/command_core.h):
-// the same validation, locks, operation record, metastore transaction,
-// directories and catalog install as from every other door; the catalog
-// holds them when the call returns. Reads, and the writes not yet moved to
-// the core (functions, rename_partition), use the Metastore interface: each such write is one
-// Metastore transaction (atomic), whose notification events catalogd's
-// event processor applies to the catalog.
+// over the catalog. Every change (databases, tables, partitions, column
+// statistics, functions) is a command of the command core
+// (catalogd/ops/command_core.h): the same validation, admission, locks,
+// operation record, metastore transaction, directories and catalog install
+// as from every other door; the catalog holds it when the call returns.
+// HmsCore translates: it fills in what Hive clients leave to the metastore
+// and keeps Hive's naming of things. Reads use the Metastore interface.
 //
 // Names: database, table, column and function names are validated with the
 // catalog's rules (common/hive/names.h) and lower-cased, as Hive does.
@@ -28,16 +27,12 @@
 // matching partitions (as hive.metastore.limit.partition.request does);
 // notification reads return at most max_notification_events events.
 //
-// Directories: databases and tables as the command core handles them
-// (created with the object, removed by drops with deleteData, moved by the
-// rename of a managed table whose location the caller left alone). With a
-// FileSystem, add_partition creates the partition's directory (a failure
-// undoes the metadata change), and partition drops with deleteData remove
-// directories under the warehouse directory (never elsewhere; failures are
-// logged, the metadata drop stands).
+// Directories: the command core's (created with a new database, table or
+// partition; removed by drops with deleteData; a managed table renamed with
+// its location unchanged moves, as Hive's metastore moves it).
 //
 // Thread-safety: thread-safe (stateless apart from the thread-safe Metastore
-// and FileSystem it uses, which must outlive it).
+// and command core it uses, which must outlive it).
 #pragma once
 
 #include <cstdint>
@@ -51,7 +46,6 @@
 namespace ics::catalog {
 class Metastore;
 struct MetastoreOp;
-class FileSystem;
 namespace ops {
 class CommandCore;
 }
@@ -68,10 +62,8 @@ struct HmsCoreOptions {
 
 class HmsCore {
  public:
-  // `fs` may be null: then no partition directories are created or removed.
-  // `commands` carries out database and table changes (required).
-  HmsCore(Metastore* metastore, FileSystem* fs, ops::CommandCore* commands,
-          HmsCoreOptions options);
+  // Reads `metastore`; `commands` carries out every change (both required).
+  HmsCore(Metastore* metastore, ops::CommandCore* commands, HmsCoreOptions options);
 
   const HmsCoreOptions& options() const { return opts_; }
 
@@ -217,7 +209,6 @@ class HmsCore {
   [[nodiscard]] Status CommitStats(const std::string& what, std::vector<MetastoreOp> ops);
 
   Metastore* const ms_;
-  FileSystem* const fs_;
   ops::CommandCore* const commands_;
   const HmsCoreOptions opts_;
 };

@@ -3,6 +3,7 @@
 
 #include "catalogd/hms/hms_core.h"
 #include "catalogd/hms/hms_core_internal.h"
+#include "catalogd/ops/command_core.h"
 #include "common/hive/function_map.h"
 
 namespace ics::catalog::hms {
@@ -14,16 +15,18 @@ Status HmsCore::CreateFunction(const hive::Function& fn) {
       tf.signature.find('(') == std::string::npos) {
     tf.__set_last_modified_time(static_cast<int64_t>(NowSeconds()) * 1000);
   }
-  MetastoreTxn txn;
-  txn.ops.push_back(MetastoreOp::CreateFunction(tf.name.db_name, tf.signature, tf));
-  return CommitTxn(ms_, txn);
+  CreateFunctionCommand c;
+  c.signature = tf.signature;  // as the HMS name maps to it (function_map.h)
+  c.fn = std::move(tf);
+  return commands_->CreateFunction(HmsCaller(), c).status();
 }
 
 Status HmsCore::DropFunction(const std::string& db, const std::string& name) {
   ICS_ASSIGN_OR_RETURN(hive::Function existing, GetFunction(db, name));
-  MetastoreTxn txn;
-  txn.ops.push_back(MetastoreOp::DropFunction(existing.dbName, existing.functionName));
-  return CommitTxn(ms_, txn);
+  DropFunctionCommand c;
+  c.db = existing.dbName;
+  c.signature = existing.functionName;
+  return commands_->DropFunction(HmsCaller(), c).status();
 }
 
 Result<std::vector<std::string>> HmsCore::GetFunctionNames(const std::string& db,

@@ -274,14 +274,26 @@ Status HmsCore::RenamePartition(const std::string& db, const std::string& table,
   }
   ICS_ASSIGN_OR_RETURN(std::vector<hive::ColumnStatisticsObj> stats,
                        ms_->GetPartitionColumnStats(t.dbName, t.tableName, old_name));
-  MetastoreTxn txn;
-  txn.ops.push_back(MetastoreOp::DropPartition(t.dbName, t.tableName, old_name));
-  txn.ops.push_back(MetastoreOp::AddPartition(t.dbName, t.tableName, std::move(new_part)));
+  // One change of the core: the old partition out (its data stays), the new
+  // one in at the same place, its column statistics with it.
+  PartitionBatch batch;
+  batch.db = t.dbName;
+  batch.table = t.tableName;
+  batch.canonical_values = false;
+  batch.delete_data = false;
+  batch.drops.push_back(cur[0].values);
+  PartitionBatch::Add add;
+  add.values = new_part.values;
+  add.patch = [prepared = std::move(new_part)](hive::Partition* out) {
+    *out = prepared;
+    return Status::OK();
+  };
+  batch.adds.push_back(std::move(add));
   if (!stats.empty()) {
-    txn.ops.push_back(
+    batch.more_ops.push_back(
         MetastoreOp::SetPartitionColumnStats(t.dbName, t.tableName, new_name, std::move(stats)));
   }
-  return CommitTxn(ms_, txn);
+  return commands_->ChangePartitions(HmsCaller(), batch).status();
 }
 
 Result<hive::Partition> HmsCore::GetPartitionByName(const std::string& db,

@@ -1,6 +1,5 @@
 // HmsCore: shared helpers, name patterns, configuration and the notification log.
 #include <algorithm>
-#include <chrono>
 
 #include <glog/logging.h>
 
@@ -8,17 +7,6 @@
 #include "catalogd/hms/hms_core_internal.h"
 
 namespace ics::catalog::hms {
-
-int32_t NowSeconds() {
-  return static_cast<int32_t>(std::chrono::duration_cast<std::chrono::seconds>(
-                                  std::chrono::system_clock::now().time_since_epoch())
-                                  .count());
-}
-
-Status CommitTxn(Metastore* ms, const MetastoreTxn& txn) {
-  Result<int64_t> r = ms->Commit(txn);
-  return r.ok() ? Status::OK() : r.status();
-}
 
 Status CheckCount(size_t n, int max, const std::string& what) {
   if (n <= static_cast<size_t>(std::max(max, 0))) return Status::OK();
@@ -30,33 +18,6 @@ Result<hive::Table> LoadTable(Metastore* ms, const std::string& db, const std::s
   ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
   ICS_ASSIGN_OR_RETURN(std::string t, NormalizeTableName(table));
   return ms->GetTable(d, t);
-}
-
-void RemoveDataUnderWarehouse(FileSystem* fs, const std::string& warehouse,
-                              const std::string& path) {
-  if (fs == nullptr || path.empty() || warehouse.empty()) return;
-  std::string root = warehouse;
-  while (root.size() > 1 && root.back() == '/') root.pop_back();
-  // Strictly inside the warehouse, and no ".." that could climb out of it.
-  if (path.size() <= root.size() + 1 || path.compare(0, root.size(), root) != 0 ||
-      path[root.size()] != '/' || path.find("/..") != std::string::npos) {
-    LOG(WARNING) << "HMS endpoint: not deleting " << path << " (outside the warehouse " << root
-                 << ")";
-    return;
-  }
-  Status s = fs->RemoveAll(path);
-  if (!s.ok()) LOG(WARNING) << "HMS endpoint: deleting " << path << " failed: " << s.ToString();
-}
-
-void RemovePlannedData(FileSystem* fs, const std::string& warehouse,
-                       const Result<DataRemovalPlan>& plan, const std::string& what) {
-  if (!plan.ok()) {
-    LOG(WARNING) << "HMS endpoint: " << what << ": data kept, its users could not be checked: "
-                 << plan.status().ToString();
-    return;
-  }
-  if (!plan->kept.empty()) LOG(INFO) << "HMS endpoint: " << what << ":" << KeptDataNote(*plan);
-  for (const std::string& dir : plan->deletable) RemoveDataUnderWarehouse(fs, warehouse, dir);
 }
 
 bool MatchesHmsPattern(const std::string& pattern, const std::string& name) {
@@ -92,9 +53,8 @@ bool MatchesHmsPattern(const std::string& pattern, const std::string& name) {
   return false;
 }
 
-HmsCore::HmsCore(Metastore* metastore, FileSystem* fs, ops::CommandCore* commands,
-                 HmsCoreOptions options)
-    : ms_(metastore), fs_(fs), commands_(commands), opts_(std::move(options)) {}
+HmsCore::HmsCore(Metastore* metastore, ops::CommandCore* commands, HmsCoreOptions options)
+    : ms_(metastore), commands_(commands), opts_(std::move(options)) {}
 
 // ---- configuration ----
 

@@ -124,11 +124,11 @@ void HmsHandler::alter_table_with_environment_context(const std::string& dbname,
 // ---- functions ----
 
 void HmsHandler::create_function(const hive::Function& func) {
-  Audited(hooks(), "create_function", func.dbName + "." + func.functionName, [&] { Check(core_->CreateFunction(func), kCreate); });
+  Changed("create_function", [&] { Check(core_->CreateFunction(func), kCreate); });
 }
 
 void HmsHandler::drop_function(const std::string& dbName, const std::string& funcName) {
-  Audited(hooks(), "drop_function", dbName + "." + funcName, [&] { Check(core_->DropFunction(dbName, funcName), kLookup); });
+  Changed("drop_function", [&] { Check(core_->DropFunction(dbName, funcName), kLookup); });
 }
 
 void HmsHandler::get_functions(std::vector<std::string>& _return, const std::string& dbName,

@@ -6,13 +6,10 @@
 // that declare none, a Thrift application error); the connection is never
 // dropped because of a request.
 //
-// Read-your-writes: a write call runs `after_write` (when set) once it has
-// committed and before it replies; catalogd uses it to wait until its event
-// processor has applied the write (see catalog_server.h), so a client that
-// created a table here finds it through catalogd's other services as soon as
-// the call returns. A failing hook does not fail the call (the write is
-// committed; an error would make clients retry it): it is logged as a
-// warning and counted in write_sync_failures().
+// Read-your-writes: every write is a command of the command core
+// (HmsCore), which records it and installs it in the catalog before the
+// call replies, so a client that created a table here finds it through
+// catalogd's other services as soon as the call returns.
 //
 // Column statistics calls take the Hive 4 `engine` argument or field when a
 // client sends one; statistics are kept once, whatever the engine.
@@ -20,29 +17,19 @@
 // Thread-safety: thread-safe (HmsCore is); one handler serves all connections.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "ThriftHiveMetastore.h"
 #include "catalogd/hms/hms_core.h"
-#include "common/util/operation_log.h"
 
 namespace ics::catalog::hms {
 
 class HmsHandler : public hive::ThriftHiveMetastoreIf {
  public:
-  // Writes are recorded in `operations` (and so the audit log) when it is
-  // not null: the call, its target, the peer and the outcome.
-  explicit HmsHandler(HmsCore* core, OperationLog* operations = nullptr,
-                      std::function<Status()> after_write = {})
-      : core_(core), operations_(operations), after_write_(std::move(after_write)) {}
-
-  // Writes whose after_write hook failed (see above).
-  int64_t write_sync_failures() const { return write_sync_failures_.load(); }
+  explicit HmsHandler(HmsCore* core) : core_(core) {}
 
   void getMetaConf(std::string& _return, const std::string& key) override;
   void get_config_value(std::string& _return, const std::string& name,
@@ -171,19 +158,7 @@ class HmsHandler : public hive::ThriftHiveMetastoreIf {
   void get_current_notificationEventId(hive::CurrentNotificationEventId& _return) override;
 
  private:
-  // What a write call needs besides the core: where it is recorded and what
-  // runs after it succeeded.
-  struct WriteHooks {
-    OperationLog* log;
-    const std::function<Status()>* after_write;
-    std::atomic<int64_t>* sync_failures;
-  };
-  WriteHooks hooks() { return WriteHooks{operations_, &after_write_, &write_sync_failures_}; }
-
   HmsCore* const core_;
-  OperationLog* const operations_;
-  const std::function<Status()> after_write_;
-  std::atomic<int64_t> write_sync_failures_{0};
 };
 
 }  // namespace ics::catalog::hms

@@ -1,8 +1,7 @@
 // Internal to the HMS handler's files (hms_handler*.cc): how Status
 // categories become each call's declared exceptions, the guard that turns an
-// unexpected C++ exception into one, and the wrappers of writes: those the
-// command core carries out (Changed), and the others, which are recorded in
-// the operation log here and wait until catalogd has applied them (Audited).
+// unexpected C++ exception into one, and the wrapper of writes (Changed),
+// which the command core carries out and records.
 #pragma once
 
 #include <glog/logging.h>
@@ -10,14 +9,11 @@
 
 #include <exception>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "ThriftHiveMetastore.h"
 #include "catalogd/hms/hms_core.h"
-#include "common/rpc/peer.h"
-#include "common/util/operation_log.h"
 #include "common/util/status.h"
 
 namespace ics::catalog::hms::handler_internal {
@@ -95,77 +91,9 @@ auto Guard(const char* call, Ex fallback, Fn&& fn) -> decltype(fn()) {
   }
 }
 
-// The status a raised HMS exception stands for (for the operation log).
-inline Status StatusOfRaised(const std::exception_ptr& raised) {
-  try {
-    std::rethrow_exception(raised);
-  } catch (const hive::NoSuchObjectException& e) {
-    return Status::NotFound(e.message);
-  } catch (const hive::AlreadyExistsException& e) {
-    return Status::AlreadyExists(e.message);
-  } catch (const hive::InvalidObjectException& e) {
-    return Status::InvalidArgument(e.message);
-  } catch (const hive::InvalidOperationException& e) {
-    return Status::InvalidArgument(e.message);
-  } catch (const hive::InvalidInputException& e) {
-    return Status::InvalidArgument(e.message);
-  } catch (const hive::MetaException& e) {
-    return Status(ErrorCode::kGeneral, e.message);
-  } catch (const std::exception& e) {
-    return Status(ErrorCode::kInternalError, e.what());
-  } catch (...) {
-    return Status(ErrorCode::kInternalError, "unknown exception");
-  }
-}
-
-// Runs a successful write's after_write hook; a failure (or exception) is a
-// warning only, never the call's outcome: the write is committed.
-template <typename Hooks>
-void AfterWrite(const Hooks& h, const char* call) {
-  if (h.after_write == nullptr || !*h.after_write) return;
-  Status s = Status::OK();
-  try {
-    s = (*h.after_write)();
-  } catch (const std::exception& e) {
-    s = Status(ErrorCode::kInternalError, e.what());
-  } catch (...) {
-    s = Status(ErrorCode::kInternalError, "unknown exception");
-  }
-  if (!s.ok()) {
-    h.sync_failures->fetch_add(1);
-    LOG(WARNING) << "HMS endpoint: " << call
-                 << " committed, but catalogd has not applied it yet: " << s.ToString();
-  }
-}
-
-// Guard() for a call that writes: recorded in the operation log (and so the
-// audit log) with the peer and the outcome, then the after_write hook. A
-// write's catalog version is not known here: the event processor applies it
-// from the notification log.
-template <typename Hooks, typename Fn>
-auto Audited(const Hooks& h, const char* call, std::string target, Fn&& fn) -> decltype(fn()) {
-  ScopedOperation op(h.log, std::string("HMS ") + call, std::move(target), "", CurrentOrigin());
-  try {
-    if constexpr (std::is_void_v<decltype(fn())>) {
-      Guard(call, Ex::kMeta, std::forward<Fn>(fn));
-      op.End(Status::OK());
-      AfterWrite(h, call);
-    } else {
-      auto r = Guard(call, Ex::kMeta, std::forward<Fn>(fn));
-      op.End(Status::OK());
-      AfterWrite(h, call);
-      return r;
-    }
-  } catch (...) {
-    op.End(StatusOfRaised(std::current_exception()));
-    throw;
-  }
-}
-
-// Guard() for a write the command core (catalogd/ops) carries out: the
-// core records it (operation log, audit line) and the catalog holds it
-// when the core returns, so neither a record nor the after_write wait
-// happens here.
+// Guard() for a write, which the command core (catalogd/ops) carries out:
+// the core records it (operation log, audit line) and the catalog holds it
+// when the core returns.
 template <typename Fn>
 auto Changed(const char* call, Fn&& fn) -> decltype(fn()) {
   return Guard(call, Ex::kMeta, std::forward<Fn>(fn));

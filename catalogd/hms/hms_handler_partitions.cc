@@ -99,7 +99,7 @@ void HmsHandler::alter_partitions(const std::string& db_name, const std::string&
 void HmsHandler::rename_partition(const std::string& db_name, const std::string& tbl_name,
                                   const std::vector<std::string>& part_vals,
                                   const hive::Partition& new_part) {
-  Audited(hooks(), "rename_partition", db_name + "." + tbl_name, [&] {
+  Changed("rename_partition", [&] {
     Check(core_->RenamePartition(db_name, tbl_name, part_vals, new_part), kAlter);
   });
 }

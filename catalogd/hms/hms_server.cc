@@ -6,11 +6,10 @@
 
 namespace ics::catalog::hms {
 
-HmsServer::HmsServer(Metastore* metastore, FileSystem* fs, ops::CommandCore* commands,
-                     HmsServerOptions options)
+HmsServer::HmsServer(Metastore* metastore, ops::CommandCore* commands, HmsServerOptions options)
     : opts_(std::move(options)),
-      core_(metastore, fs, commands, opts_.core),
-      handler_(std::make_shared<HmsHandler>(&core_, opts_.operations, opts_.after_write)) {}
+      core_(metastore, commands, opts_.core),
+      handler_(std::make_shared<HmsHandler>(&core_)) {}
 
 HmsServer::~HmsServer() { Stop(); }
 

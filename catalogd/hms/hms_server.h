@@ -3,16 +3,11 @@
 // default: TBinaryProtocol over an unframed (buffered) socket transport, the
 // transport of common/rpc/thrift_server.h.
 //
-// Owns its HmsCore, handler and Thrift server; borrows the Metastore, the
-// FileSystem and the command core (all must outlive it). Database and table
-// changes, partition adds, drops and alters, and column statistics go
-// through the command core (catalogd/ops), so they are in the catalog when
-// the call returns. The other writes (functions, rename_partition) still go
-// to the metastore given here: catalogd passes its
-// undecorated metastore, so they are external changes for its event
-// processor, and an after_write hook that waits until the processor has
-// applied each of them (read-your-writes across catalogd's services). Start() binds synchronously (port 0 = a free port, see port());
-// Stop() is idempotent and also run by the destructor.
+// Owns its HmsCore, handler and Thrift server; borrows the Metastore it
+// reads and the command core (catalogd/ops) every change goes through, so a
+// change is in the catalog when its call returns (both must outlive it).
+// Start() binds synchronously (port 0 = a free port, see port()); Stop() is
+// idempotent and also run by the destructor.
 //
 // Thread-safety: Start/Stop from one thread; port() from any thread.
 #pragma once
@@ -24,7 +19,6 @@
 #include "catalogd/hms/hms_core.h"
 #include "common/metrics/metrics.h"
 #include "common/rpc/tls.h"
-#include "common/util/operation_log.h"
 #include "common/util/status.h"
 
 namespace ics {
@@ -43,19 +37,11 @@ struct HmsServerOptions {
   int64_t max_message_bytes = 256ll << 20;
   HmsCoreOptions core;
   metrics::MetricRegistry* metrics = nullptr;  // RPC server counters (optional)
-  // Where writes are recorded (optional; catalogd's operation log, which
-  // feeds /operations and the audit log). Must outlive the server.
-  OperationLog* operations = nullptr;
-  // Run after every successful write, before its reply (hms_handler.h):
-  // catalogd waits there until its event processor applied the write.
-  // Empty: writes reply at once.
-  std::function<Status()> after_write;
 };
 
 class HmsServer {
  public:
-  HmsServer(Metastore* metastore, FileSystem* fs, ops::CommandCore* commands,
-            HmsServerOptions options);
+  HmsServer(Metastore* metastore, ops::CommandCore* commands, HmsServerOptions options);
   ~HmsServer();
   HmsServer(const HmsServer&) = delete;
   HmsServer& operator=(const HmsServer&) = delete;

@@ -20,16 +20,11 @@
 #include "common/util/checked_math.h"
 #include "common/util/exception_barrier.h"
 #include "common/util/path_join.h"
+#include "common/util/wall_clock.h"
 
 namespace ics::catalog {
 
 namespace {
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 Result<impala::TColumn> MakeColumn(const hive::FieldSchema& field, int position) {
   Result<impala::TColumnType> type = ParseHiveType(field.type);

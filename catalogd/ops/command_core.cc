@@ -87,6 +87,17 @@ Result<DdlOutcome> CommandCore::AlterTable(const Caller& caller, const AlterTabl
              [&] { return ddl_->AlterTable(c); });
 }
 
+Result<DdlOutcome> CommandCore::CreateFunction(const Caller& caller,
+                                               const CreateFunctionCommand& c) {
+  const std::string target = c.fn.name.db_name + "." + c.fn.name.function_name;
+  return Run(caller, {"CREATE_FUNCTION", target}, [&] { return ddl_->CreateFunction(c); });
+}
+
+Result<DdlOutcome> CommandCore::DropFunction(const Caller& caller, const DropFunctionCommand& c) {
+  return Run(caller, {"DROP_FUNCTION", c.db + "." + c.signature},
+             [&] { return ddl_->DropFunction(c); });
+}
+
 Result<DdlOutcome> CommandCore::ChangeTable(const Caller& caller, const CommandLabel& label,
                                             const TableChange& change) {
   return Run(caller, label, [&] { return ddl_->ChangeTable(change); });

@@ -58,6 +58,8 @@ class CommandCore {
   Result<DdlOutcome> CreateTable(const Caller& caller, const CreateTableCommand& c);
   Result<DdlOutcome> DropTable(const Caller& caller, const DropTableCommand& c);
   Result<DdlOutcome> AlterTable(const Caller& caller, const AlterTableCommand& c);
+  Result<DdlOutcome> CreateFunction(const Caller& caller, const CreateFunctionCommand& c);
+  Result<DdlOutcome> DropFunction(const Caller& caller, const DropFunctionCommand& c);
   // Adds, alters and drops of one table's partitions as one change (see
   // PartitionBatch). A repeat of a recorded request answers changed=false
   // with the current version.

@@ -248,14 +248,7 @@ Status CatalogServer::Start() {
     hopts.max_message_bytes = opts_.max_message_bytes;
     hopts.metrics = metrics_.get();
     hopts.core.warehouse_dir = opts_.warehouse_dir;
-    hopts.operations = operations_.get();
-    const int sync_ms = opts_.hms_write_sync_timeout_ms;
-    if (sync_ms > 0 && opts_.hms_event_polling_interval_ms > 0) {
-      hopts.after_write = [processor, sync_ms]() -> Status {
-        return processor->WaitForSync(std::chrono::milliseconds(sync_ms)).status();
-      };
-    }
-    hms_ = std::make_unique<hms::HmsServer>(metastore_.get(), fs_.get(), core_.get(), hopts);
+    hms_ = std::make_unique<hms::HmsServer>(metastore_.get(), core_.get(), hopts);
     ICS_RETURN_IF_ERROR(hms_->Start());
   }
   if (opts_.metastore_service_port >= 0) {

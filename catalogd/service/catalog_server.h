@@ -98,20 +98,9 @@ struct CatalogServerOptions {
   // is polled for external changes; <= 0 disables it.
   int hms_event_polling_interval_ms = 1000;
   int hms_event_batch_size = 1000;
-  // The Hive Metastore endpoint (catalogd/hms) on its own port: an external
-  // writer to the metastore. < 0 disables it, 0 picks a free port.
+  // The Hive Metastore endpoint (catalogd/hms) on its own port, a door of
+  // the command core. < 0 disables it, 0 picks a free port.
   int hms_port = 0;
-  // Read-your-writes for the HMS endpoint: a write through it returns only
-  // once the event processor has applied the notification events up to the
-  // log's head read right after the write committed (its own events, and
-  // perhaps a few of a concurrent writer's), so the change is already in the
-  // catalog, PartitionService, CatalogService and the topic. The write itself
-  // is applied once, by the processor, exactly as any external write (the
-  // endpoint keeps the undecorated metastore, so the events are not "self"
-  // events to skip). Past this bound, or with the processor paused or
-  // disabled, the call still succeeds (it is committed) and a warning is
-  // logged; the change then arrives with a later poll. <= 0: do not wait.
-  int hms_write_sync_timeout_ms = 5000;
   // The metastore-style services (PartitionService, ...) on their own port
   // (catalogd/mds/metastore_service_server.h); < 0 disables, 0 = free port.
   int metastore_service_port = 0;
@@ -192,9 +181,7 @@ class CatalogServer {
   std::unique_ptr<EventProcessor> events_;
   std::unique_ptr<MetastoreRetention> retention_;  // reads events_ (declared after it)
   std::unique_ptr<ThriftServer> rpc_;
-  // Database, table and partition changes and statistics through core_;
-  // functions and rename_partition to metastore_ itself (external, applied
-  // by events_).
+  // Reads metastore_; every change goes through core_.
   std::unique_ptr<hms::HmsServer> hms_;
   std::unique_ptr<MetastoreServiceServer> mds_;
   std::unique_ptr<CatalogdRole> role_;  // HA only
