@@ -5,6 +5,7 @@
 
 #include "common/hive/column_stats.h"
 #include "common/hive/file_format.h"
+#include "common/hive/partition_name.h"
 
 namespace ics::catalog {
 
@@ -115,7 +116,7 @@ static impala::THdfsTable HdfsTableOf(const TableState& t, bool full_partitions)
   h.hdfsBaseDir = t.hms.sd.location;
   for (const auto& c : t.clustering_columns) h.colNames.push_back(c.columnName);
   for (const auto& c : t.columns) h.colNames.push_back(c.columnName);
-  h.nullPartitionKeyValue = kNullPartitionKeyValue;
+  h.nullPartitionKeyValue = kDefaultPartitionName;
   h.nullColumnValue = kNullColumnValue;
   for (const auto& [id, p] : t.partitions) {
     if (full_partitions) {

@@ -18,8 +18,6 @@
 
 namespace ics::catalog {
 
-// Hive's stand-in for a NULL partition key value.
-inline constexpr const char* kNullPartitionKeyValue = "__HIVE_DEFAULT_PARTITION__";
 // How text tables write NULL column values.
 inline constexpr const char* kNullColumnValue = "\\N";
 

@@ -20,16 +20,11 @@
 #include "catalogd/hms/hms_core.h"
 #include "catalogd/hms/hms_core_internal.h"
 #include "catalogd/ops/command_core.h"
+#include "common/hive/column_stats.h"
 
 namespace ics::catalog::hms {
 
 namespace {
-
-bool HasData(const hive::ColumnStatisticsData& d) {
-  const auto& s = d.__isset;
-  return s.booleanStats || s.longStats || s.doubleStats || s.stringStats || s.binaryStats ||
-         s.decimalStats || s.dateStats || s.timestampStats;
-}
 
 // The value of a hive::Decimal (big-endian two's complement unscaled bytes),
 // as a double: enough to order values for min/max.
@@ -159,7 +154,7 @@ Result<MetastoreOp> HmsCore::StatsOp(const hive::ColumnStatistics& stats,
     if (!seen.insert(o.colName).second) {
       return Status::InvalidArgument("Column '" + o.colName + "' appears twice");
     }
-    if (!HasData(o.statsData)) {
+    if (!HasStatsData(o.statsData)) {
       return Status::InvalidArgument("Statistics of column '" + o.colName + "' carry no data");
     }
     o.colType = AsciiLower(o.colType.empty() ? it->type : o.colType);

@@ -5,6 +5,7 @@
 #include "catalogd/mds/service_status.h"
 #include "catalogd/mds/table_limits.h"
 #include "catalogd/mds/table_service.h"
+#include "common/hive/column_stats.h"
 #include "common/hive/names.h"
 #include "common/hive/partition_name.h"
 
@@ -45,12 +46,6 @@ std::map<std::string, std::string> ColumnTypes(const hive::Table& hms) {
   for (const hive::FieldSchema& c : hms.sd.cols) out[c.name] = AsciiLower(c.type);
   for (const hive::FieldSchema& c : hms.partitionKeys) out[c.name] = AsciiLower(c.type);
   return out;
-}
-
-bool HasData(const hive::ColumnStatisticsData& d) {
-  const auto& s = d.__isset;
-  return s.booleanStats || s.longStats || s.doubleStats || s.stringStats || s.binaryStats ||
-         s.decimalStats || s.dateStats || s.timestampStats;
 }
 
 thrift::TColumnError ColumnError(const std::string& name, const Status& s) {
@@ -146,7 +141,7 @@ Result<std::vector<thrift::TColumnError>> TableService::UpdateColumnStatistics(
                                            ", not " + in.colType.substr(0, 64))));
         continue;
       }
-      if (!HasData(in.statsData)) {
+      if (!HasStatsData(in.statsData)) {
         errors.push_back(ColumnError(
             *name, Status::InvalidArgument("statistics of column " + *name + " carry no data")));
         continue;

@@ -12,6 +12,7 @@
 #include "catalogd/service/catalog_service_processor.h"
 #include "catalogd/service/catalogd_role.h"
 #include "catalogd/service/outcome_objects.h"
+#include "common/hive/partition_name.h"
 #include "common/rpc/status_convert.h"
 
 namespace ics::catalog {
@@ -228,7 +229,7 @@ class Handler : public impala::CatalogServiceIf {
   void GetNullPartitionName(impala::TGetNullPartitionNameResponse& resp,
                             const impala::TGetNullPartitionNameRequest& req) override {
     resp.status = ToTStatus(Admit(req.protocol_version));
-    resp.partition_value = kNullPartitionKeyValue;
+    resp.partition_value = kDefaultPartitionName;
   }
 
   void GetLatestCompactions(impala::TGetLatestCompactionsResponse& resp,

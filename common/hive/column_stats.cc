@@ -8,6 +8,12 @@ using P = impala::TPrimitiveType;
 
 }  // namespace
 
+bool HasStatsData(const hive::ColumnStatisticsData& data) {
+  const auto& s = data.__isset;
+  return s.booleanStats || s.longStats || s.doubleStats || s.stringStats || s.binaryStats ||
+         s.decimalStats || s.dateStats || s.timestampStats;
+}
+
 int64_t SlotSize(const impala::TColumnType& type) {
   if (type.types.size() != 1 || type.types[0].type != impala::TTypeNodeType::SCALAR) return -1;
   const impala::TScalarType& st = type.types[0].scalar_type;

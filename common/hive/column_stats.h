@@ -16,6 +16,10 @@ namespace ics {
 // by precision, CHAR(n)); -1 for variable-width and complex types.
 int64_t SlotSize(const impala::TColumnType& type);
 
+// Whether Hive statistics data carries any kind of statistics (one of the
+// union's members is set).
+bool HasStatsData(const hive::ColumnStatisticsData& data);
+
 // -1 for anything the Hive stats do not know.
 impala::TColumnStats ToTColumnStats(const hive::ColumnStatisticsObj& stats,
                                     const impala::TColumnType& type);

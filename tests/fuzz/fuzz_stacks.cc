@@ -9,6 +9,7 @@
 
 #include "catalogd/catalog/catalog_objects.h"
 #include "common/codec/partition_stats.h"
+#include "common/hive/partition_name.h"
 #include "common/types/column_type.h"
 
 namespace ics::fuzz {
@@ -183,7 +184,7 @@ std::vector<impala::TDdlExecRequest> SeedDdl() {
   parts.alter_table_params.__isset.add_partition_params = true;
   parts.alter_table_params.add_partition_params.if_not_exists = false;
   for (const auto& [year, region] : std::vector<std::pair<std::string, std::string>>{
-           {"2023", "eu"}, {"2024", "us"}, {"2024", catalog::kNullPartitionKeyValue}}) {
+           {"2023", "eu"}, {"2024", "us"}, {"2024", kDefaultPartitionName}}) {
     impala::TPartitionDef def;
     def.partition_spec = {Kv("year", year), Kv("region", region)};
     parts.alter_table_params.add_partition_params.partitions.push_back(def);
