@@ -37,8 +37,8 @@ Status MetastoreServiceServer::AddService(const std::string& service_name,
 }
 
 Status MetastoreServiceServer::AddBuiltinServices(const MetastoreServiceDeps& deps) {
-  if (deps.ctx == nullptr || deps.ddl == nullptr) {
-    return Status::InvalidArgument("metastore services need a catalog context and a DDL executor");
+  if (deps.ctx == nullptr || deps.commands == nullptr) {
+    return Status::InvalidArgument("metastore services need a catalog context and a command core");
   }
   mds::PartitionServiceOptions popts;
   popts.streams.idle_timeout_ms = options_.write_stream_idle_timeout_ms;
@@ -46,14 +46,14 @@ Status MetastoreServiceServer::AddBuiltinServices(const MetastoreServiceDeps& de
   popts.streams.max_streams =
       static_cast<size_t>(std::max<int64_t>(0, options_.write_streams_max_open));
   popts.max_staged_bytes_total = options_.write_streams_max_staged_bytes;
-  auto partitions = std::make_shared<mds::PartitionService>(deps.ctx, deps.ddl, popts);
+  auto partitions = std::make_shared<mds::PartitionService>(deps.ctx, deps.commands, popts);
   // One registration per service.
   ICS_RETURN_IF_ERROR(AddService("PartitionService",
                                  mds::MakePartitionServiceProcessor(partitions),
                                  [partitions] { partitions->Shutdown(); }));
   ICS_RETURN_IF_ERROR(AddService("TableService", mds::MakeTableServiceProcessor(
                                                      std::make_shared<mds::TableService>(
-                                                         deps.ctx, deps.ddl))));
+                                                         deps.ctx, deps.commands))));
   return Status::OK();
 }
 

@@ -35,7 +35,9 @@ class ThriftServer;
 
 namespace ics::catalog {
 
-class DdlExecutor;
+namespace ops {
+class CommandCore;
+}
 struct CatalogContext;
 
 struct MetastoreServiceOptions {
@@ -58,7 +60,7 @@ struct MetastoreServiceOptions {
 // this server.
 struct MetastoreServiceDeps {
   CatalogContext* ctx = nullptr;
-  DdlExecutor* ddl = nullptr;
+  ops::CommandCore* commands = nullptr;  // every change goes through it
 };
 
 class MetastoreServiceServer {

@@ -75,10 +75,10 @@ int64_t ValuesBytes(const std::vector<std::vector<std::string>>& all) {
 
 }  // namespace
 
-PartitionService::PartitionService(CatalogContext* ctx, DdlExecutor* ddl,
+PartitionService::PartitionService(CatalogContext* ctx, ops::CommandCore* commands,
                                    PartitionServiceOptions options)
     : ctx_(ctx),
-      ddl_(ddl),
+      commands_(commands),
       lister_(ctx, &indexes_),
       budget_(options.max_staged_bytes_total),
       streams_(WithBudget(std::move(options.streams), &budget_)) {}
@@ -88,7 +88,8 @@ PartitionService::~PartitionService() { Shutdown(); }
 void PartitionService::Shutdown() { indexes_.Shutdown(); }
 
 Result<PartitionBatchResult> PartitionService::Apply(const PartitionBatch& batch) {
-  ICS_ASSIGN_OR_RETURN(PartitionBatchResult r, ddl_->ApplyPartitionBatch(batch));
+  ICS_ASSIGN_OR_RETURN(PartitionBatchResult r,
+                       commands_->ChangePartitions(ops::CallerOfCurrentRpc("PartitionService"), batch));
   if (r.changed) indexes_.Changed(r.table);
   return r;
 }

@@ -28,6 +28,7 @@
 #include "PartitionService_types.h"
 #include "catalogd/core/catalog_context.h"
 #include "catalogd/ddl/ddl_executor.h"
+#include "catalogd/ops/command_core.h"
 #include "catalogd/mds/partition_index_manager.h"
 #include "catalogd/mds/partition_lister.h"
 #include "catalogd/mds/write_stream.h"
@@ -45,7 +46,9 @@ struct PartitionServiceOptions {
 
 class PartitionService {
  public:
-  PartitionService(CatalogContext* ctx, DdlExecutor* ddl, PartitionServiceOptions options);
+  // Every change is a command of `commands` (catalogd/ops), which records it.
+  PartitionService(CatalogContext* ctx, ops::CommandCore* commands,
+                   PartitionServiceOptions options);
   ~PartitionService();
   PartitionService(const PartitionService&) = delete;
   PartitionService& operator=(const PartitionService&) = delete;
@@ -91,7 +94,7 @@ class PartitionService {
   Result<PartitionBatchResult> Apply(const PartitionBatch& batch);
 
   CatalogContext* const ctx_;
-  DdlExecutor* const ddl_;
+  ops::CommandCore* const commands_;
   PartitionIndexManager indexes_;
   PartitionLister lister_;
   StagingBudget budget_;  // before streams_: outlives their reservations

@@ -10,8 +10,14 @@
 
 namespace ics::catalog::mds {
 
-TableService::TableService(CatalogContext* ctx, DdlExecutor* ddl)
-    : ctx_(ctx), ddl_(ddl), directory_(ctx->metastore) {}
+TableService::TableService(CatalogContext* ctx, ops::CommandCore* commands)
+    : ctx_(ctx), commands_(commands), directory_(ctx->metastore) {}
+
+Result<DdlOutcome> TableService::Change(const char* what, const TableChange& change) {
+  return commands_->ChangeTable(ops::CallerOfCurrentRpc("TableService"),
+                                {"ALTER_TABLE", change.db + "." + change.table + " (" + what + ")"},
+                                change);
+}
 
 Result<thrift::TGetTablesResponse> TableService::GetTables(const thrift::TGetTablesRequest& req) {
   ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDb(req.db_name));
@@ -93,7 +99,7 @@ Result<std::vector<thrift::TTableError>> TableService::BatchDeleteTable(
     DropTableCommand drop;
     drop.db = db;
     drop.table = *name;
-    Result<DdlOutcome> out = ddl_->DropTable(drop);
+    Result<DdlOutcome> out = commands_->DropTable(ops::CallerOfCurrentRpc("TableService"), drop);
     if (!out.ok()) fail(*name, out.status());
   }
   return errors;

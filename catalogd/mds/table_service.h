@@ -29,13 +29,15 @@
 #include "TableService_types.h"
 #include "catalogd/core/catalog_context.h"
 #include "catalogd/ddl/ddl_executor.h"
+#include "catalogd/ops/command_core.h"
 #include "catalogd/mds/table_directory.h"
 
 namespace ics::catalog::mds {
 
 class TableService {
  public:
-  TableService(CatalogContext* ctx, DdlExecutor* ddl);
+  // Every change is a command of `commands` (catalogd/ops), which records it.
+  TableService(CatalogContext* ctx, ops::CommandCore* commands);
 
   // ---- one table and its versions (table_versions.cc) ----
   Result<thrift::TTableInfo> GetTable(const thrift::TGetTableRequest& req);
@@ -66,7 +68,9 @@ class TableService {
 
  private:
   CatalogContext* const ctx_;
-  DdlExecutor* const ddl_;
+  ops::CommandCore* const commands_;
+  // A change of db.t recorded as ALTER_TABLE "db.t (<what>)".
+  Result<DdlOutcome> Change(const char* what, const TableChange& change);
   TableDirectory directory_;
 };
 

@@ -28,23 +28,15 @@ void Serve(Resp& out, const Req& req, Call&& call) {
   call();
 }
 
-// Serve() for a call that changes the catalog: `call` fills `out` and
-// returns the core's status; the call is recorded in the operation log (and
-// so the audit log) with the peer, the outcome and `*version`.
+// Serve() for a call that is a command of the command core (catalogd/ops),
+// which records it (operation log, audit line) as it does from every door:
+// `call` fills `out` and returns the status.
 template <typename Resp, typename Req, typename Call>
-void ServeWrite(OperationLog* log, const char* rpc, std::string target, Resp& out,
-                const Req& req, Call&& call) {
-  ScopedOperation op(log, std::string("TableService.") + rpc, std::move(target), "",
-                     CurrentOrigin());
-  Status p = CheckProtocol(req.protocol_version);
-  if (!p.ok()) {
-    out.status = ToServiceStatus(p);
-    op.End(p);
-    return;
-  }
-  int64_t version = 0;
-  const Status s = call(&version);
-  op.End(s, "", version);
+void ServeCommand(Resp& out, const Req& req, Call&& call) {
+  Serve(out, req, [&] {
+    Status recorded_by_the_core = call();
+    (void)recorded_by_the_core;
+  });
 }
 
 class Handler : public thrift::TableServiceIf {
@@ -61,12 +53,10 @@ class Handler : public thrift::TableServiceIf {
 
   void UpdateTable(thrift::TUpdateTableResponse& out,
                    const thrift::TUpdateTableRequest& req) override {
-    ServeWrite(core_->operations(), "UpdateTable", req.db_name + "." + req.table_input.name, out,
-               req, [&](int64_t* version) {
+    ServeCommand(out, req, [&] {
                  auto r = core_->UpdateTable(req);
                  if (r.ok()) out = std::move(r).value();
                  out.status = ToServiceStatus(r.status());
-                 if (out.__isset.catalog_version) *version = out.catalog_version;
                  return r.status();
                });
   }
@@ -91,9 +81,7 @@ class Handler : public thrift::TableServiceIf {
 
   void DeleteTableVersion(thrift::TDeleteTableVersionResponse& out,
                           const thrift::TDeleteTableVersionRequest& req) override {
-    ServeWrite(core_->operations(), "DeleteTableVersion",
-               req.db_name + "." + req.table_name + " version " + req.version_id, out, req,
-               [&](int64_t*) {
+    ServeCommand(out, req, [&] {
                  Status s = core_->DeleteTableVersion(req);
                  out.status = ToServiceStatus(s);
                  return s;
@@ -102,10 +90,7 @@ class Handler : public thrift::TableServiceIf {
 
   void BatchDeleteTableVersion(thrift::TBatchDeleteTableVersionResponse& out,
                                const thrift::TBatchDeleteTableVersionRequest& req) override {
-    ServeWrite(core_->operations(), "BatchDeleteTableVersion",
-               req.db_name + "." + req.table_name + " (" + std::to_string(req.version_ids.size()) +
-                   " version(s))",
-               out, req, [&](int64_t*) {
+    ServeCommand(out, req, [&] {
                  auto r = core_->BatchDeleteTableVersion(req);
                  out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxBatchDeleteVersions);
                  if (r.ok()) out.__set_errors(std::move(r).value());
@@ -123,9 +108,7 @@ class Handler : public thrift::TableServiceIf {
 
   void BatchDeleteTable(thrift::TBatchDeleteTableResponse& out,
                         const thrift::TBatchDeleteTableRequest& req) override {
-    ServeWrite(core_->operations(), "BatchDeleteTable",
-               req.db_name + " (" + std::to_string(req.tables_to_delete.size()) + " table(s))",
-               out, req, [&](int64_t*) {
+    ServeCommand(out, req, [&] {
                  auto r = core_->BatchDeleteTable(req);
                  out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxBatchDeleteTables);
                  if (r.ok()) out.__set_errors(std::move(r).value());
@@ -153,8 +136,7 @@ class Handler : public thrift::TableServiceIf {
 
   void UpdateColumnStatistics(thrift::TUpdateColumnStatisticsResponse& out,
                               const thrift::TUpdateColumnStatisticsRequest& req) override {
-    ServeWrite(core_->operations(), "UpdateColumnStatistics", req.db_name + "." + req.table_name,
-               out, req, [&](int64_t*) {
+    ServeCommand(out, req, [&] {
                  auto r = core_->UpdateColumnStatistics(req);
                  out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxStatsColumnsUpdate);
                  if (r.ok()) out.__set_errors(std::move(r).value());
@@ -164,9 +146,7 @@ class Handler : public thrift::TableServiceIf {
 
   void DeleteColumnStatistics(thrift::TDeleteColumnStatisticsResponse& out,
                               const thrift::TDeleteColumnStatisticsRequest& req) override {
-    ServeWrite(core_->operations(), "DeleteColumnStatistics",
-               req.db_name + "." + req.table_name + " column " + req.column_name, out, req,
-               [&](int64_t*) {
+    ServeCommand(out, req, [&] {
                  Status s = core_->DeleteColumnStatistics(req);
                  out.status = ToServiceStatus(s);
                  return s;

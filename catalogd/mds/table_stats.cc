@@ -160,7 +160,7 @@ Result<std::vector<thrift::TColumnError>> TableService::UpdateColumnStatistics(
                      : MetastoreOp::SetPartitionColumnStats(t.db, t.table, part, std::move(stats)));
     return txn;
   };
-  ICS_ASSIGN_OR_RETURN(DdlOutcome out, ddl_->ChangeTable(change));
+  ICS_ASSIGN_OR_RETURN(DdlOutcome out, Change("UPDATE_STATS", change));
   (void)out;
   return errors;
 }
@@ -182,7 +182,7 @@ Status TableService::DeleteColumnStatistics(const thrift::TDeleteColumnStatistic
     txn.ops.push_back(MetastoreOp::DeleteColumnStat(t.db, t.table, part, column));
     return txn;
   };
-  ICS_ASSIGN_OR_RETURN(DdlOutcome out, ddl_->ChangeTable(change));
+  ICS_ASSIGN_OR_RETURN(DdlOutcome out, Change("DROP_STATS", change));
   (void)out;
   return Status::OK();
 }

@@ -181,7 +181,7 @@ Result<thrift::TUpdateTableResponse> TableService::UpdateTable(
     new_version = cur.version_id + 1;
     return txn;
   };
-  ICS_ASSIGN_OR_RETURN(DdlOutcome out, ddl_->ChangeTable(change));
+  ICS_ASSIGN_OR_RETURN(DdlOutcome out, Change("UPDATE_TABLE", change));
   thrift::TUpdateTableResponse resp;
   resp.__set_version_id(std::to_string(new_version));
   resp.__set_catalog_version(out.version);
@@ -299,7 +299,7 @@ Result<std::vector<thrift::TTableVersionError>> TableService::BatchDeleteTableVe
     }
     return txn;
   };
-  ICS_ASSIGN_OR_RETURN(DdlOutcome out, ddl_->ChangeTable(change));
+  ICS_ASSIGN_OR_RETURN(DdlOutcome out, Change("DELETE_TABLE_VERSION", change));
   (void)out;
   return errors;
 }

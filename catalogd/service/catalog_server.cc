@@ -261,7 +261,7 @@ Status CatalogServer::Start() {
     mopts.write_streams_max_staged_bytes = opts_.metastore_write_streams_max_staged_bytes;
     mopts.write_streams_max_open = opts_.metastore_write_streams_max_open;
     mds_ = std::make_unique<MetastoreServiceServer>(mopts);
-    ICS_RETURN_IF_ERROR(mds_->AddBuiltinServices(MetastoreServiceDeps{ctx_.get(), ddl_.get()}));
+    ICS_RETURN_IF_ERROR(mds_->AddBuiltinServices(MetastoreServiceDeps{ctx_.get(), core_.get()}));
     ICS_RETURN_IF_ERROR(mds_->Start());
   }
 

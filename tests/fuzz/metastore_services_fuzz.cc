@@ -33,7 +33,7 @@ catalog::mds::PartitionServiceOptions ServiceOptions() {
 struct MetastoreServicesStack {
   CatalogdStack stack{"metastore_services"};
   std::shared_ptr<catalog::mds::PartitionService> partitions =
-      std::make_shared<catalog::mds::PartitionService>(stack.ctx(), stack.ddl(), ServiceOptions());
+      std::make_shared<catalog::mds::PartitionService>(stack.ctx(), stack.core(), ServiceOptions());
   std::shared_ptr<apache::thrift::TMultiplexedProcessor> processor = Make();
 
   std::shared_ptr<apache::thrift::TMultiplexedProcessor> Make() {
@@ -43,7 +43,7 @@ struct MetastoreServicesStack {
     mux->registerProcessor("TableService",
                            catalog::mds::MakeTableServiceProcessor(
                                std::make_shared<catalog::mds::TableService>(stack.ctx(),
-                                                                            stack.ddl())));
+                                                                            stack.core())));
     return mux;
   }
   ~MetastoreServicesStack() { partitions->Shutdown(); }

@@ -1,6 +1,7 @@
 // CatalogStackTest: a gtest fixture base that owns the catalogd layers the
 // metastore service tests run against (SQLite metastore in a temp dir,
-// catalog, table loader, load manager, CatalogContext and DDL executor),
+// catalog, table loader, load manager, CatalogContext, DDL executor and
+// command core),
 // built the way catalogd builds them at startup. Fixtures derive from it, add
 // their service on top, and call CloseCatalogStack() before the file system
 // they passed in goes away. Not thread-safe; one test thread.
@@ -22,6 +23,7 @@
 #include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/metastore/metastore.h"
+#include "catalogd/ops/command_core.h"
 #include "tests/util/temp_dir.h"
 
 namespace ics::catalog::testing {
@@ -58,6 +60,7 @@ class CatalogStackTest : public ::testing::Test {
     ctx_.loads = loads_.get();
     ctx_.warehouse_dir = root_ + "/warehouse";
     ddl_ = std::make_unique<DdlExecutor>(&ctx_);
+    core_ = std::make_unique<ops::CommandCore>(&ctx_, ddl_.get());
     ChangeSet cs;
     auto dbs = metastore_->GetAllDatabases();
     ASSERT_TRUE(dbs.ok()) << dbs.status().ToString();
@@ -76,6 +79,7 @@ class CatalogStackTest : public ::testing::Test {
   // Tears the layers down, top first. Idempotent.
   void CloseCatalogStack() {
     if (loads_) loads_->Shutdown();
+    core_.reset();
     ddl_.reset();
     loads_.reset();
     loader_.reset();
@@ -91,6 +95,7 @@ class CatalogStackTest : public ::testing::Test {
   std::unique_ptr<TableLoadManager> loads_;
   CatalogContext ctx_;
   std::unique_ptr<DdlExecutor> ddl_;
+  std::unique_ptr<ops::CommandCore> core_;
 };
 
 }  // namespace ics::catalog::testing

@@ -106,7 +106,7 @@ class PartitionServiceTest : public ics::catalog::testing::CatalogStackTest {
     PartitionServiceOptions po;
     po.streams = stream_options_;
     po.max_staged_bytes_total = max_staged_bytes_total_;
-    svc_ = std::make_unique<PartitionService>(&ctx_, ddl_.get(), po);
+    svc_ = std::make_unique<PartitionService>(&ctx_, core_.get(), po);
   }
 
   void CloseStack() {

@@ -16,6 +16,7 @@
 
 #include "catalogd/ddl/ddl_executor.h"
 #include "catalogd/loader/table_load_manager.h"
+#include "catalogd/ops/command_core.h"
 #include "catalogd/mds/table_service.h"
 #include "common/types/column_type.h"
 
@@ -67,7 +68,8 @@ int Run(int num_tables, int num_updates) {
     ctx.loads = &loads;
     ctx.warehouse_dir = root + "/warehouse";
     DdlExecutor ddl(&ctx);
-    mds::TableService service(&ctx, &ddl);
+    ops::CommandCore commands(&ctx, &ddl);
+    mds::TableService service(&ctx, &commands);
 
     // Setup: one metastore txn of N tables (through the metastore, then the
     // catalog's names, as catalogd loads them at startup).

@@ -15,12 +15,12 @@ class TableRpcTest : public TableServiceTest {
  protected:
   void SetUp() override {
     TableServiceTest::SetUp();
-    core_ = std::make_shared<mds::TableService>(&ctx_, ddl_.get());
+    tables_ = std::make_shared<mds::TableService>(&ctx_, core_.get());
     ThriftServerOptions o;
     o.name = "table-service-test";
     o.bind_host = "127.0.0.1";
     o.port = 0;
-    server_ = std::make_unique<ThriftServer>(mds::MakeTableServiceProcessor(core_), o);
+    server_ = std::make_unique<ThriftServer>(mds::MakeTableServiceProcessor(tables_), o);
     ASSERT_TRUE(server_->Start().ok());
     client_ = std::make_unique<ThriftClient<thrift::TableServiceClient>>("127.0.0.1",
                                                                           server_->port());
@@ -29,11 +29,11 @@ class TableRpcTest : public TableServiceTest {
     client_.reset();
     if (server_) server_->Stop();
     server_.reset();
-    core_.reset();
+    tables_.reset();
     TableServiceTest::TearDown();
   }
 
-  std::shared_ptr<mds::TableService> core_;
+  std::shared_ptr<mds::TableService> tables_;
   std::unique_ptr<ThriftServer> server_;
   std::unique_ptr<ThriftClient<thrift::TableServiceClient>> client_;
 };

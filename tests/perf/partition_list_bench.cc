@@ -18,6 +18,7 @@
 
 #include "catalogd/catalog/catalog.h"
 #include "catalogd/ddl/ddl_executor.h"
+#include "catalogd/ops/command_core.h"
 #include "catalogd/loader/file_system.h"
 #include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
@@ -90,7 +91,8 @@ int Run() {
   ctx.loads = &loads;
   ctx.warehouse_dir = dir.path() + "/warehouse";
   catalog::DdlExecutor ddl(&ctx);
-  PartitionService svc(&ctx, &ddl, {});
+  catalog::ops::CommandCore commands(&ctx, &ddl);
+  PartitionService svc(&ctx, &commands, {});
 
   impala::TDdlExecRequest db;
   db.protocol_version = impala::CatalogServiceVersion::V2;
