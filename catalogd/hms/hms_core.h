@@ -66,6 +66,8 @@ class HmsCore {
   HmsCore(Metastore* metastore, ops::CommandCore* commands, HmsCoreOptions options);
 
   const HmsCoreOptions& options() const { return opts_; }
+  // The command core this door's changes go through.
+  ops::CommandCore* commands() const { return commands_; }
 
   // ---- configuration ----
   // getMetaConf: the supported keys (see kSupportedConfKeys in the .cc);

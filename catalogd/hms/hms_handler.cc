@@ -24,7 +24,7 @@ void HmsHandler::get_config_value(std::string& _return, const std::string& name,
 // ---- databases ----
 
 void HmsHandler::create_database(const hive::Database& database) {
-  Changed("create_database", [&] {
+  Changed(core_, "create_database", database.name, [&] {
     Check(core_->CreateDatabase(database), Errs{Ex::kMeta, Ex::kAlreadyExists, Ex::kInvalidObject});
   });
 }
@@ -34,7 +34,7 @@ void HmsHandler::get_database(hive::Database& _return, const std::string& name) 
 }
 
 void HmsHandler::drop_database(const std::string& name, bool deleteData, bool cascade) {
-  Changed("drop_database", [&] {
+  Changed(core_, "drop_database", name, [&] {
     Check(core_->DropDatabase(name, deleteData, cascade),
           Errs{Ex::kNoSuchObject, Ex::kMeta, Ex::kInvalidOperation});
   });
@@ -49,31 +49,33 @@ void HmsHandler::get_all_databases(std::vector<std::string>& _return) {
 }
 
 void HmsHandler::alter_database(const std::string& dbname, const hive::Database& db) {
-  Changed("alter_database", [&] { Check(core_->AlterDatabase(dbname, db), kLookup); });
+  Changed(core_, "alter_database", dbname,
+          [&] { Check(core_->AlterDatabase(dbname, db), kLookup); });
 }
 
 // ---- tables ----
 
 void HmsHandler::create_table(const hive::Table& tbl) {
-  Changed("create_table", [&] { Check(core_->CreateTable(tbl), kCreate); });
+  Changed(core_, "create_table", tbl.dbName + "." + tbl.tableName,
+          [&] { Check(core_->CreateTable(tbl), kCreate); });
 }
 
 void HmsHandler::create_table_with_environment_context(const hive::Table& tbl,
                                                        const hive::EnvironmentContext&) {
-  Changed("create_table_with_environment_context",
-        [&] { Check(core_->CreateTable(tbl), kCreate); });
+  Changed(core_, "create_table_with_environment_context", tbl.dbName + "." + tbl.tableName,
+          [&] { Check(core_->CreateTable(tbl), kCreate); });
 }
 
 void HmsHandler::drop_table(const std::string& dbname, const std::string& name, bool deleteData) {
-  Changed("drop_table",
-        [&] { Check(core_->DropTable(dbname, name, deleteData), kLookup); });
+  Changed(core_, "drop_table", dbname + "." + name,
+          [&] { Check(core_->DropTable(dbname, name, deleteData), kLookup); });
 }
 
 void HmsHandler::drop_table_with_environment_context(const std::string& dbname,
                                                      const std::string& name, bool deleteData,
                                                      const hive::EnvironmentContext&) {
-  Changed("drop_table_with_environment_context",
-        [&] { Check(core_->DropTable(dbname, name, deleteData), kLookup); });
+  Changed(core_, "drop_table_with_environment_context", dbname + "." + name,
+          [&] { Check(core_->DropTable(dbname, name, deleteData), kLookup); });
 }
 
 void HmsHandler::get_tables(std::vector<std::string>& _return, const std::string& db_name,
@@ -109,26 +111,28 @@ void HmsHandler::get_table_objects_by_name(std::vector<hive::Table>& _return,
 
 void HmsHandler::alter_table(const std::string& dbname, const std::string& tbl_name,
                              const hive::Table& new_tbl) {
-  Changed("alter_table",
-        [&] { Check(core_->AlterTable(dbname, tbl_name, new_tbl), kAlter); });
+  Changed(core_, "alter_table", dbname + "." + tbl_name,
+          [&] { Check(core_->AlterTable(dbname, tbl_name, new_tbl), kAlter); });
 }
 
 void HmsHandler::alter_table_with_environment_context(const std::string& dbname,
                                                       const std::string& tbl_name,
                                                       const hive::Table& new_tbl,
                                                       const hive::EnvironmentContext&) {
-  Changed("alter_table_with_environment_context",
-        [&] { Check(core_->AlterTable(dbname, tbl_name, new_tbl), kAlter); });
+  Changed(core_, "alter_table_with_environment_context", dbname + "." + tbl_name,
+          [&] { Check(core_->AlterTable(dbname, tbl_name, new_tbl), kAlter); });
 }
 
 // ---- functions ----
 
 void HmsHandler::create_function(const hive::Function& func) {
-  Changed("create_function", [&] { Check(core_->CreateFunction(func), kCreate); });
+  Changed(core_, "create_function", func.dbName + "." + func.functionName,
+          [&] { Check(core_->CreateFunction(func), kCreate); });
 }
 
 void HmsHandler::drop_function(const std::string& dbName, const std::string& funcName) {
-  Changed("drop_function", [&] { Check(core_->DropFunction(dbName, funcName), kLookup); });
+  Changed(core_, "drop_function", dbName + "." + funcName,
+          [&] { Check(core_->DropFunction(dbName, funcName), kLookup); });
 }
 
 void HmsHandler::get_functions(std::vector<std::string>& _return, const std::string& dbName,

@@ -14,6 +14,8 @@
 
 #include "ThriftHiveMetastore.h"
 #include "catalogd/hms/hms_core.h"
+#include "catalogd/hms/hms_core_internal.h"
+#include "catalogd/ops/command_core.h"
 #include "common/util/status.h"
 
 namespace ics::catalog::hms::handler_internal {
@@ -91,12 +93,56 @@ auto Guard(const char* call, Ex fallback, Fn&& fn) -> decltype(fn()) {
   }
 }
 
+inline std::string PartitionsTarget(const std::vector<hive::Partition>& parts) {
+  if (parts.empty()) return "(no partitions)";
+  std::string t = parts[0].dbName + "." + parts[0].tableName;
+  if (parts.size() > 1) t += " (" + std::to_string(parts.size()) + " partitions)";
+  return t;
+}
+
+inline std::string StatsTarget(const hive::ColumnStatistics& stats) {
+  std::string t = stats.statsDesc.dbName + "." + stats.statsDesc.tableName;
+  if (stats.statsDesc.__isset.partName) t += "/" + stats.statsDesc.partName;
+  return t;
+}
+
+// The status a raised HMS exception stands for (for the operation log).
+inline Status StatusOfRaised(const std::exception_ptr& raised) {
+  try {
+    std::rethrow_exception(raised);
+  } catch (const hive::NoSuchObjectException& e) {
+    return Status::NotFound(e.message);
+  } catch (const hive::AlreadyExistsException& e) {
+    return Status::AlreadyExists(e.message);
+  } catch (const hive::InvalidObjectException& e) {
+    return Status::InvalidArgument(e.message);
+  } catch (const hive::InvalidOperationException& e) {
+    return Status::InvalidArgument(e.message);
+  } catch (const hive::InvalidInputException& e) {
+    return Status::InvalidArgument(e.message);
+  } catch (const hive::MetaException& e) {
+    return Status(ErrorCode::kGeneral, e.message);
+  } catch (const std::exception& e) {
+    return Status(ErrorCode::kInternalError, e.what());
+  } catch (...) {
+    return Status(ErrorCode::kInternalError, "unknown exception");
+  }
+}
+
 // Guard() for a write, which the command core (catalogd/ops) carries out:
 // the core records it (operation log, audit line) and the catalog holds it
-// when the core returns.
+// when the core returns. A write the door refuses before it becomes a
+// command is recorded as "HMS <call>" on `target` (ops::DoorCall).
 template <typename Fn>
-auto Changed(const char* call, Fn&& fn) -> decltype(fn()) {
-  return Guard(call, Ex::kMeta, std::forward<Fn>(fn));
+auto Changed(HmsCore* core, const char* call, std::string target, Fn&& fn) -> decltype(fn()) {
+  ops::DoorCall door(core->commands(), HmsCaller(),
+                     {std::string("HMS ") + call, std::move(target)});
+  try {
+    return Guard(call, Ex::kMeta, std::forward<Fn>(fn));
+  } catch (...) {
+    door.Failed(StatusOfRaised(std::current_exception()));
+    throw;
+  }
 }
 
 // Per-call mappings (named after the HMS calls that use them).

@@ -12,12 +12,12 @@ using namespace handler_internal;  // NOLINT: the handler's own helpers
 // ---- partitions: writes ----
 
 void HmsHandler::add_partition(hive::Partition& _return, const hive::Partition& new_part) {
-  Changed("add_partition",
-        [&] { _return = Get(core_->AddPartitionObjects({new_part}), kAddPart).at(0); });
+  Changed(core_, "add_partition", PartitionsTarget({new_part}),
+          [&] { _return = Get(core_->AddPartitionObjects({new_part}), kAddPart).at(0); });
 }
 
 int32_t HmsHandler::add_partitions(const std::vector<hive::Partition>& new_parts) {
-  return Changed("add_partitions", [&] {
+  return Changed(core_, "add_partitions", PartitionsTarget(new_parts), [&] {
     return static_cast<int32_t>(Get(core_->AddPartitionObjects(new_parts), kAddPart).size());
   });
 }
@@ -25,14 +25,13 @@ int32_t HmsHandler::add_partitions(const std::vector<hive::Partition>& new_parts
 void HmsHandler::append_partition(hive::Partition& _return, const std::string& db_name,
                                   const std::string& tbl_name,
                                   const std::vector<std::string>& part_vals) {
-  Changed("append_partition", [&] {
-    _return = Get(core_->AppendPartition(db_name, tbl_name, part_vals), kAddPart);
-  });
+  Changed(core_, "append_partition", db_name + "." + tbl_name,
+          [&] { _return = Get(core_->AppendPartition(db_name, tbl_name, part_vals), kAddPart); });
 }
 
 void HmsHandler::add_partitions_req(hive::AddPartitionsResult& _return,
                                     const hive::AddPartitionsRequest& request) {
-  Changed("add_partitions_req", [&] {
+  Changed(core_, "add_partitions_req", request.dbName + "." + request.tblName, [&] {
     auto added = Get(core_->AddPartitions(request.dbName, request.tblName, request.parts,
                                           request.ifNotExists),
                      kAddPart);
@@ -43,14 +42,14 @@ void HmsHandler::add_partitions_req(hive::AddPartitionsResult& _return,
 void HmsHandler::append_partition_by_name(hive::Partition& _return, const std::string& db_name,
                                           const std::string& tbl_name,
                                           const std::string& part_name) {
-  Changed("append_partition_by_name", [&] {
+  Changed(core_, "append_partition_by_name", db_name + "." + tbl_name + "/" + part_name, [&] {
     _return = Get(core_->AppendPartitionByName(db_name, tbl_name, part_name), kAddPart);
   });
 }
 
 bool HmsHandler::drop_partition(const std::string& db_name, const std::string& tbl_name,
                                 const std::vector<std::string>& part_vals, bool deleteData) {
-  return Changed("drop_partition", [&] {
+  return Changed(core_, "drop_partition", db_name + "." + tbl_name, [&] {
     std::string name = Get(core_->PartitionNameOf(db_name, tbl_name, part_vals), kLookup);
     Get(core_->DropPartitions(db_name, tbl_name, {name}, false, deleteData), kLookup);
     return true;
@@ -59,7 +58,7 @@ bool HmsHandler::drop_partition(const std::string& db_name, const std::string& t
 
 bool HmsHandler::drop_partition_by_name(const std::string& db_name, const std::string& tbl_name,
                                         const std::string& part_name, bool deleteData) {
-  return Changed("drop_partition_by_name", [&] {
+  return Changed(core_, "drop_partition_by_name", db_name + "." + tbl_name + "/" + part_name, [&] {
     Check(ParsePartitionName(part_name).status(), kLookup);
     Get(core_->DropPartitions(db_name, tbl_name, {part_name}, false, deleteData), kLookup);
     return true;
@@ -68,7 +67,7 @@ bool HmsHandler::drop_partition_by_name(const std::string& db_name, const std::s
 
 void HmsHandler::drop_partitions_req(hive::DropPartitionsResult& _return,
                                      const hive::DropPartitionsRequest& req) {
-  Changed("drop_partitions_req", [&] {
+  Changed(core_, "drop_partitions_req", req.dbName + "." + req.tblName, [&] {
     if (!req.parts.__isset.names) {
       Raise(Ex::kMeta,
             "drop_partitions_req: only partitions given by name are supported (serialized Hive "
@@ -86,22 +85,21 @@ void HmsHandler::drop_partitions_req(hive::DropPartitionsResult& _return,
 
 void HmsHandler::alter_partition(const std::string& db_name, const std::string& tbl_name,
                                  const hive::Partition& new_part) {
-  Changed("alter_partition",
-        [&] { Check(core_->AlterPartitions(db_name, tbl_name, {new_part}), kAlter); });
+  Changed(core_, "alter_partition", db_name + "." + tbl_name,
+          [&] { Check(core_->AlterPartitions(db_name, tbl_name, {new_part}), kAlter); });
 }
 
 void HmsHandler::alter_partitions(const std::string& db_name, const std::string& tbl_name,
                                   const std::vector<hive::Partition>& new_parts) {
-  Changed("alter_partitions",
-        [&] { Check(core_->AlterPartitions(db_name, tbl_name, new_parts), kAlter); });
+  Changed(core_, "alter_partitions", db_name + "." + tbl_name,
+          [&] { Check(core_->AlterPartitions(db_name, tbl_name, new_parts), kAlter); });
 }
 
 void HmsHandler::rename_partition(const std::string& db_name, const std::string& tbl_name,
                                   const std::vector<std::string>& part_vals,
                                   const hive::Partition& new_part) {
-  Changed("rename_partition", [&] {
-    Check(core_->RenamePartition(db_name, tbl_name, part_vals, new_part), kAlter);
-  });
+  Changed(core_, "rename_partition", db_name + "." + tbl_name,
+          [&] { Check(core_->RenamePartition(db_name, tbl_name, part_vals, new_part), kAlter); });
 }
 
 // ---- partitions: reads ----
@@ -204,14 +202,14 @@ void HmsHandler::partition_name_to_spec(std::map<std::string, std::string>& _ret
 // ---- column statistics ----
 
 bool HmsHandler::update_table_column_statistics(const hive::ColumnStatistics& stats_obj) {
-  return Changed("update_table_column_statistics", [&] {
+  return Changed(core_, "update_table_column_statistics", StatsTarget(stats_obj), [&] {
     Check(core_->UpdateColumnStatistics(stats_obj, /*partition_level=*/false), kStats);
     return true;
   });
 }
 
 bool HmsHandler::update_partition_column_statistics(const hive::ColumnStatistics& stats_obj) {
-  return Changed("update_partition_column_statistics", [&] {
+  return Changed(core_, "update_partition_column_statistics", StatsTarget(stats_obj), [&] {
     Check(core_->UpdateColumnStatistics(stats_obj, /*partition_level=*/true), kStats);
     return true;
   });
@@ -288,26 +286,29 @@ void HmsHandler::get_aggr_stats_for(hive::AggrStats& _return,
 }
 
 bool HmsHandler::set_aggr_stats_for(const hive::SetPartitionsStatsRequest& request) {
-  return Changed("set_aggr_stats_for", [&] {
-    Check(core_->SetStatistics(request, HmsCore::StatsLevel::kAny), kStats);
-    return true;
-  });
+  return Changed(core_, "set_aggr_stats_for",
+                 request.colStats.empty() ? std::string() : StatsTarget(request.colStats[0]), [&] {
+                   Check(core_->SetStatistics(request, HmsCore::StatsLevel::kAny), kStats);
+                   return true;
+                 });
 }
 
 void HmsHandler::update_table_column_statistics_req(hive::SetPartitionsStatsResponse& _return,
                                                     const hive::SetPartitionsStatsRequest& req) {
-  Changed("update_table_column_statistics_req", [&] {
-    Check(core_->SetStatistics(req, HmsCore::StatsLevel::kTable), kStats);
-    _return.result = true;
-  });
+  Changed(core_, "update_table_column_statistics_req",
+          req.colStats.empty() ? std::string() : StatsTarget(req.colStats[0]), [&] {
+            Check(core_->SetStatistics(req, HmsCore::StatsLevel::kTable), kStats);
+            _return.result = true;
+          });
 }
 
 void HmsHandler::update_partition_column_statistics_req(
     hive::SetPartitionsStatsResponse& _return, const hive::SetPartitionsStatsRequest& req) {
-  Changed("update_partition_column_statistics_req", [&] {
-    Check(core_->SetStatistics(req, HmsCore::StatsLevel::kPartition), kStats);
-    _return.result = true;
-  });
+  Changed(core_, "update_partition_column_statistics_req",
+          req.colStats.empty() ? std::string() : StatsTarget(req.colStats[0]), [&] {
+            Check(core_->SetStatistics(req, HmsCore::StatsLevel::kPartition), kStats);
+            _return.result = true;
+          });
 }
 
 bool HmsHandler::delete_partition_column_statistics(const std::string& db_name,
@@ -315,21 +316,23 @@ bool HmsHandler::delete_partition_column_statistics(const std::string& db_name,
                                                     const std::string& part_name,
                                                     const std::string& col_name,
                                                     const std::string& /*engine*/) {
-  return Changed("delete_partition_column_statistics", [&] {
-    if (part_name.empty()) Raise(Ex::kInvalidInput, "part_name must not be empty");
-    Check(core_->DeleteColumnStats(db_name, tbl_name, part_name, col_name), kStats);
-    return true;
-  });
+  return Changed(core_, "delete_partition_column_statistics",
+                 db_name + "." + tbl_name + "/" + part_name + " column " + col_name, [&] {
+                   if (part_name.empty()) Raise(Ex::kInvalidInput, "part_name must not be empty");
+                   Check(core_->DeleteColumnStats(db_name, tbl_name, part_name, col_name), kStats);
+                   return true;
+                 });
 }
 
 bool HmsHandler::delete_table_column_statistics(const std::string& db_name,
                                                 const std::string& tbl_name,
                                                 const std::string& col_name,
                                                 const std::string& /*engine*/) {
-  return Changed("delete_table_column_statistics", [&] {
-    Check(core_->DeleteColumnStats(db_name, tbl_name, "", col_name), kStats);
-    return true;
-  });
+  return Changed(core_, "delete_table_column_statistics",
+                 db_name + "." + tbl_name + " column " + col_name, [&] {
+                   Check(core_->DeleteColumnStats(db_name, tbl_name, "", col_name), kStats);
+                   return true;
+                 });
 }
 
 }  // namespace ics::catalog::hms

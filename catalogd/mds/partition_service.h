@@ -57,6 +57,8 @@ class PartitionService {
 
   // Where the handler records the calls that change the catalog (may be null).
   OperationLog* operations() const { return ctx_->operations; }
+  // The command core this door's changes go through.
+  ops::CommandCore* commands() const { return commands_; }
 
   Result<thrift::TBatchCreatePartitionsResponse> BatchCreate(
       const thrift::TBatchCreatePartitionsRequest& req);

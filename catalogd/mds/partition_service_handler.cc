@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include "PartitionService.h"
+#include "catalogd/ops/command_core.h"
 #include "common/rpc/peer.h"
 
 namespace ics::catalog::mds {
@@ -17,15 +18,21 @@ class Handler : public thrift::PartitionServiceIf {
 
   void BatchCreatePartitions(thrift::TBatchCreatePartitionsResponse& out,
                              const thrift::TBatchCreatePartitionsRequest& req) override {
-    Command(&out, [&] { return core_->BatchCreate(req); }, req.partitions.size());
+    Command(
+        "BatchCreatePartitions", Target(req.table), &out, [&] { return core_->BatchCreate(req); },
+        req.partitions.size());
   }
   void BatchUpdatePartitions(thrift::TBatchUpdatePartitionsResponse& out,
                              const thrift::TBatchUpdatePartitionsRequest& req) override {
-    Command(&out, [&] { return core_->BatchUpdate(req); }, req.updates.size());
+    Command(
+        "BatchUpdatePartitions", Target(req.table), &out, [&] { return core_->BatchUpdate(req); },
+        req.updates.size());
   }
   void BatchDeletePartitions(thrift::TBatchDeletePartitionsResponse& out,
                              const thrift::TBatchDeletePartitionsRequest& req) override {
-    Command(&out, [&] { return core_->BatchDelete(req); }, req.partition_values.size());
+    Command(
+        "BatchDeletePartitions", Target(req.table), &out, [&] { return core_->BatchDelete(req); },
+        req.partition_values.size());
   }
   void ListPartitions(thrift::TListPartitionsResponse& out,
                       const thrift::TListPartitionsRequest& req) override {
@@ -41,7 +48,8 @@ class Handler : public thrift::PartitionServiceIf {
   }
   void CommitWriteStream(thrift::TCommitWriteStreamResponse& out,
                          const thrift::TCommitWriteStreamRequest& req) override {
-    Command(&out, [&] { return core_->CommitWriteStream(req); });
+    Command("CommitWriteStream", "stream " + req.stream_id, &out,
+            [&] { return core_->CommitWriteStream(req); });
   }
   void AbortWriteStream(thrift::TAbortWriteStreamResponse& out,
                         const thrift::TAbortWriteStreamRequest& req) override {
@@ -69,12 +77,16 @@ class Handler : public thrift::PartitionServiceIf {
     return t.db_name + "." + t.table_name;
   }
 
-  // Run() for a call that is a command of the command core (catalogd/ops),
-  // which records it (operation log, audit line) as it does from every door.
+  // Run() for a call that becomes commands of the command core
+  // (catalogd/ops), which records them (operation log, audit line) as it
+  // does from every door; a call refused here first is recorded as
+  // "PartitionService.<rpc>" (ops::DoorCall).
   template <typename Resp, typename Fn>
-  void Command(Resp* out, Fn&& fn, size_t batch_items = 0) {
-    Status recorded_by_the_core = Run(out, std::forward<Fn>(fn), batch_items);
-    (void)recorded_by_the_core;
+  void Command(const char* rpc, std::string target, Resp* out, Fn&& fn, size_t batch_items = 0) {
+    ops::DoorCall door(core_->commands(), ops::CallerOfCurrentRpc("PartitionService"),
+                       {std::string("PartitionService.") + rpc, std::move(target)});
+    const Status s = Run(out, std::forward<Fn>(fn), batch_items);
+    if (!s.ok()) door.Failed(s);
   }
 
   // Run() for a call that changes what only this service keeps (partition

@@ -65,6 +65,8 @@ class TableService {
   TableDirectory* directory() { return &directory_; }
   // Where the handler records the calls that change the catalog (may be null).
   OperationLog* operations() const { return ctx_->operations; }
+  // The command core this door's changes go through.
+  ops::CommandCore* commands() const { return commands_; }
 
  private:
   CatalogContext* const ctx_;

@@ -2,6 +2,7 @@
 
 #include "TableService.h"
 #include "catalogd/mds/table_limits.h"
+#include "catalogd/ops/command_core.h"
 #include "common/rpc/peer.h"
 
 namespace ics::catalog::mds {
@@ -28,15 +29,24 @@ void Serve(Resp& out, const Req& req, Call&& call) {
   call();
 }
 
-// Serve() for a call that is a command of the command core (catalogd/ops),
-// which records it (operation log, audit line) as it does from every door:
-// `call` fills `out` and returns the status.
+// Serve() for a call that becomes commands of the command core
+// (catalogd/ops), which records them (operation log, audit line) as it does
+// from every door; a call refused here first (protocol, names, limits) is
+// recorded as "TableService.<rpc>" on `target` (ops::DoorCall). `call` fills
+// `out` and returns the status.
 template <typename Resp, typename Req, typename Call>
-void ServeCommand(Resp& out, const Req& req, Call&& call) {
-  Serve(out, req, [&] {
-    Status recorded_by_the_core = call();
-    (void)recorded_by_the_core;
-  });
+void ServeCommand(ops::CommandCore* commands, const char* rpc, std::string target, Resp& out,
+                  const Req& req, Call&& call) {
+  ops::DoorCall door(commands, ops::CallerOfCurrentRpc("TableService"),
+                     {std::string("TableService.") + rpc, std::move(target)});
+  Status p = CheckProtocol(req.protocol_version);
+  if (!p.ok()) {
+    out.status = ToServiceStatus(p);
+    door.Failed(p);
+    return;
+  }
+  const Status s = call();
+  if (!s.ok()) door.Failed(s);
 }
 
 class Handler : public thrift::TableServiceIf {
@@ -53,12 +63,13 @@ class Handler : public thrift::TableServiceIf {
 
   void UpdateTable(thrift::TUpdateTableResponse& out,
                    const thrift::TUpdateTableRequest& req) override {
-    ServeCommand(out, req, [&] {
-                 auto r = core_->UpdateTable(req);
-                 if (r.ok()) out = std::move(r).value();
-                 out.status = ToServiceStatus(r.status());
-                 return r.status();
-               });
+    ServeCommand(core_->commands(), "UpdateTable", req.db_name + "." + req.table_input.name, out,
+                 req, [&] {
+                   auto r = core_->UpdateTable(req);
+                   if (r.ok()) out = std::move(r).value();
+                   out.status = ToServiceStatus(r.status());
+                   return r.status();
+                 });
   }
 
   void GetTableVersion(thrift::TGetTableVersionResponse& out,
@@ -81,21 +92,25 @@ class Handler : public thrift::TableServiceIf {
 
   void DeleteTableVersion(thrift::TDeleteTableVersionResponse& out,
                           const thrift::TDeleteTableVersionRequest& req) override {
-    ServeCommand(out, req, [&] {
-                 Status s = core_->DeleteTableVersion(req);
-                 out.status = ToServiceStatus(s);
-                 return s;
-               });
+    ServeCommand(core_->commands(), "DeleteTableVersion",
+                 req.db_name + "." + req.table_name + " version " + req.version_id, out, req, [&] {
+                   Status s = core_->DeleteTableVersion(req);
+                   out.status = ToServiceStatus(s);
+                   return s;
+                 });
   }
 
   void BatchDeleteTableVersion(thrift::TBatchDeleteTableVersionResponse& out,
                                const thrift::TBatchDeleteTableVersionRequest& req) override {
-    ServeCommand(out, req, [&] {
-                 auto r = core_->BatchDeleteTableVersion(req);
-                 out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxBatchDeleteVersions);
-                 if (r.ok()) out.__set_errors(std::move(r).value());
-                 return r.status();
-               });
+    ServeCommand(core_->commands(), "BatchDeleteTableVersion",
+                 req.db_name + "." + req.table_name + " (" +
+                     std::to_string(req.version_ids.size()) + " version(s))",
+                 out, req, [&] {
+                   auto r = core_->BatchDeleteTableVersion(req);
+                   out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxBatchDeleteVersions);
+                   if (r.ok()) out.__set_errors(std::move(r).value());
+                   return r.status();
+                 });
   }
 
   void GetTables(thrift::TGetTablesResponse& out, const thrift::TGetTablesRequest& req) override {
@@ -108,12 +123,14 @@ class Handler : public thrift::TableServiceIf {
 
   void BatchDeleteTable(thrift::TBatchDeleteTableResponse& out,
                         const thrift::TBatchDeleteTableRequest& req) override {
-    ServeCommand(out, req, [&] {
-                 auto r = core_->BatchDeleteTable(req);
-                 out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxBatchDeleteTables);
-                 if (r.ok()) out.__set_errors(std::move(r).value());
-                 return r.status();
-               });
+    ServeCommand(core_->commands(), "BatchDeleteTable",
+                 req.db_name + " (" + std::to_string(req.tables_to_delete.size()) + " table(s))",
+                 out, req, [&] {
+                   auto r = core_->BatchDeleteTable(req);
+                   out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxBatchDeleteTables);
+                   if (r.ok()) out.__set_errors(std::move(r).value());
+                   return r.status();
+                 });
   }
 
   void SearchTables(thrift::TSearchTablesResponse& out,
@@ -136,21 +153,23 @@ class Handler : public thrift::TableServiceIf {
 
   void UpdateColumnStatistics(thrift::TUpdateColumnStatisticsResponse& out,
                               const thrift::TUpdateColumnStatisticsRequest& req) override {
-    ServeCommand(out, req, [&] {
-                 auto r = core_->UpdateColumnStatistics(req);
-                 out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxStatsColumnsUpdate);
-                 if (r.ok()) out.__set_errors(std::move(r).value());
-                 return r.status();
-               });
+    ServeCommand(core_->commands(), "UpdateColumnStatistics", req.db_name + "." + req.table_name,
+                 out, req, [&] {
+                   auto r = core_->UpdateColumnStatistics(req);
+                   out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxStatsColumnsUpdate);
+                   if (r.ok()) out.__set_errors(std::move(r).value());
+                   return r.status();
+                 });
   }
 
   void DeleteColumnStatistics(thrift::TDeleteColumnStatisticsResponse& out,
                               const thrift::TDeleteColumnStatisticsRequest& req) override {
-    ServeCommand(out, req, [&] {
-                 Status s = core_->DeleteColumnStatistics(req);
-                 out.status = ToServiceStatus(s);
-                 return s;
-               });
+    ServeCommand(core_->commands(), "DeleteColumnStatistics",
+                 req.db_name + "." + req.table_name + " column " + req.column_name, out, req, [&] {
+                   Status s = core_->DeleteColumnStatistics(req);
+                   out.status = ToServiceStatus(s);
+                   return s;
+                 });
   }
 
  private:

@@ -14,6 +14,9 @@ std::string TableTarget(const std::string& db, const std::string& table) {
   return db + "." + table;
 }
 
+// Commands the current thread brought to the core (CommandsOnThisThread).
+thread_local uint64_t commands_on_this_thread = 0;
+
 }  // namespace
 
 CommandCore::CommandCore(CatalogContext* ctx, DdlExecutor* ddl, std::function<Status()> admit)
@@ -21,6 +24,7 @@ CommandCore::CommandCore(CatalogContext* ctx, DdlExecutor* ddl, std::function<St
 
 Result<DdlOutcome> CommandCore::Run(const Caller& caller, const CommandLabel& label,
                                     const std::function<Result<DdlOutcome>()>& body) {
+  ++commands_on_this_thread;
   ScopedOperation op(ctx_->operations, label.kind, label.target, caller.Detail(), caller.origin);
   auto logged = [&op](Result<DdlOutcome> r) {
     if (r.ok()) {
@@ -47,6 +51,24 @@ Result<DdlOutcome> CommandCore::Run(const Caller& caller, const CommandLabel& la
   Result<DdlOutcome> r = body();
   if (!r.ok() && scope.repeated()) return logged(Repeated(id, scope.summary()));
   return logged(std::move(r));
+}
+
+void CommandCore::Refused(const Caller& caller, const CommandLabel& label, const Status& why) {
+  ScopedOperation op(ctx_->operations, label.kind, label.target, caller.Detail(), caller.origin);
+  op.End(why);
+}
+
+uint64_t CommandCore::CommandsOnThisThread() { return commands_on_this_thread; }
+
+DoorCall::DoorCall(CommandCore* core, Caller caller, CommandLabel label)
+    : core_(core),
+      caller_(std::move(caller)),
+      label_(std::move(label)),
+      commands_before_(CommandCore::CommandsOnThisThread()) {}
+
+void DoorCall::Failed(const Status& why) {
+  if (core_ == nullptr || CommandCore::CommandsOnThisThread() != commands_before_) return;
+  core_->Refused(caller_, label_, why);
 }
 
 DdlOutcome CommandCore::Repeated(const std::string& id, const std::string& summary) const {

@@ -31,6 +31,7 @@
 // Thread-safety: thread-safe; the context, the executor and `admit` must be.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -76,6 +77,13 @@ class CommandCore {
   Result<DdlOutcome> Run(const Caller& caller, const CommandLabel& label,
                          const std::function<Result<DdlOutcome>()>& body);
 
+  // Records a request a door refused before it became a command (see
+  // DoorCall): an operation record and audit line ending with `why`.
+  void Refused(const Caller& caller, const CommandLabel& label, const Status& why);
+
+  // How many commands the calling thread has brought to the core so far.
+  static uint64_t CommandsOnThisThread();
+
  private:
   // The answer to a repeat of request `id`, carried out before.
   DdlOutcome Repeated(const std::string& id, const std::string& summary) const;
@@ -83,6 +91,26 @@ class CommandCore {
   CatalogContext* const ctx_;
   DdlExecutor* const ddl_;
   const std::function<Status()> admit_;
+};
+
+// One request at a door that is meant to become commands. A door refuses
+// some requests itself, before any command exists (a malformed request, an
+// object its own lookup did not find); Failed() records such a refusal as
+// the core records commands, so the audit log holds every refused change.
+// When a command did run on this thread since the DoorCall began, the core
+// has recorded it and Failed() records nothing more.
+//
+// Thread-safety: used by the one thread serving the request.
+class DoorCall {
+ public:
+  DoorCall(CommandCore* core, Caller caller, CommandLabel label);
+  void Failed(const Status& why);
+
+ private:
+  CommandCore* const core_;
+  const Caller caller_;
+  const CommandLabel label_;
+  const uint64_t commands_before_;
 };
 
 }  // namespace ics::catalog::ops

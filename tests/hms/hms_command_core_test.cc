@@ -205,6 +205,22 @@ TEST_F(HmsCommandCoreTest, HmsPartitionChangesAreInTheCatalogWhenTheyReturn) {
   EXPECT_EQ(added.status, "OK");
   EXPECT_EQ(added.detail.rfind("[HMS]", 0), 0u) << added.detail;
 
+  // A request the door refuses before any command (two values for one key)
+  // is audited too, under the door's own name for the call.
+  hive::Partition bad;
+  bad.dbName = "parts";
+  bad.tableName = "t";
+  bad.values = {"a", "b"};
+  hive::Partition ignored;
+  EXPECT_THROW((*hms_)->add_partition(ignored, bad), hive::InvalidObjectException);
+  const OperationRecord refused = Record("HMS add_partition", "parts.t");
+  EXPECT_EQ(refused.status, "INVALID_ARGUMENT");
+  EXPECT_EQ(refused.detail.rfind("[HMS]", 0), 0u) << refused.detail;
+  // A request the core saw is recorded once, by the core, not again by the door.
+  EXPECT_THROW((*hms_)->drop_table("parts", "missing", false), hive::NoSuchObjectException);
+  EXPECT_EQ(Record("DROP_TABLE", "parts.missing").status, "NOT_FOUND");
+  EXPECT_EQ(Record("HMS drop_table", "parts.missing").id, 0);  // no such record
+
   // Table column statistics: in the loaded table when the call returns.
   hive::ColumnStatistics stats;
   stats.statsDesc.isTblLevel = true;
