@@ -15,6 +15,7 @@
 #include "coordinator-sim/coordinator_service.h"
 #include "coordinator-sim/exec/statement_executor.h"
 #include "statestore/subscriber.h"
+#include "statestore/subscriber_pair.h"
 
 namespace ics::coord {
 
@@ -50,7 +51,9 @@ Coordinator::Coordinator(CoordinatorOptions options)
 Coordinator::~Coordinator() { Stop(); }
 
 int Coordinator::port() const { return rpc_ ? rpc_->port() : 0; }
-int Coordinator::subscriber_port() const { return subscriber_ ? subscriber_->port() : 0; }
+int Coordinator::subscriber_port() const {
+  return subscribers_ ? subscribers_->first()->port() : 0;
+}
 
 Status Coordinator::Start() {
   ThriftServerOptions ropts;
@@ -88,13 +91,8 @@ Status Coordinator::Start() {
     // skipped, so SYNC_DDL never waits on its numbering.
     sopts.activations = std::make_shared<statestore::StatestoreActivations>();
   }
-  subscriber_ = std::make_unique<statestore::StatestoreSubscriber>(sopts);
-  if (opts_.statestore2_port > 0) {
-    sopts.statestore_host = opts_.statestore2_host;
-    sopts.statestore_port = opts_.statestore2_port;
-    sopts.port = 0;
-    subscriber2_ = std::make_unique<statestore::StatestoreSubscriber>(sopts);
-  }
+  subscribers_ = std::make_unique<statestore::SubscriberPair>(sopts, opts_.statestore2_host,
+                                                              opts_.statestore2_port);
   statestore::TopicSubscription topic;
   topic.topic = kCatalogTopic;
   topic.is_transient = true;
@@ -103,26 +101,18 @@ Status Coordinator::Start() {
   // after every change all coordinators applied (a second update each).
   topic.min_version_on_request = true;
   topic.filter_prefix = catalog_->topic_prefix();
-  if (subscriber2_ != nullptr) {
-    statestore::TopicSubscription second = topic;
-    second.callback = [this](const impala::TTopicDelta& d, std::vector<impala::TTopicDelta>* out) {
-      OnTopicUpdate(1, d, out);
-    };
-    ICS_RETURN_IF_ERROR(subscriber2_->AddTopic(std::move(second)));
-    ICS_RETURN_IF_ERROR(subscriber2_->Start());
-  }
-  topic.callback = [this](const impala::TTopicDelta& d, std::vector<impala::TTopicDelta>* out) {
-    OnTopicUpdate(0, d, out);
-  };
-  ICS_RETURN_IF_ERROR(subscriber_->AddTopic(std::move(topic)));
-  return subscriber_->Start();
+  ICS_RETURN_IF_ERROR(subscribers_->AddTopic(
+      std::move(topic),
+      [this](int source, const impala::TTopicDelta& d, std::vector<impala::TTopicDelta>* out) {
+        OnTopicUpdate(source, d, out);
+      }));
+  return subscribers_->Start();
 }
 
 void Coordinator::Stop() {
   if (stopped_.exchange(true)) return;
   if (rpc_) rpc_->Stop();
-  if (subscriber_) subscriber_->Stop();
-  if (subscriber2_) subscriber2_->Stop();
+  if (subscribers_) subscribers_->Stop();
   {
     MutexLock l(&mu_);
     topic_cv_.Broadcast();
@@ -287,7 +277,7 @@ Status Coordinator::WaitForSyncDdl(int64_t v, const impala::TUniqueId& service_i
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     const auto slice =
-        subscriber2_ != nullptr ? std::min(left, std::chrono::milliseconds(200)) : left;
+        subscribers_->second() != nullptr ? std::min(left, std::chrono::milliseconds(200)) : left;
     Status s = Subscriber(source)->WaitForMinSubscriberTopicVersion(
         kCatalogTopic, topic_version, std::max(slice, std::chrono::milliseconds(1)));
     if (s.Is(ErrorCode::kTimedOut) && Clock::now() < deadline) continue;

@@ -28,6 +28,7 @@
 #include "common/util/mutex.h"
 #include "common/util/operation_log.h"
 #include "coordinator-sim/exec/backend.h"
+#include "statestore/subscriber_pair.h"
 
 namespace ics {
 class ThriftServer;
@@ -36,9 +37,6 @@ class ThriftClient;
 }  // namespace ics
 namespace impala {
 class CatalogServiceClient;
-}
-namespace ics::statestore {
-class StatestoreSubscriber;
 }
 
 namespace ics::coord {
@@ -152,7 +150,7 @@ class Coordinator : public CoordinatorBackend {
   void OnTopicUpdate(int source, const impala::TTopicDelta& delta,
                      std::vector<impala::TTopicDelta>* publications) EXCLUDES(mu_);
   statestore::StatestoreSubscriber* Subscriber(int source) const {
-    return source == 0 ? subscriber_.get() : subscriber2_.get();
+    return subscribers_->at(source);
   }
   // Applies a catalogd result and, with SYNC_DDL, waits until every
   // coordinator has it. A wait that times out does not fail the statement
@@ -170,8 +168,7 @@ class Coordinator : public CoordinatorBackend {
   std::unique_ptr<metrics::MetricRegistry> metrics_;
   std::unique_ptr<OperationLog> statements_;
   std::unique_ptr<LocalCatalog> catalog_;
-  std::unique_ptr<statestore::StatestoreSubscriber> subscriber_;
-  std::unique_ptr<statestore::StatestoreSubscriber> subscriber2_;  // statestored HA
+  std::unique_ptr<statestore::SubscriberPair> subscribers_;  // two with statestored HA
   std::unique_ptr<StatementExecutor> executor_;
   std::unique_ptr<ThriftServer> rpc_;
 

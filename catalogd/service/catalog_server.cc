@@ -31,6 +31,7 @@
 #include "common/rpc/thrift_server.h"
 #include "common/util/unique_id.h"
 #include "statestore/subscriber.h"
+#include "statestore/subscriber_pair.h"
 
 namespace ics::catalog {
 
@@ -47,7 +48,7 @@ CatalogServer::~CatalogServer() { Stop(); }
 
 int CatalogServer::port() const { return rpc_ ? rpc_->port() : 0; }
 int CatalogServer::hms_port() const { return hms_ ? hms_->port() : 0; }
-int CatalogServer::subscriber_port() const { return subscriber_ ? subscriber_->port() : 0; }
+int CatalogServer::subscriber_port() const { return subscribers_ ? subscribers_->first()->port() : 0; }
 int CatalogServer::metastore_service_port() const { return mds_ ? mds_->port() : 0; }
 
 Status CatalogServer::EnsureDefaultDatabase() {
@@ -310,27 +311,21 @@ Status CatalogServer::Start() {
       // other one (or hold an old state of it).
       sopts.activations = std::make_shared<statestore::StatestoreActivations>([this](int64_t) {
         if (publisher_ != nullptr) publisher_->RequestFullResend();
-        if (subscriber_ != nullptr) subscriber_->RequestTopicUpdate();
-        if (subscriber2_ != nullptr) subscriber2_->RequestTopicUpdate();
+        if (subscribers_ != nullptr) subscribers_->RequestTopicUpdate();
       });
     }
-    subscriber_ = std::make_unique<statestore::StatestoreSubscriber>(sopts);
-    if (opts_.statestore2_port > 0) {
-      // statestored HA: registered with both; only the active one sends
-      // updates, so the topic callback runs for one of them at a time.
-      sopts.statestore_host = opts_.statestore2_host;
-      sopts.statestore_port = opts_.statestore2_port;
-      sopts.port = 0;
-      subscriber2_ = std::make_unique<statestore::StatestoreSubscriber>(sopts);
-    }
+    // statestored HA: registered with both; only the active one sends
+    // updates, so the topic callback runs for one of them at a time.
+    subscribers_ = std::make_unique<statestore::SubscriberPair>(sopts, opts_.statestore2_host,
+                                                                opts_.statestore2_port);
     statestore::TopicSubscription topic;
     topic.topic = kCatalogTopic;
     topic.is_transient = false;
     topic.filter_prefix = "!";  // publish only; receive no entries back
     CatalogTopicPublisher* pub = publisher_.get();
     const CatalogdRole* role = role_.get();
-    topic.callback = [pub, cm, role](const impala::TTopicDelta& delta,
-                                     std::vector<impala::TTopicDelta>* out) {
+    auto callback = [pub, cm, role](int, const impala::TTopicDelta& delta,
+                                    std::vector<impala::TTopicDelta>* out) {
       // A standby publishes nothing; it publishes in full once it takes over.
       if (role != nullptr && !role->is_active()) return;
       const auto start = std::chrono::steady_clock::now();
@@ -339,20 +334,14 @@ Status CatalogServer::Start() {
       cm->RecordPublication(*out, first, start);
     };
     topic.on_reply_lost = [pub] { pub->OnPublicationLost(); };
-    if (subscriber2_ != nullptr) {
-      ICS_RETURN_IF_ERROR(subscriber2_->AddTopic(topic));
-      ICS_RETURN_IF_ERROR(subscriber2_->Start());
-    }
-    ICS_RETURN_IF_ERROR(subscriber_->AddTopic(std::move(topic)));
-    ICS_RETURN_IF_ERROR(subscriber_->Start());
+    ICS_RETURN_IF_ERROR(subscribers_->AddTopic(std::move(topic), callback));
+    ICS_RETURN_IF_ERROR(subscribers_->Start());
     // Every installed change asks the statestore(s) to collect it right away
     // (a standby statestore ignores the request).
-    statestore::StatestoreSubscriber* sub = subscriber_.get();
-    statestore::StatestoreSubscriber* sub2 = subscriber2_.get();
-    auto request = [sub, sub2] {
-      sub->RequestTopicUpdate();
-      if (sub2 != nullptr) sub2->RequestTopicUpdate();
-    };
+    statestore::SubscriberPair* subs = subscribers_.get();
+    statestore::StatestoreSubscriber* sub = subs->first();
+    statestore::StatestoreSubscriber* sub2 = subs->second();
+    auto request = [subs] { subs->RequestTopicUpdate(); };
     if (opts_.push_topic_updates) {
       // Each installed change is pushed at once (topic_pusher.h); the reply
       // path stays for full resends and whenever a push is not possible.
@@ -403,8 +392,7 @@ void CatalogServer::Stop() {
   if (events_) events_->Stop();
   if (catalog_) catalog_->SetChangeListener(nullptr);
   if (pusher_) pusher_->Stop();  // it calls the subscribers
-  if (subscriber_) subscriber_->Stop();
-  if (subscriber2_) subscriber2_->Stop();
+  if (subscribers_) subscribers_->Stop();
   if (mds_) mds_->Stop();
   if (hms_) hms_->Stop();
   if (rpc_) rpc_->Stop();

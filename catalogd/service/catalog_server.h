@@ -29,7 +29,7 @@
 #include "common/util/status.h"
 
 namespace ics::statestore {
-class StatestoreSubscriber;
+class SubscriberPair;
 }
 namespace ics {
 class ThriftServer;
@@ -185,8 +185,7 @@ class CatalogServer {
   std::unique_ptr<hms::HmsServer> hms_;
   std::unique_ptr<MetastoreServiceServer> mds_;
   std::unique_ptr<CatalogdRole> role_;  // HA only
-  std::unique_ptr<statestore::StatestoreSubscriber> subscriber_;
-  std::unique_ptr<statestore::StatestoreSubscriber> subscriber2_;  // statestored HA
+  std::unique_ptr<statestore::SubscriberPair> subscribers_;  // two with statestored HA
   std::unique_ptr<TopicPusher> pusher_;  // after the subscribers it calls
   bool stopped_ = false;
 };
