@@ -83,7 +83,9 @@ Status CatalogServer::LoadNamesFromMetastore() {
   return Status::OK();
 }
 
-Status CatalogServer::Start() {
+// The data and warehouse directories, the audit log, the metastore (timed,
+// fenced under HA) and the file system.
+Status CatalogServer::OpenStorage() {
   std::error_code ec;
   std::filesystem::create_directories(opts_.data_dir, ec);
   if (ec) return Status::IoError("cannot create data dir " + opts_.data_dir + ": " + ec.message());
@@ -122,6 +124,13 @@ Status CatalogServer::Start() {
     ICS_ASSIGN_OR_RETURN(fs_, ConfinedFileSystem::Create(std::make_unique<LocalFileSystem>(),
                                                          std::move(roots)));
   }
+  return Status::OK();
+}
+
+// The catalog and what keeps it: loaders, publisher, context (with the
+// decorators of catalogd's own commits), executor, fetcher, event processor
+// (started after the names are loaded) and retention.
+Status CatalogServer::BuildCatalog() {
   catalog_ = std::make_unique<Catalog>();
   LoaderOptions lopts;
   lopts.num_threads = opts_.num_loading_threads > 0
@@ -135,10 +144,9 @@ Status CatalogServer::Start() {
   ctx_ = std::make_unique<CatalogContext>();
   ctx_->catalog = catalog_.get();
   // Event ids of catalogd's own commits are recorded by this decorator so
-  // the event processor does not apply them again. Only catalogd's own write
-  // paths (DDL, via ctx_) use it: a server that must count as an external
-  // writer (the HMS endpoint) gets metastore_ itself, and the processor
-  // applies its changes like any other process's.
+  // the event processor does not apply them again. Every door's changes go
+  // through ctx_ (the command core); the processor reads metastore_ itself
+  // and applies what other processes wrote.
   self_events_ = std::make_unique<SelfEventLog>();
   // Under HA, catalogd's own commits are fenced by its writer epoch.
   Metastore* own_writes = fence_ != nullptr ? static_cast<Metastore*>(fence_.get())
@@ -190,7 +198,11 @@ Status CatalogServer::Start() {
   };
   retention_ = std::make_unique<MetastoreRetention>(metastore_.get(), std::move(retention));
   retention_->Start();
+  return Status::OK();
+}
 
+// catalogd HA: the role (started once the RPC server is bound) and its gauges.
+void CatalogServer::CreateRole() {
   if (opts_.enable_catalogd_ha) {
     CatalogdRoleDeps rd;
     rd.metastore = metastore_.get();
@@ -218,7 +230,11 @@ Status CatalogServer::Start() {
         "catalogd_ha_takeovers_total", "Times this catalogd became the active one",
         info([](const CatalogdRoleInfo& i) { return double(i.takeovers); }));
   }
+}
 
+// The command core and every door on it: CatalogService, the HMS endpoint,
+// the metastore services.
+Status CatalogServer::StartDoors() {
   // Every door's changes go through the command core; under HA only the
   // active catalogd is admitted.
   const CatalogdRole* admitting_role = role_.get();
@@ -265,7 +281,13 @@ Status CatalogServer::Start() {
     ICS_RETURN_IF_ERROR(mds_->AddBuiltinServices(MetastoreServiceDeps{ctx_.get(), core_.get()}));
     ICS_RETURN_IF_ERROR(mds_->Start());
   }
+  return Status::OK();
+}
 
+// The HA role's start, the statestore subscriber(s), the catalog topic and
+// how changes reach the statestore (pushes or update requests).
+Status CatalogServer::StartSubscription() {
+  CatalogMetrics* cm = catalog_metrics_.get();
   if (role_ != nullptr) {
     const std::string self = opts_.hostname + ":" + std::to_string(port());
     role_->Start(self,
@@ -379,6 +401,17 @@ Status CatalogServer::Start() {
     }
     if (role_ != nullptr) role_->SetTopicUpdateRequester(request);
   }
+  return Status::OK();
+}
+
+Status CatalogServer::Start() {
+  // The composition root: storage, the catalog over it, the HA role, the
+  // doors (all on the command core), then the statestore subscription.
+  ICS_RETURN_IF_ERROR(OpenStorage());
+  ICS_RETURN_IF_ERROR(BuildCatalog());
+  CreateRole();
+  ICS_RETURN_IF_ERROR(StartDoors());
+  ICS_RETURN_IF_ERROR(StartSubscription());
   LOG(INFO) << "catalogd serving CatalogService on " << opts_.bind_host << ":" << port()
             << ", metastore " << opts_.metastore << ", warehouse " << opts_.warehouse_dir;
   return Status::OK();

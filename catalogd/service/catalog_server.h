@@ -155,6 +155,12 @@ class CatalogServer {
   const CatalogServerOptions& options() const { return opts_; }
 
  private:
+  // The steps of Start(), in order (see the .cc).
+  [[nodiscard]] Status OpenStorage();
+  [[nodiscard]] Status BuildCatalog();
+  void CreateRole();
+  [[nodiscard]] Status StartDoors();
+  [[nodiscard]] Status StartSubscription();
   [[nodiscard]] Status EnsureDefaultDatabase();
   [[nodiscard]] Status LoadNamesFromMetastore();
 
