@@ -1,8 +1,6 @@
 // HmsCore: shared helpers, name patterns, configuration and the notification log.
 #include <algorithm>
 
-#include <glog/logging.h>
-
 #include "catalogd/hms/hms_core.h"
 #include "catalogd/hms/hms_core_internal.h"
 

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "catalogd/catalog/catalog_objects.h"
+#include "catalogd/core/catalog_names.h"
 #include "common/codec/partition_stats.h"
 #include "common/hive/partition_name.h"
 #include "common/types/column_type.h"
@@ -313,18 +314,9 @@ void CatalogdStack::LoadNames() {
   if (!committed.ok() && !committed.status().Is(ErrorCode::kAlreadyExists)) {
     Die("creating default: " + committed.status().ToString());
   }
-  catalog::ChangeSet cs;
-  auto dbs = metastore_->GetAllDatabases();
-  CheckOk(dbs.status(), "listing databases");
-  for (const std::string& db : *dbs) {
-    auto d = std::make_shared<catalog::DatabaseState>();
-    d->name = db;
-    auto hms_db = metastore_->GetDatabase(db);
-    CheckOk(hms_db.status(), "reading database " + db);
-    d->hms = std::move(hms_db).value();
-    cs.put_databases.push_back(std::move(d));
-  }
-  catalog_->ResetAll(std::move(cs));
+  auto names = catalog::CatalogNamesOf(metastore_.get());
+  CheckOk(names.status(), "reading the catalog's names");
+  catalog_->ResetAll(std::move(names).value());
 }
 
 void CatalogdStack::Seed() {

@@ -18,6 +18,7 @@
 
 #include "catalogd/catalog/catalog.h"
 #include "catalogd/core/catalog_context.h"
+#include "catalogd/core/catalog_names.h"
 #include "catalogd/ddl/ddl_executor.h"
 #include "catalogd/loader/file_system.h"
 #include "catalogd/loader/table_load_manager.h"
@@ -61,19 +62,9 @@ class CatalogStackTest : public ::testing::Test {
     ctx_.warehouse_dir = root_ + "/warehouse";
     ddl_ = std::make_unique<DdlExecutor>(&ctx_);
     core_ = std::make_unique<ops::CommandCore>(&ctx_, ddl_.get());
-    ChangeSet cs;
-    auto dbs = metastore_->GetAllDatabases();
-    ASSERT_TRUE(dbs.ok()) << dbs.status().ToString();
-    for (const std::string& db : *dbs) {
-      auto d = std::make_shared<DatabaseState>();
-      d->name = db;
-      d->hms = *metastore_->GetDatabase(db);
-      cs.put_databases.push_back(std::move(d));
-      auto tables = metastore_->GetAllTables(db);
-      ASSERT_TRUE(tables.ok()) << tables.status().ToString();
-      for (const std::string& t : *tables) cs.put_tables.push_back(MakeUnloadedTable(db, t));
-    }
-    if (!cs.empty()) catalog_->ResetAll(std::move(cs));
+    auto names = CatalogNamesOf(metastore_.get());
+    ASSERT_TRUE(names.ok()) << names.status().ToString();
+    if (!names->empty()) catalog_->ResetAll(std::move(names).value());
   }
 
   // Tears the layers down, top first. Idempotent.
