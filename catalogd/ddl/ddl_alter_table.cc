@@ -401,12 +401,15 @@ Result<DdlOutcome> AlterTable(CatalogContext* ctx, const impala::TAlterTablePara
 
 namespace {
 
-// RENAME of `from` to `to`. `def` (may be null) is the whole new object a
-// Hive Metastore client sent; else the current one is kept. A managed
-// table whose location the caller did not change moves to the default
-// location of its new name.
+// The new object of a renamed table, from its current one (under the locks).
+using RenamedObject = std::function<Result<hive::Table>(const hive::Table& current)>;
+
+// RENAME of `from` to `to`. `renamed_object` (may be empty) builds the whole
+// new object a Hive Metastore client sent; else the current one is kept. A
+// managed table whose location the caller did not change moves to the
+// default location of its new name.
 Result<DdlOutcome> Rename(CatalogContext* ctx, const TableRef& from, const TableRef& to,
-                          DropTableCommand::Kind kind, const hive::Table* def) {
+                          DropTableCommand::Kind kind, const RenamedObject& renamed_object) {
   using Kind = DropTableCommand::Kind;
   ScopedLocks locks(ctx->catalog,
                     {{from.db, ""}, {to.db, ""}, {from.db, from.table}, {to.db, to.table}});
@@ -424,8 +427,11 @@ Result<DdlOutcome> Rename(CatalogContext* ctx, const TableRef& from, const Table
   if (kind == Kind::kTable && IsView(hms)) {
     return Status::InvalidArgument("ALTER TABLE not allowed on a view: " + from.full());
   }
-  hive::Table renamed = def != nullptr ? *def : hms;
-  const bool keeps_location = def == nullptr || def->sd.location == hms.sd.location;
+  hive::Table renamed = hms;
+  if (renamed_object) {
+    ICS_ASSIGN_OR_RETURN(renamed, renamed_object(hms));
+  }
+  const bool keeps_location = renamed.sd.location == hms.sd.location;
   renamed.dbName = to.db;
   renamed.tableName = to.table;
   renamed.parameters[kLastDdlTimeParam] = std::to_string(NowSeconds());
@@ -509,7 +515,7 @@ Result<DdlOutcome> RenameTable(CatalogContext* ctx, const impala::TAlterTablePar
   return Rename(ctx, from, to,
                 p.alter_type == A::RENAME_VIEW ? DropTableCommand::Kind::kView
                                                : DropTableCommand::Kind::kTable,
-                nullptr);
+                RenamedObject());
 }
 
 Result<DdlOutcome> AlterTable(CatalogContext* ctx, const AlterTableCommand& c) {
@@ -538,9 +544,12 @@ Result<DdlOutcome> AlterTable(CatalogContext* ctx, const AlterTableCommand& c) {
     return Status::OK();
   };
   if (to.db != t.db || to.table != t.table) {
-    ICS_ASSIGN_OR_RETURN(hive::Table current, MetastoreTable(ctx, t));
-    ICS_RETURN_IF_ERROR(complete(current, &def));
-    return Rename(ctx, t, to, DropTableCommand::Kind::kAny, &def);
+    return Rename(ctx, t, to, DropTableCommand::Kind::kAny,
+                  [&](const hive::Table& current) -> Result<hive::Table> {
+                    hive::Table next = def;
+                    ICS_RETURN_IF_ERROR(complete(current, &next));
+                    return next;
+                  });
   }
   TableChange change;
   change.db = t.db;

@@ -304,15 +304,16 @@ Result<DdlOutcome> DropTable(CatalogContext* ctx, const DropTableCommand& c) {
     return DatabaseNotFound(t.db);
   }
   TablePtr current = ctx->catalog->GetTable(t.db, t.table);
+  if (current == nullptr) {
+    const std::string word = ObjectWord(c.kind == Kind::kView);
+    if (c.if_exists) return NoOp(ctx, word + " does not exist.");
+    return Status::NotFound(word + " does not exist: " + t.full());
+  }
   Result<hive::Table> hms = ctx->metastore->GetTable(t.db, t.table);
   if (!hms.ok() && !hms.status().Is(ErrorCode::kNotFound)) return hms.status();
   // The word of messages: what the caller asked to drop, else what it is.
   const bool is_view = hms.ok() ? IsView(*hms) : c.kind == Kind::kView;
   const std::string word = ObjectWord(c.kind == Kind::kAny ? is_view : c.kind == Kind::kView);
-  if (current == nullptr) {
-    if (c.if_exists) return NoOp(ctx, word + " does not exist.");
-    return Status::NotFound(word + " does not exist: " + t.full());
-  }
   Status fs_status;
   if (hms.ok()) {
     if (is_view && c.kind == Kind::kTable) {
