@@ -45,6 +45,27 @@ Status PreparePartition(const hive::Table& t, hive::Partition* p) {
   return Status::OK();
 }
 
+// A batch of the command core on `t`, as this door sends them: partition
+// values kept as the Hive client gave them.
+PartitionBatch HmsBatch(const hive::Table& t) {
+  PartitionBatch batch;
+  batch.db = t.dbName;
+  batch.table = t.tableName;
+  batch.canonical_values = false;
+  return batch;
+}
+
+// An add of `prepared` (PreparePartition) exactly as it is.
+PartitionBatch::Add AddAsPrepared(hive::Partition prepared) {
+  PartitionBatch::Add add;
+  add.values = prepared.values;
+  add.patch = [prepared = std::move(prepared)](hive::Partition* out) {
+    *out = prepared;
+    return Status::OK();
+  };
+  return add;
+}
+
 // Applies a PartitionQuery's value prefix or filter and its bounds to `names`
 // (all partition names, sorted) and the partitions' values.
 struct Selector {
@@ -130,20 +151,9 @@ Result<std::vector<hive::Partition>> HmsCore::AddPartitions(const std::string& d
   }
   // The core adds them (one transaction, directories, one catalog install);
   // each prepared object is the partition as the caller gave it.
-  PartitionBatch batch;
-  batch.db = t.dbName;
-  batch.table = t.tableName;
-  batch.canonical_values = false;
+  PartitionBatch batch = HmsBatch(t);
   batch.skip_existing = if_not_exists;
-  for (hive::Partition& p : parts) {
-    PartitionBatch::Add add;
-    add.values = p.values;
-    add.patch = [prepared = std::move(p)](hive::Partition* out) {
-      *out = prepared;
-      return Status::OK();
-    };
-    batch.adds.push_back(std::move(add));
-  }
+  for (hive::Partition& p : parts) batch.adds.push_back(AddAsPrepared(std::move(p)));
   ICS_ASSIGN_OR_RETURN(PartitionBatchResult done,
                        commands_->ChangePartitions(HmsCaller(), batch));
   return std::move(done.added);
@@ -217,10 +227,7 @@ Result<std::vector<hive::Partition>> HmsCore::DropPartitions(const std::string& 
     }
   }
   if (found.empty()) return found;
-  PartitionBatch batch;
-  batch.db = t.dbName;
-  batch.table = t.tableName;
-  batch.canonical_values = false;
+  PartitionBatch batch = HmsBatch(t);
   batch.delete_data = delete_data;
   for (const hive::Partition& p : found) batch.drops.push_back(p.values);
   ICS_RETURN_IF_ERROR(commands_->ChangePartitions(HmsCaller(), batch).status());
@@ -231,10 +238,7 @@ Status HmsCore::AlterPartitions(const std::string& db, const std::string& table,
                                 std::vector<hive::Partition> parts) {
   ICS_RETURN_IF_ERROR(CheckCount(parts.size(), opts_.max_objects_per_request, "partitions"));
   ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
-  PartitionBatch batch;
-  batch.db = t.dbName;
-  batch.table = t.tableName;
-  batch.canonical_values = false;
+  PartitionBatch batch = HmsBatch(t);
   for (hive::Partition& p : parts) {
     const bool keep_location = p.sd.location.empty();
     ICS_RETURN_IF_ERROR(PreparePartition(t, &p));
@@ -276,19 +280,10 @@ Status HmsCore::RenamePartition(const std::string& db, const std::string& table,
                        ms_->GetPartitionColumnStats(t.dbName, t.tableName, old_name));
   // One change of the core: the old partition out (its data stays), the new
   // one in at the same place, its column statistics with it.
-  PartitionBatch batch;
-  batch.db = t.dbName;
-  batch.table = t.tableName;
-  batch.canonical_values = false;
+  PartitionBatch batch = HmsBatch(t);
   batch.delete_data = false;
   batch.drops.push_back(cur[0].values);
-  PartitionBatch::Add add;
-  add.values = new_part.values;
-  add.patch = [prepared = std::move(new_part)](hive::Partition* out) {
-    *out = prepared;
-    return Status::OK();
-  };
-  batch.adds.push_back(std::move(add));
+  batch.adds.push_back(AddAsPrepared(std::move(new_part)));
   if (!stats.empty()) {
     batch.more_ops.push_back(
         MetastoreOp::SetPartitionColumnStats(t.dbName, t.tableName, new_name, std::move(stats)));
