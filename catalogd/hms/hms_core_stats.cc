@@ -182,12 +182,7 @@ Status HmsCore::CommitStats(const std::string& what, std::vector<MetastoreOp> op
     change.plan = [&txn](const TableState&, const hive::Table&) -> Result<MetastoreTxn> {
       return txn;
     };
-    ICS_RETURN_IF_ERROR(commands_
-                            ->ChangeTable(HmsCaller(),
-                                          {"ALTER_TABLE", key.first + "." + key.second + " (" +
-                                                              what + ")"},
-                                          change)
-                            .status());
+    ICS_RETURN_IF_ERROR(commands_->ChangeTable(HmsCaller(), what, change).status());
   }
   return Status::OK();
 }

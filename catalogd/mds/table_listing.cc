@@ -14,9 +14,7 @@ TableService::TableService(CatalogContext* ctx, ops::CommandCore* commands)
     : ctx_(ctx), commands_(commands), directory_(ctx->metastore) {}
 
 Result<DdlOutcome> TableService::Change(const char* what, const TableChange& change) {
-  return commands_->ChangeTable(ops::CallerOfCurrentRpc("TableService"),
-                                {"ALTER_TABLE", change.db + "." + change.table + " (" + what + ")"},
-                                change);
+  return commands_->ChangeTable(ops::CallerOfCurrentRpc("TableService"), what, change);
 }
 
 Result<thrift::TGetTablesResponse> TableService::GetTables(const thrift::TGetTablesRequest& req) {

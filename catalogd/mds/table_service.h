@@ -71,7 +71,7 @@ class TableService {
  private:
   CatalogContext* const ctx_;
   ops::CommandCore* const commands_;
-  // A change of db.t recorded as ALTER_TABLE "db.t (<what>)".
+  // A planned change of db.t through the command core (as TableService's caller).
   Result<DdlOutcome> Change(const char* what, const TableChange& change);
   TableDirectory directory_;
 };

@@ -120,9 +120,10 @@ Result<DdlOutcome> CommandCore::DropFunction(const Caller& caller, const DropFun
              [&] { return ddl_->DropFunction(c); });
 }
 
-Result<DdlOutcome> CommandCore::ChangeTable(const Caller& caller, const CommandLabel& label,
+Result<DdlOutcome> CommandCore::ChangeTable(const Caller& caller, const std::string& what,
                                             const TableChange& change) {
-  return Run(caller, label, [&] { return ddl_->ChangeTable(change); });
+  return Run(caller, {"ALTER_TABLE", TableTarget(change.db, change.table) + " (" + what + ")"},
+             [&] { return ddl_->ChangeTable(change); });
 }
 
 Result<PartitionBatchResult> CommandCore::ChangePartitions(const Caller& caller,

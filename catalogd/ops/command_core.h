@@ -65,8 +65,9 @@ class CommandCore {
   // PartitionBatch). A repeat of a recorded request answers changed=false
   // with the current version.
   Result<PartitionBatchResult> ChangePartitions(const Caller& caller, const PartitionBatch& b);
-  // A planned change of one table (see TableChange), recorded as `label`.
-  Result<DdlOutcome> ChangeTable(const Caller& caller, const CommandLabel& label,
+  // A planned change of one table (see TableChange), recorded as
+  // ALTER_TABLE "<db.t> (<what>)", e.g. what = "UPDATE_STATS".
+  Result<DdlOutcome> ChangeTable(const Caller& caller, const std::string& what,
                                  const TableChange& change);
 
   // The executor, for the bodies of Run.
