@@ -9,7 +9,8 @@ directories of the same rank do not include each other. The daemons' main()
 files (`*_main.cc`) sit above everything of their stack. A header named
 `*_internal.h` may be included only from its own directory. A door
 (DOORS: the directories that translate a wire protocol into the command
-core's commands) never includes the file system: directories are the core's.
+core's commands) never includes the metastore or the file system: reads
+and changes of stored objects, and directories, are the core's.
 
 The ranks below are the layering rule; docs/ARCHITECTURE.md explains them.
 Test, benchmark and fuzzing code under tests/ may include anything.
@@ -59,9 +60,12 @@ LAYERS = [
     ("coordinator-sim/shell", "coordinator", 13),
     ("coordinator-sim/web", "coordinator", 13),
 ]
-# Doors of catalogd's command core and what they may not include.
+# Doors of catalogd's command core and what they may not include: the
+# metastore (reads are the core's queries, changes its commands) and the
+# file system (directories are the core's).
 DOORS = ("catalogd/hms", "catalogd/mds")
-DOOR_FORBIDDEN = ("catalogd/loader/file_system.h", "catalogd/loader/confined_file_system.h")
+DOOR_FORBIDDEN = ("catalogd/metastore/", "catalogd/loader/file_system.h",
+                  "catalogd/loader/confined_file_system.h")
 MAIN_RANK = 99  # *_main.cc: above everything of its stack
 SOURCE_DIRS = ("common", "statestore", "catalogd", "coordinator-sim")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -96,9 +100,9 @@ def check_file(root, rel, problems):
                 continue  # generated code, system and third-party headers
             inc_dir = os.path.dirname(inc)
             where = f"{rel}:{lineno}: includes {inc}"
-            if inc in DOOR_FORBIDDEN and src_dir.startswith(DOORS):
-                problems.append(f"{where}: a door ({src_dir}) leaves the file system to the "
-                                "command core (catalogd/ops)")
+            if inc.startswith(DOOR_FORBIDDEN) and src_dir.startswith(DOORS):
+                problems.append(f"{where}: a door ({src_dir}) leaves the metastore and the "
+                                "file system to the command core (catalogd/ops)")
                 continue
             if inc.endswith("_internal.h") and inc_dir != src_dir:
                 problems.append(f"{where}: an _internal.h header is private to {inc_dir}/")
@@ -147,6 +151,7 @@ def self_test():
         "coordinator-sim/coordinator_sim_main.cc": '#include "coordinator-sim/web/i.h"\n',
         "statestore/j.cc": '#include "catalogd/catalog/h.h"\n',       # base -> stack
         "catalogd/hms/k.cc": '#include "catalogd/loader/file_system.h"\n',  # door -> files
+        "catalogd/mds/l.cc": '#include "catalogd/metastore/metastore.h"\n',  # door -> store
     }
     with tempfile.TemporaryDirectory() as root:
         for rel, text in planted.items():
@@ -156,7 +161,7 @@ def self_test():
         _, problems = check_tree(root)
     want = ["common/util/a.h:1", "catalogd/ddl/c.cc:1", "catalogd/mds/e.cc:1",
             "catalogd/events/f.h:1", "coordinator-sim/exec/g.cc:1", "statestore/j.cc:1",
-            "catalogd/hms/k.cc:1"]
+            "catalogd/hms/k.cc:1", "catalogd/mds/l.cc:1"]
     found = [w for w in want if any(p.startswith(w) for p in problems)]
     if found != want or len(problems) != len(want):
         print("self-test failed; reported:", *problems, sep="\n  ")

@@ -555,12 +555,11 @@ Result<DdlOutcome> AlterTable(CatalogContext* ctx, const AlterTableCommand& c) {
   change.db = t.db;
   change.table = t.table;
   change.summary = "Table has been altered.";
-  change.plan = [&](const TableState&, const hive::Table& current) -> Result<MetastoreTxn> {
-    hive::Table next = def;
-    ICS_RETURN_IF_ERROR(complete(current, &next));
-    MetastoreTxn txn;
-    txn.ops.push_back(AlterTableOp(t, std::move(next)));
-    return txn;
+  change.plan = [&](const TableState&, const hive::Table& current) -> Result<TableEdits> {
+    TableEdits edits;
+    edits.definition = def;
+    ICS_RETURN_IF_ERROR(complete(current, &*edits.definition));
+    return edits;
   };
   return ChangeTable(ctx, change);
 }

@@ -82,6 +82,23 @@ MetastoreOp AlterTableOp(const TableRef& old_name, hive::Table table) {
   return MetastoreOp::AlterTable(old_name.db, old_name.table, std::move(table));
 }
 
+Status CheckColumnStatsEdits(const hive::Table& table, std::vector<ColumnStatsEdit>* edits) {
+  for (ColumnStatsEdit& edit : *edits) {
+    for (hive::ColumnStatisticsObj& c : edit.columns) {
+      ICS_ASSIGN_OR_RETURN(c, CheckColumnStats(table, !edit.partition.empty(), std::move(c)));
+    }
+  }
+  return Status::OK();
+}
+
+MetastoreOp SetColumnStatsOp(const TableRef& t, ColumnStatsEdit stats) {
+  if (stats.partition.empty()) {
+    return MetastoreOp::SetTableColumnStats(t.db, t.table, std::move(stats.columns));
+  }
+  return MetastoreOp::SetPartitionColumnStats(t.db, t.table, std::move(stats.partition),
+                                              std::move(stats.columns));
+}
+
 MetastoreOp AlterPartitionOp(hive::Partition partition) {
   std::string db = partition.dbName;
   std::string table = partition.tableName;

@@ -67,6 +67,36 @@ struct DdlOutcome {
   std::optional<PartitionDelta> partition_delta;
 };
 
+// Column statistics a change writes: those of the table (partition "") or
+// of one of its partitions ("k1=v1/k2=v2"), replacing the stored ones of
+// the same columns.
+struct ColumnStatsEdit {
+  std::string partition;
+  std::vector<hive::ColumnStatisticsObj> columns;
+};
+// The one rule set for a column's statistics, whichever door sends them;
+// every ColumnStatsEdit a change writes passes it (a door that answers per
+// column may check each first):
+//   - the column is one of `table`'s data or partition columns
+//     (NOT_FOUND "Column does not exist: c in db.t");
+//   - for the table's own statistics, a type, if given, is the column's
+//     (INVALID_ARGUMENT "column c is bigint, not string"); a partition's
+//     may name another type (partitions keep the schema they were written
+//     with, e.g. before a column's type changed);
+//   - the data carries statistics (INVALID_ARGUMENT "statistics of column c
+//     carry no data").
+// Returns the object as it is stored: the name normalized (an invalid name
+// is INVALID_ARGUMENT), the type as given or else the column's, lower-cased.
+Result<hive::ColumnStatisticsObj> CheckColumnStats(const hive::Table& table, bool partition_level,
+                                                   hive::ColumnStatisticsObj stats);
+
+// The statistics of one column (of the table, or of one partition) that a
+// change deletes.
+struct ColumnStatsDrop {
+  std::string partition;
+  std::string column;
+};
+
 // A batch of partition changes to one partitioned table, applied by
 // DdlExecutor::ApplyPartitionBatch as one DDL: validated against the table
 // under its DDL lock, written in ONE metastore transaction, then the
@@ -100,9 +130,9 @@ struct PartitionBatch {
   bool canonical_values = true;
   // false: the directories of dropped partitions are kept (HMS deleteData).
   bool delete_data = true;
-  // More ops of this table for the same transaction, after the partition
-  // ops: the column statistics of added partitions (a renamed partition's).
-  std::vector<MetastoreOp> more_ops;
+  // Column statistics written in the same transaction, after the partition
+  // changes: those of added partitions (a renamed partition's).
+  std::vector<ColumnStatsEdit> set_stats;
 };
 
 struct PartitionBatchResult {
@@ -115,19 +145,39 @@ struct PartitionBatchResult {
   TablePtr table;        // the table state after the batch
 };
 
-// A change to one table planned by another catalogd service (TableService,
-// catalogd/mds), applied by DdlExecutor::ChangeTable as one DDL: under the
-// table's DDL lock, `plan` sees the loaded table and its metastore object
-// (every parameter) and returns the ops of ONE metastore transaction (any
-// ops on this table: kNewTableVersion, kAlterTable keeping its name,
-// column-stats ops); after the commit the table is rebuilt (reloaded when
-// its location, partition keys or kind changed; table column stats re-read)
-// and installed under ONE new catalog version. An error from `plan` changes
-// nothing; an empty txn is a no-op (nothing written, no new version).
+// What a planned change (TableChange) writes to its one table, in the
+// catalog's terms; the executor turns it into ONE metastore transaction, in
+// this order: the new definition (a new table version first when asked),
+// statistics set, statistics dropped, archived versions deleted.
+struct TableEdits {
+  // The table's new object; it keeps the table's name (INTERNAL otherwise).
+  std::optional<hive::Table> definition;
+  // With a definition: it starts a new table version (the version id
+  // advances), and with archive_replaced the replaced object is kept as an
+  // archived version.
+  bool new_version = false;
+  bool archive_replaced = false;
+  std::vector<ColumnStatsEdit> set_stats;
+  std::vector<ColumnStatsDrop> drop_stats;
+  std::vector<int64_t> deleted_versions;  // archived version ids
+
+  bool empty() const {
+    return !definition && set_stats.empty() && drop_stats.empty() && deleted_versions.empty();
+  }
+};
+
+// A change to one table planned by a door or another DDL, applied by
+// DdlExecutor::ChangeTable as one DDL: under the table's DDL lock, `plan`
+// sees the loaded table and its metastore object (every parameter) and
+// returns the edits of ONE metastore transaction; after the commit the table
+// is rebuilt (reloaded when its location, partition keys or kind changed;
+// table column stats re-read) and installed under ONE new catalog version.
+// An error from `plan` changes nothing; empty edits are a no-op (nothing
+// written, no new version).
 struct TableChange {
   std::string db;     // normalized (lower-case) names
   std::string table;
-  std::function<Result<MetastoreTxn>(const TableState& loaded, const hive::Table& hms)> plan;
+  std::function<Result<TableEdits>(const TableState& loaded, const hive::Table& hms)> plan;
   std::string summary;
 };
 

@@ -89,7 +89,12 @@ void Compensate(CatalogContext* ctx, const MetastoreTxn& undo, const std::string
 
 MetastoreOp AlterTableOp(const TableRef& old_name, hive::Table table);
 MetastoreOp AlterPartitionOp(hive::Partition partition);
-
+// Every column of `edits` through CheckColumnStats (ddl_executor.h) against
+// `table`, each replaced by its stored form; the first error.
+[[nodiscard]] Status CheckColumnStatsEdits(const hive::Table& table,
+                                           std::vector<ColumnStatsEdit>* edits);
+// Writes `stats` of table t (partition "" = the table level).
+MetastoreOp SetColumnStatsOp(const TableRef& t, ColumnStatsEdit stats);
 
 // ---- tables ----
 

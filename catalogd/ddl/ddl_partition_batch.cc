@@ -125,14 +125,10 @@ Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const Part
     table_changed = new_hms.parameters != hms.parameters;
   }
 
-  for (const MetastoreOp& op : b.more_ops) {
-    if (op.db_name != t.db || op.table_name != t.table) {
-      return Status::Internal("a partition batch on " + t.full() + " carries an op of " +
-                              op.db_name + "." + op.table_name);
-    }
-  }
+  std::vector<ColumnStatsEdit> set_stats = b.set_stats;
+  ICS_RETURN_IF_ERROR(CheckColumnStatsEdits(new_hms, &set_stats));
   PartitionBatchResult result;
-  if (adds.empty() && alters.empty() && drops.empty() && !table_changed && b.more_ops.empty()) {
+  if (adds.empty() && alters.empty() && drops.empty() && !table_changed && b.set_stats.empty()) {
     result.version = ctx->catalog->version();
     result.table = old;
     return result;
@@ -150,7 +146,7 @@ Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const Part
   std::vector<std::string> drop_names;
   for (const PartitionPtr& p : drops) drop_names.push_back(std::string(p->name()));
   for (MetastoreOp& op : DropPartitionsTxn(t, drop_names).ops) txn.ops.push_back(std::move(op));
-  for (const MetastoreOp& op : b.more_ops) txn.ops.push_back(op);
+  for (ColumnStatsEdit& stats : set_stats) txn.ops.push_back(SetColumnStatsOp(t, std::move(stats)));
   for (MetastoreOp& op : DropPartitionsTxn(t, add_names).ops) undo.ops.push_back(std::move(op));
   for (const hive::Partition& p : alter_originals) undo.ops.push_back(AlterPartitionOp(p));
   for (const hive::Partition& p : drop_originals) undo.ops.push_back(AddPartitionOp(p));

@@ -15,6 +15,7 @@
 
 #include "catalogd/ddl/ddl_internal.h"
 #include "catalogd/loader/partition_stats_params.h"
+#include "common/hive/column_stats.h"
 #include "common/hive/names.h"
 #include "common/hive/partition_name.h"
 #include "common/types/column_type.h"
@@ -319,3 +320,33 @@ Result<DdlOutcome> DropStats(CatalogContext* ctx, const impala::TDropStatsParams
 }
 
 }  // namespace ics::catalog::ddl
+
+namespace ics::catalog {
+
+Result<hive::ColumnStatisticsObj> CheckColumnStats(const hive::Table& table, bool partition_level,
+                                                   hive::ColumnStatisticsObj stats) {
+  ICS_ASSIGN_OR_RETURN(stats.colName, NormalizeColumnName(stats.colName));
+  const hive::FieldSchema* column = nullptr;
+  for (const auto* list : {&table.sd.cols, &table.partitionKeys}) {
+    for (const hive::FieldSchema& f : *list) {
+      if (column == nullptr && f.name == stats.colName) column = &f;
+    }
+  }
+  if (column == nullptr) {
+    return Status::NotFound("Column does not exist: " + stats.colName + " in " + table.dbName +
+                            "." + table.tableName);
+  }
+  const std::string type = AsciiLower(column->type);
+  const std::string given = AsciiLower(stats.colType);
+  if (!partition_level && !given.empty() && given != type) {
+    return Status::InvalidArgument("column " + stats.colName + " is " + type + ", not " +
+                                   stats.colType.substr(0, 64));
+  }
+  if (!HasStatsData(stats.statsData)) {
+    return Status::InvalidArgument("statistics of column " + stats.colName + " carry no data");
+  }
+  stats.colType = given.empty() ? type : given;
+  return stats;
+}
+
+}  // namespace ics::catalog

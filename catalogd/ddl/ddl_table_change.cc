@@ -1,6 +1,6 @@
-// DdlExecutor::ChangeTable: a single-table change planned by another
-// catalogd service (TableService: UpdateTable with version archiving, column
-// statistics), run through the same steps as every DDL (ddl_internal.h).
+// DdlExecutor::ChangeTable: a single-table change planned as TableEdits (a
+// new definition, version archiving, column statistics), run through the
+// same steps as every DDL (ddl_internal.h).
 #include <glog/logging.h>
 
 #include "catalogd/ddl/ddl_internal.h"
@@ -8,8 +8,6 @@
 namespace ics::catalog::ddl {
 
 namespace {
-
-using Kind = MetastoreOp::Kind;
 
 bool SameKeys(const std::vector<hive::FieldSchema>& a, const std::vector<hive::FieldSchema>& b) {
   if (a.size() != b.size()) return false;
@@ -35,23 +33,33 @@ Result<DdlOutcome> ChangeTable(CatalogContext* ctx, const TableChange& change) {
   ScopedLocks locks(ctx->catalog, {{t.db, t.table}});
   ICS_ASSIGN_OR_RETURN(TablePtr old, LoadedTableLocked(ctx, t));
   ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, t));
-  ICS_ASSIGN_OR_RETURN(MetastoreTxn txn, change.plan(*old, hms));
-  if (txn.ops.empty()) return NoOp(ctx, change.summary);
+  ICS_ASSIGN_OR_RETURN(TableEdits edits, change.plan(*old, hms));
+  if (edits.empty()) return NoOp(ctx, change.summary);
 
+  // Table-level statistics are part of the installed state; re-read them.
+  bool stats_changed = !edits.drop_stats.empty();
+  for (const ColumnStatsEdit& s : edits.set_stats) stats_changed |= s.partition.empty();
   hive::Table next_hms = hms;
-  bool stats_changed = false;
-  for (const MetastoreOp& op : txn.ops) {
-    if (op.db_name != t.db || op.table_name != t.table) {
-      return Status::Internal("a planned change of " + t.full() + " touches another table");
+  if (edits.definition) {
+    if (edits.definition->dbName != t.db || edits.definition->tableName != t.table) {
+      return Status::Internal("a planned change of " + t.full() + " renames it");
     }
-    if (op.kind == Kind::kAlterTable) {
-      if (op.table.dbName != t.db || op.table.tableName != t.table) {
-        return Status::Internal("a planned change of " + t.full() + " renames it");
-      }
-      next_hms = op.table;
+    next_hms = *edits.definition;
+  }
+  ICS_RETURN_IF_ERROR(CheckColumnStatsEdits(next_hms, &edits.set_stats));
+  MetastoreTxn txn;
+  if (edits.definition) {
+    if (edits.new_version) {
+      txn.ops.push_back(MetastoreOp::NewTableVersion(t.db, t.table, edits.archive_replaced));
     }
-    stats_changed |= op.kind == Kind::kSetTableColumnStats ||
-                     op.kind == Kind::kDeleteColumnStat || op.kind == Kind::kDeleteColumnStats;
+    txn.ops.push_back(AlterTableOp(t, std::move(*edits.definition)));
+  }
+  for (ColumnStatsEdit& s : edits.set_stats) txn.ops.push_back(SetColumnStatsOp(t, std::move(s)));
+  for (const ColumnStatsDrop& d : edits.drop_stats) {
+    txn.ops.push_back(MetastoreOp::DeleteColumnStat(t.db, t.table, d.partition, d.column));
+  }
+  for (int64_t id : edits.deleted_versions) {
+    txn.ops.push_back(MetastoreOp::DeleteTableVersion(t.db, t.table, id));
   }
   ICS_RETURN_IF_ERROR(Commit(ctx, txn));
 

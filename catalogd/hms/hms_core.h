@@ -5,7 +5,8 @@
 // operation record, metastore transaction, directories and catalog install
 // as from every other door; the catalog holds it when the call returns.
 // HmsCore translates: it fills in what Hive clients leave to the metastore
-// and keeps Hive's naming of things. Reads use the Metastore interface.
+// and keeps Hive's naming of things. Every read is a query of the core's
+// read side (catalogd/ops/catalog_queries.h); this door holds no metastore.
 //
 // Names: database, table, column and function names are validated with the
 // catalog's rules (common/hive/names.h) and lower-cased, as Hive does.
@@ -31,8 +32,8 @@
 // partition; removed by drops with deleteData; a managed table renamed with
 // its location unchanged moves, as Hive's metastore moves it).
 //
-// Thread-safety: thread-safe (stateless apart from the thread-safe Metastore
-// and command core it uses, which must outlive it).
+// Thread-safety: thread-safe (stateless apart from the thread-safe core it
+// uses, which must outlive it).
 #pragma once
 
 #include <cstdint>
@@ -43,13 +44,10 @@
 #include "hive_metastore_types.h"
 #include "common/util/result.h"
 
-namespace ics::catalog {
-class Metastore;
-struct MetastoreOp;
-namespace ops {
+namespace ics::catalog::ops {
+class CatalogQueries;
 class CommandCore;
-}
-}  // namespace ics::catalog
+}  // namespace ics::catalog::ops
 
 namespace ics::catalog::hms {
 
@@ -62,8 +60,9 @@ struct HmsCoreOptions {
 
 class HmsCore {
  public:
-  // Reads `metastore`; `commands` carries out every change (both required).
-  HmsCore(Metastore* metastore, ops::CommandCore* commands, HmsCoreOptions options);
+  // Reads through `reads`; `commands` carries out every change (both
+  // required, both outlive the HmsCore).
+  HmsCore(ops::CatalogQueries* reads, ops::CommandCore* commands, HmsCoreOptions options);
 
   const HmsCoreOptions& options() const { return opts_; }
   // The command core this door's changes go through.
@@ -204,13 +203,16 @@ class HmsCore {
   Result<int64_t> CurrentNotificationEventId();
 
  private:
-  // The validated metastore op writing one statistics object.
-  Result<MetastoreOp> StatsOp(const hive::ColumnStatistics& stats, bool partition_level);
-  // Commits statistics ops through the command core: one planned change per
-  // table, in table order, recorded as ALTER_TABLE "<db.t> (<what>)".
-  [[nodiscard]] Status CommitStats(const std::string& what, std::vector<MetastoreOp> ops);
+  struct TableStatsEdit;  // hms_core_internal.h
+  struct TableStatsDrop;
+  // The validated statistics edit of one ColumnStatistics.
+  Result<TableStatsEdit> StatsEdit(const hive::ColumnStatistics& stats, bool partition_level);
+  // Commits statistics edits through the command core: one planned change
+  // per table, in table order, recorded as ALTER_TABLE "<db.t> (<what>)".
+  [[nodiscard]] Status CommitStats(const std::string& what, std::vector<TableStatsEdit> set,
+                                   std::vector<TableStatsDrop> drops);
 
-  Metastore* const ms_;
+  ops::CatalogQueries* const reads_;
   ops::CommandCore* const commands_;
   const HmsCoreOptions opts_;
 };

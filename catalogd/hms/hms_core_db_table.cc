@@ -10,7 +10,7 @@ namespace ics::catalog::hms {
 // ---- databases ----
 
 Result<std::vector<std::string>> HmsCore::GetDatabases(const std::string& pattern) {
-  ICS_ASSIGN_OR_RETURN(std::vector<std::string> all, ms_->GetAllDatabases());
+  ICS_ASSIGN_OR_RETURN(std::vector<std::string> all, reads_->DatabaseNames(HmsCaller()));
   std::vector<std::string> out;
   for (std::string& d : all) {
     if (MatchesHmsPattern(pattern, d)) out.push_back(std::move(d));
@@ -21,7 +21,7 @@ Result<std::vector<std::string>> HmsCore::GetDatabases(const std::string& patter
 
 Result<hive::Database> HmsCore::GetDatabase(const std::string& name) {
   ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(name));
-  return ms_->GetDatabase(db);
+  return reads_->Database(HmsCaller(), db);
 }
 
 Status HmsCore::CreateDatabase(hive::Database db) {
@@ -54,7 +54,7 @@ Status HmsCore::AlterDatabase(const std::string& name, hive::Database db) {
 Result<std::vector<std::string>> HmsCore::GetTables(const std::string& db,
                                                     const std::string& pattern) {
   ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
-  ICS_ASSIGN_OR_RETURN(std::vector<std::string> all, ms_->GetAllTables(d));
+  ICS_ASSIGN_OR_RETURN(std::vector<std::string> all, reads_->TableNames(HmsCaller(), d));
   std::vector<std::string> out;
   for (std::string& t : all) {
     if (MatchesHmsPattern(pattern, t)) out.push_back(std::move(t));
@@ -66,18 +66,18 @@ Result<std::vector<std::string>> HmsCore::GetTables(const std::string& db,
 Result<std::vector<hive::TableMeta>> HmsCore::GetTableMeta(const std::string& db_patterns,
                                                            const std::string& tbl_patterns,
                                                            const std::vector<std::string>& types) {
-  ICS_ASSIGN_OR_RETURN(std::vector<std::string> dbs, ms_->GetAllDatabases());
+  ICS_ASSIGN_OR_RETURN(std::vector<std::string> dbs, reads_->DatabaseNames(HmsCaller()));
   std::vector<hive::TableMeta> out;
   for (const std::string& d : dbs) {
     if (!MatchesHmsPattern(db_patterns, d)) continue;
-    Result<std::vector<std::string>> tables = ms_->GetAllTables(d);
+    Result<std::vector<std::string>> tables = reads_->TableNames(HmsCaller(), d);
     if (!tables.ok()) {
       if (tables.status().Is(ErrorCode::kNotFound)) continue;  // dropped meanwhile
       return tables.status();
     }
     for (const std::string& t : *tables) {
       if (!MatchesHmsPattern(tbl_patterns, t)) continue;
-      Result<hive::Table> table = ms_->GetTable(d, t);
+      Result<hive::Table> table = reads_->Table(HmsCaller(), d, t);
       if (!table.ok()) {
         if (table.status().Is(ErrorCode::kNotFound)) continue;
         return table.status();
@@ -100,21 +100,21 @@ Result<std::vector<hive::TableMeta>> HmsCore::GetTableMeta(const std::string& db
 }
 
 Result<hive::Table> HmsCore::GetTable(const std::string& db, const std::string& table) {
-  return LoadTable(ms_, db, table);
+  return reads_->Table(HmsCaller(), db, table);
 }
 
 Result<std::vector<hive::Table>> HmsCore::GetTablesByName(const std::string& db,
                                                           const std::vector<std::string>& names) {
   ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
   ICS_RETURN_IF_ERROR(CheckCount(names.size(), opts_.max_objects_per_request, "table names"));
-  ICS_RETURN_IF_ERROR(ms_->GetDatabase(d).status());
+  ICS_RETURN_IF_ERROR(reads_->Database(HmsCaller(), d).status());
   std::vector<hive::Table> out;
   std::vector<std::string> done;
   for (const std::string& n : names) {
     ICS_ASSIGN_OR_RETURN(std::string t, NormalizeTableName(n));
     if (std::find(done.begin(), done.end(), t) != done.end()) continue;
     done.push_back(t);
-    Result<hive::Table> table = ms_->GetTable(d, t);
+    Result<hive::Table> table = reads_->Table(HmsCaller(), d, t);
     if (table.ok()) {
       out.push_back(std::move(table).value());
     } else if (!table.status().Is(ErrorCode::kNotFound)) {

@@ -32,7 +32,7 @@ Status HmsCore::DropFunction(const std::string& db, const std::string& name) {
 Result<std::vector<std::string>> HmsCore::GetFunctionNames(const std::string& db,
                                                            const std::string& pattern) {
   ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
-  ICS_ASSIGN_OR_RETURN(std::vector<impala::TFunction> fns, ms_->GetFunctions(d));
+  ICS_ASSIGN_OR_RETURN(std::vector<impala::TFunction> fns, reads_->Functions(HmsCaller(), d));
   std::vector<std::string> out;
   for (const impala::TFunction& f : fns) {
     if (MatchesHmsPattern(pattern, f.signature)) out.push_back(f.signature);
@@ -44,7 +44,7 @@ Result<std::vector<std::string>> HmsCore::GetFunctionNames(const std::string& db
 Result<hive::Function> HmsCore::GetFunction(const std::string& db, const std::string& name) {
   ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
   const std::string sig = SignatureForHmsName(name);
-  ICS_ASSIGN_OR_RETURN(std::vector<impala::TFunction> fns, ms_->GetFunctions(d));
+  ICS_ASSIGN_OR_RETURN(std::vector<impala::TFunction> fns, reads_->Functions(HmsCaller(), d));
   for (const impala::TFunction& f : fns) {
     if (f.signature == sig) return ToHmsFunction(f);
   }
@@ -52,10 +52,10 @@ Result<hive::Function> HmsCore::GetFunction(const std::string& db, const std::st
 }
 
 Result<std::vector<hive::Function>> HmsCore::GetAllFunctions() {
-  ICS_ASSIGN_OR_RETURN(std::vector<std::string> dbs, ms_->GetAllDatabases());
+  ICS_ASSIGN_OR_RETURN(std::vector<std::string> dbs, reads_->DatabaseNames(HmsCaller()));
   std::vector<hive::Function> out;
   for (const std::string& d : dbs) {
-    Result<std::vector<impala::TFunction>> fns = ms_->GetFunctions(d);
+    Result<std::vector<impala::TFunction>> fns = reads_->Functions(HmsCaller(), d);
     if (!fns.ok()) {
       if (fns.status().Is(ErrorCode::kNotFound)) continue;  // dropped meanwhile
       return fns.status();

@@ -5,14 +5,16 @@
 #include <string>
 #include <vector>
 
-#include "catalogd/metastore/metastore.h"
+#include "catalogd/ddl/ddl_executor.h"
+#include "catalogd/hms/hms_core.h"
 #include "catalogd/ops/caller.h"
+#include "catalogd/ops/catalog_queries.h"
 #include "common/hive/names.h"
 #include "common/hive/partition_name.h"
 #include "common/hive/table_type.h"
 #include "common/util/path_join.h"
-#include "common/util/wall_clock.h"
 #include "common/util/result.h"
+#include "common/util/wall_clock.h"
 #include "hive_metastore_types.h"
 
 namespace ics::catalog::hms {
@@ -23,7 +25,16 @@ inline ops::Caller HmsCaller() { return ops::CallerOfCurrentRpc("HMS"); }
 // LIMIT_EXCEEDED unless n <= max.
 [[nodiscard]] Status CheckCount(size_t n, int max, const std::string& what);
 
-// The table or NOT_FOUND "Table db.t does not exist" (names normalized first).
-Result<hive::Table> LoadTable(Metastore* ms, const std::string& db, const std::string& table);
+// Statistics a request sets on, or drops from, table db.table.
+struct HmsCore::TableStatsEdit {
+  std::string db;
+  std::string table;
+  ColumnStatsEdit stats;
+};
+struct HmsCore::TableStatsDrop {
+  std::string db;
+  std::string table;
+  ColumnStatsDrop drop;
+};
 
 }  // namespace ics::catalog::hms

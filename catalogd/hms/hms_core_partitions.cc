@@ -100,11 +100,12 @@ struct Selector {
   }
 };
 
-Result<std::vector<hive::Partition>> Select(Metastore* ms, const hive::Table& t,
+Result<std::vector<hive::Partition>> Select(ops::CatalogQueries* reads, const hive::Table& t,
                                             const HmsCore::PartitionQuery& q, int limit) {
   Selector sel{q, t, {}, nullptr};
   ICS_RETURN_IF_ERROR(sel.Init());
-  ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> all, ms->GetPartitions(t.dbName, t.tableName));
+  ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> all,
+                       reads->Partitions(HmsCaller(), t.dbName, t.tableName));
   std::vector<hive::Partition> out;
   for (hive::Partition& p : all) {
     if (q.max_parts >= 0 && out.size() >= static_cast<size_t>(q.max_parts)) break;
@@ -124,7 +125,7 @@ Result<std::vector<hive::Partition>> Select(Metastore* ms, const hive::Table& t,
 
 Result<std::string> HmsCore::PartitionNameOf(const std::string& db, const std::string& table,
                                              const std::vector<std::string>& values) {
-  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
+  ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   if (values.size() != t.partitionKeys.size()) {
     return Status::InvalidArgument("Got " + std::to_string(values.size()) +
                                    " partition value(s); table " + t.dbName + "." + t.tableName +
@@ -139,7 +140,7 @@ Result<std::vector<hive::Partition>> HmsCore::AddPartitions(const std::string& d
                                                             std::vector<hive::Partition> parts,
                                                             bool if_not_exists) {
   ICS_RETURN_IF_ERROR(CheckCount(parts.size(), opts_.max_objects_per_request, "partitions"));
-  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
+  ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   std::vector<std::string> names;
   for (hive::Partition& p : parts) {
     ICS_RETURN_IF_ERROR(PreparePartition(t, &p));
@@ -185,7 +186,7 @@ Result<hive::Partition> HmsCore::AppendPartition(const std::string& db, const st
 Result<hive::Partition> HmsCore::AppendPartitionByName(const std::string& db,
                                                        const std::string& table,
                                                        const std::string& name) {
-  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
+  ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   ICS_ASSIGN_OR_RETURN(PartitionSpec spec, ParsePartitionName(name));
   const std::vector<std::string> keys = PartitionKeyNames(t);
   if (spec.size() != keys.size()) {
@@ -210,9 +211,9 @@ Result<std::vector<hive::Partition>> HmsCore::DropPartitions(const std::string& 
                                                              const std::vector<std::string>& names,
                                                              bool if_exists, bool delete_data) {
   ICS_RETURN_IF_ERROR(CheckCount(names.size(), opts_.max_objects_per_request, "partitions"));
-  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
+  ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> found,
-                       ms_->GetPartitionsByNames(t.dbName, t.tableName, names));
+                       reads_->PartitionsByNames(HmsCaller(), t.dbName, t.tableName, names));
   std::set<std::string> present;
   for (const hive::Partition& p : found) {
     ICS_ASSIGN_OR_RETURN(std::string n, MakePartitionName(PartitionKeyNames(t), p.values));
@@ -237,7 +238,7 @@ Result<std::vector<hive::Partition>> HmsCore::DropPartitions(const std::string& 
 Status HmsCore::AlterPartitions(const std::string& db, const std::string& table,
                                 std::vector<hive::Partition> parts) {
   ICS_RETURN_IF_ERROR(CheckCount(parts.size(), opts_.max_objects_per_request, "partitions"));
-  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
+  ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   PartitionBatch batch = HmsBatch(t);
   for (hive::Partition& p : parts) {
     const bool keep_location = p.sd.location.empty();
@@ -261,10 +262,10 @@ Status HmsCore::AlterPartitions(const std::string& db, const std::string& table,
 Status HmsCore::RenamePartition(const std::string& db, const std::string& table,
                                 const std::vector<std::string>& old_values,
                                 hive::Partition new_part) {
-  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
+  ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   ICS_ASSIGN_OR_RETURN(std::string old_name, PartitionNameOf(db, table, old_values));
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> cur,
-                       ms_->GetPartitionsByNames(t.dbName, t.tableName, {old_name}));
+                       reads_->PartitionsByNames(HmsCaller(), t.dbName, t.tableName, {old_name}));
   if (cur.empty()) {
     return Status::NotFound("Partition " + old_name + " of " + t.dbName + "." + t.tableName +
                             " does not exist");
@@ -277,7 +278,7 @@ Status HmsCore::RenamePartition(const std::string& db, const std::string& table,
     return Status::InvalidArgument("Partition " + old_name + " is renamed to itself");
   }
   ICS_ASSIGN_OR_RETURN(std::vector<hive::ColumnStatisticsObj> stats,
-                       ms_->GetPartitionColumnStats(t.dbName, t.tableName, old_name));
+                       reads_->PartitionColumnStats(HmsCaller(), t.dbName, t.tableName, old_name));
   // One change of the core: the old partition out (its data stays), the new
   // one in at the same place, its column statistics with it.
   PartitionBatch batch = HmsBatch(t);
@@ -285,8 +286,7 @@ Status HmsCore::RenamePartition(const std::string& db, const std::string& table,
   batch.drops.push_back(cur[0].values);
   batch.adds.push_back(AddAsPrepared(std::move(new_part)));
   if (!stats.empty()) {
-    batch.more_ops.push_back(
-        MetastoreOp::SetPartitionColumnStats(t.dbName, t.tableName, new_name, std::move(stats)));
+    batch.set_stats.push_back({new_name, std::move(stats)});
   }
   return commands_->ChangePartitions(HmsCaller(), batch).status();
 }
@@ -294,10 +294,10 @@ Status HmsCore::RenamePartition(const std::string& db, const std::string& table,
 Result<hive::Partition> HmsCore::GetPartitionByName(const std::string& db,
                                                     const std::string& table,
                                                     const std::string& name) {
-  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
+  ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   ICS_RETURN_IF_ERROR(ParsePartitionName(name).status());
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> found,
-                       ms_->GetPartitionsByNames(t.dbName, t.tableName, {name}));
+                       reads_->PartitionsByNames(HmsCaller(), t.dbName, t.tableName, {name}));
   if (found.empty()) {
     return Status::NotFound("Partition " + name + " of " + t.dbName + "." + t.tableName +
                             " does not exist");
@@ -308,16 +308,16 @@ Result<hive::Partition> HmsCore::GetPartitionByName(const std::string& db,
 Result<std::vector<hive::Partition>> HmsCore::ListPartitions(const std::string& db,
                                                              const std::string& table,
                                                              const PartitionQuery& query) {
-  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
-  return Select(ms_, t, query, opts_.max_partitions_per_request);
+  ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
+  return Select(reads_, t, query, opts_.max_partitions_per_request);
 }
 
 Result<std::vector<std::string>> HmsCore::ListPartitionNames(const std::string& db,
                                                              const std::string& table,
                                                              const PartitionQuery& query) {
-  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
+  ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> parts,
-                       Select(ms_, t, query, opts_.max_partitions_per_request));
+                       Select(reads_, t, query, opts_.max_partitions_per_request));
   std::vector<std::string> names;
   names.reserve(parts.size());
   for (const hive::Partition& p : parts) {
@@ -330,8 +330,8 @@ Result<std::vector<std::string>> HmsCore::ListPartitionNames(const std::string& 
 Result<std::vector<hive::Partition>> HmsCore::GetPartitionsByNames(
     const std::string& db, const std::string& table, const std::vector<std::string>& names) {
   ICS_RETURN_IF_ERROR(CheckCount(names.size(), opts_.max_partitions_per_request, "partitions"));
-  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
-  return ms_->GetPartitionsByNames(t.dbName, t.tableName, names);
+  ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
+  return reads_->PartitionsByNames(HmsCaller(), t.dbName, t.tableName, names);
 }
 
 }  // namespace ics::catalog::hms

@@ -20,7 +20,6 @@
 #include "catalogd/hms/hms_core.h"
 #include "catalogd/hms/hms_core_internal.h"
 #include "catalogd/ops/command_core.h"
-#include "common/hive/column_stats.h"
 
 namespace ics::catalog::hms {
 
@@ -128,8 +127,8 @@ Result<std::set<std::string>> ColumnSet(const std::vector<std::string>& columns)
 
 }  // namespace
 
-Result<MetastoreOp> HmsCore::StatsOp(const hive::ColumnStatistics& stats,
-                                     bool partition_level) {
+Result<HmsCore::TableStatsEdit> HmsCore::StatsEdit(const hive::ColumnStatistics& stats,
+                                                   bool partition_level) {
   const hive::ColumnStatisticsDesc& desc = stats.statsDesc;
   if (desc.isTblLevel == partition_level) {
     return Status::InvalidArgument(partition_level
@@ -140,47 +139,39 @@ Result<MetastoreOp> HmsCore::StatsOp(const hive::ColumnStatistics& stats,
     return Status::InvalidArgument("Partition statistics need statsDesc.partName");
   }
   ICS_RETURN_IF_ERROR(CheckCount(stats.statsObj.size(), opts_.max_objects_per_request, "columns"));
-  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, desc.dbName, desc.tableName));
-  std::vector<hive::ColumnStatisticsObj> objs = stats.statsObj;
+  ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), desc.dbName, desc.tableName));
+  TableStatsEdit edit{t.dbName, t.tableName, {}};
+  // Each column passes the core's rules (CheckColumnStats) when the change
+  // runs; a Hive client's request fails as a whole on the first bad one.
   std::set<std::string> seen;
-  for (hive::ColumnStatisticsObj& o : objs) {
-    ICS_ASSIGN_OR_RETURN(o.colName, NormalizeColumnName(o.colName));
-    auto it = std::find_if(t.sd.cols.begin(), t.sd.cols.end(),
-                           [&](const hive::FieldSchema& f) { return f.name == o.colName; });
-    if (it == t.sd.cols.end()) {
-      return Status::InvalidArgument("Table " + t.dbName + "." + t.tableName +
-                                     " has no column '" + o.colName + "'");
-    }
+  for (const hive::ColumnStatisticsObj& in : stats.statsObj) {
+    ICS_ASSIGN_OR_RETURN(hive::ColumnStatisticsObj o, CheckColumnStats(t, partition_level, in));
     if (!seen.insert(o.colName).second) {
       return Status::InvalidArgument("Column '" + o.colName + "' appears twice");
     }
-    if (!HasStatsData(o.statsData)) {
-      return Status::InvalidArgument("Statistics of column '" + o.colName + "' carry no data");
-    }
-    o.colType = AsciiLower(o.colType.empty() ? it->type : o.colType);
+    edit.stats.columns.push_back(std::move(o));
   }
-  if (!partition_level) {
-    return MetastoreOp::SetTableColumnStats(t.dbName, t.tableName, std::move(objs));
+  if (partition_level) {
+    ICS_RETURN_IF_ERROR(ParsePartitionName(desc.partName).status());
+    edit.stats.partition = desc.partName;
   }
-  ICS_RETURN_IF_ERROR(ParsePartitionName(desc.partName).status());
-  return MetastoreOp::SetPartitionColumnStats(t.dbName, t.tableName, desc.partName,
-                                              std::move(objs));
+  return edit;
 }
 
-Status HmsCore::CommitStats(const std::string& what, std::vector<MetastoreOp> ops) {
-  std::map<std::pair<std::string, std::string>, MetastoreTxn> by_table;
-  for (MetastoreOp& op : ops) {
-    by_table[{op.db_name, op.table_name}].ops.push_back(std::move(op));
+Status HmsCore::CommitStats(const std::string& what, std::vector<TableStatsEdit> set,
+                            std::vector<TableStatsDrop> drops) {
+  std::map<std::pair<std::string, std::string>, TableEdits> by_table;
+  for (TableStatsEdit& e : set) by_table[{e.db, e.table}].set_stats.push_back(std::move(e.stats));
+  for (TableStatsDrop& d : drops) {
+    by_table[{d.db, d.table}].drop_stats.push_back(std::move(d.drop));
   }
-  for (auto& entry : by_table) {
-    const auto& key = entry.first;
-    const MetastoreTxn& txn = entry.second;
+  for (const auto& [key, edits] : by_table) {
     TableChange change;
     change.db = key.first;
     change.table = key.second;
     change.summary = "Updated the column statistics of " + key.first + "." + key.second + ".";
-    change.plan = [&txn](const TableState&, const hive::Table&) -> Result<MetastoreTxn> {
-      return txn;
+    change.plan = [&edits = edits](const TableState&, const hive::Table&) -> Result<TableEdits> {
+      return edits;
     };
     ICS_RETURN_IF_ERROR(commands_->ChangeTable(HmsCaller(), what, change).status());
   }
@@ -189,10 +180,10 @@ Status HmsCore::CommitStats(const std::string& what, std::vector<MetastoreOp> op
 
 Status HmsCore::UpdateColumnStatistics(const hive::ColumnStatistics& stats,
                                        bool partition_level) {
-  ICS_ASSIGN_OR_RETURN(MetastoreOp op, StatsOp(stats, partition_level));
-  std::vector<MetastoreOp> ops;
-  ops.push_back(std::move(op));
-  return CommitStats("UPDATE_STATS", std::move(ops));
+  ICS_ASSIGN_OR_RETURN(TableStatsEdit edit, StatsEdit(stats, partition_level));
+  std::vector<TableStatsEdit> set;
+  set.push_back(std::move(edit));
+  return CommitStats("UPDATE_STATS", std::move(set), {});
 }
 
 Status HmsCore::SetStatistics(const hive::SetPartitionsStatsRequest& request, StatsLevel level) {
@@ -202,25 +193,23 @@ Status HmsCore::SetStatistics(const hive::SetPartitionsStatsRequest& request, St
   }
   ICS_RETURN_IF_ERROR(
       CheckCount(request.colStats.size(), opts_.max_objects_per_request, "statistics objects"));
-  std::vector<MetastoreOp> ops;
+  std::vector<TableStatsEdit> set;
   for (const hive::ColumnStatistics& stats : request.colStats) {
     bool partition_level = !stats.statsDesc.isTblLevel;
     if (level == StatsLevel::kTable) partition_level = false;
     if (level == StatsLevel::kPartition) partition_level = true;
-    ICS_ASSIGN_OR_RETURN(MetastoreOp op, StatsOp(stats, partition_level));
-    ops.push_back(std::move(op));
+    ICS_ASSIGN_OR_RETURN(TableStatsEdit edit, StatsEdit(stats, partition_level));
+    set.push_back(std::move(edit));
   }
-  return CommitStats("UPDATE_STATS", std::move(ops));
+  return CommitStats("UPDATE_STATS", std::move(set), {});
 }
-
-
 
 Result<std::vector<hive::ColumnStatisticsObj>> HmsCore::GetTableColumnStats(
     const std::string& db, const std::string& table, const std::vector<std::string>& columns) {
   ICS_RETURN_IF_ERROR(CheckCount(columns.size(), opts_.max_objects_per_request, "columns"));
   ICS_ASSIGN_OR_RETURN(std::set<std::string> cols, ColumnSet(columns));
-  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
-  ICS_ASSIGN_OR_RETURN(auto all, ms_->GetTableColumnStats(t.dbName, t.tableName));
+  ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
+  ICS_ASSIGN_OR_RETURN(auto all, reads_->TableColumnStats(HmsCaller(), t.dbName, t.tableName));
   return Pick(std::move(all), cols);
 }
 
@@ -232,10 +221,11 @@ HmsCore::GetPartitionsColumnStats(const std::string& db, const std::string& tabl
   ICS_RETURN_IF_ERROR(
       CheckCount(partition_names.size(), opts_.max_partitions_per_request, "partitions"));
   ICS_ASSIGN_OR_RETURN(std::set<std::string> cols, ColumnSet(columns));
-  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
+  const ops::Caller caller = HmsCaller();
+  ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(caller, db, table));
   std::map<std::string, std::vector<hive::ColumnStatisticsObj>> out;
   for (const std::string& name : partition_names) {
-    auto stats = ms_->GetPartitionColumnStats(t.dbName, t.tableName, name);
+    auto stats = reads_->PartitionColumnStats(caller, t.dbName, t.tableName, name);
     if (!stats.ok()) {
       if (stats.status().Is(ErrorCode::kNotFound)) continue;  // no such partition
       return stats.status();
@@ -273,14 +263,15 @@ Result<hive::AggrStats> HmsCore::GetAggrStats(const std::string& db, const std::
 
 Status HmsCore::DeleteColumnStats(const std::string& db, const std::string& table,
                                   const std::string& partition_name, const std::string& column) {
-  ICS_ASSIGN_OR_RETURN(hive::Table t, LoadTable(ms_, db, table));
+  const ops::Caller caller = HmsCaller();
+  ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(caller, db, table));
   std::vector<hive::ColumnStatisticsObj> existing;
   if (partition_name.empty()) {
-    ICS_ASSIGN_OR_RETURN(existing, ms_->GetTableColumnStats(t.dbName, t.tableName));
+    ICS_ASSIGN_OR_RETURN(existing, reads_->TableColumnStats(caller, t.dbName, t.tableName));
   } else {
     ICS_RETURN_IF_ERROR(ParsePartitionName(partition_name).status());
-    ICS_ASSIGN_OR_RETURN(existing,
-                         ms_->GetPartitionColumnStats(t.dbName, t.tableName, partition_name));
+    ICS_ASSIGN_OR_RETURN(
+        existing, reads_->PartitionColumnStats(caller, t.dbName, t.tableName, partition_name));
   }
   std::string col;
   if (!column.empty()) {
@@ -295,12 +286,11 @@ Status HmsCore::DeleteColumnStats(const std::string& db, const std::string& tabl
                             (col.empty() ? std::string() : " for column '" + col + "'") + " of " +
                             where);
   }
-  std::vector<MetastoreOp> ops;
+  std::vector<TableStatsDrop> drops;
   for (const hive::ColumnStatisticsObj& o : existing) {
-    if (!deleted(o)) continue;
-    ops.push_back(MetastoreOp::DeleteColumnStat(t.dbName, t.tableName, partition_name, o.colName));
+    if (deleted(o)) drops.push_back({t.dbName, t.tableName, {partition_name, o.colName}});
   }
-  return CommitStats("DROP_STATS", std::move(ops));
+  return CommitStats("DROP_STATS", {}, std::move(drops));
 }
 
 }  // namespace ics::catalog::hms

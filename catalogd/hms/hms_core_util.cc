@@ -12,12 +12,6 @@ Status CheckCount(size_t n, int max, const std::string& what) {
                                std::to_string(max) + " per request");
 }
 
-Result<hive::Table> LoadTable(Metastore* ms, const std::string& db, const std::string& table) {
-  ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
-  ICS_ASSIGN_OR_RETURN(std::string t, NormalizeTableName(table));
-  return ms->GetTable(d, t);
-}
-
 bool MatchesHmsPattern(const std::string& pattern, const std::string& name) {
   if (pattern.empty()) return true;
   const std::string n = AsciiLower(name);
@@ -51,8 +45,8 @@ bool MatchesHmsPattern(const std::string& pattern, const std::string& name) {
   return false;
 }
 
-HmsCore::HmsCore(Metastore* metastore, ops::CommandCore* commands, HmsCoreOptions options)
-    : ms_(metastore), commands_(commands), opts_(std::move(options)) {}
+HmsCore::HmsCore(ops::CatalogQueries* reads, ops::CommandCore* commands, HmsCoreOptions options)
+    : reads_(reads), commands_(commands), opts_(std::move(options)) {}
 
 // ---- configuration ----
 
@@ -106,9 +100,11 @@ Result<std::vector<hive::NotificationEvent>> HmsCore::GetNextNotifications(int64
   }
   const int cap = std::max(1, opts_.max_notification_events);
   const int n = max_events <= 0 ? cap : std::min(max_events, cap);
-  return ms_->GetNextNotifications(last_event, n);
+  return reads_->NextNotifications(HmsCaller(), last_event, n);
 }
 
-Result<int64_t> HmsCore::CurrentNotificationEventId() { return ms_->CurrentNotificationEventId(); }
+Result<int64_t> HmsCore::CurrentNotificationEventId() {
+  return reads_->CurrentNotificationEventId(HmsCaller());
+}
 
 }  // namespace ics::catalog::hms

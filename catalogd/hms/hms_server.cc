@@ -6,9 +6,10 @@
 
 namespace ics::catalog::hms {
 
-HmsServer::HmsServer(Metastore* metastore, ops::CommandCore* commands, HmsServerOptions options)
+HmsServer::HmsServer(ops::CatalogQueries* reads, ops::CommandCore* commands,
+                     HmsServerOptions options)
     : opts_(std::move(options)),
-      core_(metastore, commands, opts_.core),
+      core_(reads, commands, opts_.core),
       handler_(std::make_shared<HmsHandler>(&core_)) {}
 
 HmsServer::~HmsServer() { Stop(); }

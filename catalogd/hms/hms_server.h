@@ -1,10 +1,10 @@
 // HmsServer: the Hive Metastore Thrift endpoint (ThriftHiveMetastore) on its
-// own port, over a Metastore. It speaks what Hive Metastore clients speak by
+// own port, over the command core. It speaks what Hive Metastore clients speak by
 // default: TBinaryProtocol over an unframed (buffered) socket transport, the
 // transport of common/rpc/thrift_server.h.
 //
-// Owns its HmsCore, handler and Thrift server; borrows the Metastore it
-// reads and the command core (catalogd/ops) every change goes through, so a
+// Owns its HmsCore, handler and Thrift server; borrows the core's read side
+// and the command core (catalogd/ops) every change goes through, so a
 // change is in the catalog when its call returns (both must outlive it).
 // Start() binds synchronously (port 0 = a free port, see port()); Stop() is
 // idempotent and also run by the destructor.
@@ -41,7 +41,7 @@ struct HmsServerOptions {
 
 class HmsServer {
  public:
-  HmsServer(Metastore* metastore, ops::CommandCore* commands, HmsServerOptions options);
+  HmsServer(ops::CatalogQueries* reads, ops::CommandCore* commands, HmsServerOptions options);
   ~HmsServer();
   HmsServer(const HmsServer&) = delete;
   HmsServer& operator=(const HmsServer&) = delete;

@@ -37,8 +37,9 @@ Status MetastoreServiceServer::AddService(const std::string& service_name,
 }
 
 Status MetastoreServiceServer::AddBuiltinServices(const MetastoreServiceDeps& deps) {
-  if (deps.ctx == nullptr || deps.commands == nullptr) {
-    return Status::InvalidArgument("metastore services need a catalog context and a command core");
+  if (deps.ctx == nullptr || deps.commands == nullptr || deps.queries == nullptr) {
+    return Status::InvalidArgument(
+        "metastore services need a catalog context and the command core's two sides");
   }
   mds::PartitionServiceOptions popts;
   popts.streams.idle_timeout_ms = options_.write_stream_idle_timeout_ms;
@@ -51,9 +52,9 @@ Status MetastoreServiceServer::AddBuiltinServices(const MetastoreServiceDeps& de
   ICS_RETURN_IF_ERROR(AddService("PartitionService",
                                  mds::MakePartitionServiceProcessor(partitions),
                                  [partitions] { partitions->Shutdown(); }));
-  ICS_RETURN_IF_ERROR(AddService("TableService", mds::MakeTableServiceProcessor(
-                                                     std::make_shared<mds::TableService>(
-                                                         deps.ctx, deps.commands))));
+  ICS_RETURN_IF_ERROR(
+      AddService("TableService", mds::MakeTableServiceProcessor(std::make_shared<mds::TableService>(
+                                     deps.ctx, deps.commands, deps.queries))));
   return Status::OK();
 }
 

@@ -36,8 +36,9 @@ class ThriftServer;
 namespace ics::catalog {
 
 namespace ops {
+class CatalogQueries;
 class CommandCore;
-}
+}  // namespace ops
 struct CatalogContext;
 
 struct MetastoreServiceOptions {
@@ -60,7 +61,8 @@ struct MetastoreServiceOptions {
 // this server.
 struct MetastoreServiceDeps {
   CatalogContext* ctx = nullptr;
-  ops::CommandCore* commands = nullptr;  // every change goes through it
+  ops::CommandCore* commands = nullptr;    // every change goes through it
+  ops::CatalogQueries* queries = nullptr;  // every read of a stored object
 };
 
 class MetastoreServiceServer {

@@ -12,15 +12,15 @@ thrift::TTableInfo ToTableInfo(const TableVersionRecord& r) {
   return info;
 }
 
-Result<TableInfoPtr> TableDirectory::Get(const TableState& state) {
+Result<TableInfoPtr> TableDirectory::Get(const ops::Caller& caller, const TableState& state) {
   const auto key = std::make_pair(state.db, state.name);
   {
     MutexLock l(&mu_);
     auto it = entries_.find(key);
     if (it != entries_.end() && it->second.catalog_version == state.version) return it->second.info;
   }
-  ICS_ASSIGN_OR_RETURN(TableVersionRecord r, metastore_->GetCurrentTableVersion(state.db,
-                                                                                state.name));
+  ICS_ASSIGN_OR_RETURN(TableVersionRecord r,
+                       queries_->CurrentTableVersion(caller, state.db, state.name));
   auto info = std::make_shared<const thrift::TTableInfo>(ToTableInfo(r));
   MutexLock l(&mu_);
   Entry& e = entries_[key];

@@ -1,5 +1,6 @@
-// TableDirectory: table objects for listings and search, read from the
-// metastore once per table state and cached by the table's catalog version.
+// TableDirectory: table objects for listings and search, read once per
+// table state (a query of the core's read side) and cached by the table's
+// catalog version.
 //
 // The catalog holds names-only states for tables not loaded yet, so a
 // listing cannot take table objects from it. Every change to a table
@@ -8,8 +9,7 @@
 // versions are replaced on the next lookup, and entries of dropped tables
 // are pruned by Prune().
 //
-// Thread-safety: thread-safe (mu_ is terminal; metastore reads happen
-// outside it).
+// Thread-safety: thread-safe (mu_ is terminal; reads happen outside it).
 #pragma once
 
 #include <cstdint>
@@ -21,7 +21,7 @@
 
 #include "TableService_types.h"
 #include "catalogd/catalog/table_state.h"
-#include "catalogd/metastore/metastore.h"
+#include "catalogd/ops/catalog_queries.h"
 #include "common/util/mutex.h"
 #include "common/util/result.h"
 
@@ -34,11 +34,12 @@ thrift::TTableInfo ToTableInfo(const TableVersionRecord& r);
 
 class TableDirectory {
  public:
-  explicit TableDirectory(Metastore* metastore) : metastore_(metastore) {}
+  explicit TableDirectory(ops::CatalogQueries* queries) : queries_(queries) {}
 
-  // The object of `state`'s table (state from the catalog). NOT_FOUND if the
-  // metastore no longer has it (dropped since the snapshot).
-  Result<TableInfoPtr> Get(const TableState& state) EXCLUDES(mu_);
+  // The object of `state`'s table (state from the catalog), read for
+  // `caller` when not cached. NOT_FOUND if the metastore no longer has it
+  // (dropped since the snapshot).
+  Result<TableInfoPtr> Get(const ops::Caller& caller, const TableState& state) EXCLUDES(mu_);
 
   // Drops entries of tables not in `live` ((db, table) pairs, sorted).
   void Prune(const std::vector<std::pair<std::string, std::string>>& live) EXCLUDES(mu_);
@@ -49,7 +50,7 @@ class TableDirectory {
     int64_t catalog_version = 0;
     TableInfoPtr info;
   };
-  Metastore* const metastore_;
+  ops::CatalogQueries* const queries_;
   mutable Mutex mu_;
   std::map<std::pair<std::string, std::string>, Entry> entries_ GUARDED_BY(mu_);
 };

@@ -10,11 +10,14 @@
 
 namespace ics::catalog::mds {
 
-TableService::TableService(CatalogContext* ctx, ops::CommandCore* commands)
-    : ctx_(ctx), commands_(commands), directory_(ctx->metastore) {}
+TableService::TableService(CatalogContext* ctx, ops::CommandCore* commands,
+                           ops::CatalogQueries* queries)
+    : ctx_(ctx), commands_(commands), queries_(queries), directory_(queries) {}
+
+ops::Caller TableService::Caller() { return ops::CallerOfCurrentRpc("TableService"); }
 
 Result<DdlOutcome> TableService::Change(const char* what, const TableChange& change) {
-  return commands_->ChangeTable(ops::CallerOfCurrentRpc("TableService"), what, change);
+  return commands_->ChangeTable(Caller(), what, change);
 }
 
 Result<thrift::TGetTablesResponse> TableService::GetTables(const thrift::TGetTablesRequest& req) {
@@ -41,6 +44,7 @@ Result<thrift::TGetTablesResponse> TableService::GetTables(const thrift::TGetTab
   std::vector<TablePtr> tables = ctx_->catalog->TablesOf(db);
   std::sort(tables.begin(), tables.end(),
             [](const TablePtr& a, const TablePtr& b) { return a->name < b->name; });
+  const ops::Caller caller = Caller();
   thrift::TGetTablesResponse resp;
   resp.__isset.tables = true;
   for (const TablePtr& t : tables) {
@@ -52,7 +56,7 @@ Result<thrift::TGetTablesResponse> TableService::GetTables(const thrift::TGetTab
     }
     if (req.__isset.query_as_of_time_ms) {
       Result<TableVersionRecord> then =
-          ctx_->metastore->GetTableVersionAsOf(db, t->name, req.query_as_of_time_ms);
+          queries_->TableVersionAsOf(caller, db, t->name, req.query_as_of_time_ms);
       if (!then.ok()) {
         if (then.status().Is(ErrorCode::kNotFound)) continue;  // no version at that time
         return then.status();
@@ -60,7 +64,7 @@ Result<thrift::TGetTablesResponse> TableService::GetTables(const thrift::TGetTab
       resp.tables.push_back(ToTableInfo(*then));
       continue;
     }
-    Result<TableInfoPtr> info = directory_.Get(*t);
+    Result<TableInfoPtr> info = directory_.Get(caller, *t);
     if (!info.ok()) {
       if (info.status().Is(ErrorCode::kNotFound)) continue;  // dropped meanwhile
       return info.status();

@@ -231,12 +231,13 @@ Result<thrift::TSearchTablesResponse> TableService::SearchTables(
   }
 
   const TextQuery text(req.__isset.search_text ? req.search_text : "");
+  const ops::Caller caller = Caller();
   std::vector<TableInfoPtr> hits;
   std::vector<std::pair<std::string, std::string>> live;
   for (const std::string& db : ctx_->catalog->DatabaseNames()) {
     for (const TablePtr& t : ctx_->catalog->TablesOf(db)) {
       live.emplace_back(t->db, t->name);
-      Result<TableInfoPtr> info = directory_.Get(*t);
+      Result<TableInfoPtr> info = directory_.Get(caller, *t);
       if (!info.ok()) {
         if (info.status().Is(ErrorCode::kNotFound)) continue;  // dropped meanwhile
         return info.status();

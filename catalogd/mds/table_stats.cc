@@ -5,15 +5,12 @@
 #include "catalogd/mds/service_status.h"
 #include "catalogd/mds/table_limits.h"
 #include "catalogd/mds/table_service.h"
-#include "common/hive/column_stats.h"
 #include "common/hive/names.h"
 #include "common/hive/partition_name.h"
 
 namespace ics::catalog::mds {
 
 namespace {
-
-using Kind = MetastoreOp::Kind;
 
 struct Target {
   std::string db;
@@ -68,15 +65,15 @@ Result<thrift::TGetColumnStatisticsResponse> TableService::GetColumnStatistics(
     const thrift::TGetColumnStatisticsRequest& req) {
   ICS_ASSIGN_OR_RETURN(Target t, Names(req.db_name, req.table_name));
   ICS_RETURN_IF_ERROR(CheckListSize("ColumnNames", req.column_names.size(), kMaxStatsColumnsGet));
-  ICS_ASSIGN_OR_RETURN(hive::Table hms, ctx_->metastore->GetTable(t.db, t.table));
+  const ops::Caller caller = Caller();
+  ICS_ASSIGN_OR_RETURN(hive::Table hms, queries_->Table(caller, t.db, t.table));
   ICS_ASSIGN_OR_RETURN(t.partition,
                        PartitionNameOf(hms, req.__isset.partition_values, req.partition_values));
   std::vector<hive::ColumnStatisticsObj> stats;
   if (t.partition.empty()) {
-    ICS_ASSIGN_OR_RETURN(stats, ctx_->metastore->GetTableColumnStats(t.db, t.table));
+    ICS_ASSIGN_OR_RETURN(stats, queries_->TableColumnStats(caller, t.db, t.table));
   } else {
-    ICS_ASSIGN_OR_RETURN(stats,
-                         ctx_->metastore->GetPartitionColumnStats(t.db, t.table, t.partition));
+    ICS_ASSIGN_OR_RETURN(stats, queries_->PartitionColumnStats(caller, t.db, t.table, t.partition));
   }
   std::map<std::string, const hive::ColumnStatisticsObj*> by_name;
   for (const auto& s : stats) by_name[s.colName] = &s;
@@ -115,50 +112,29 @@ Result<std::vector<thrift::TColumnError>> TableService::UpdateColumnStatistics(
   change.db = t.db;
   change.table = t.table;
   change.summary = "Column statistics have been updated.";
-  change.plan = [&](const TableState& loaded, const hive::Table& hms) -> Result<MetastoreTxn> {
+  change.plan = [&](const TableState& loaded, const hive::Table& hms) -> Result<TableEdits> {
     if (loaded.is_view()) {
       return Status::InvalidArgument("a view has no statistics: " + t.db + "." + t.table);
     }
-    ICS_ASSIGN_OR_RETURN(std::string part, PartitionNameOf(hms, req.__isset.partition_values,
-                                                           req.partition_values));
-    const std::map<std::string, std::string> types = ColumnTypes(hms);
+    ICS_ASSIGN_OR_RETURN(std::string part,
+                         PartitionNameOf(hms, req.__isset.partition_values, req.partition_values));
     std::map<std::string, hive::ColumnStatisticsObj> valid;  // later entries win
     for (const hive::ColumnStatisticsObj& in : req.column_statistics) {
-      Result<std::string> name = NormalizeColumn(in.colName);
-      if (!name.ok()) {
-        errors.push_back(ColumnError(in.colName, name.status()));
+      Result<hive::ColumnStatisticsObj> checked = CheckColumnStats(hms, !part.empty(), in);
+      if (!checked.ok()) {
+        Result<std::string> name = NormalizeColumn(in.colName);
+        errors.push_back(ColumnError(name.ok() ? *name : in.colName, checked.status()));
         continue;
       }
-      auto type = types.find(*name);
-      if (type == types.end()) {
-        errors.push_back(ColumnError(*name, Status::NotFound("Column does not exist: " + *name +
-                                                             " in " + t.db + "." + t.table)));
-        continue;
-      }
-      if (!in.colType.empty() && AsciiLower(in.colType) != type->second) {
-        errors.push_back(ColumnError(
-            *name, Status::InvalidArgument("column " + *name + " is " + type->second +
-                                           ", not " + in.colType.substr(0, 64))));
-        continue;
-      }
-      if (!HasStatsData(in.statsData)) {
-        errors.push_back(ColumnError(
-            *name, Status::InvalidArgument("statistics of column " + *name + " carry no data")));
-        continue;
-      }
-      hive::ColumnStatisticsObj obj = in;
-      obj.colName = *name;
-      obj.colType = type->second;
-      valid[*name] = std::move(obj);
+      std::string name = checked->colName;
+      valid[name] = std::move(checked).value();
     }
-    MetastoreTxn txn;
-    if (valid.empty()) return txn;
-    std::vector<hive::ColumnStatisticsObj> stats;
-    for (auto& [name, obj] : valid) stats.push_back(std::move(obj));
-    txn.ops.push_back(
-        part.empty() ? MetastoreOp::SetTableColumnStats(t.db, t.table, std::move(stats))
-                     : MetastoreOp::SetPartitionColumnStats(t.db, t.table, part, std::move(stats)));
-    return txn;
+    TableEdits edits;
+    if (valid.empty()) return edits;
+    ColumnStatsEdit& set = edits.set_stats.emplace_back();
+    set.partition = std::move(part);
+    for (auto& [name, obj] : valid) set.columns.push_back(std::move(obj));
+    return edits;
   };
   ICS_ASSIGN_OR_RETURN(DdlOutcome out, Change("UPDATE_STATS", change));
   (void)out;
@@ -172,15 +148,15 @@ Status TableService::DeleteColumnStatistics(const thrift::TDeleteColumnStatistic
   change.db = t.db;
   change.table = t.table;
   change.summary = "Column statistics have been deleted.";
-  change.plan = [&](const TableState&, const hive::Table& hms) -> Result<MetastoreTxn> {
+  change.plan = [&](const TableState&, const hive::Table& hms) -> Result<TableEdits> {
     ICS_ASSIGN_OR_RETURN(std::string part, PartitionNameOf(hms, req.__isset.partition_values,
                                                            req.partition_values));
     if (ColumnTypes(hms).count(column) == 0) {
       return Status::NotFound("Column does not exist: " + column + " in " + t.db + "." + t.table);
     }
-    MetastoreTxn txn;
-    txn.ops.push_back(MetastoreOp::DeleteColumnStat(t.db, t.table, part, column));
-    return txn;
+    TableEdits edits;
+    edits.drop_stats.push_back({std::move(part), column});
+    return edits;
   };
   ICS_ASSIGN_OR_RETURN(DdlOutcome out, Change("DROP_STATS", change));
   (void)out;

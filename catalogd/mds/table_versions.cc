@@ -13,8 +13,6 @@ namespace ics::catalog::mds {
 
 namespace {
 
-using Kind = MetastoreOp::Kind;
-
 bool IsViewType(const std::string& type) { return type == kVirtualView; }
 
 // Statistics kept by the catalog in table parameters; UpdateTable carries
@@ -130,20 +128,22 @@ Result<thrift::TTableInfo> TableService::GetTable(const thrift::TGetTableRequest
   if (req.__isset.query_as_of_time_ms && req.__isset.version_id) {
     return Status::InvalidArgument("QueryAsOfTime and VersionId cannot be given together");
   }
-  Metastore* ms = ctx_->metastore;
+  const ops::Caller caller = Caller();
   if (req.__isset.query_as_of_time_ms) {
     if (req.query_as_of_time_ms < 0) {
       return Status::InvalidArgument("QueryAsOfTime must not be negative");
     }
-    ICS_ASSIGN_OR_RETURN(TableVersionRecord r,
-                         ms->GetTableVersionAsOf(n.db, n.table, req.query_as_of_time_ms));
+    ICS_ASSIGN_OR_RETURN(TableVersionRecord r, queries_->TableVersionAsOf(caller, n.db, n.table,
+                                                                          req.query_as_of_time_ms));
     return ToTableInfo(r);
   }
-  ICS_ASSIGN_OR_RETURN(TableVersionRecord cur, ms->GetCurrentTableVersion(n.db, n.table));
+  ICS_ASSIGN_OR_RETURN(TableVersionRecord cur,
+                       queries_->CurrentTableVersion(caller, n.db, n.table));
   if (req.__isset.version_id) {
     ICS_ASSIGN_OR_RETURN(int64_t id, ParseVersionId(req.version_id));
     if (id != cur.version_id) {
-      ICS_ASSIGN_OR_RETURN(TableVersionRecord r, ms->GetArchivedTableVersion(n.db, n.table, id));
+      ICS_ASSIGN_OR_RETURN(TableVersionRecord r,
+                           queries_->ArchivedTableVersion(caller, n.db, n.table, id));
       return ToTableInfo(r);
     }
   }
@@ -165,21 +165,22 @@ Result<thrift::TUpdateTableResponse> TableService::UpdateTable(
   change.db = n.db;
   change.table = n.table;
   change.summary = "Table has been updated.";
-  change.plan = [&](const TableState&, const hive::Table& hms) -> Result<MetastoreTxn> {
+  const ops::Caller caller = Caller();
+  change.plan = [&](const TableState&, const hive::Table& hms) -> Result<TableEdits> {
     ICS_ASSIGN_OR_RETURN(TableVersionRecord cur,
-                         ctx_->metastore->GetCurrentTableVersion(n.db, n.table));
+                         queries_->CurrentTableVersion(caller, n.db, n.table));
     if (expected != 0 && expected != cur.version_id) {
       return Status(ErrorCode::kRecoverableError,
                     "table " + n.db + "." + n.table + " is at version " +
                         std::to_string(cur.version_id) + ", not the expected version " +
                         std::to_string(expected) + "; re-read it and retry");
     }
-    ICS_ASSIGN_OR_RETURN(hive::Table next, ApplyInput(in, hms));
-    MetastoreTxn txn;
-    txn.ops.push_back(MetastoreOp::NewTableVersion(n.db, n.table, archive));
-    txn.ops.push_back(MetastoreOp::AlterTable(n.db, n.table, std::move(next)));
+    TableEdits edits;
+    ICS_ASSIGN_OR_RETURN(edits.definition, ApplyInput(in, hms));
+    edits.new_version = true;
+    edits.archive_replaced = archive;
     new_version = cur.version_id + 1;
-    return txn;
+    return edits;
   };
   ICS_ASSIGN_OR_RETURN(DdlOutcome out, Change("UPDATE_TABLE", change));
   thrift::TUpdateTableResponse resp;
@@ -191,13 +192,14 @@ Result<thrift::TUpdateTableResponse> TableService::UpdateTable(
 Result<thrift::TTableVersion> TableService::GetTableVersion(
     const thrift::TGetTableVersionRequest& req) {
   ICS_ASSIGN_OR_RETURN(TableName n, Names(req.db_name, req.table_name));
+  const ops::Caller caller = Caller();
   ICS_ASSIGN_OR_RETURN(TableVersionRecord cur,
-                       ctx_->metastore->GetCurrentTableVersion(n.db, n.table));
+                       queries_->CurrentTableVersion(caller, n.db, n.table));
   if (req.__isset.version_id) {
     ICS_ASSIGN_OR_RETURN(int64_t id, ParseVersionId(req.version_id));
     if (id != cur.version_id) {
       ICS_ASSIGN_OR_RETURN(TableVersionRecord r,
-                           ctx_->metastore->GetArchivedTableVersion(n.db, n.table, id));
+                           queries_->ArchivedTableVersion(caller, n.db, n.table, id));
       return ToVersion(r);
     }
   }
@@ -216,16 +218,17 @@ Result<thrift::TGetTableVersionsResponse> TableService::GetTableVersions(
     if (!token.ok()) return Status::InvalidArgument("invalid NextToken '" + req.next_token + "'");
     below = *token;
   }
+  const ops::Caller caller = Caller();
   std::vector<TableVersionRecord> items;
   if (below == 0) {
     ICS_ASSIGN_OR_RETURN(TableVersionRecord cur,
-                         ctx_->metastore->GetCurrentTableVersion(n.db, n.table));
+                         queries_->CurrentTableVersion(caller, n.db, n.table));
     items.push_back(std::move(cur));
   }
   const int remaining = max - static_cast<int>(items.size());
-  ICS_ASSIGN_OR_RETURN(std::vector<TableVersionRecord> archived,
-                       ctx_->metastore->ListArchivedTableVersions(n.db, n.table, below,
-                                                                  remaining + 1));
+  ICS_ASSIGN_OR_RETURN(
+      std::vector<TableVersionRecord> archived,
+      queries_->ArchivedTableVersions(caller, n.db, n.table, below, remaining + 1));
   const bool more = static_cast<int>(archived.size()) > remaining;
   for (int i = 0; i < remaining && i < static_cast<int>(archived.size()); ++i) {
     items.push_back(std::move(archived[i]));
@@ -277,10 +280,11 @@ Result<std::vector<thrift::TTableVersionError>> TableService::BatchDeleteTableVe
   change.db = n.db;
   change.table = n.table;
   change.summary = "Table versions have been deleted.";
-  change.plan = [&](const TableState&, const hive::Table&) -> Result<MetastoreTxn> {
+  const ops::Caller caller = Caller();
+  change.plan = [&](const TableState&, const hive::Table&) -> Result<TableEdits> {
     ICS_ASSIGN_OR_RETURN(TableVersionRecord cur,
-                         ctx_->metastore->GetCurrentTableVersion(n.db, n.table));
-    MetastoreTxn txn;
+                         queries_->CurrentTableVersion(caller, n.db, n.table));
+    TableEdits edits;
     std::set<int64_t> seen;
     for (const auto& [text, id] : ids) {
       if (!seen.insert(id).second) continue;
@@ -289,15 +293,15 @@ Result<std::vector<thrift::TTableVersionError>> TableService::BatchDeleteTableVe
                                            " is the current version and cannot be deleted"));
         continue;
       }
-      Result<TableVersionRecord> r = ctx_->metastore->GetArchivedTableVersion(n.db, n.table, id);
+      Result<TableVersionRecord> r = queries_->ArchivedTableVersion(caller, n.db, n.table, id);
       if (!r.ok()) {
         if (!r.status().Is(ErrorCode::kNotFound)) return r.status();
         fail(text, r.status());
         continue;
       }
-      txn.ops.push_back(MetastoreOp::DeleteTableVersion(n.db, n.table, id));
+      edits.deleted_versions.push_back(id);
     }
-    return txn;
+    return edits;
   };
   ICS_ASSIGN_OR_RETURN(DdlOutcome out, Change("DELETE_TABLE_VERSION", change));
   (void)out;

@@ -23,6 +23,7 @@
 #include "catalogd/metastore/hms_remote_metastore.h"
 #include "catalogd/metastore/metastore.h"
 #include "catalogd/metastore/request_recording_metastore.h"
+#include "catalogd/ops/catalog_queries.h"
 #include "catalogd/ops/command_core.h"
 #include "catalogd/service/catalog_service_handler.h"
 #include "catalogd/service/catalogd_role.h"
@@ -243,6 +244,7 @@ Status CatalogServer::StartDoors() {
       admitting_role == nullptr
           ? std::function<Status()>()
           : std::function<Status()>([admitting_role] { return admitting_role->CheckActive(); }));
+  queries_ = std::make_unique<ops::CatalogQueries>(metastore_.get());
 
   ThriftServerOptions ropts;
   ropts.name = "catalog-service";
@@ -265,7 +267,7 @@ Status CatalogServer::StartDoors() {
     hopts.max_message_bytes = opts_.max_message_bytes;
     hopts.metrics = metrics_.get();
     hopts.core.warehouse_dir = opts_.warehouse_dir;
-    hms_ = std::make_unique<hms::HmsServer>(metastore_.get(), core_.get(), hopts);
+    hms_ = std::make_unique<hms::HmsServer>(queries_.get(), core_.get(), hopts);
     ICS_RETURN_IF_ERROR(hms_->Start());
   }
   if (opts_.metastore_service_port >= 0) {
@@ -278,7 +280,8 @@ Status CatalogServer::StartDoors() {
     mopts.write_streams_max_staged_bytes = opts_.metastore_write_streams_max_staged_bytes;
     mopts.write_streams_max_open = opts_.metastore_write_streams_max_open;
     mds_ = std::make_unique<MetastoreServiceServer>(mopts);
-    ICS_RETURN_IF_ERROR(mds_->AddBuiltinServices(MetastoreServiceDeps{ctx_.get(), core_.get()}));
+    ICS_RETURN_IF_ERROR(
+        mds_->AddBuiltinServices(MetastoreServiceDeps{ctx_.get(), core_.get(), queries_.get()}));
     ICS_RETURN_IF_ERROR(mds_->Start());
   }
   return Status::OK();

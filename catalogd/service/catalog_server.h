@@ -38,6 +38,7 @@ class ThriftServer;
 namespace ics::catalog {
 
 namespace ops {
+class CatalogQueries;
 class CommandCore;
 }
 namespace hms {
@@ -182,12 +183,13 @@ class CatalogServer {
   std::unique_ptr<CatalogTopicPublisher> publisher_;
   std::unique_ptr<CatalogContext> ctx_;
   std::unique_ptr<DdlExecutor> ddl_;
-  std::unique_ptr<ops::CommandCore> core_;  // every door's way to ddl_
+  std::unique_ptr<ops::CommandCore> core_;        // every door's way to ddl_
+  std::unique_ptr<ops::CatalogQueries> queries_;  // every door's reads of metastore_
   std::unique_ptr<PartialFetcher> fetcher_;
   std::unique_ptr<EventProcessor> events_;
   std::unique_ptr<MetastoreRetention> retention_;  // reads events_ (declared after it)
   std::unique_ptr<ThriftServer> rpc_;
-  // Reads metastore_; every change goes through core_.
+  // Reads through queries_; every change goes through core_.
   std::unique_ptr<hms::HmsServer> hms_;
   std::unique_ptr<MetastoreServiceServer> mds_;
   std::unique_ptr<CatalogdRole> role_;  // HA only

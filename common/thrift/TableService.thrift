@@ -289,8 +289,9 @@ struct TGetColumnStatisticsResponse {
 }
 
 // Upserts by column name; colType may be empty (the column's type is used)
-// or must equal it. Valid columns are written together (one version);
-// invalid ones are reported in errors.
+// or, for the table's own statistics, must equal it (a partition's may name
+// the type it was written with). Valid columns are written together (one
+// version); invalid ones are reported in errors.
 struct TUpdateColumnStatisticsRequest {
   1: required TTableServiceVersion protocol_version = TTableServiceVersion.V1
   2: required string db_name

@@ -281,6 +281,7 @@ CatalogdStack::CatalogdStack(const std::string& name) {
   ctx_.warehouse_dir = warehouse_;
   ddl_ = std::make_unique<catalog::DdlExecutor>(&ctx_);
   core_ = std::make_unique<catalog::ops::CommandCore>(&ctx_, ddl_.get());
+  queries_ = std::make_unique<catalog::ops::CatalogQueries>(metastore_.get());
   catalog::PartialFetchOptions fo;
   fo.max_file_descs_per_response = 10000;
   fetcher_ = std::make_unique<catalog::PartialFetcher>(&ctx_, fo);
@@ -291,6 +292,7 @@ CatalogdStack::CatalogdStack(const std::string& name) {
 CatalogdStack::~CatalogdStack() {
   if (loads_) loads_->Shutdown();
   fetcher_.reset();
+  queries_.reset();
   core_.reset();
   ddl_.reset();
   loads_.reset();

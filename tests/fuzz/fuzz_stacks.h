@@ -36,6 +36,7 @@
 #include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/metastore/metastore.h"
+#include "catalogd/ops/catalog_queries.h"
 #include "catalogd/ops/command_core.h"
 #include "tests/fuzz/fuzz_rpc.h"
 
@@ -104,6 +105,7 @@ class CatalogdStack {
   catalog::CatalogContext* ctx() { return &ctx_; }
   catalog::DdlExecutor* ddl() { return ddl_.get(); }
   catalog::ops::CommandCore* core() { return core_.get(); }
+  catalog::ops::CatalogQueries* queries() { return queries_.get(); }
   catalog::PartialFetcher* fetcher() { return fetcher_.get(); }
 
  private:
@@ -120,6 +122,7 @@ class CatalogdStack {
   catalog::CatalogContext ctx_;
   std::unique_ptr<catalog::DdlExecutor> ddl_;
   std::unique_ptr<catalog::ops::CommandCore> core_;
+  std::unique_ptr<catalog::ops::CatalogQueries> queries_;
   std::unique_ptr<catalog::PartialFetcher> fetcher_;
 };
 

@@ -28,7 +28,7 @@ catalog::hms::HmsCoreOptions CoreOptions(const CatalogdStack& stack) {
 
 struct HmsStack {
   CatalogdStack stack{"hms"};
-  catalog::hms::HmsCore core{stack.metastore(), stack.core(), CoreOptions(stack)};
+  catalog::hms::HmsCore core{stack.queries(), stack.core(), CoreOptions(stack)};
   std::shared_ptr<apache::thrift::TProcessor> processor =
       std::make_shared<hive::ThriftHiveMetastoreProcessor>(
           std::make_shared<catalog::hms::HmsHandler>(&core));

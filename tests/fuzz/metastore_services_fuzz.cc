@@ -40,10 +40,9 @@ struct MetastoreServicesStack {
     auto mux = std::make_shared<apache::thrift::TMultiplexedProcessor>();
     mux->registerProcessor("PartitionService",
                            catalog::mds::MakePartitionServiceProcessor(partitions));
-    mux->registerProcessor("TableService",
-                           catalog::mds::MakeTableServiceProcessor(
-                               std::make_shared<catalog::mds::TableService>(stack.ctx(),
-                                                                            stack.core())));
+    mux->registerProcessor("TableService", catalog::mds::MakeTableServiceProcessor(
+                                               std::make_shared<catalog::mds::TableService>(
+                                                   stack.ctx(), stack.core(), stack.queries())));
     return mux;
   }
   ~MetastoreServicesStack() { partitions->Shutdown(); }

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "CatalogService.h"
+#include "TableService.h"
 #include "catalogd/catalog/catalog.h"
 #include "catalogd/events/event_processor.h"
 #include "catalogd/service/catalog_server.h"
@@ -249,6 +250,73 @@ TEST_F(HmsCommandCoreTest, HmsPartitionChangesAreInTheCatalogWhenTheyReturn) {
   EXPECT_TRUE((*hms_)->drop_partition("parts", "t", {"2024-01-06"}, true));
   EXPECT_TRUE(partition_names().empty());
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/warehouse/parts.db/t/day=2024-01-06"));
+}
+
+TEST_F(HmsCommandCoreTest, StatisticsAndReadsGetTheSameAnswerAtEveryDoor) {
+  hive::Database db;
+  db.name = "stats";
+  (*hms_)->create_database(db);
+  (*hms_)->create_table(HiveCreate("stats", "t", "v"));
+  ThriftClientOptions mux;
+  mux.service_name = "TableService";
+  ThriftClient<ics::thrift::TableServiceClient> tables("127.0.0.1",
+                                                       server_->metastore_service_port(), mux);
+
+  // Statistics of a column the table lacks: one rule, one message.
+  hive::ColumnStatisticsObj bad;
+  bad.colName = "Missing";
+  hive::LongColumnStatsData data;
+  data.numNulls = 0;
+  data.numDVs = 3;
+  bad.statsData.__set_longStats(data);
+  hive::ColumnStatistics stats;
+  stats.statsDesc.isTblLevel = true;
+  stats.statsDesc.dbName = "stats";
+  stats.statsDesc.tableName = "t";
+  stats.statsObj = {bad};
+  std::string hms_message;
+  try {
+    (*hms_)->update_table_column_statistics(stats);
+    ADD_FAILURE() << "the HMS door accepted statistics of a missing column";
+  } catch (const hive::NoSuchObjectException& e) {
+    hms_message = e.message;
+  }
+  ics::thrift::TUpdateColumnStatisticsRequest update;
+  update.db_name = "stats";
+  update.table_name = "t";
+  update.column_statistics = {bad};
+  ics::thrift::TUpdateColumnStatisticsResponse updated;
+  ASSERT_TRUE(tables
+                  .Call("UpdateColumnStatistics",
+                        [&](auto& c) { c.UpdateColumnStatistics(updated, update); })
+                  .ok());
+  ASSERT_EQ(updated.errors.size(), 1u);
+  EXPECT_EQ(updated.errors[0].column_name, "missing");
+  EXPECT_EQ(updated.errors[0].error.code, ics::thrift::TMetastoreServiceErrorCode::NOT_FOUND);
+  EXPECT_EQ(hms_message, "Column does not exist: missing in stats.t");
+  EXPECT_EQ(updated.errors[0].error.message, hms_message);
+
+  // A read with a malformed name: refused by the core's read side with the
+  // same message, before anything is read.
+  std::string hms_read;
+  try {
+    hive::Table ignored;
+    (*hms_)->get_table(ignored, "stats", "a/b");
+    ADD_FAILURE() << "the HMS door read a table with a malformed name";
+  } catch (const hive::MetaException& e) {
+    hms_read = e.message;
+  } catch (const hive::NoSuchObjectException& e) {
+    hms_read = e.message;
+  }
+  ics::thrift::TGetTableRequest get;
+  get.db_name = "stats";
+  get.table_name = "a/b";
+  ics::thrift::TGetTableResponse got;
+  ASSERT_TRUE(tables.Call("GetTable", [&](auto& c) { c.GetTable(got, get); }).ok());
+  EXPECT_EQ(got.status.code, ics::thrift::TMetastoreServiceErrorCode::INVALID_ARGUMENT);
+  EXPECT_NE(hms_read.find("Invalid table name 'a/b'"), std::string::npos) << hms_read;
+  EXPECT_NE(got.status.message.find("Invalid table name 'a/b'"), std::string::npos)
+      << got.status.message;
 }
 
 }  // namespace

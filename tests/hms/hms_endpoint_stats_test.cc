@@ -87,7 +87,7 @@ TEST_F(HmsStatsTest, TableLevelUpdateGetDelete) {
 
   // Errors.
   EXPECT_HMS_ERROR(hms().update_table_column_statistics(Stats("", {LongStats("zzz", 1, 2, 0, 1)})),
-                   InvalidInputException, "has no column 'zzz'");
+                   NoSuchObjectException, "Column does not exist: zzz in db.t");
   EXPECT_HMS_ERROR(hms().update_table_column_statistics(Stats("p=a", {LongStats("id", 1, 2, 0, 1)})),
                    InvalidInputException, "isTblLevel=true");
   hive::ColumnStatisticsObj empty;

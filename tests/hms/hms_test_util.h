@@ -93,7 +93,7 @@ class HmsEndpointTest : public ::testing::Test {
     opts.core.max_partitions_per_request = 50;
     opts.core.max_objects_per_request = 40;
     opts.core.max_notification_events = 100;
-    server_ = std::make_unique<HmsServer>(metastore_.get(), stack_->core(), opts);
+    server_ = std::make_unique<HmsServer>(stack_->queries(), stack_->core(), opts);
     Status s = server_->Start();
     ASSERT_TRUE(s.ok()) << s.ToString();
     ASSERT_GT(server_->port(), 0);

@@ -41,7 +41,7 @@ class InProcessHms {
     // A new core per start: its catalog starts from the store, as catalogd's.
     stack_.reset();
     ICS_ASSIGN_OR_RETURN(stack_, CoreStack::Open(store_.get(), &fs_, o.core.warehouse_dir));
-    server_ = std::make_unique<hms::HmsServer>(store_.get(), stack_->core(), o);
+    server_ = std::make_unique<hms::HmsServer>(stack_->queries(), stack_->core(), o);
     ICS_RETURN_IF_ERROR(server_->Start());
     port_ = server_->port();
     return Status::OK();

@@ -1,7 +1,7 @@
 // CatalogStackTest: a gtest fixture base that owns the catalogd layers the
 // metastore service tests run against (SQLite metastore in a temp dir,
 // catalog, table loader, load manager, CatalogContext, DDL executor and
-// command core),
+// both sides of the command core),
 // built the way catalogd builds them at startup. Fixtures derive from it, add
 // their service on top, and call CloseCatalogStack() before the file system
 // they passed in goes away. Not thread-safe; one test thread.
@@ -24,6 +24,7 @@
 #include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/metastore/metastore.h"
+#include "catalogd/ops/catalog_queries.h"
 #include "catalogd/ops/command_core.h"
 #include "tests/util/temp_dir.h"
 
@@ -62,6 +63,7 @@ class CatalogStackTest : public ::testing::Test {
     ctx_.warehouse_dir = root_ + "/warehouse";
     ddl_ = std::make_unique<DdlExecutor>(&ctx_);
     core_ = std::make_unique<ops::CommandCore>(&ctx_, ddl_.get());
+    queries_ = std::make_unique<ops::CatalogQueries>(metastore_.get());
     auto names = CatalogNamesOf(metastore_.get());
     ASSERT_TRUE(names.ok()) << names.status().ToString();
     if (!names->empty()) catalog_->ResetAll(std::move(names).value());
@@ -70,6 +72,7 @@ class CatalogStackTest : public ::testing::Test {
   // Tears the layers down, top first. Idempotent.
   void CloseCatalogStack() {
     if (loads_) loads_->Shutdown();
+    queries_.reset();
     core_.reset();
     ddl_.reset();
     loads_.reset();
@@ -87,6 +90,7 @@ class CatalogStackTest : public ::testing::Test {
   CatalogContext ctx_;
   std::unique_ptr<DdlExecutor> ddl_;
   std::unique_ptr<ops::CommandCore> core_;
+  std::unique_ptr<ops::CatalogQueries> queries_;
 };
 
 }  // namespace ics::catalog::testing

@@ -69,7 +69,8 @@ int Run(int num_tables, int num_updates) {
     ctx.warehouse_dir = root + "/warehouse";
     DdlExecutor ddl(&ctx);
     ops::CommandCore commands(&ctx, &ddl);
-    mds::TableService service(&ctx, &commands);
+    ops::CatalogQueries queries(metastore.get());
+    mds::TableService service(&ctx, &commands, &queries);
 
     // Setup: one metastore txn of N tables (through the metastore, then the
     // catalog's names, as catalogd loads them at startup).

@@ -15,7 +15,7 @@ class TableRpcTest : public TableServiceTest {
  protected:
   void SetUp() override {
     TableServiceTest::SetUp();
-    tables_ = std::make_shared<mds::TableService>(&ctx_, core_.get());
+    tables_ = std::make_shared<mds::TableService>(&ctx_, core_.get(), queries_.get());
     ThriftServerOptions o;
     o.name = "table-service-test";
     o.bind_host = "127.0.0.1";

@@ -93,7 +93,7 @@ class TableServiceTest : public CatalogStackTest {
 
   void Open() {
     OpenCatalogStack(&fs_);
-    service_ = std::make_unique<mds::TableService>(&ctx_, core_.get());
+    service_ = std::make_unique<mds::TableService>(&ctx_, core_.get(), queries_.get());
   }
 
   void Close() {

@@ -24,6 +24,7 @@ Result<std::unique_ptr<CoreStack>> CoreStack::Open(Metastore* metastore, FileSys
   s->ctx_.warehouse_dir = std::move(warehouse_dir);
   s->ddl_ = std::make_unique<DdlExecutor>(&s->ctx_);
   s->core_ = std::make_unique<ops::CommandCore>(&s->ctx_, s->ddl_.get());
+  s->queries_ = std::make_unique<ops::CatalogQueries>(metastore);
   ICS_ASSIGN_OR_RETURN(ChangeSet names, CatalogNamesOf(metastore));
   if (!names.empty()) s->catalog_->ResetAll(std::move(names));
   return s;

@@ -19,6 +19,7 @@
 #include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/metastore/metastore.h"
+#include "catalogd/ops/catalog_queries.h"
 #include "catalogd/ops/command_core.h"
 #include "common/util/operation_log.h"
 
@@ -37,6 +38,7 @@ class CoreStack {
   CatalogContext* ctx() { return &ctx_; }
   DdlExecutor* ddl() { return ddl_.get(); }
   ops::CommandCore* core() { return core_.get(); }
+  ops::CatalogQueries* queries() { return queries_.get(); }
   OperationLog* operations() { return &operations_; }
 
  private:
@@ -49,6 +51,7 @@ class CoreStack {
   CatalogContext ctx_;
   std::unique_ptr<DdlExecutor> ddl_;
   std::unique_ptr<ops::CommandCore> core_;
+  std::unique_ptr<ops::CatalogQueries> queries_;
 };
 
 }  // namespace ics::catalog::testing
