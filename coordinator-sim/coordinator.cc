@@ -56,14 +56,9 @@ int Coordinator::subscriber_port() const {
 }
 
 Status Coordinator::Start() {
-  ThriftServerOptions ropts;
-  ropts.name = opts_.id + "-service";
-  ropts.bind_host = opts_.bind_host;
-  ropts.security = opts_.security;
-  ropts.port = opts_.port;
-  ropts.max_connections = 64;
-  ropts.metrics = metrics_.get();
-  rpc_ = std::make_unique<ThriftServer>(MakeCoordinatorServiceProcessor(executor_.get()), ropts);
+  rpc_ = std::make_unique<ThriftServer>(
+      MakeCoordinatorServiceProcessor(executor_.get()),
+      ThriftServerOptions{opts_, opts_.id + "-service", metrics_.get()});
   ICS_RETURN_IF_ERROR(rpc_->Start());
 
   statestore::StatestoreSubscriberOptions sopts;

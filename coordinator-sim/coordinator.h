@@ -24,6 +24,7 @@
 
 #include "common/codec/catalog_topic.h"
 #include "common/metrics/metrics.h"
+#include "common/rpc/endpoint_options.h"
 #include "common/rpc/tls.h"
 #include "common/util/mutex.h"
 #include "common/util/operation_log.h"
@@ -58,11 +59,16 @@ struct CoordinatorState {
   std::string registration_id;
 };
 
-struct CoordinatorOptions {
+// The endpoint is the CoordinatorService's (port 21000 by default, 64
+// connections); its address and TLS are also the subscriber callback
+// port's, and its TLS that of every outgoing connection.
+struct CoordinatorOptions : EndpointOptions {
+  CoordinatorOptions() {
+    port = 21000;
+    max_connections = 64;
+  }
   std::string id = "coordinator-0";
   std::string hostname = "127.0.0.1";
-  std::string bind_host = "127.0.0.1";
-  int port = 21000;             // CoordinatorService; 0 = free port
   int subscriber_port = 23000;  // 0 = free port
   std::string statestore_host = "127.0.0.1";
   int statestore_port = 24000;
@@ -89,9 +95,6 @@ struct CoordinatorOptions {
   bool enable_catalogd_ha = false;
   int catalogd_ha_failover_wait_ms = 30000;
   CatalogTopicFormat topic_format;  // --compact_catalog_topic (must match catalogd's)
-  // TLS for the CoordinatorService and subscriber ports and the connections
-  // to catalogd and the statestore, and the bind policy (common/rpc/tls.h).
-  RpcSecurity security;
   // Called on the statestore callback thread after a catalog topic update
   // advanced the topic's catalog version, with the new version: how a
   // benchmark timestamps "applied" where it happens. Empty by default.

@@ -50,16 +50,9 @@ std::shared_ptr<impala::StatestoreHaServiceIf> StatestoreHa::MakeHandler() {
 }
 
 Status StatestoreHa::Start() {
-  ThriftServerOptions so;
-  so.name = "statestore-ha";
-  so.bind_host = opts_.bind_host;
-  so.port = opts_.ha_port;
-  so.security = opts_.security;
-  so.max_connections = 16;
-  so.max_message_bytes = 1 << 20;
-  so.metrics = opts_.metrics;
   server_ = std::make_unique<ThriftServer>(
-      std::make_shared<impala::StatestoreHaServiceProcessor>(MakeHandler()), so);
+      std::make_shared<impala::StatestoreHaServiceProcessor>(MakeHandler()),
+      ThriftServerOptions{opts_, "statestore-ha", opts_.metrics});
   ICS_RETURN_IF_ERROR(server_->Start());
   {
     MutexLock l(&mu_);

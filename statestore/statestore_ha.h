@@ -51,16 +51,21 @@ class StatestoreHaServiceIf;
 
 namespace ics::statestore {
 
-struct StatestoreHaOptions {
-  std::string bind_host = "127.0.0.1";
-  int ha_port = 24020;  // this statestore's StatestoreHaService; 0 picks a free port
+// The endpoint is this statestore's StatestoreHaService (port 24020 by
+// default; 16 connections, 1 MiB messages); its TLS is also that of the
+// connections to the peer.
+struct StatestoreHaOptions : EndpointOptions {
+  StatestoreHaOptions() {
+    port = 24020;
+    max_connections = 16;
+    max_message_bytes = 1 << 20;
+  }
   std::string peer_host;
   int peer_ha_port = 24020;
-  std::string self_address;  // host:ha_port, sent in handshakes
+  std::string self_address;  // host:port, sent in handshakes
   bool force_active = false;
   std::chrono::milliseconds heartbeat_interval{100};
   std::chrono::milliseconds peer_timeout{3000};
-  RpcSecurity security;
   metrics::MetricRegistry* metrics = nullptr;
 };
 

@@ -68,13 +68,8 @@ StatestoreServer::~StatestoreServer() { Stop(); }
 
 Status StatestoreServer::Start() {
   ICS_RETURN_IF_ERROR(statestore_->Start());
-  ThriftServerOptions opts;
-  opts.name = "statestore";
-  opts.bind_host = options_.bind_host;
-  opts.security = options_.security;
-  opts.port = options_.port;
+  ThriftServerOptions opts{options_, "statestore", &metrics_};
   opts.max_message_bytes = options_.statestore.max_message_bytes;
-  opts.metrics = &metrics_;
   rpc_ = std::make_unique<ThriftServer>(
       std::make_shared<impala::StatestoreServiceProcessor>(
           std::make_shared<StatestoreServiceHandler>(statestore_.get())),

@@ -9,17 +9,18 @@
 #include <memory>
 #include <string>
 
+#include "common/rpc/endpoint_options.h"
 #include "common/rpc/thrift_server.h"
 #include "statestore/statestore.h"
 
 namespace ics::statestore {
 
-struct StatestoreServerOptions {
-  std::string bind_host = "127.0.0.1";
-  int port = 24000;
-  // TLS for the StatestoreService port and the statestore's connections to
-  // subscribers (it replaces statestore.tls), and the bind policy.
-  RpcSecurity security;
+// The StatestoreService port (24000 by default). Its `security` is also
+// the TLS of the statestore's connections to subscribers (it replaces
+// statestore.tls); the largest message it accepts is the broker's own
+// statestore.max_message_bytes, the bound of what it sends too.
+struct StatestoreServerOptions : EndpointOptions {
+  StatestoreServerOptions() { port = 24000; }
   StatestoreOptions statestore;
 };
 

@@ -161,7 +161,7 @@ int main(int argc, char** argv) {
   if (FLAGS_enable_statestored_ha) {
     ics::statestore::StatestoreHaOptions ho;
     ho.bind_host = opts.bind_host;
-    ho.ha_port = FLAGS_state_store_ha_port;
+    ho.port = FLAGS_state_store_ha_port;
     ho.peer_host = FLAGS_state_store_peer_host;
     ho.peer_ha_port = FLAGS_state_store_peer_ha_port;
     ho.self_address = opts.bind_host + ":" + std::to_string(FLAGS_state_store_ha_port);

@@ -96,14 +96,7 @@ Status StatestoreSubscriber::Start() {
   }
   if (options_.subscriber_id.empty()) return Status::InvalidArgument("empty subscriber_id");
 
-  ThriftServerOptions so;
-  so.name = "subscriber " + options_.subscriber_id;
-  so.bind_host = options_.bind_host;
-  so.security = options_.security;
-  so.port = options_.port;
-  so.max_connections = options_.max_connections;
-  so.max_message_bytes = options_.max_message_bytes;
-  so.metrics = options_.metrics;
+  const ThriftServerOptions so{options_, "subscriber " + options_.subscriber_id, options_.metrics};
   auto server = std::make_unique<ThriftServer>(
       std::make_shared<impala::StatestoreSubscriberProcessor>(std::make_shared<Handler>(this)), so);
   ICS_RETURN_IF_ERROR(server->Start());

@@ -97,17 +97,19 @@ struct TopicSubscription {
   bool min_version_on_request = false;
 };
 
-struct StatestoreSubscriberOptions {
+// The endpoint is the callback server's (port 0 picks a free port, see
+// port(); 64 connections, 1 GiB messages by default); its TLS is also that
+// of the connection to the statestore, and its max_message_bytes bounds
+// what the subscriber sends as well.
+struct StatestoreSubscriberOptions : EndpointOptions {
+  StatestoreSubscriberOptions() {
+    max_connections = 64;
+    max_message_bytes = 1ll << 30;
+  }
   std::string subscriber_id;  // unique per subscriber; required
   std::string statestore_host = "127.0.0.1";
   int statestore_port = 24000;
 
-  // The callback server. Port 0 picks a free port (see port()).
-  std::string bind_host = "127.0.0.1";
-  int port = 0;
-  // TLS for the callback port and the connection to the statestore, and the
-  // bind policy (common/rpc/tls.h).
-  RpcSecurity security;
   // Host name sent in the registration; empty: bind_host, or 127.0.0.1 when
   // bind_host is a wildcard address.
   std::string advertised_host;
@@ -157,9 +159,6 @@ struct StatestoreSubscriberOptions {
   // the reply path.
   int publish_timeout_ms = 300;
 
-  // The callback server.
-  int max_connections = 64;
-  int64_t max_message_bytes = 1ll << 30;
   metrics::MetricRegistry* metrics = nullptr;  // callback server counters (optional)
 };
 

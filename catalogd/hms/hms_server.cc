@@ -16,14 +16,7 @@ HmsServer::~HmsServer() { Stop(); }
 
 Status HmsServer::Start() {
   if (server_ != nullptr) return Status::Internal("HMS endpoint already started");
-  ThriftServerOptions so;
-  so.name = "hms-endpoint";
-  so.bind_host = opts_.bind_host;
-  so.security = opts_.security;
-  so.port = opts_.port;
-  so.max_connections = opts_.max_connections;
-  so.max_message_bytes = opts_.max_message_bytes;
-  so.metrics = opts_.metrics;
+  const ThriftServerOptions so{opts_, "hms-endpoint", opts_.metrics};
   auto server = std::make_unique<ThriftServer>(
       std::make_shared<hive::ThriftHiveMetastoreProcessor>(handler_), so);
   ICS_RETURN_IF_ERROR(server->Start());

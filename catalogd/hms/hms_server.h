@@ -18,6 +18,7 @@
 
 #include "catalogd/hms/hms_core.h"
 #include "common/metrics/metrics.h"
+#include "common/rpc/endpoint_options.h"
 #include "common/rpc/tls.h"
 #include "common/util/status.h"
 
@@ -29,12 +30,9 @@ namespace ics::catalog::hms {
 
 class HmsHandler;
 
-struct HmsServerOptions {
-  std::string bind_host = "127.0.0.1";
-  int port = 9083;
-  RpcSecurity security;  // TLS and the bind policy (common/rpc/tls.h)
-  int max_connections = 256;
-  int64_t max_message_bytes = 256ll << 20;
+// The port (9083 by default, as the Hive Metastore's) and the core's options.
+struct HmsServerOptions : EndpointOptions {
+  HmsServerOptions() { port = 9083; }
   HmsCoreOptions core;
   metrics::MetricRegistry* metrics = nullptr;  // RPC server counters (optional)
 };

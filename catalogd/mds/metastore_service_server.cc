@@ -62,14 +62,8 @@ Status MetastoreServiceServer::Start() {
   if (started_ || stopped_) return Status::Internal("metastore service server already started");
   auto mux = std::make_shared<apache::thrift::TMultiplexedProcessor>();
   for (const Service& s : services_) mux->registerProcessor(s.name, s.processor);
-  ThriftServerOptions ropts;
-  ropts.name = "metastore-service";
-  ropts.bind_host = options_.bind_host;
-  ropts.security = options_.security;
-  ropts.port = options_.port;
-  ropts.max_message_bytes = options_.max_message_bytes;
-  ropts.metrics = options_.metrics;
-  rpc_ = std::make_unique<ThriftServer>(std::move(mux), ropts);
+  rpc_ = std::make_unique<ThriftServer>(
+      std::move(mux), ThriftServerOptions{options_, "metastore-service", options_.metrics});
   started_ = true;
   ICS_RETURN_IF_ERROR(rpc_->Start());
   std::string names;

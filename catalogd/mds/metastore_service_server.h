@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "common/metrics/metrics.h"
+#include "common/rpc/endpoint_options.h"
 #include "common/rpc/tls.h"
 #include "common/util/status.h"
 
@@ -41,11 +42,8 @@ class CommandCore;
 }  // namespace ops
 struct CatalogContext;
 
-struct MetastoreServiceOptions {
-  std::string bind_host = "127.0.0.1";
-  int port = 26100;      // 0 = pick a free port
-  RpcSecurity security;  // TLS and the bind policy (common/rpc/tls.h)
-  int64_t max_message_bytes = 256ll << 20;
+struct MetastoreServiceOptions : EndpointOptions {
+  MetastoreServiceOptions() { port = 26100; }
   // Partition write streams: idle expiry and staging bound (per stream).
   int64_t write_stream_idle_timeout_ms = 5 * 60 * 1000;
   int64_t write_stream_max_staged_bytes = 256ll << 20;

@@ -246,25 +246,15 @@ Status CatalogServer::StartDoors() {
           : std::function<Status()>([admitting_role] { return admitting_role->CheckActive(); }));
   queries_ = std::make_unique<ops::CatalogQueries>(metastore_.get());
 
-  ThriftServerOptions ropts;
-  ropts.name = "catalog-service";
-  ropts.bind_host = opts_.bind_host;
-  ropts.security = opts_.security;
-  ropts.port = opts_.port;
-  ropts.max_message_bytes = opts_.max_message_bytes;
-  ropts.metrics = metrics_.get();
-  rpc_ = std::make_unique<ThriftServer>(
-      MakeCatalogServiceProcessor(
-          HandlerDeps{ctx_.get(), core_.get(), fetcher_.get(), opts_.sync_ddl_timeout_ms,
-                      events_.get(), role_.get()}),
-      ropts);
+  rpc_ =
+      std::make_unique<ThriftServer>(MakeCatalogServiceProcessor(HandlerDeps{
+                                         ctx_.get(), core_.get(), fetcher_.get(),
+                                         opts_.sync_ddl_timeout_ms, events_.get(), role_.get()}),
+                                     ThriftServerOptions{opts_, "catalog-service", metrics_.get()});
   ICS_RETURN_IF_ERROR(rpc_->Start());
   if (opts_.hms_port >= 0) {
     hms::HmsServerOptions hopts;
-    hopts.bind_host = opts_.bind_host;
-    hopts.security = opts_.security;
-    hopts.port = opts_.hms_port;
-    hopts.max_message_bytes = opts_.max_message_bytes;
+    static_cast<EndpointOptions&>(hopts) = OnPort(opts_, opts_.hms_port);
     hopts.metrics = metrics_.get();
     hopts.core.warehouse_dir = opts_.warehouse_dir;
     hms_ = std::make_unique<hms::HmsServer>(queries_.get(), core_.get(), hopts);
@@ -272,10 +262,7 @@ Status CatalogServer::StartDoors() {
   }
   if (opts_.metastore_service_port >= 0) {
     MetastoreServiceOptions mopts;
-    mopts.bind_host = opts_.bind_host;
-    mopts.security = opts_.security;
-    mopts.port = opts_.metastore_service_port;
-    mopts.max_message_bytes = opts_.max_message_bytes;
+    static_cast<EndpointOptions&>(mopts) = OnPort(opts_, opts_.metastore_service_port);
     mopts.metrics = metrics_.get();
     mopts.write_streams_max_staged_bytes = opts_.metastore_write_streams_max_staged_bytes;
     mopts.write_streams_max_open = opts_.metastore_write_streams_max_open;

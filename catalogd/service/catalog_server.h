@@ -23,6 +23,7 @@
 #include "catalogd/topic/catalog_topic_publisher.h"
 #include "catalogd/topic/topic_pusher.h"
 #include "common/metrics/metrics.h"
+#include "common/rpc/endpoint_options.h"
 #include "common/rpc/tls.h"
 #include "common/util/audit_log.h"
 #include "common/util/operation_log.h"
@@ -57,12 +58,15 @@ class FileSystem;
 class Metastore;
 struct CatalogContext;
 
-struct CatalogServerOptions {
-  std::string bind_host = "127.0.0.1";
-  int port = 26000;
-  // TLS and the bind policy for every port and outgoing connection
-  // (CatalogService, HMS endpoint, metastore services, subscriber).
-  RpcSecurity security;
+// The endpoint is the CatalogService's (port 26000 by default, 1 GiB
+// messages); the HMS endpoint and the metastore services listen as it does
+// on their own ports, the subscriber on its address with its TLS, and its
+// TLS is that of every outgoing connection.
+struct CatalogServerOptions : EndpointOptions {
+  CatalogServerOptions() {
+    port = 26000;
+    max_message_bytes = 1ll << 30;
+  }
   std::string hostname = "127.0.0.1";  // advertised to the statestore
   std::string data_dir = "./catalogd-data";
   std::string warehouse_dir;           // default: <data_dir>/warehouse
@@ -94,7 +98,6 @@ struct CatalogServerOptions {
   int num_loading_threads = 0;  // 0: one per CPU core
   int sync_ddl_timeout_ms = 60000;
   PartialFetchOptions fetch;
-  int64_t max_message_bytes = 1ll << 30;
   // HMS event processor (catalogd/events): how often the notification log
   // is polled for external changes; <= 0 disables it.
   int hms_event_polling_interval_ms = 1000;

@@ -43,6 +43,7 @@
 
 #include <thrift/TProcessor.h>
 
+#include "common/rpc/endpoint_options.h"
 #include "common/rpc/tls.h"
 #include "common/util/mutex.h"
 #include "common/util/status.h"
@@ -57,22 +58,12 @@ namespace metrics {
 class MetricRegistry;
 }
 
-struct ThriftServerOptions {
-  std::string name = "thrift-server";  // for logs and the `server` metric label
-  std::string bind_host = "127.0.0.1";  // see bind_policy.h for what else may be bound
-  int port = 0;                         // 0 = pick a free port
-  // TLS (security.tls non-null) makes every connection handshake first,
-  // within min(message_timeout_ms, 10 s); with mTLS the client certificate's
-  // subject is the peer's identity (peer.h).
-  RpcSecurity security;
-  int max_connections = 256;
-  int64_t max_message_bytes = 256ll << 20;
-  int64_t max_message_memory_bytes = 1ll << 30;
-  int idle_timeout_ms = 10 * 60 * 1000;  // waiting for the next request
-  int message_timeout_ms = 30 * 1000;    // from a request's first byte to its last
-  int send_timeout_ms = 60 * 1000;
-  int min_idle_ms_to_evict = 1000;
-  // Optional: counters and gauges labelled server=<name> are registered here.
+// The port's settings (endpoint_options.h), the server's name for logs and
+// the `server` metric label, and where its counters and gauges labelled
+// server=<name> are registered (optional). Aggregate-initialized from a
+// server's options: ThriftServerOptions{options, "name", metrics}.
+struct ThriftServerOptions : EndpointOptions {
+  std::string name = "thrift-server";
   metrics::MetricRegistry* metrics = nullptr;
 };
 
