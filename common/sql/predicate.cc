@@ -1,6 +1,7 @@
 #include "common/sql/predicate.h"
 
 #include <algorithm>
+#include <charconv>
 #include <iterator>
 #include <set>
 #include <string>
@@ -52,6 +53,14 @@ const HiveValue& ValueOf(const PredicateNode& n, const std::vector<HiveValue>& k
       *scratch = v.is_null() ? HiveValue::Null() : Negate(v);
       return *scratch;
     }
+    case Kind::kAsInt: {
+      HiveValue inner;
+      const HiveValue& v = ValueOf(*n.children[0], keys, &inner);
+      std::optional<int64_t> x;
+      if (v.kind == HiveValue::Kind::kString) x = ParsePlainInteger(v.s);
+      *scratch = x ? HiveValue::Int(*x) : HiveValue::Null();
+      return *scratch;
+    }
     default: {
       const Tri t = TruthOf(n, keys);
       *scratch = t == Tri::kUnknown ? HiveValue::Null() : HiveValue::Bool(t == Tri::kTrue);
@@ -86,7 +95,8 @@ Tri TruthOf(const PredicateNode& n, const std::vector<HiveValue>& keys) {
     case Kind::kConst:
     case Kind::kKey:
     case Kind::kConvert:
-    case Kind::kNegate: {
+    case Kind::kNegate:
+    case Kind::kAsInt: {
       HiveValue scratch;
       const HiveValue& v = ValueOf(n, keys, &scratch);
       if (v.kind != HiveValue::Kind::kBool) return Tri::kUnknown;
@@ -133,7 +143,9 @@ Tri TruthOf(const PredicateNode& n, const std::vector<HiveValue>& keys) {
       if (s.kind != HiveValue::Kind::kString || p.kind != HiveValue::Kind::kString) {
         return Tri::kUnknown;
       }
-      return TriOf(LikeMatches(s.s, p.s) != n.negated);
+      const bool m =
+          n.like == LikeSyntax::kRegexSubset ? RegexSubsetMatches(s.s, p.s) : LikeMatches(s.s, p.s);
+      return TriOf(m != n.negated);
     }
     case Kind::kNot:
       return Not(TruthOf(*n.children[0], keys));
@@ -341,6 +353,84 @@ bool LikeMatches(std::string_view s, std::string_view pattern) {
   }
   while (pi < pat.size() && pat[pi].first == Tok::kAny) ++pi;
   return pi == pat.size();
+}
+
+namespace {
+
+// One element of a regular-expression-subset pattern: a byte (or any byte),
+// optionally repeated zero or more times.
+struct PatternItem {
+  bool any = false;
+  char ch = 0;
+  bool star = false;
+};
+
+// The items of `p`, or the first problem.
+std::optional<PatternProblem> CompileRegexSubset(std::string_view p,
+                                                 std::vector<PatternItem>* out) {
+  for (size_t i = 0; i < p.size(); ++i) {
+    const char c = p[i];
+    if (c == '*') {
+      if (out->empty() || out->back().star) {
+        return PatternProblem{i, "'*' must follow a character or '.' in a LIKE pattern"};
+      }
+      out->back().star = true;
+      continue;
+    }
+    PatternItem item;
+    if (c == '\\') {
+      if (i + 1 >= p.size()) return PatternProblem{i, "LIKE pattern ends with a lone '\\'"};
+      item.ch = p[++i];
+    } else if (c == '.') {
+      item.any = true;
+    } else if (std::string_view("[](){}+?|^$").find(c) != std::string_view::npos) {
+      return PatternProblem{i, std::string("regular-expression operator '") + c +
+                                   "' is not supported in LIKE patterns (supported: '.', '*', "
+                                   "'\\')"};
+    } else {
+      item.ch = c;
+    }
+    out->push_back(item);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<PatternProblem> CheckRegexSubset(std::string_view pattern) {
+  std::vector<PatternItem> items;
+  return CompileRegexSubset(pattern, &items);
+}
+
+bool RegexSubsetMatches(std::string_view v, std::string_view pattern) {
+  std::vector<PatternItem> pat;
+  if (CompileRegexSubset(pattern, &pat)) return false;
+  // reach[j]: the items so far can match the first j bytes of v.
+  std::vector<char> reach(v.size() + 1, 0), next(v.size() + 1, 0);
+  reach[0] = 1;
+  for (const PatternItem& item : pat) {
+    std::fill(next.begin(), next.end(), 0);
+    for (size_t j = 0; j <= v.size(); ++j) {
+      const bool step = j > 0 && (item.any || v[j - 1] == item.ch);
+      if (item.star) {
+        // zero repetitions, or one more after a match of j - 1 bytes
+        next[j] = reach[j] || (step && next[j - 1]);
+      } else {
+        next[j] = step && reach[j - 1];
+      }
+    }
+    reach.swap(next);
+  }
+  return reach[v.size()] != 0;
+}
+
+std::optional<int64_t> ParsePlainInteger(std::string_view text) {
+  if (text.empty() || text.size() > 20) return std::nullopt;
+  int64_t v = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc() || ptr != end) return std::nullopt;
+  return v;
 }
 
 Predicate::Predicate(PredicateNodePtr root) : root_(std::move(root)) {

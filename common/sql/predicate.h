@@ -19,6 +19,12 @@
 // front end bounds the nesting of what it builds (AND/OR chains and IN
 // lists are flat: one node with many children).
 //
+// Hive's text semantics (the HMS filter dialect) take two more pieces: an
+// integer key's stored text read as a number (kAsInt; text that is not an
+// integer is NULL, so it matches no comparison: Hive's text-vs-number
+// comparison) and LIKE as a whole-value regular-expression subset
+// (LikeSyntax::kRegexSubset).
+//
 // Thread-safety: a Predicate is immutable; Matches() and Constraints() may
 // run concurrently.
 #pragma once
@@ -28,6 +34,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -54,17 +61,45 @@ std::optional<HiveValue> ConvertValue(const HiveValue& v, ValueClass from, Value
 // literally. Time proportional to |value| x |pattern| at worst.
 bool LikeMatches(std::string_view value, std::string_view pattern);
 
+// The regular-expression subset the Hive Metastore's filter LIKE takes,
+// matched against the whole value: a literal byte, '.' (any byte), a postfix
+// '*' (zero or more of the byte or '.' before it) and '\' (the next byte
+// taken literally). No other regular-expression operator is part of it.
+struct PatternProblem {
+  size_t offset = 0;    // byte offset of the offending character in the pattern
+  std::string message;  // what is wrong, without a position
+};
+// nullopt when `pattern` is in the subset; otherwise the first problem.
+std::optional<PatternProblem> CheckRegexSubset(std::string_view pattern);
+// True if the whole `value` matches `pattern`; false for a pattern that
+// CheckRegexSubset rejects. Time proportional to |value| x |pattern|, no
+// backtracking.
+bool RegexSubsetMatches(std::string_view value, std::string_view pattern);
+
+// A whole partition value read as a plain decimal integer, the way the Hive
+// Metastore reads values of integer-typed keys: an optional '-', then
+// digits, at most 20 bytes, within int64. nullopt for anything else
+// ("+1", " 1", "1.0", "__HIVE_DEFAULT_PARTITION__", 2^63).
+std::optional<int64_t> ParsePlainInteger(std::string_view text);
+
+// Which pattern language a kLike node speaks.
+enum class LikeSyntax : uint8_t {
+  kSql,          // LikeMatches: '%', '_', '\'
+  kRegexSubset,  // RegexSubsetMatches: the Hive Metastore's whole-value subset
+};
+
 struct PredicateNode {
   enum class Kind : uint8_t {
     kConst,    // constant
     kKey,      // the value of partition key `key`
     kConvert,  // children[0] converted to class `type` (NULL if not valid)
+    kAsInt,    // children[0] (text) read by ParsePlainInteger, NULL if not one
     kNegate,   // -children[0] (a number)
     kCompare,  // children[0] op children[1]
     kIn,       // children[0] [NOT] IN (children[1..])
     kBetween,  // children[0] [NOT] BETWEEN children[1] AND children[2]
     kIsNull,   // children[0] IS [NOT] NULL
-    kLike,     // children[0] [NOT] LIKE children[1] (strings)
+    kLike,     // children[0] [NOT] LIKE children[1] (strings), `like` syntax
     kNot,      // NOT children[0]
     kAnd,      // children, all of them
     kOr,       // children, any of them
@@ -73,6 +108,7 @@ struct PredicateNode {
   ValueClass type = ValueClass::kNull;  // of the node's value
   BinaryOp op = BinaryOp::kEq;          // kCompare: one of = != < <= > >=
   bool negated = false;                 // NOT IN, NOT BETWEEN, IS NOT NULL, NOT LIKE
+  LikeSyntax like = LikeSyntax::kSql;   // kLike
   size_t key = 0;                       // kKey
   HiveValue constant;                   // kConst
   std::vector<std::unique_ptr<PredicateNode>> children;
