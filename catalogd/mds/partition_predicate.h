@@ -1,6 +1,7 @@
 // PartitionPredicate: a parsed partition filter (partition_filter.h) bound
 // to one table's partition keys — columns resolved to key positions,
-// literals converted to the key types — into the shared partition predicate
+// literals converted to the key types, by the filter language's binder
+// (common/sql/filter_binder.h) — into the shared partition predicate
 // (common/sql/predicate.h), which evaluates it against a partition's values
 // and describes what it asks of each key so an index can narrow the search
 // (KeyConstraint).
@@ -21,15 +22,14 @@
 
 #include "catalogd/mds/partition_filter.h"
 #include "common/hive/typed_value.h"
+#include "common/sql/filter_binder.h"
 #include "common/sql/predicate.h"
 #include "common/util/result.h"
 
 namespace ics::catalog::mds {
 
-struct PartitionKeyInfo {
-  std::string name;  // lower-case
-  KeyKind kind = KeyKind::kString;
-};
+// A partition key: its name (lower-case) and kind.
+using PartitionKeyInfo = sql::FilterKey;
 
 // What a filter requires of one key (the shared predicate's constraint).
 using sql::KeyConstraint;
@@ -41,11 +41,11 @@ class PartitionPredicate {
   // Binds `filter` (may be null: matches everything) to `keys`.
   // INVALID_ARGUMENT with the position for an unknown key or a literal that
   // does not fit its key's type.
-  static Result<PartitionPredicate> Bind(const FilterNode* filter,
-                                         const std::vector<PartitionKeyInfo>& keys);
+  [[nodiscard]] static Result<PartitionPredicate> Bind(const FilterNode* filter,
+                                                       const std::vector<PartitionKeyInfo>& keys);
   // Parse + Bind.
-  static Result<PartitionPredicate> Compile(std::string_view filter,
-                                            const std::vector<PartitionKeyInfo>& keys);
+  [[nodiscard]] static Result<PartitionPredicate> Compile(
+      std::string_view filter, const std::vector<PartitionKeyInfo>& keys);
 
   bool matches_all() const { return predicate_.matches_all(); }
 

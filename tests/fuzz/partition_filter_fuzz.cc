@@ -1,7 +1,8 @@
-// The partition list filter of PartitionService.ListPartitions
-// (catalogd/mds/partition_filter.h), parsed, bound to typed partition keys
-// (partition_predicate.h), evaluated and asked for its per-key constraints
-// (what an index uses).
+// The partition list filter of PartitionService.ListPartitions: the
+// ListPartitions dialect of the one filter parser (common/sql/filter_parser.h,
+// through catalogd/mds/partition_filter.h), parsed, bound to typed partition
+// keys (partition_predicate.h), evaluated and asked for its per-key
+// constraints (what an index uses).
 #include <cstdint>
 #include <string>
 #include <string_view>
