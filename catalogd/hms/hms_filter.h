@@ -1,6 +1,10 @@
-// HmsPartitionFilter: the filter language of the Hive Metastore's
-// get_partitions_by_filter call, parsed and bound to one table's partition
-// keys, then evaluated against each partition's values.
+// HmsPartitionFilter: the filter of the Hive Metastore's
+// get_partitions_by_filter, bound to one table's partition keys and
+// evaluated against each partition's values. The language is the Hive
+// Metastore dialect of the one partition filter language
+// (common/sql/filter_parser.h, filter_dialects.h); this class binds it to a
+// table's FieldSchema keys and evaluates the shared predicate
+// (common/sql/predicate.h) over the partitions' stored text.
 //
 // Grammar (keywords and key names case-insensitive):
 //   filter     := or
@@ -19,12 +23,9 @@
 //     comparison. Every other comparison compares the value's text with the
 //     literal's text (byte order); an integer literal is its decimal text.
 //   - LIKE takes a regular expression that must match the whole value, as
-//     the Hive Metastore does (`part like "2020-.*"`). The supported subset is
-//     literal characters, '.' (any character), a postfix '*' (zero or more of
-//     the previous character or '.') and '\' to quote the next character;
-//     any other regular-expression operator is rejected. Matching takes time
-//     proportional to pattern length x value length (no backtracking).
-//     The regular expression must be on the right (key LIKE "...").
+//     the Hive Metastore does (`part like "2020-.*"`): the subset of
+//     sql::RegexSubsetMatches. The regular expression must be on the right
+//     (key LIKE "...").
 //   - `literal op key` means the same as `key flipped-op literal`.
 // Errors (INVALID_ARGUMENT) name the 0-based byte position, e.g.
 //   "filter: unknown partition key 'yr' at position 0 (keys: year, month)".
@@ -35,44 +36,42 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
-#include "hive_metastore_types.h"
+#include "common/sql/filter_dialects.h"
+#include "common/sql/predicate.h"
 #include "common/util/result.h"
+#include "hive_metastore_types.h"
 
 namespace ics::catalog::hms {
 
-inline constexpr size_t kMaxHmsFilterBytes = 64 << 10;
-inline constexpr int kMaxHmsFilterDepth = 100;
+inline constexpr size_t kMaxHmsFilterBytes = sql::kHmsFilterMaxBytes;
+inline constexpr int kMaxHmsFilterDepth = sql::kHmsFilterMaxDepth;
 
 class HmsPartitionFilter {
  public:
-  struct Node;  // the parsed tree (hms_filter.cc)
-
   // Parses `text` against the partition keys (name and Hive type) of a
   // table. An empty or blank filter matches every partition.
-  static Result<HmsPartitionFilter> Parse(std::string_view text,
-                                          const std::vector<hive::FieldSchema>& keys);
+  [[nodiscard]] static Result<HmsPartitionFilter> Parse(std::string_view text,
+                                                        const std::vector<hive::FieldSchema>& keys);
 
   // True if a partition with these values (one per key, in key order)
   // satisfies the filter. Values of the wrong count never match.
   bool Matches(const std::vector<std::string>& values) const;
 
-  HmsPartitionFilter(HmsPartitionFilter&&) noexcept;
-  HmsPartitionFilter& operator=(HmsPartitionFilter&&) noexcept;
-  ~HmsPartitionFilter();
-
  private:
-  HmsPartitionFilter();
-  std::unique_ptr<Node> root_;  // nullptr: matches everything
+  HmsPartitionFilter(sql::Predicate predicate, size_t num_keys)
+      : predicate_(std::move(predicate)), num_keys_(num_keys) {}
+
+  sql::Predicate predicate_;
   size_t num_keys_ = 0;
 };
 
 // Whole-value match of the regular-expression subset described above.
 // INVALID_ARGUMENT (with the position) for unsupported or malformed patterns.
-Result<bool> HmsLikeMatches(std::string_view pattern, std::string_view value);
+[[nodiscard]] Result<bool> HmsLikeMatches(std::string_view pattern, std::string_view value);
 
 }  // namespace ics::catalog::hms

@@ -1,6 +1,7 @@
-// The HMS filter language (catalogd/hms/hms_filter.h) of
-// get_partitions_by_filter, parsed against a table's partition keys and
-// evaluated, plus the LIKE subset on its own.
+// The HMS filter of get_partitions_by_filter: the Hive Metastore dialect of
+// the one filter parser (common/sql/filter_parser.h, through
+// catalogd/hms/hms_filter.h), parsed against a table's partition keys and
+// evaluated over the partitions' text, plus the LIKE subset on its own.
 //
 // Input: the whole input is a filter over keys (year int, region string,
 // day string); it is also split at its first NUL byte into a LIKE pattern
