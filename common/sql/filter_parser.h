@@ -75,7 +75,13 @@ enum class FilterTyping : uint8_t {
 };
 
 // Everything that distinguishes one filter dialect from another. A field's
-// comment says what it changes; messages are the dialect's own words.
+// comment says what it changes; messages are the dialect's own words. A
+// message must be set when the dialect's switches make it reachable
+// (like_refused when like is kNone, expected_operator without bare
+// operands, expected_literal and expected_key with key_against_literal).
+// Messages of constructs only one dialect has today (IN, BETWEEN, CAST,
+// ...) are fixed in the parser; a dialect that words them differently
+// turns them into fields here.
 struct FilterDialect {
   // ---- limits ----
   size_t max_bytes = 0;
