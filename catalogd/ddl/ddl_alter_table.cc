@@ -6,7 +6,10 @@
 #include <algorithm>
 
 #include "catalogd/catalog/catalog_objects.h"
-#include "catalogd/ddl/ddl_internal.h"
+#include "catalogd/ddl/ddl_locations_internal.h"
+#include "catalogd/ddl/ddl_operations_internal.h"
+#include "catalogd/ddl/ddl_partition_specs_internal.h"
+#include "catalogd/ddl/ddl_schema_internal.h"
 #include "catalogd/loader/partition_stats_params.h"
 #include "common/hive/file_format.h"
 #include "common/hive/names.h"

@@ -6,7 +6,8 @@
 #include <set>
 
 #include "catalogd/catalog/catalog_objects.h"
-#include "catalogd/ddl/ddl_internal.h"
+#include "catalogd/ddl/ddl_locations_internal.h"
+#include "catalogd/ddl/ddl_operations_internal.h"
 #include "common/hive/names.h"
 
 namespace ics::catalog::ddl {

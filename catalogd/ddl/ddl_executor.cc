@@ -1,8 +1,8 @@
 // DdlExecutor: request validation and dispatch to the operations in
-// ddl_*.cc (see ddl_internal.h).
+// ddl_*.cc (see ddl_operations_internal.h).
 #include "catalogd/ddl/ddl_executor.h"
 
-#include "catalogd/ddl/ddl_internal.h"
+#include "catalogd/ddl/ddl_operations_internal.h"
 
 namespace ics::catalog {
 

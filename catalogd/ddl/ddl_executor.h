@@ -185,7 +185,7 @@ struct TableChange {
 // sent it (Impala's DDL params are translated into these where they overlap).
 
 // CREATE DATABASE. The name is validated and lower-cased; an empty location
-// is <warehouse>/<name>.db, a given one is normalized (ddl_internal.h,
+// is <warehouse>/<name>.db, a given one is normalized (ddl_locations_internal.h,
 // NormalizeLocation); an empty owner is the context's default owner. The
 // directory is created after the commit (its failure undoes the commit).
 struct CreateDatabaseCommand {
@@ -213,7 +213,7 @@ struct AlterDatabaseCommand {
 
 // CREATE TABLE / VIEW from a whole metastore object. Names, columns and
 // partition keys are validated (one rule set: ValidateColumns in
-// ddl_internal.h); an empty table type is MANAGED_TABLE, or EXTERNAL_TABLE
+// ddl_schema_internal.h); an empty table type is MANAGED_TABLE, or EXTERNAL_TABLE
 // when the EXTERNAL parameter is TRUE; a table without storage formats gets
 // the text formats; an empty location is the default one under the
 // database. The table's directory is created after the commit.

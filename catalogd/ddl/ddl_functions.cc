@@ -3,7 +3,7 @@
 // built from the argument types with TypeToString.
 
 #include "catalogd/catalog/catalog_objects.h"
-#include "catalogd/ddl/ddl_internal.h"
+#include "catalogd/ddl/ddl_operations_internal.h"
 #include "common/hive/names.h"
 #include "common/types/column_type.h"
 

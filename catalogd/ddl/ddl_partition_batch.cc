@@ -6,7 +6,10 @@
 #include <map>
 #include <set>
 
-#include "catalogd/ddl/ddl_internal.h"
+#include "catalogd/ddl/ddl_locations_internal.h"
+#include "catalogd/ddl/ddl_operations_internal.h"
+#include "catalogd/ddl/ddl_partition_specs_internal.h"
+#include "catalogd/ddl/ddl_schema_internal.h"
 #include "common/hive/partition_name.h"
 
 namespace ics::catalog::ddl {

@@ -6,48 +6,13 @@
 #include <set>
 
 #include "catalogd/catalog/catalog_objects.h"
-#include "catalogd/ddl/ddl_internal.h"
+#include "catalogd/ddl/ddl_locations_internal.h"
+#include "catalogd/ddl/ddl_operations_internal.h"
+#include "catalogd/ddl/ddl_partition_specs_internal.h"
 #include "common/hive/names.h"
 #include "common/hive/partition_name.h"
 
 namespace ics::catalog::ddl {
-
-// The loaded, partitioned, non-view table an ALTER ... PARTITION works on.
-Result<TablePtr> PartitionedTable(CatalogContext* ctx, const TableRef& t) {
-  ICS_ASSIGN_OR_RETURN(TablePtr old, LoadedTableLocked(ctx, t));
-  if (old->is_view()) {
-    return Status::InvalidArgument("Partition operations are not allowed on a view: " + t.full());
-  }
-  if (!old->is_partitioned())
-    return Status::InvalidArgument("Table is not partitioned: " + t.full());
-  return old;
-}
-
-// A new partition of `hms` with `values`, at `location`.
-hive::Partition NewPartition(const hive::Table& hms, std::vector<std::string> values,
-                             const std::string& location) {
-  hive::Partition part;
-  part.values = std::move(values);
-  part.dbName = hms.dbName;
-  part.tableName = hms.tableName;
-  part.createTime = NowSeconds();
-  part.sd = hms.sd;
-  part.sd.location = location;
-  part.parameters[kLastDdlTimeParam] = std::to_string(part.createTime);
-  return part;
-}
-
-MetastoreOp AddPartitionOp(const hive::Partition& part) {
-  return MetastoreOp::AddPartition(part.dbName, part.tableName, part);
-}
-
-MetastoreTxn DropPartitionsTxn(const TableRef& t, const std::vector<std::string>& names) {
-  MetastoreTxn txn;
-  for (const std::string& name : names) {
-    txn.ops.push_back(MetastoreOp::DropPartition(t.db, t.table, name));
-  }
-  return txn;
-}
 
 namespace {
 
@@ -90,12 +55,6 @@ Result<DdlOutcome> CommitNewPartitions(CatalogContext* ctx, const TableRef& t,
 }
 
 }  // namespace
-
-Result<std::string> TableLocation(const hive::Table& hms, const TableRef& t) {
-  if (hms.sd.location.empty())
-    return Status::InvalidArgument("Table " + t.full() + " has no location");
-  return NormalizeLocation(hms.sd.location);
-}
 
 Result<DdlOutcome> AddPartitions(CatalogContext* ctx, const TableRef& t,
                                  const impala::TAlterTableAddPartitionParams& p) {

@@ -8,7 +8,8 @@
 #include <set>
 
 #include "catalogd/catalog/catalog_objects.h"
-#include "catalogd/ddl/ddl_internal.h"
+#include "catalogd/ddl/ddl_operations_internal.h"
+#include "catalogd/ddl/ddl_partition_specs_internal.h"
 #include "common/hive/names.h"
 #include "common/hive/partition_name.h"
 

@@ -13,7 +13,8 @@
 #include <algorithm>
 #include <map>
 
-#include "catalogd/ddl/ddl_internal.h"
+#include "catalogd/ddl/ddl_operations_internal.h"
+#include "catalogd/ddl/ddl_partition_specs_internal.h"
 #include "catalogd/loader/partition_stats_params.h"
 #include "common/hive/column_stats.h"
 #include "common/hive/names.h"

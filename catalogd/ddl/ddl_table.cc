@@ -2,7 +2,9 @@
 #include <glog/logging.h>
 
 #include "catalogd/catalog/catalog_objects.h"
-#include "catalogd/ddl/ddl_internal.h"
+#include "catalogd/ddl/ddl_locations_internal.h"
+#include "catalogd/ddl/ddl_operations_internal.h"
+#include "catalogd/ddl/ddl_schema_internal.h"
 #include "catalogd/loader/partition_stats_params.h"
 #include "common/hive/file_format.h"
 #include "common/hive/names.h"
@@ -122,29 +124,6 @@ Result<DdlOutcome> CreateTable(CatalogContext* ctx, const CreateTableCommand& c)
     }
   }
   return CreateCommon(ctx, t, std::move(hms), c.if_not_exists);
-}
-
-Status CheckSupportedFormat(FF::type format) {
-  switch (format) {
-    case FF::TEXT:
-    case FF::RC_FILE:
-    case FF::SEQUENCE_FILE:
-    case FF::AVRO:
-    case FF::PARQUET:
-    case FF::ORC:
-    case FF::JSON:
-      return Status::OK();
-    default:
-      return Status::NotImplemented("Tables stored as " + impala::to_string(format) +
-                                    " are not supported by this catalog service");
-  }
-}
-
-void SetFileFormat(FF::type format, hive::StorageDescriptor* sd) {
-  const HmsFormat f = HmsFormatOf(format);
-  sd->inputFormat = f.input_format;
-  sd->outputFormat = f.output_format;
-  sd->serdeInfo.serializationLib = f.serde_lib;
 }
 
 Result<DdlOutcome> CreateTable(CatalogContext* ctx, const impala::TCreateTableParams& p) {

@@ -1,9 +1,10 @@
 // DdlExecutor::ChangeTable: a single-table change planned as TableEdits (a
 // new definition, version archiving, column statistics), run through the
-// same steps as every DDL (ddl_internal.h).
+// same steps as every DDL (ddl_steps_internal.h).
 #include <glog/logging.h>
 
-#include "catalogd/ddl/ddl_internal.h"
+#include "catalogd/ddl/ddl_operations_internal.h"
+#include "catalogd/ddl/ddl_schema_internal.h"
 
 namespace ics::catalog::ddl {
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "catalogd/ddl/ddl_internal.h"
+#include "catalogd/ddl/ddl_operations_internal.h"
 #include "catalogd/loader/partition_stats_params.h"
 
 namespace ics::catalog::ddl {

@@ -20,7 +20,7 @@
 // listing fails, a column type does not parse), the table is invalidated:
 // replaced by a names-only state that the next use reloads.
 //
-// Lock order (as DDL, ddl_internal.h): database lock -> table locks ->
+// Lock order (as DDL, catalogd/ddl/ddl_steps_internal.h): database lock -> table locks ->
 // catalog internals. Callers hold no table lock.
 //
 // Thread-safety: stateless functions over a thread-safe context.

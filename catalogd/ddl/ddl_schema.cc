@@ -1,0 +1,108 @@
+// Storage formats, columns and column statistics checks (ddl_schema_internal.h).
+#include "catalogd/ddl/ddl_schema_internal.h"
+
+#include <set>
+
+#include "common/hive/file_format.h"
+#include "common/hive/names.h"
+#include "common/types/column_type.h"
+
+namespace ics::catalog::ddl {
+
+using FF = impala::THdfsFileFormat;
+
+Status CheckSupportedFormat(FF::type format) {
+  switch (format) {
+    case FF::TEXT:
+    case FF::RC_FILE:
+    case FF::SEQUENCE_FILE:
+    case FF::AVRO:
+    case FF::PARQUET:
+    case FF::ORC:
+    case FF::JSON:
+      return Status::OK();
+    default:
+      return Status::NotImplemented("Tables stored as " + impala::to_string(format) +
+                                    " are not supported by this catalog service");
+  }
+}
+
+void SetFileFormat(FF::type format, hive::StorageDescriptor* sd) {
+  const HmsFormat f = HmsFormatOf(format);
+  sd->inputFormat = f.input_format;
+  sd->outputFormat = f.output_format;
+  sd->serdeInfo.serializationLib = f.serde_lib;
+}
+
+Result<hive::FieldSchema> ToFieldSchema(const impala::TColumn& col, bool scalar_only) {
+  ICS_ASSIGN_OR_RETURN(std::string name, NormalizeColumnName(col.columnName));
+  Status valid = ValidateColumnType(col.columnType);
+  if (!valid.ok()) {
+    return Status::InvalidArgument("Invalid type of column '" + name + "': " + valid.message());
+  }
+  const std::string type = TypeToString(col.columnType);
+  Result<impala::TColumnType> parsed = ParseHiveType(type);
+  if (!parsed.ok()) {
+    return Status::InvalidArgument("Invalid type of column '" + name +
+                                   "': " + parsed.status().message());
+  }
+  if (scalar_only && !IsScalar(col.columnType)) {
+    return Status::InvalidArgument("Partition column '" + name + "' must have a scalar type, not " +
+                                   type);
+  }
+  hive::FieldSchema f;
+  f.name = std::move(name);
+  f.type = type;
+  if (col.__isset.comment) f.comment = col.comment;
+  return f;
+}
+
+Result<std::vector<hive::FieldSchema>> ToFieldSchemas(const std::vector<impala::TColumn>& cols,
+                                                      bool scalar_only,
+                                                      std::set<std::string>* seen) {
+  std::vector<hive::FieldSchema> out;
+  out.reserve(cols.size());
+  for (const impala::TColumn& c : cols) {
+    ICS_ASSIGN_OR_RETURN(hive::FieldSchema f, ToFieldSchema(c, scalar_only));
+    if (!seen->insert(f.name).second) {
+      return Status::InvalidArgument("Duplicate column name: " + f.name);
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+Status ValidateColumns(std::vector<hive::FieldSchema>* cols,
+                       std::vector<hive::FieldSchema>* partition_keys) {
+  std::set<std::string> seen;
+  for (std::vector<hive::FieldSchema>* list : {cols, partition_keys}) {
+    const bool keys = list == partition_keys;
+    for (hive::FieldSchema& f : *list) {
+      ICS_ASSIGN_OR_RETURN(f.name, NormalizeColumnName(f.name));
+      Result<impala::TColumnType> type = ParseHiveType(f.type);
+      if (!type.ok()) {
+        return Status::InvalidArgument("Invalid type of column '" + f.name +
+                                       "': " + type.status().message());
+      }
+      if (keys && !IsScalar(*type)) {
+        return Status::InvalidArgument("Partition column '" + f.name +
+                                       "' must have a scalar type, not " + f.type);
+      }
+      if (!seen.insert(f.name).second) {
+        return Status::InvalidArgument("Duplicate column name: " + f.name);
+      }
+    }
+  }
+  return Status::OK();
+}
+
+Status CheckColumnStatsEdits(const hive::Table& table, std::vector<ColumnStatsEdit>* edits) {
+  for (ColumnStatsEdit& edit : *edits) {
+    for (hive::ColumnStatisticsObj& c : edit.columns) {
+      ICS_ASSIGN_OR_RETURN(c, CheckColumnStats(table, !edit.partition.empty(), std::move(c)));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace ics::catalog::ddl
