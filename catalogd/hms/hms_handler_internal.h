@@ -14,7 +14,7 @@
 
 #include "ThriftHiveMetastore.h"
 #include "catalogd/hms/hms_core.h"
-#include "catalogd/hms/hms_core_internal.h"
+#include "catalogd/hms/hms_part_internal.h"
 #include "catalogd/ops/command_core.h"
 #include "common/util/status.h"
 
@@ -154,8 +154,8 @@ inline constexpr Errs kAlter{Ex::kInvalidOperation, Ex::kInvalidOperation, Ex::k
 inline constexpr Errs kStats{Ex::kNoSuchObject, Ex::kMeta, Ex::kInvalidInput};
 inline constexpr Errs kApp{Ex::kApp, Ex::kApp, Ex::kApp, Ex::kApp};
 
-inline HmsCore::PartitionQuery Query(int16_t max_parts) {
-  HmsCore::PartitionQuery q;
+inline HmsPartitions::PartitionQuery Query(int16_t max_parts) {
+  HmsPartitions::PartitionQuery q;
   q.max_parts = max_parts;
   return q;
 }

@@ -12,28 +12,31 @@ using namespace handler_internal;  // NOLINT: the handler's own helpers
 // ---- partitions: writes ----
 
 void HmsHandler::add_partition(hive::Partition& _return, const hive::Partition& new_part) {
-  Changed(core_, "add_partition", PartitionsTarget({new_part}),
-          [&] { _return = Get(core_->AddPartitionObjects({new_part}), kAddPart).at(0); });
+  Changed(core_, "add_partition", PartitionsTarget({new_part}), [&] {
+    _return = Get(core_->partitions().AddPartitionObjects({new_part}), kAddPart).at(0);
+  });
 }
 
 int32_t HmsHandler::add_partitions(const std::vector<hive::Partition>& new_parts) {
   return Changed(core_, "add_partitions", PartitionsTarget(new_parts), [&] {
-    return static_cast<int32_t>(Get(core_->AddPartitionObjects(new_parts), kAddPart).size());
+    return static_cast<int32_t>(
+        Get(core_->partitions().AddPartitionObjects(new_parts), kAddPart).size());
   });
 }
 
 void HmsHandler::append_partition(hive::Partition& _return, const std::string& db_name,
                                   const std::string& tbl_name,
                                   const std::vector<std::string>& part_vals) {
-  Changed(core_, "append_partition", db_name + "." + tbl_name,
-          [&] { _return = Get(core_->AppendPartition(db_name, tbl_name, part_vals), kAddPart); });
+  Changed(core_, "append_partition", db_name + "." + tbl_name, [&] {
+    _return = Get(core_->partitions().AppendPartition(db_name, tbl_name, part_vals), kAddPart);
+  });
 }
 
 void HmsHandler::add_partitions_req(hive::AddPartitionsResult& _return,
                                     const hive::AddPartitionsRequest& request) {
   Changed(core_, "add_partitions_req", request.dbName + "." + request.tblName, [&] {
-    auto added = Get(core_->AddPartitions(request.dbName, request.tblName, request.parts,
-                                          request.ifNotExists),
+    auto added = Get(core_->partitions().AddPartitions(request.dbName, request.tblName,
+                                                       request.parts, request.ifNotExists),
                      kAddPart);
     if (!request.__isset.needResult || request.needResult) _return.__set_partitions(added);
   });
@@ -43,15 +46,17 @@ void HmsHandler::append_partition_by_name(hive::Partition& _return, const std::s
                                           const std::string& tbl_name,
                                           const std::string& part_name) {
   Changed(core_, "append_partition_by_name", db_name + "." + tbl_name + "/" + part_name, [&] {
-    _return = Get(core_->AppendPartitionByName(db_name, tbl_name, part_name), kAddPart);
+    _return =
+        Get(core_->partitions().AppendPartitionByName(db_name, tbl_name, part_name), kAddPart);
   });
 }
 
 bool HmsHandler::drop_partition(const std::string& db_name, const std::string& tbl_name,
                                 const std::vector<std::string>& part_vals, bool deleteData) {
   return Changed(core_, "drop_partition", db_name + "." + tbl_name, [&] {
-    std::string name = Get(core_->PartitionNameOf(db_name, tbl_name, part_vals), kLookup);
-    Get(core_->DropPartitions(db_name, tbl_name, {name}, false, deleteData), kLookup);
+    std::string name =
+        Get(core_->partitions().PartitionNameOf(db_name, tbl_name, part_vals), kLookup);
+    Get(core_->partitions().DropPartitions(db_name, tbl_name, {name}, false, deleteData), kLookup);
     return true;
   });
 }
@@ -60,7 +65,8 @@ bool HmsHandler::drop_partition_by_name(const std::string& db_name, const std::s
                                         const std::string& part_name, bool deleteData) {
   return Changed(core_, "drop_partition_by_name", db_name + "." + tbl_name + "/" + part_name, [&] {
     Check(ParsePartitionName(part_name).status(), kLookup);
-    Get(core_->DropPartitions(db_name, tbl_name, {part_name}, false, deleteData), kLookup);
+    Get(core_->partitions().DropPartitions(db_name, tbl_name, {part_name}, false, deleteData),
+        kLookup);
     return true;
   });
 }
@@ -76,30 +82,33 @@ void HmsHandler::drop_partitions_req(hive::DropPartitionsResult& _return,
     for (const std::string& n : req.parts.names) Check(ParsePartitionName(n).status(), kLookup);
     const bool if_exists = !req.__isset.ifExists || req.ifExists;
     const bool delete_data = req.__isset.deleteData && req.deleteData;
-    auto dropped = Get(
-        core_->DropPartitions(req.dbName, req.tblName, req.parts.names, if_exists, delete_data),
-        kLookup);
+    auto dropped = Get(core_->partitions().DropPartitions(req.dbName, req.tblName, req.parts.names,
+                                                          if_exists, delete_data),
+                       kLookup);
     if (!req.__isset.needResult || req.needResult) _return.__set_partitions(dropped);
   });
 }
 
 void HmsHandler::alter_partition(const std::string& db_name, const std::string& tbl_name,
                                  const hive::Partition& new_part) {
-  Changed(core_, "alter_partition", db_name + "." + tbl_name,
-          [&] { Check(core_->AlterPartitions(db_name, tbl_name, {new_part}), kAlter); });
+  Changed(core_, "alter_partition", db_name + "." + tbl_name, [&] {
+    Check(core_->partitions().AlterPartitions(db_name, tbl_name, {new_part}), kAlter);
+  });
 }
 
 void HmsHandler::alter_partitions(const std::string& db_name, const std::string& tbl_name,
                                   const std::vector<hive::Partition>& new_parts) {
-  Changed(core_, "alter_partitions", db_name + "." + tbl_name,
-          [&] { Check(core_->AlterPartitions(db_name, tbl_name, new_parts), kAlter); });
+  Changed(core_, "alter_partitions", db_name + "." + tbl_name, [&] {
+    Check(core_->partitions().AlterPartitions(db_name, tbl_name, new_parts), kAlter);
+  });
 }
 
 void HmsHandler::rename_partition(const std::string& db_name, const std::string& tbl_name,
                                   const std::vector<std::string>& part_vals,
                                   const hive::Partition& new_part) {
-  Changed(core_, "rename_partition", db_name + "." + tbl_name,
-          [&] { Check(core_->RenamePartition(db_name, tbl_name, part_vals, new_part), kAlter); });
+  Changed(core_, "rename_partition", db_name + "." + tbl_name, [&] {
+    Check(core_->partitions().RenamePartition(db_name, tbl_name, part_vals, new_part), kAlter);
+  });
 }
 
 // ---- partitions: reads ----
@@ -108,8 +117,9 @@ void HmsHandler::get_partition(hive::Partition& _return, const std::string& db_n
                                const std::string& tbl_name,
                                const std::vector<std::string>& part_vals) {
   Guard("get_partition", Ex::kMeta, [&] {
-    std::string name = Get(core_->PartitionNameOf(db_name, tbl_name, part_vals), kLookup);
-    _return = Get(core_->GetPartitionByName(db_name, tbl_name, name), kLookup);
+    std::string name =
+        Get(core_->partitions().PartitionNameOf(db_name, tbl_name, part_vals), kLookup);
+    _return = Get(core_->partitions().GetPartitionByName(db_name, tbl_name, name), kLookup);
   });
 }
 
@@ -117,7 +127,7 @@ void HmsHandler::get_partition_by_name(hive::Partition& _return, const std::stri
                                        const std::string& tbl_name,
                                        const std::string& part_name) {
   Guard("get_partition_by_name", Ex::kMeta, [&] {
-    _return = Get(core_->GetPartitionByName(db_name, tbl_name, part_name), kLookup);
+    _return = Get(core_->partitions().GetPartitionByName(db_name, tbl_name, part_name), kLookup);
   });
 }
 
@@ -125,7 +135,7 @@ void HmsHandler::get_partitions(std::vector<hive::Partition>& _return,
                                 const std::string& db_name, const std::string& tbl_name,
                                 int16_t max_parts) {
   Guard("get_partitions", Ex::kMeta, [&] {
-    _return = Get(core_->ListPartitions(db_name, tbl_name, Query(max_parts)), kLookup);
+    _return = Get(core_->partitions().ListPartitions(db_name, tbl_name, Query(max_parts)), kLookup);
   });
 }
 
@@ -133,7 +143,8 @@ void HmsHandler::get_partition_names(std::vector<std::string>& _return,
                                      const std::string& db_name, const std::string& tbl_name,
                                      int16_t max_parts) {
   Guard("get_partition_names", Ex::kMeta, [&] {
-    _return = Get(core_->ListPartitionNames(db_name, tbl_name, Query(max_parts)), kPlain);
+    _return =
+        Get(core_->partitions().ListPartitionNames(db_name, tbl_name, Query(max_parts)), kPlain);
   });
 }
 
@@ -141,10 +152,10 @@ void HmsHandler::get_partitions_ps(std::vector<hive::Partition>& _return,
                                    const std::string& db_name, const std::string& tbl_name,
                                    const std::vector<std::string>& part_vals, int16_t max_parts) {
   Guard("get_partitions_ps", Ex::kMeta, [&] {
-    HmsCore::PartitionQuery q = Query(max_parts);
+    HmsPartitions::PartitionQuery q = Query(max_parts);
     q.by_values = true;
     q.values = part_vals;
-    _return = Get(core_->ListPartitions(db_name, tbl_name, q), kLookup);
+    _return = Get(core_->partitions().ListPartitions(db_name, tbl_name, q), kLookup);
   });
 }
 
@@ -153,10 +164,10 @@ void HmsHandler::get_partition_names_ps(std::vector<std::string>& _return,
                                         const std::vector<std::string>& part_vals,
                                         int16_t max_parts) {
   Guard("get_partition_names_ps", Ex::kMeta, [&] {
-    HmsCore::PartitionQuery q = Query(max_parts);
+    HmsPartitions::PartitionQuery q = Query(max_parts);
     q.by_values = true;
     q.values = part_vals;
-    _return = Get(core_->ListPartitionNames(db_name, tbl_name, q), kLookup);
+    _return = Get(core_->partitions().ListPartitionNames(db_name, tbl_name, q), kLookup);
   });
 }
 
@@ -165,10 +176,10 @@ void HmsHandler::get_partitions_by_filter(std::vector<hive::Partition>& _return,
                                           const std::string& tbl_name, const std::string& filter,
                                           int16_t max_parts) {
   Guard("get_partitions_by_filter", Ex::kMeta, [&] {
-    HmsCore::PartitionQuery q = Query(max_parts);
+    HmsPartitions::PartitionQuery q = Query(max_parts);
     q.by_filter = true;
     q.filter = filter;
-    _return = Get(core_->ListPartitions(db_name, tbl_name, q), kLookup);
+    _return = Get(core_->partitions().ListPartitions(db_name, tbl_name, q), kLookup);
   });
 }
 
@@ -177,7 +188,7 @@ void HmsHandler::get_partitions_by_names(std::vector<hive::Partition>& _return,
                                          const std::string& tbl_name,
                                          const std::vector<std::string>& names) {
   Guard("get_partitions_by_names", Ex::kMeta, [&] {
-    _return = Get(core_->GetPartitionsByNames(db_name, tbl_name, names), kLookup);
+    _return = Get(core_->partitions().GetPartitionsByNames(db_name, tbl_name, names), kLookup);
   });
 }
 
@@ -203,14 +214,14 @@ void HmsHandler::partition_name_to_spec(std::map<std::string, std::string>& _ret
 
 bool HmsHandler::update_table_column_statistics(const hive::ColumnStatistics& stats_obj) {
   return Changed(core_, "update_table_column_statistics", StatsTarget(stats_obj), [&] {
-    Check(core_->UpdateColumnStatistics(stats_obj, /*partition_level=*/false), kStats);
+    Check(core_->statistics().UpdateColumnStatistics(stats_obj, /*partition_level=*/false), kStats);
     return true;
   });
 }
 
 bool HmsHandler::update_partition_column_statistics(const hive::ColumnStatistics& stats_obj) {
   return Changed(core_, "update_partition_column_statistics", StatsTarget(stats_obj), [&] {
-    Check(core_->UpdateColumnStatistics(stats_obj, /*partition_level=*/true), kStats);
+    Check(core_->statistics().UpdateColumnStatistics(stats_obj, /*partition_level=*/true), kStats);
     return true;
   });
 }
@@ -220,8 +231,8 @@ void HmsHandler::get_table_column_statistics(hive::ColumnStatistics& _return,
                                              const std::string& tbl_name,
                                              const std::string& col_name) {
   Guard("get_table_column_statistics", Ex::kMeta, [&] {
-    hive::Table t = Get(core_->GetTable(db_name, tbl_name), kStats);
-    auto objs = Get(core_->GetTableColumnStats(db_name, tbl_name, {col_name}), kStats);
+    hive::Table t = Get(core_->objects().GetTable(db_name, tbl_name), kStats);
+    auto objs = Get(core_->statistics().GetTableColumnStats(db_name, tbl_name, {col_name}), kStats);
     if (objs.empty()) {
       Raise(Ex::kNoSuchObject, "No statistics for column '" + col_name + "' of table " +
                                    t.dbName + "." + t.tableName);
@@ -240,10 +251,11 @@ void HmsHandler::get_partition_column_statistics(hive::ColumnStatistics& _return
                                                  const std::string& part_name,
                                                  const std::string& col_name) {
   Guard("get_partition_column_statistics", Ex::kMeta, [&] {
-    hive::Table t = Get(core_->GetTable(db_name, tbl_name), kStats);
+    hive::Table t = Get(core_->objects().GetTable(db_name, tbl_name), kStats);
     Check(ParsePartitionName(part_name).status(), kStats);
-    auto per_part =
-        Get(core_->GetPartitionsColumnStats(db_name, tbl_name, {col_name}, {part_name}), kStats);
+    auto per_part = Get(
+        core_->statistics().GetPartitionsColumnStats(db_name, tbl_name, {col_name}, {part_name}),
+        kStats);
     auto it = per_part.find(part_name);
     if (it == per_part.end()) {
       Raise(Ex::kNoSuchObject, "No statistics for column '" + col_name + "' of partition " +
@@ -261,43 +273,46 @@ void HmsHandler::get_partition_column_statistics(hive::ColumnStatistics& _return
 void HmsHandler::get_table_statistics_req(hive::TableStatsResult& _return,
                                           const hive::TableStatsRequest& request) {
   Guard("get_table_statistics_req", Ex::kMeta, [&] {
-    _return.tableStats =
-        Get(core_->GetTableColumnStats(request.dbName, request.tblName, request.colNames),
-            kLookup);
+    _return.tableStats = Get(
+        core_->statistics().GetTableColumnStats(request.dbName, request.tblName, request.colNames),
+        kLookup);
   });
 }
 
 void HmsHandler::get_partitions_statistics_req(hive::PartitionsStatsResult& _return,
                                                const hive::PartitionsStatsRequest& request) {
   Guard("get_partitions_statistics_req", Ex::kMeta, [&] {
-    _return.partStats = Get(core_->GetPartitionsColumnStats(request.dbName, request.tblName,
-                                                            request.colNames, request.partNames),
-                            kLookup);
+    _return.partStats =
+        Get(core_->statistics().GetPartitionsColumnStats(request.dbName, request.tblName,
+                                                         request.colNames, request.partNames),
+            kLookup);
   });
 }
 
 void HmsHandler::get_aggr_stats_for(hive::AggrStats& _return,
                                     const hive::PartitionsStatsRequest& request) {
   Guard("get_aggr_stats_for", Ex::kMeta, [&] {
-    _return = Get(core_->GetAggrStats(request.dbName, request.tblName, request.colNames,
-                                      request.partNames),
+    _return = Get(core_->statistics().GetAggrStats(request.dbName, request.tblName,
+                                                   request.colNames, request.partNames),
                   kLookup);
   });
 }
 
 bool HmsHandler::set_aggr_stats_for(const hive::SetPartitionsStatsRequest& request) {
-  return Changed(core_, "set_aggr_stats_for",
-                 request.colStats.empty() ? std::string() : StatsTarget(request.colStats[0]), [&] {
-                   Check(core_->SetStatistics(request, HmsCore::StatsLevel::kAny), kStats);
-                   return true;
-                 });
+  return Changed(
+      core_, "set_aggr_stats_for",
+      request.colStats.empty() ? std::string() : StatsTarget(request.colStats[0]), [&] {
+        Check(core_->statistics().SetStatistics(request, HmsStatistics::StatsLevel::kAny), kStats);
+        return true;
+      });
 }
 
 void HmsHandler::update_table_column_statistics_req(hive::SetPartitionsStatsResponse& _return,
                                                     const hive::SetPartitionsStatsRequest& req) {
   Changed(core_, "update_table_column_statistics_req",
           req.colStats.empty() ? std::string() : StatsTarget(req.colStats[0]), [&] {
-            Check(core_->SetStatistics(req, HmsCore::StatsLevel::kTable), kStats);
+            Check(core_->statistics().SetStatistics(req, HmsStatistics::StatsLevel::kTable),
+                  kStats);
             _return.result = true;
           });
 }
@@ -306,7 +321,8 @@ void HmsHandler::update_partition_column_statistics_req(
     hive::SetPartitionsStatsResponse& _return, const hive::SetPartitionsStatsRequest& req) {
   Changed(core_, "update_partition_column_statistics_req",
           req.colStats.empty() ? std::string() : StatsTarget(req.colStats[0]), [&] {
-            Check(core_->SetStatistics(req, HmsCore::StatsLevel::kPartition), kStats);
+            Check(core_->statistics().SetStatistics(req, HmsStatistics::StatsLevel::kPartition),
+                  kStats);
             _return.result = true;
           });
 }
@@ -319,7 +335,9 @@ bool HmsHandler::delete_partition_column_statistics(const std::string& db_name,
   return Changed(core_, "delete_partition_column_statistics",
                  db_name + "." + tbl_name + "/" + part_name + " column " + col_name, [&] {
                    if (part_name.empty()) Raise(Ex::kInvalidInput, "part_name must not be empty");
-                   Check(core_->DeleteColumnStats(db_name, tbl_name, part_name, col_name), kStats);
+                   Check(core_->statistics().DeleteColumnStats(db_name, tbl_name, part_name,
+                                                               col_name),
+                         kStats);
                    return true;
                  });
 }
@@ -330,7 +348,8 @@ bool HmsHandler::delete_table_column_statistics(const std::string& db_name,
                                                 const std::string& /*engine*/) {
   return Changed(core_, "delete_table_column_statistics",
                  db_name + "." + tbl_name + " column " + col_name, [&] {
-                   Check(core_->DeleteColumnStats(db_name, tbl_name, "", col_name), kStats);
+                   Check(core_->statistics().DeleteColumnStats(db_name, tbl_name, "", col_name),
+                         kStats);
                    return true;
                  });
 }

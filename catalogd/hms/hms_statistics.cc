@@ -1,4 +1,4 @@
-// HmsCore: column statistics (update, read, aggregate, delete).
+// HmsStatistics: column statistics (update, read, aggregate, delete).
 //
 // Aggregation over partitions (get_aggr_stats_for), per column, over the
 // partitions that have statistics for it (a column whose type differs
@@ -17,8 +17,8 @@
 #include <map>
 #include <set>
 
-#include "catalogd/hms/hms_core.h"
-#include "catalogd/hms/hms_core_internal.h"
+#include "catalogd/hms/hms_part_internal.h"
+#include "catalogd/hms/hms_statistics.h"
 #include "catalogd/ops/command_core.h"
 
 namespace ics::catalog::hms {
@@ -127,8 +127,8 @@ Result<std::set<std::string>> ColumnSet(const std::vector<std::string>& columns)
 
 }  // namespace
 
-Result<HmsCore::TableStatsEdit> HmsCore::StatsEdit(const hive::ColumnStatistics& stats,
-                                                   bool partition_level) {
+Result<HmsStatistics::TableStatsEdit> HmsStatistics::StatsEdit(const hive::ColumnStatistics& stats,
+                                                               bool partition_level) {
   const hive::ColumnStatisticsDesc& desc = stats.statsDesc;
   if (desc.isTblLevel == partition_level) {
     return Status::InvalidArgument(partition_level
@@ -158,8 +158,8 @@ Result<HmsCore::TableStatsEdit> HmsCore::StatsEdit(const hive::ColumnStatistics&
   return edit;
 }
 
-Status HmsCore::CommitStats(const std::string& what, std::vector<TableStatsEdit> set,
-                            std::vector<TableStatsDrop> drops) {
+Status HmsStatistics::CommitStats(const std::string& what, std::vector<TableStatsEdit> set,
+                                  std::vector<TableStatsDrop> drops) {
   std::map<std::pair<std::string, std::string>, TableEdits> by_table;
   for (TableStatsEdit& e : set) by_table[{e.db, e.table}].set_stats.push_back(std::move(e.stats));
   for (TableStatsDrop& d : drops) {
@@ -178,15 +178,16 @@ Status HmsCore::CommitStats(const std::string& what, std::vector<TableStatsEdit>
   return Status::OK();
 }
 
-Status HmsCore::UpdateColumnStatistics(const hive::ColumnStatistics& stats,
-                                       bool partition_level) {
+Status HmsStatistics::UpdateColumnStatistics(const hive::ColumnStatistics& stats,
+                                             bool partition_level) {
   ICS_ASSIGN_OR_RETURN(TableStatsEdit edit, StatsEdit(stats, partition_level));
   std::vector<TableStatsEdit> set;
   set.push_back(std::move(edit));
   return CommitStats("UPDATE_STATS", std::move(set), {});
 }
 
-Status HmsCore::SetStatistics(const hive::SetPartitionsStatsRequest& request, StatsLevel level) {
+Status HmsStatistics::SetStatistics(const hive::SetPartitionsStatsRequest& request,
+                                    StatsLevel level) {
   if (request.__isset.needMerge && request.needMerge) {
     return Status::InvalidArgument(
         "needMerge is not supported: statistics are replaced, never merged");
@@ -204,7 +205,7 @@ Status HmsCore::SetStatistics(const hive::SetPartitionsStatsRequest& request, St
   return CommitStats("UPDATE_STATS", std::move(set), {});
 }
 
-Result<std::vector<hive::ColumnStatisticsObj>> HmsCore::GetTableColumnStats(
+Result<std::vector<hive::ColumnStatisticsObj>> HmsStatistics::GetTableColumnStats(
     const std::string& db, const std::string& table, const std::vector<std::string>& columns) {
   ICS_RETURN_IF_ERROR(CheckCount(columns.size(), opts_.max_objects_per_request, "columns"));
   ICS_ASSIGN_OR_RETURN(std::set<std::string> cols, ColumnSet(columns));
@@ -214,9 +215,9 @@ Result<std::vector<hive::ColumnStatisticsObj>> HmsCore::GetTableColumnStats(
 }
 
 Result<std::map<std::string, std::vector<hive::ColumnStatisticsObj>>>
-HmsCore::GetPartitionsColumnStats(const std::string& db, const std::string& table,
-                                  const std::vector<std::string>& columns,
-                                  const std::vector<std::string>& partition_names) {
+HmsStatistics::GetPartitionsColumnStats(const std::string& db, const std::string& table,
+                                        const std::vector<std::string>& columns,
+                                        const std::vector<std::string>& partition_names) {
   ICS_RETURN_IF_ERROR(CheckCount(columns.size(), opts_.max_objects_per_request, "columns"));
   ICS_RETURN_IF_ERROR(
       CheckCount(partition_names.size(), opts_.max_partitions_per_request, "partitions"));
@@ -236,10 +237,11 @@ HmsCore::GetPartitionsColumnStats(const std::string& db, const std::string& tabl
   return out;
 }
 
-Result<hive::AggrStats> HmsCore::GetAggrStats(const std::string& db, const std::string& table,
-                                              const std::vector<std::string>& columns,
-                                              const std::vector<std::string>& partition_names) {
-  ICS_ASSIGN_OR_RETURN(auto per_part, GetPartitionsColumnStats(db, table, columns, partition_names));
+Result<hive::AggrStats> HmsStatistics::GetAggrStats(
+    const std::string& db, const std::string& table, const std::vector<std::string>& columns,
+    const std::vector<std::string>& partition_names) {
+  ICS_ASSIGN_OR_RETURN(auto per_part,
+                       GetPartitionsColumnStats(db, table, columns, partition_names));
   ICS_ASSIGN_OR_RETURN(std::set<std::string> cols, ColumnSet(columns));
   std::map<std::string, hive::ColumnStatisticsObj> merged;
   hive::AggrStats out;
@@ -261,8 +263,9 @@ Result<hive::AggrStats> HmsCore::GetAggrStats(const std::string& db, const std::
   return out;
 }
 
-Status HmsCore::DeleteColumnStats(const std::string& db, const std::string& table,
-                                  const std::string& partition_name, const std::string& column) {
+Status HmsStatistics::DeleteColumnStats(const std::string& db, const std::string& table,
+                                        const std::string& partition_name,
+                                        const std::string& column) {
   const ops::Caller caller = HmsCaller();
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(caller, db, table));
   std::vector<hive::ColumnStatisticsObj> existing;
@@ -277,7 +280,9 @@ Status HmsCore::DeleteColumnStats(const std::string& db, const std::string& tabl
   if (!column.empty()) {
     ICS_ASSIGN_OR_RETURN(col, NormalizeColumnName(column));
   }
-  auto deleted = [&](const hive::ColumnStatisticsObj& o) { return col.empty() || o.colName == col; };
+  auto deleted = [&](const hive::ColumnStatisticsObj& o) {
+    return col.empty() || o.colName == col;
+  };
   if (std::none_of(existing.begin(), existing.end(), deleted)) {
     const std::string where = partition_name.empty() ? t.dbName + "." + t.tableName
                                                      : "partition " + partition_name + " of " +

@@ -1,10 +1,10 @@
-// HmsCore: partitions (add, append, drop, alter, rename, reads, filters).
+// HmsPartitions: partitions (add, append, drop, alter, rename, reads, filters).
 #include <algorithm>
 #include <set>
 
-#include "catalogd/hms/hms_core.h"
-#include "catalogd/hms/hms_core_internal.h"
 #include "catalogd/hms/hms_filter.h"
+#include "catalogd/hms/hms_part_internal.h"
+#include "catalogd/hms/hms_partitions.h"
 #include "catalogd/ops/command_core.h"
 #include "hive_metastore_constants.h"
 
@@ -69,7 +69,7 @@ PartitionBatch::Add AddAsPrepared(hive::Partition prepared) {
 // Applies a PartitionQuery's value prefix or filter and its bounds to `names`
 // (all partition names, sorted) and the partitions' values.
 struct Selector {
-  const HmsCore::PartitionQuery& q;
+  const HmsPartitions::PartitionQuery& q;
   const hive::Table& table;
   std::vector<std::string> keys;
   std::unique_ptr<HmsPartitionFilter> filter;
@@ -77,10 +77,9 @@ struct Selector {
   Status Init() {
     keys = PartitionKeyNames(table);
     if (q.by_values && q.values.size() > keys.size()) {
-      return Status::InvalidArgument("Got " + std::to_string(q.values.size()) +
-                                     " partition values; table " + table.dbName + "." +
-                                     table.tableName + " has " + std::to_string(keys.size()) +
-                                     " partition key(s)");
+      return Status::InvalidArgument(
+          "Got " + std::to_string(q.values.size()) + " partition values; table " + table.dbName +
+          "." + table.tableName + " has " + std::to_string(keys.size()) + " partition key(s)");
     }
     if (q.by_filter) {
       ICS_ASSIGN_OR_RETURN(HmsPartitionFilter f,
@@ -101,7 +100,7 @@ struct Selector {
 };
 
 Result<std::vector<hive::Partition>> Select(ops::CatalogQueries* reads, const hive::Table& t,
-                                            const HmsCore::PartitionQuery& q, int limit) {
+                                            const HmsPartitions::PartitionQuery& q, int limit) {
   Selector sel{q, t, {}, nullptr};
   ICS_RETURN_IF_ERROR(sel.Init());
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> all,
@@ -123,22 +122,20 @@ Result<std::vector<hive::Partition>> Select(ops::CatalogQueries* reads, const hi
 
 }  // namespace
 
-Result<std::string> HmsCore::PartitionNameOf(const std::string& db, const std::string& table,
-                                             const std::vector<std::string>& values) {
+Result<std::string> HmsPartitions::PartitionNameOf(const std::string& db, const std::string& table,
+                                                   const std::vector<std::string>& values) {
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   if (values.size() != t.partitionKeys.size()) {
-    return Status::InvalidArgument("Got " + std::to_string(values.size()) +
-                                   " partition value(s); table " + t.dbName + "." + t.tableName +
-                                   " has " + std::to_string(t.partitionKeys.size()) +
-                                   " partition key(s)");
+    return Status::InvalidArgument(
+        "Got " + std::to_string(values.size()) + " partition value(s); table " + t.dbName + "." +
+        t.tableName + " has " + std::to_string(t.partitionKeys.size()) + " partition key(s)");
   }
   return MakePartitionName(PartitionKeyNames(t), values);
 }
 
-Result<std::vector<hive::Partition>> HmsCore::AddPartitions(const std::string& db,
-                                                            const std::string& table,
-                                                            std::vector<hive::Partition> parts,
-                                                            bool if_not_exists) {
+Result<std::vector<hive::Partition>> HmsPartitions::AddPartitions(
+    const std::string& db, const std::string& table, std::vector<hive::Partition> parts,
+    bool if_not_exists) {
   ICS_RETURN_IF_ERROR(CheckCount(parts.size(), opts_.max_objects_per_request, "partitions"));
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   std::vector<std::string> names;
@@ -155,12 +152,11 @@ Result<std::vector<hive::Partition>> HmsCore::AddPartitions(const std::string& d
   PartitionBatch batch = HmsBatch(t);
   batch.skip_existing = if_not_exists;
   for (hive::Partition& p : parts) batch.adds.push_back(AddAsPrepared(std::move(p)));
-  ICS_ASSIGN_OR_RETURN(PartitionBatchResult done,
-                       commands_->ChangePartitions(HmsCaller(), batch));
+  ICS_ASSIGN_OR_RETURN(PartitionBatchResult done, commands_->ChangePartitions(HmsCaller(), batch));
   return std::move(done.added);
 }
 
-Result<std::vector<hive::Partition>> HmsCore::AddPartitionObjects(
+Result<std::vector<hive::Partition>> HmsPartitions::AddPartitionObjects(
     std::vector<hive::Partition> parts) {
   if (parts.empty()) return parts;
   const std::string db = parts[0].dbName;
@@ -174,8 +170,9 @@ Result<std::vector<hive::Partition>> HmsCore::AddPartitionObjects(
   return AddPartitions(db, table, std::move(parts), /*if_not_exists=*/false);
 }
 
-Result<hive::Partition> HmsCore::AppendPartition(const std::string& db, const std::string& table,
-                                                 const std::vector<std::string>& values) {
+Result<hive::Partition> HmsPartitions::AppendPartition(const std::string& db,
+                                                       const std::string& table,
+                                                       const std::vector<std::string>& values) {
   hive::Partition p;
   p.values = values;
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> added,
@@ -183,9 +180,9 @@ Result<hive::Partition> HmsCore::AppendPartition(const std::string& db, const st
   return added.at(0);
 }
 
-Result<hive::Partition> HmsCore::AppendPartitionByName(const std::string& db,
-                                                       const std::string& table,
-                                                       const std::string& name) {
+Result<hive::Partition> HmsPartitions::AppendPartitionByName(const std::string& db,
+                                                             const std::string& table,
+                                                             const std::string& name) {
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   ICS_ASSIGN_OR_RETURN(PartitionSpec spec, ParsePartitionName(name));
   const std::vector<std::string> keys = PartitionKeyNames(t);
@@ -206,10 +203,9 @@ Result<hive::Partition> HmsCore::AppendPartitionByName(const std::string& db,
   return AppendPartition(db, table, values);
 }
 
-Result<std::vector<hive::Partition>> HmsCore::DropPartitions(const std::string& db,
-                                                             const std::string& table,
-                                                             const std::vector<std::string>& names,
-                                                             bool if_exists, bool delete_data) {
+Result<std::vector<hive::Partition>> HmsPartitions::DropPartitions(
+    const std::string& db, const std::string& table, const std::vector<std::string>& names,
+    bool if_exists, bool delete_data) {
   ICS_RETURN_IF_ERROR(CheckCount(names.size(), opts_.max_objects_per_request, "partitions"));
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> found,
@@ -235,8 +231,8 @@ Result<std::vector<hive::Partition>> HmsCore::DropPartitions(const std::string& 
   return found;
 }
 
-Status HmsCore::AlterPartitions(const std::string& db, const std::string& table,
-                                std::vector<hive::Partition> parts) {
+Status HmsPartitions::AlterPartitions(const std::string& db, const std::string& table,
+                                      std::vector<hive::Partition> parts) {
   ICS_RETURN_IF_ERROR(CheckCount(parts.size(), opts_.max_objects_per_request, "partitions"));
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   PartitionBatch batch = HmsBatch(t);
@@ -259,9 +255,9 @@ Status HmsCore::AlterPartitions(const std::string& db, const std::string& table,
   return commands_->ChangePartitions(HmsCaller(), batch).status();
 }
 
-Status HmsCore::RenamePartition(const std::string& db, const std::string& table,
-                                const std::vector<std::string>& old_values,
-                                hive::Partition new_part) {
+Status HmsPartitions::RenamePartition(const std::string& db, const std::string& table,
+                                      const std::vector<std::string>& old_values,
+                                      hive::Partition new_part) {
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   ICS_ASSIGN_OR_RETURN(std::string old_name, PartitionNameOf(db, table, old_values));
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> cur,
@@ -291,9 +287,9 @@ Status HmsCore::RenamePartition(const std::string& db, const std::string& table,
   return commands_->ChangePartitions(HmsCaller(), batch).status();
 }
 
-Result<hive::Partition> HmsCore::GetPartitionByName(const std::string& db,
-                                                    const std::string& table,
-                                                    const std::string& name) {
+Result<hive::Partition> HmsPartitions::GetPartitionByName(const std::string& db,
+                                                          const std::string& table,
+                                                          const std::string& name) {
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   ICS_RETURN_IF_ERROR(ParsePartitionName(name).status());
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> found,
@@ -305,16 +301,16 @@ Result<hive::Partition> HmsCore::GetPartitionByName(const std::string& db,
   return found[0];
 }
 
-Result<std::vector<hive::Partition>> HmsCore::ListPartitions(const std::string& db,
-                                                             const std::string& table,
-                                                             const PartitionQuery& query) {
+Result<std::vector<hive::Partition>> HmsPartitions::ListPartitions(const std::string& db,
+                                                                   const std::string& table,
+                                                                   const PartitionQuery& query) {
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   return Select(reads_, t, query, opts_.max_partitions_per_request);
 }
 
-Result<std::vector<std::string>> HmsCore::ListPartitionNames(const std::string& db,
-                                                             const std::string& table,
-                                                             const PartitionQuery& query) {
+Result<std::vector<std::string>> HmsPartitions::ListPartitionNames(const std::string& db,
+                                                                   const std::string& table,
+                                                                   const PartitionQuery& query) {
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> parts,
                        Select(reads_, t, query, opts_.max_partitions_per_request));
@@ -327,7 +323,7 @@ Result<std::vector<std::string>> HmsCore::ListPartitionNames(const std::string& 
   return names;
 }
 
-Result<std::vector<hive::Partition>> HmsCore::GetPartitionsByNames(
+Result<std::vector<hive::Partition>> HmsPartitions::GetPartitionsByNames(
     const std::string& db, const std::string& table, const std::vector<std::string>& names) {
   ICS_RETURN_IF_ERROR(CheckCount(names.size(), opts_.max_partitions_per_request, "partitions"));
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));

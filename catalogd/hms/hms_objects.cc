@@ -1,15 +1,15 @@
-// HmsCore: databases and tables.
+// HmsObjects: databases and tables.
 #include <algorithm>
 
-#include "catalogd/hms/hms_core.h"
-#include "catalogd/hms/hms_core_internal.h"
+#include "catalogd/hms/hms_objects.h"
+#include "catalogd/hms/hms_part_internal.h"
 #include "catalogd/ops/command_core.h"
 
 namespace ics::catalog::hms {
 
 // ---- databases ----
 
-Result<std::vector<std::string>> HmsCore::GetDatabases(const std::string& pattern) {
+Result<std::vector<std::string>> HmsObjects::GetDatabases(const std::string& pattern) {
   ICS_ASSIGN_OR_RETURN(std::vector<std::string> all, reads_->DatabaseNames(HmsCaller()));
   std::vector<std::string> out;
   for (std::string& d : all) {
@@ -19,18 +19,18 @@ Result<std::vector<std::string>> HmsCore::GetDatabases(const std::string& patter
   return out;
 }
 
-Result<hive::Database> HmsCore::GetDatabase(const std::string& name) {
+Result<hive::Database> HmsObjects::GetDatabase(const std::string& name) {
   ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(name));
   return reads_->Database(HmsCaller(), db);
 }
 
-Status HmsCore::CreateDatabase(hive::Database db) {
+Status HmsObjects::CreateDatabase(hive::Database db) {
   CreateDatabaseCommand c;
   c.db = std::move(db);
   return commands_->CreateDatabase(HmsCaller(), c).status();
 }
 
-Status HmsCore::DropDatabase(const std::string& name, bool delete_data, bool cascade) {
+Status HmsObjects::DropDatabase(const std::string& name, bool delete_data, bool cascade) {
   DropDatabaseCommand c;
   c.name = name;
   c.cascade = cascade;
@@ -38,7 +38,7 @@ Status HmsCore::DropDatabase(const std::string& name, bool delete_data, bool cas
   return commands_->DropDatabase(HmsCaller(), c).status();
 }
 
-Status HmsCore::AlterDatabase(const std::string& name, hive::Database db) {
+Status HmsObjects::AlterDatabase(const std::string& name, hive::Database db) {
   AlterDatabaseCommand c;
   c.name = name;
   // The caller's object replaces the current one (an empty location keeps it).
@@ -51,8 +51,8 @@ Status HmsCore::AlterDatabase(const std::string& name, hive::Database db) {
 
 // ---- tables ----
 
-Result<std::vector<std::string>> HmsCore::GetTables(const std::string& db,
-                                                    const std::string& pattern) {
+Result<std::vector<std::string>> HmsObjects::GetTables(const std::string& db,
+                                                       const std::string& pattern) {
   ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
   ICS_ASSIGN_OR_RETURN(std::vector<std::string> all, reads_->TableNames(HmsCaller(), d));
   std::vector<std::string> out;
@@ -63,9 +63,9 @@ Result<std::vector<std::string>> HmsCore::GetTables(const std::string& db,
   return out;
 }
 
-Result<std::vector<hive::TableMeta>> HmsCore::GetTableMeta(const std::string& db_patterns,
-                                                           const std::string& tbl_patterns,
-                                                           const std::vector<std::string>& types) {
+Result<std::vector<hive::TableMeta>> HmsObjects::GetTableMeta(
+    const std::string& db_patterns, const std::string& tbl_patterns,
+    const std::vector<std::string>& types) {
   ICS_ASSIGN_OR_RETURN(std::vector<std::string> dbs, reads_->DatabaseNames(HmsCaller()));
   std::vector<hive::TableMeta> out;
   for (const std::string& d : dbs) {
@@ -99,12 +99,12 @@ Result<std::vector<hive::TableMeta>> HmsCore::GetTableMeta(const std::string& db
   return out;
 }
 
-Result<hive::Table> HmsCore::GetTable(const std::string& db, const std::string& table) {
+Result<hive::Table> HmsObjects::GetTable(const std::string& db, const std::string& table) {
   return reads_->Table(HmsCaller(), db, table);
 }
 
-Result<std::vector<hive::Table>> HmsCore::GetTablesByName(const std::string& db,
-                                                          const std::vector<std::string>& names) {
+Result<std::vector<hive::Table>> HmsObjects::GetTablesByName(
+    const std::string& db, const std::vector<std::string>& names) {
   ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
   ICS_RETURN_IF_ERROR(CheckCount(names.size(), opts_.max_objects_per_request, "table names"));
   ICS_RETURN_IF_ERROR(reads_->Database(HmsCaller(), d).status());
@@ -124,13 +124,13 @@ Result<std::vector<hive::Table>> HmsCore::GetTablesByName(const std::string& db,
   return out;
 }
 
-Status HmsCore::CreateTable(hive::Table table) {
+Status HmsObjects::CreateTable(hive::Table table) {
   CreateTableCommand c;
   c.table = std::move(table);
   return commands_->CreateTable(HmsCaller(), c).status();
 }
 
-Status HmsCore::DropTable(const std::string& db, const std::string& table, bool delete_data) {
+Status HmsObjects::DropTable(const std::string& db, const std::string& table, bool delete_data) {
   DropTableCommand c;
   c.db = db;
   c.table = table;
@@ -138,8 +138,8 @@ Status HmsCore::DropTable(const std::string& db, const std::string& table, bool 
   return commands_->DropTable(HmsCaller(), c).status();
 }
 
-Status HmsCore::AlterTable(const std::string& db, const std::string& table,
-                           hive::Table new_table) {
+Status HmsObjects::AlterTable(const std::string& db, const std::string& table,
+                              hive::Table new_table) {
   AlterTableCommand c;
   c.db = db;
   c.table = table;

@@ -1,14 +1,14 @@
-// HmsCore: user-defined functions (mapping in common/hive/function_map.h).
+// HmsFunctions: user-defined functions (mapping in common/hive/function_map.h).
 #include <algorithm>
 
-#include "catalogd/hms/hms_core.h"
-#include "catalogd/hms/hms_core_internal.h"
+#include "catalogd/hms/hms_functions.h"
+#include "catalogd/hms/hms_part_internal.h"
 #include "catalogd/ops/command_core.h"
 #include "common/hive/function_map.h"
 
 namespace ics::catalog::hms {
 
-Status HmsCore::CreateFunction(const hive::Function& fn) {
+Status HmsFunctions::CreateFunction(const hive::Function& fn) {
   ICS_ASSIGN_OR_RETURN(impala::TFunction tf, FromHmsFunction(fn));
   if (fn.createTime == 0 && tf.__isset.binary_type &&
       tf.binary_type == impala::TFunctionBinaryType::JAVA &&
@@ -21,7 +21,7 @@ Status HmsCore::CreateFunction(const hive::Function& fn) {
   return commands_->CreateFunction(HmsCaller(), c).status();
 }
 
-Status HmsCore::DropFunction(const std::string& db, const std::string& name) {
+Status HmsFunctions::DropFunction(const std::string& db, const std::string& name) {
   ICS_ASSIGN_OR_RETURN(hive::Function existing, GetFunction(db, name));
   DropFunctionCommand c;
   c.db = existing.dbName;
@@ -29,8 +29,8 @@ Status HmsCore::DropFunction(const std::string& db, const std::string& name) {
   return commands_->DropFunction(HmsCaller(), c).status();
 }
 
-Result<std::vector<std::string>> HmsCore::GetFunctionNames(const std::string& db,
-                                                           const std::string& pattern) {
+Result<std::vector<std::string>> HmsFunctions::GetFunctionNames(const std::string& db,
+                                                                const std::string& pattern) {
   ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
   ICS_ASSIGN_OR_RETURN(std::vector<impala::TFunction> fns, reads_->Functions(HmsCaller(), d));
   std::vector<std::string> out;
@@ -41,7 +41,7 @@ Result<std::vector<std::string>> HmsCore::GetFunctionNames(const std::string& db
   return out;
 }
 
-Result<hive::Function> HmsCore::GetFunction(const std::string& db, const std::string& name) {
+Result<hive::Function> HmsFunctions::GetFunction(const std::string& db, const std::string& name) {
   ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
   const std::string sig = SignatureForHmsName(name);
   ICS_ASSIGN_OR_RETURN(std::vector<impala::TFunction> fns, reads_->Functions(HmsCaller(), d));
@@ -51,7 +51,7 @@ Result<hive::Function> HmsCore::GetFunction(const std::string& db, const std::st
   return Status::NotFound("Function " + d + "." + name + " does not exist");
 }
 
-Result<std::vector<hive::Function>> HmsCore::GetAllFunctions() {
+Result<std::vector<hive::Function>> HmsFunctions::GetAllFunctions() {
   ICS_ASSIGN_OR_RETURN(std::vector<std::string> dbs, reads_->DatabaseNames(HmsCaller()));
   std::vector<hive::Function> out;
   for (const std::string& d : dbs) {

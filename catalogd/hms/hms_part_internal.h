@@ -1,4 +1,4 @@
-// Helpers shared by the HmsCore implementation files. Private to catalogd/hms.
+// Helpers shared by the parts of the HMS API (hms_part.h). Private to catalogd/hms.
 #pragma once
 
 #include <cstdint>
@@ -6,7 +6,8 @@
 #include <vector>
 
 #include "catalogd/ddl/ddl_executor.h"
-#include "catalogd/hms/hms_core.h"
+#include "catalogd/hms/hms_part.h"
+#include "catalogd/hms/hms_statistics.h"
 #include "catalogd/ops/caller.h"
 #include "catalogd/ops/catalog_queries.h"
 #include "common/hive/names.h"
@@ -26,12 +27,12 @@ inline ops::Caller HmsCaller() { return ops::CallerOfCurrentRpc("HMS"); }
 [[nodiscard]] Status CheckCount(size_t n, int max, const std::string& what);
 
 // Statistics a request sets on, or drops from, table db.table.
-struct HmsCore::TableStatsEdit {
+struct HmsStatistics::TableStatsEdit {
   std::string db;
   std::string table;
   ColumnStatsEdit stats;
 };
-struct HmsCore::TableStatsDrop {
+struct HmsStatistics::TableStatsDrop {
   std::string db;
   std::string table;
   ColumnStatsDrop drop;
