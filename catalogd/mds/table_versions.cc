@@ -137,17 +137,12 @@ Result<thrift::TTableInfo> TableService::GetTable(const thrift::TGetTableRequest
                                                                           req.query_as_of_time_ms));
     return ToTableInfo(r);
   }
-  ICS_ASSIGN_OR_RETURN(TableVersionRecord cur,
-                       queries_->CurrentTableVersion(caller, n.db, n.table));
+  int64_t id = 0;
   if (req.__isset.version_id) {
-    ICS_ASSIGN_OR_RETURN(int64_t id, ParseVersionId(req.version_id));
-    if (id != cur.version_id) {
-      ICS_ASSIGN_OR_RETURN(TableVersionRecord r,
-                           queries_->ArchivedTableVersion(caller, n.db, n.table, id));
-      return ToTableInfo(r);
-    }
+    ICS_ASSIGN_OR_RETURN(id, ParseVersionId(req.version_id));
   }
-  return ToTableInfo(cur);
+  ICS_ASSIGN_OR_RETURN(TableVersionRecord r, queries_->TableVersion(caller, n.db, n.table, id));
+  return ToTableInfo(r);
 }
 
 Result<thrift::TUpdateTableResponse> TableService::UpdateTable(
@@ -192,18 +187,12 @@ Result<thrift::TUpdateTableResponse> TableService::UpdateTable(
 Result<thrift::TTableVersion> TableService::GetTableVersion(
     const thrift::TGetTableVersionRequest& req) {
   ICS_ASSIGN_OR_RETURN(TableName n, Names(req.db_name, req.table_name));
-  const ops::Caller caller = Caller();
-  ICS_ASSIGN_OR_RETURN(TableVersionRecord cur,
-                       queries_->CurrentTableVersion(caller, n.db, n.table));
+  int64_t id = 0;
   if (req.__isset.version_id) {
-    ICS_ASSIGN_OR_RETURN(int64_t id, ParseVersionId(req.version_id));
-    if (id != cur.version_id) {
-      ICS_ASSIGN_OR_RETURN(TableVersionRecord r,
-                           queries_->ArchivedTableVersion(caller, n.db, n.table, id));
-      return ToVersion(r);
-    }
+    ICS_ASSIGN_OR_RETURN(id, ParseVersionId(req.version_id));
   }
-  return ToVersion(cur);
+  ICS_ASSIGN_OR_RETURN(TableVersionRecord r, queries_->TableVersion(Caller(), n.db, n.table, id));
+  return ToVersion(r);
 }
 
 Result<thrift::TGetTableVersionsResponse> TableService::GetTableVersions(

@@ -87,6 +87,16 @@ Result<TableVersionRecord> CatalogQueries::ArchivedTableVersion(const Caller& ca
   return metastore_->GetArchivedTableVersion(n.db, n.table, version_id);
 }
 
+Result<TableVersionRecord> CatalogQueries::TableVersion(const Caller& caller,
+                                                        const std::string& db,
+                                                        const std::string& table,
+                                                        int64_t version_id) {
+  ICS_ASSIGN_OR_RETURN(TableName n, Admit(caller, db, table));
+  ICS_ASSIGN_OR_RETURN(TableVersionRecord cur, metastore_->GetCurrentTableVersion(n.db, n.table));
+  if (version_id == 0 || version_id == cur.version_id) return cur;
+  return metastore_->GetArchivedTableVersion(n.db, n.table, version_id);
+}
+
 Result<std::vector<TableVersionRecord>> CatalogQueries::ArchivedTableVersions(
     const Caller& caller, const std::string& db, const std::string& table, int64_t below_version_id,
     int limit) {

@@ -68,6 +68,10 @@ class CatalogQueries {
                                                  const std::string& table);
   Result<TableVersionRecord> ArchivedTableVersion(const Caller& caller, const std::string& db,
                                                   const std::string& table, int64_t version_id);
+  // Version `version_id` of the table, current or archived; the current one
+  // for version_id 0.
+  Result<TableVersionRecord> TableVersion(const Caller& caller, const std::string& db,
+                                          const std::string& table, int64_t version_id);
   // Archived versions below `below_version_id` (0: no bound), newest first,
   // at most `limit` (> 0).
   Result<std::vector<TableVersionRecord>> ArchivedTableVersions(const Caller& caller,
