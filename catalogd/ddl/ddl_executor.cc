@@ -131,33 +131,36 @@ Result<DdlOutcome> DdlExecutor::ChangeTable(const TableChange& change) {
   return ddl::ChangeTable(ctx_, change);
 }
 
-Result<DdlOutcome> DdlExecutor::ResetMetadata(const impala::TResetMetadataRequest& req) {
-  if (req.__isset.authorization && req.authorization) {
-    return Status::NotImplemented(
-        "REFRESH AUTHORIZATION is not supported: this catalog "
-        "service has no authorization metadata");
-  }
-  if (req.__isset.table_name) {
-    ReaderLock reset(&reset_mu_);
-    if (req.is_refresh) return ddl::RefreshTable(ctx_, req);
-    ICS_ASSIGN_OR_RETURN(ddl::TableRef t, ddl::NormalizeTableRef(req.table_name));
-    if (ddl::NamesPartitions(req)) {
-      return Status::InvalidArgument(
-          "INVALIDATE METADATA does not take a partition; use "
-          "REFRESH for partition " +
-          t.full());
+Result<DdlOutcome> DdlExecutor::Reset(const ResetCommand& c) {
+  using Kind = ResetCommand::Kind;
+  switch (c.kind) {
+    case Kind::kRefreshTable: {
+      if (c.table.empty()) {
+        return Status::InvalidArgument(
+            "REFRESH needs a table (or a database for REFRESH FUNCTIONS)");
+      }
+      ReaderLock reset(&reset_mu_);
+      return ddl::RefreshTable(ctx_, c);
     }
-    return ddl::InvalidateTable(ctx_, t);
+    case Kind::kInvalidateTable: {
+      ICS_ASSIGN_OR_RETURN(ddl::TableRef t, ddl::NormalizeTableRef(c.db, c.table));
+      if (!c.partitions.empty()) {
+        return Status::InvalidArgument(
+            "INVALIDATE METADATA does not take a partition; use REFRESH for partition " + t.full());
+      }
+      ReaderLock reset(&reset_mu_);
+      return ddl::InvalidateTable(ctx_, t);
+    }
+    case Kind::kInvalidateDatabase: {
+      ReaderLock reset(&reset_mu_);
+      return ddl::InvalidateDatabase(ctx_, c.db);
+    }
+    case Kind::kInvalidateAll: {
+      WriterLock reset(&reset_mu_);
+      return ddl::InvalidateAll(ctx_);
+    }
   }
-  if (req.__isset.db_name && !req.db_name.empty()) {
-    ReaderLock reset(&reset_mu_);
-    return ddl::InvalidateDatabase(ctx_, req.db_name);
-  }
-  if (req.is_refresh) {
-    return Status::InvalidArgument("REFRESH needs a table (or a database for REFRESH FUNCTIONS)");
-  }
-  WriterLock reset(&reset_mu_);
-  return ddl::InvalidateAll(ctx_);
+  return Status::InvalidArgument("unknown kind of metadata reset");
 }
 
 }  // namespace ics::catalog

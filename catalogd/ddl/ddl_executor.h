@@ -1,9 +1,8 @@
 // DdlExecutor: carries out catalog changes against the metastore and the
 // catalog: typed commands (databases and tables as metastore objects, batches
-// of partition changes, planned table changes), and the DDL, post-INSERT
-// updates (UpdateCatalog) and metadata resets (ResetMetadata) that
-// CatalogService callers send in Impala's shape and that have no typed
-// command yet.
+// of partition changes, planned table changes, metadata resets), and the
+// DDL and post-INSERT updates (UpdateCatalog) that CatalogService callers
+// send in Impala's shape and that have no typed command yet.
 //
 // Every operation: validates its input (names, types, existence) and fails
 // with a clear Status before changing anything; takes the table's DDL lock
@@ -32,6 +31,7 @@
 
 #include "CatalogService_types.h"
 #include "catalogd/core/catalog_context.h"
+#include "common/hive/partition_name.h"
 #include "common/util/mutex.h"
 #include "common/util/result.h"
 
@@ -95,6 +95,26 @@ Result<hive::ColumnStatisticsObj> CheckColumnStats(const hive::Table& table, boo
 struct ColumnStatsDrop {
   std::string partition;
   std::string column;
+};
+
+// REFRESH and INVALIDATE METADATA: what the catalog holds is read again
+// from the metastore and the file system.
+//   kRefreshTable       db.table reloaded, or only `partitions` of it (each
+//                       must exist in the catalog or the metastore, else
+//                       NOT_FOUND and nothing changes); a table that is not
+//                       loaded is loaded whole;
+//   kInvalidateTable    db.table back to names-only (loaded on next use);
+//                       partitions are INVALID_ARGUMENT here;
+//   kInvalidateDatabase db's tables and functions read again;
+//   kInvalidateAll      the whole catalog, read again; runs alone.
+struct ResetCommand {
+  enum class Kind { kRefreshTable, kInvalidateTable, kInvalidateDatabase, kInvalidateAll };
+  Kind kind = Kind::kRefreshTable;
+  std::string db;
+  std::string table;
+  // (key, value) pairs (common/hive/partition_name.h); a spec may name only
+  // some of the keys (it then means every partition with those values).
+  std::vector<PartitionSpec> partitions;
 };
 
 // A batch of partition changes to one partitioned table, applied by
@@ -278,11 +298,11 @@ class DdlExecutor {
   Result<DdlOutcome> AlterTable(const AlterTableCommand& c);
   Result<DdlOutcome> CreateFunction(const CreateFunctionCommand& c);
   Result<DdlOutcome> DropFunction(const DropFunctionCommand& c);
+  Result<DdlOutcome> Reset(const ResetCommand& c);
 
   // Impala's shapes (CatalogService), for what has no typed command yet.
   Result<DdlOutcome> ExecDdl(const impala::TDdlExecRequest& req);
   Result<DdlOutcome> UpdateCatalog(const impala::TUpdateCatalogRequest& req);
-  Result<DdlOutcome> ResetMetadata(const impala::TResetMetadataRequest& req);
   // See PartitionBatch. NOT_FOUND for a missing table or partition,
   // ALREADY_EXISTS for an existing add (unless skip_existing),
   // INVALID_ARGUMENT for bad values, duplicates or an unpartitioned table.

@@ -94,13 +94,11 @@ Result<std::string> FunctionSignature(const std::string& name,
                                         const hive::Table& view,
                                         std::map<std::string, std::string>* params);
 
-// REFRESH of a table or of the partitions it names in partition_spec_list and/or
-// partition_spec (both are honoured; duplicates count once). Every named
-// partition must exist in the catalog or the metastore, else NOT_FOUND and
-// nothing changes; all of them are reloaded in one catalog install.
-Result<DdlOutcome> RefreshTable(CatalogContext* ctx, const impala::TResetMetadataRequest& req);
-// True if `req` names at least one partition (either field).
-bool NamesPartitions(const impala::TResetMetadataRequest& req);
+// REFRESH of a table or of the partitions `c` names (duplicates count
+// once). Every named partition must exist in the catalog or the metastore,
+// else NOT_FOUND and nothing changes; all of them are reloaded in one
+// catalog install.
+Result<DdlOutcome> RefreshTable(CatalogContext* ctx, const ResetCommand& c);
 Result<DdlOutcome> InvalidateTable(CatalogContext* ctx, const TableRef& t);
 Result<DdlOutcome> InvalidateDatabase(CatalogContext* ctx, const std::string& db_name);
 // Global INVALIDATE METADATA; the caller holds reset_mu_ exclusively.

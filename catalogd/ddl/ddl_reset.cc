@@ -34,34 +34,31 @@ std::shared_ptr<DatabaseState> MakeDatabaseState(hive::Database hms) {
 
 }  // namespace
 
-// The partitions a REFRESH names: partition_spec_list (what current coordinators
-// send) together with the older single partition_spec. Empty: the whole table.
+// The partitions a REFRESH names, in the executor's spec form. Empty: the
+// whole table.
 static std::vector<std::vector<impala::TPartitionKeyValue>> RequestedPartitions(
-    const impala::TResetMetadataRequest& req) {
+    const ResetCommand& c) {
   std::vector<std::vector<impala::TPartitionKeyValue>> specs;
-  if (req.__isset.partition_spec_list) {
-    for (const auto& spec : req.partition_spec_list) {
-      if (!spec.empty()) specs.push_back(spec);
+  for (const PartitionSpec& spec : c.partitions) {
+    if (spec.empty()) continue;
+    std::vector<impala::TPartitionKeyValue>& out = specs.emplace_back();
+    for (const auto& [key, value] : spec) {
+      impala::TPartitionKeyValue kv;
+      kv.name = key;
+      kv.value = value;
+      out.push_back(std::move(kv));
     }
-  }
-  if (req.__isset.partition_spec && !req.partition_spec.empty()) {
-    specs.push_back(req.partition_spec);
   }
   return specs;
 }
 
-bool NamesPartitions(const impala::TResetMetadataRequest& req) {
-  return (req.__isset.partition_spec && !req.partition_spec.empty()) ||
-         (req.__isset.partition_spec_list && !req.partition_spec_list.empty());
-}
-
-Result<DdlOutcome> RefreshTable(CatalogContext* ctx, const impala::TResetMetadataRequest& req) {
-  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(req.table_name));
+Result<DdlOutcome> RefreshTable(CatalogContext* ctx, const ResetCommand& c) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(c.db, c.table));
   ScopedLocks locks(ctx->catalog, {{t.db, t.table}});
   if (ctx->catalog->GetDatabase(t.db) == nullptr) return DatabaseNotFound(t.db);
   TablePtr current = ctx->catalog->GetTable(t.db, t.table);
   if (current == nullptr) return TableNotFound(t);
-  const std::vector<std::vector<impala::TPartitionKeyValue>> specs = RequestedPartitions(req);
+  const std::vector<std::vector<impala::TPartitionKeyValue>> specs = RequestedPartitions(c);
   if (specs.empty() || !current->loaded) {
     // A whole-table refresh (an unloaded table is loaded completely anyway).
     ICS_ASSIGN_OR_RETURN(TablePtr fresh, ctx->loads->ReloadLocked(t.db, t.table));

@@ -120,6 +120,16 @@ Result<DdlOutcome> CommandCore::DropFunction(const Caller& caller, const DropFun
              [&] { return ddl_->DropFunction(c); });
 }
 
+Result<DdlOutcome> CommandCore::Reset(const Caller& caller, const ResetCommand& c) {
+  using Kind = ResetCommand::Kind;
+  const std::string target = c.kind == Kind::kInvalidateAll        ? "(all)"
+                             : c.kind == Kind::kInvalidateDatabase ? c.db
+                             : c.table.empty()                     ? "(all)"
+                                                                   : TableTarget(c.db, c.table);
+  return Run(caller, {c.kind == Kind::kRefreshTable ? "REFRESH" : "INVALIDATE_METADATA", target},
+             [&] { return ddl_->Reset(c); });
+}
+
 Result<DdlOutcome> CommandCore::ChangeTable(const Caller& caller, const std::string& what,
                                             const TableChange& change) {
   return Run(caller, {"ALTER_TABLE", TableTarget(change.db, change.table) + " (" + what + ")"},

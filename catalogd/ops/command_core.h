@@ -24,8 +24,8 @@
 //   NOT_IMPLEMENTED (a feature this catalog does not have), the admission
 //   status (a standby), and metastore or file system failures as they are.
 //
-// Commands with no typed form yet (the rest of Impala's DDL, UpdateCatalog,
-// ResetMetadata, which the executor takes in Impala's shape) go through
+// Commands with no typed form yet (the rest of Impala's DDL and
+// UpdateCatalog, which the executor takes in Impala's shape) go through
 // Run, which wraps the executor call in the same steps 1-3.
 //
 // Thread-safety: thread-safe; the context, the executor and `admit` must be.
@@ -65,6 +65,9 @@ class CommandCore {
   // PartitionBatch). A repeat of a recorded request answers changed=false
   // with the current version.
   Result<PartitionBatchResult> ChangePartitions(const Caller& caller, const PartitionBatch& b);
+  // REFRESH / INVALIDATE METADATA (see ResetCommand), recorded as REFRESH or
+  // INVALIDATE_METADATA of "db.t", "db" or "(all)".
+  Result<DdlOutcome> Reset(const Caller& caller, const ResetCommand& c);
   // A planned change of one table (see TableChange), recorded as
   // ALTER_TABLE "<db.t> (<what>)", e.g. what = "UPDATE_STATS".
   Result<DdlOutcome> ChangeTable(const Caller& caller, const std::string& what,

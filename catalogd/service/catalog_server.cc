@@ -179,10 +179,9 @@ Status CatalogServer::BuildCatalog() {
   // as Impala does (event_processor.h, "Lost events").
   DdlExecutor* ddl = ddl_.get();
   eopts.invalidate_all = [ddl]() -> Status {
-    impala::TResetMetadataRequest req;
-    req.protocol_version = impala::CatalogServiceVersion::V2;
-    req.is_refresh = false;
-    return ddl->ResetMetadata(req).status();
+    ResetCommand all;
+    all.kind = ResetCommand::Kind::kInvalidateAll;
+    return ddl->Reset(all).status();
   };
   events_ = std::make_unique<EventProcessor>(ctx_.get(), self_events_.get(), eopts);
   // Events up to here are reflected by the load that follows (which would

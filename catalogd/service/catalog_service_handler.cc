@@ -118,6 +118,26 @@ class Handler : public impala::CatalogServiceIf {
     return d_.core->Run(caller, label, [&] { return body(ddl); });
   }
 
+  // REFRESH / INVALIDATE METADATA: the protocol check and the translation
+  // here, the typed command in the command core.
+  Result<DdlOutcome> Reset(const impala::TResetMetadataRequest& req) {
+    Status proto = CheckProtocol(req.protocol_version);
+    if (!proto.ok()) return proto;
+    if (d_.core == nullptr) return Status::NotImplemented("this CatalogService serves no changes");
+    const ops::Caller caller = ImpalaCaller(req);
+    Result<ResetCommand> c = ResetCommandOf(req);
+    if (!c.ok()) {
+      const std::string target = req.__isset.table_name
+                                     ? req.table_name.db_name + "." + req.table_name.table_name
+                                 : req.db_name.empty() ? "(all)"
+                                                       : req.db_name;
+      d_.core->Refused(caller, {req.is_refresh ? "REFRESH" : "INVALIDATE_METADATA", target},
+                       c.status());
+      return c.status();
+    }
+    return d_.core->Reset(caller, *c);
+  }
+
   void ExecDdl(impala::TDdlExecResponse& resp, const impala::TDdlExecRequest& req) override {
     Result<DdlOutcome> r = Change(req.protocol_version, ImpalaCaller(req), DdlLabel(req),
                                   [&](DdlExecutor* ddl) { return ddl->ExecDdl(req); });
@@ -138,8 +158,7 @@ class Handler : public impala::CatalogServiceIf {
 
   void ResetMetadata(impala::TResetMetadataResponse& resp,
                      const impala::TResetMetadataRequest& req) override {
-    Result<DdlOutcome> r = Change(req.protocol_version, ImpalaCaller(req), ResetLabel(req),
-                                  [&](DdlExecutor* ddl) { return ddl->ResetMetadata(req); });
+    Result<DdlOutcome> r = Reset(req);
     resp.result = MakeResult(r, req.sync_ddl, WantsMinimal(req));
   }
 

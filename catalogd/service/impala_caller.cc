@@ -69,9 +69,34 @@ ops::CommandLabel UpdateCatalogLabel(const impala::TUpdateCatalogRequest& req) {
   return {"UPDATE_CATALOG", req.db_name + "." + req.target_table};
 }
 
-ops::CommandLabel ResetLabel(const impala::TResetMetadataRequest& req) {
-  std::string target = req.__isset.table_name ? NameOf(req.table_name) : req.db_name;
-  return {req.is_refresh ? "REFRESH" : "INVALIDATE_METADATA", target.empty() ? "(all)" : target};
+Result<ResetCommand> ResetCommandOf(const impala::TResetMetadataRequest& req) {
+  if (req.__isset.authorization && req.authorization) {
+    return Status::NotImplemented(
+        "REFRESH AUTHORIZATION is not supported: this catalog service has no authorization "
+        "metadata");
+  }
+  using Kind = ResetCommand::Kind;
+  ResetCommand c;
+  if (req.__isset.table_name) {
+    c.kind = req.is_refresh ? Kind::kRefreshTable : Kind::kInvalidateTable;
+    c.db = req.table_name.db_name;
+    c.table = req.table_name.table_name;
+    auto add = [&c](const std::vector<impala::TPartitionKeyValue>& spec) {
+      if (spec.empty()) return;
+      PartitionSpec& out = c.partitions.emplace_back();
+      for (const impala::TPartitionKeyValue& kv : spec) out.emplace_back(kv.name, kv.value);
+    };
+    if (req.__isset.partition_spec_list) {
+      for (const auto& spec : req.partition_spec_list) add(spec);
+    }
+    if (req.__isset.partition_spec) add(req.partition_spec);
+  } else if (req.__isset.db_name && !req.db_name.empty()) {
+    c.kind = Kind::kInvalidateDatabase;
+    c.db = req.db_name;
+  } else {
+    c.kind = req.is_refresh ? Kind::kRefreshTable : Kind::kInvalidateAll;
+  }
+  return c;
 }
 
 }  // namespace ics::catalog

@@ -1,9 +1,9 @@
 // What Impala's door (the CatalogService handler) tells the command core
 // (catalogd/ops/command_core.h) about a request: the Caller its header
-// names, and the label of the command it asks for. The label's kind is the
-// DDL type's name (CREATE_TABLE, ...), UPDATE_CATALOG, REFRESH or
-// INVALIDATE_METADATA, the words the core uses for the same commands from
-// every door.
+// names, the label of a command it asks for in Impala's shape, and the
+// typed command where one exists. The label's kind is the DDL type's name
+// (CREATE_TABLE, ...) or UPDATE_CATALOG, the words the core uses for the
+// same commands from every door.
 //
 // Thread-safety: stateless.
 #pragma once
@@ -27,6 +27,11 @@ ops::Caller ImpalaCaller(const Req& req) {
 
 ops::CommandLabel DdlLabel(const impala::TDdlExecRequest& req);
 ops::CommandLabel UpdateCatalogLabel(const impala::TUpdateCatalogRequest& req);
-ops::CommandLabel ResetLabel(const impala::TResetMetadataRequest& req);
+
+// REFRESH / INVALIDATE METADATA as a typed command: a table (REFRESH, with
+// the partitions of partition_spec_list and the older partition_spec), a
+// database, or everything. NOT_IMPLEMENTED for REFRESH AUTHORIZATION (this
+// catalog holds no authorization metadata yet).
+Result<ResetCommand> ResetCommandOf(const impala::TResetMetadataRequest& req);
 
 }  // namespace ics::catalog

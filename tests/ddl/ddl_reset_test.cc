@@ -53,15 +53,14 @@ class DdlResetTest : public DdlTest {
 TEST_F(DdlResetTest, RefreshTable) {
   WriteFile(TableDir("db", "t") + "/new.txt");
   EXPECT_EQ(Loaded("db", "t")->NumFiles(), 0);
-  auto out = ddl_->ResetMetadata(ResetTable(true, "db", "T"));
+  auto out = ResetMetadata(ResetTable(true, "db", "T"));
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(catalog_->GetTable("db", "t")->NumFiles(), 1);
   EXPECT_EQ(out->version, catalog_->GetTable("db", "t")->version);
   ASSERT_EQ(Updated(*out).size(), 1u);
 
-  EXPECT_EQ(ddl_->ResetMetadata(ResetTable(true, "db", "nosuch")).status().code(),
-            ErrorCode::kNotFound);
-  EXPECT_EQ(ddl_->ResetMetadata(ResetTable(true, "nodb", "t")).status().message(),
+  EXPECT_EQ(ResetMetadata(ResetTable(true, "db", "nosuch")).status().code(), ErrorCode::kNotFound);
+  EXPECT_EQ(ResetMetadata(ResetTable(true, "nodb", "t")).status().message(),
             "Database does not exist: nodb");
 }
 
@@ -71,7 +70,7 @@ TEST_F(DdlResetTest, RefreshPartition) {
   WriteFile(TableDir("db", "p") + "/year=2/month=b/f2");
   impala::TResetMetadataRequest r = ResetTable(true, "db", "p");
   r.__set_partition_spec({Kv("year", "1"), Kv("month", "a")});
-  auto out = ddl_->ResetMetadata(r);
+  auto out = ResetMetadata(r);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   TablePtr t = catalog_->GetTable("db", "p");
   EXPECT_EQ(t->FindPartition("year=1/month=a")->file_descs.size(), 1u);
@@ -79,7 +78,7 @@ TEST_F(DdlResetTest, RefreshPartition) {
   EXPECT_EQ(t->FindPartition("year=2/month=b"), before->FindPartition("year=2/month=b"));
 
   r.__set_partition_spec({Kv("year", "9"), Kv("month", "a")});
-  EXPECT_EQ(ddl_->ResetMetadata(r).status().code(), ErrorCode::kNotFound);
+  EXPECT_EQ(ResetMetadata(r).status().code(), ErrorCode::kNotFound);
 }
 
 // partition_spec_list (field 11) is what Impala's coordinators send: only the
@@ -94,7 +93,7 @@ TEST_F(DdlResetTest, RefreshPartitionList) {
   r.__set_partition_spec_list({{Kv("year", "1"), Kv("month", "a")},
                                {Kv("year", "3"), Kv("month", "c")},
                                {Kv("month", "a"), Kv("year", "1")}});  // a repeat
-  auto out = ddl_->ResetMetadata(r);
+  auto out = ResetMetadata(r);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(out->summary, "2 partitions have been refreshed.");
   TablePtr t = catalog_->GetTable("db", "p");
@@ -108,7 +107,7 @@ TEST_F(DdlResetTest, RefreshPartitionList) {
   WriteFile(TableDir("db", "p") + "/year=1/month=a/g1");
   WriteFile(TableDir("db", "p") + "/year=3/month=c/g3");
   r.__set_partition_spec_list({{Kv("year", "3"), Kv("month", "c")}});
-  out = ddl_->ResetMetadata(r);
+  out = ResetMetadata(r);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(out->summary, "Partition has been refreshed.");
   t = catalog_->GetTable("db", "p");
@@ -118,7 +117,7 @@ TEST_F(DdlResetTest, RefreshPartitionList) {
   // The older field and the list together: both are refreshed.
   r.__set_partition_spec({Kv("year", "1"), Kv("month", "a")});
   r.__set_partition_spec_list({{Kv("year", "2"), Kv("month", "b")}});
-  out = ddl_->ResetMetadata(r);
+  out = ResetMetadata(r);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   t = catalog_->GetTable("db", "p");
   EXPECT_EQ(t->FindPartition("year=1/month=a")->file_descs.size(), 2u);
@@ -130,14 +129,14 @@ TEST_F(DdlResetTest, RefreshPartitionList) {
   impala::TResetMetadataRequest bad = ResetTable(true, "db", "p");
   bad.__set_partition_spec_list({{Kv("year", "2"), Kv("month", "b")},
                                  {Kv("year", "9"), Kv("month", "z")}});
-  EXPECT_EQ(ddl_->ResetMetadata(bad).status().code(), ErrorCode::kNotFound);
+  EXPECT_EQ(ResetMetadata(bad).status().code(), ErrorCode::kNotFound);
   EXPECT_EQ(catalog_->GetTable("db", "p")->version, version);
   EXPECT_EQ(catalog_->GetTable("db", "p")->FindPartition("year=2/month=b")->file_descs.size(), 1u);
 
   // An empty list is a whole-table refresh.
   impala::TResetMetadataRequest all = ResetTable(true, "db", "p");
   all.__set_partition_spec_list({});
-  out = ddl_->ResetMetadata(all);
+  out = ResetMetadata(all);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(out->summary, "Table has been refreshed.");
   EXPECT_EQ(catalog_->GetTable("db", "p")->FindPartition("year=2/month=b")->file_descs.size(), 2u);
@@ -145,12 +144,12 @@ TEST_F(DdlResetTest, RefreshPartitionList) {
   // INVALIDATE METADATA takes no partitions, in either field.
   impala::TResetMetadataRequest inv = ResetTable(false, "db", "p");
   inv.__set_partition_spec_list({{Kv("year", "1"), Kv("month", "a")}});
-  EXPECT_EQ(ddl_->ResetMetadata(inv).status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(ResetMetadata(inv).status().code(), ErrorCode::kInvalidArgument);
 }
 
 TEST_F(DdlResetTest, InvalidateTable) {
   Loaded("db", "t");
-  auto out = ddl_->ResetMetadata(ResetTable(false, "db", "t"));
+  auto out = ResetMetadata(ResetTable(false, "db", "t"));
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   TablePtr t = catalog_->GetTable("db", "t");
   ASSERT_NE(t, nullptr);
@@ -161,7 +160,7 @@ TEST_F(DdlResetTest, InvalidateTable) {
   // Created in the metastore by someone else: INVALIDATE adds it.
   CreateBehindTheCatalog("db", "outside");
   EXPECT_EQ(catalog_->GetTable("db", "outside"), nullptr);
-  ASSERT_TRUE(ddl_->ResetMetadata(ResetTable(false, "db", "outside")).ok());
+  ASSERT_TRUE(ResetMetadata(ResetTable(false, "db", "outside")).ok());
   ASSERT_NE(catalog_->GetTable("db", "outside"), nullptr);
   EXPECT_EQ(Loaded("db", "outside")->columns.size(), 1u);
 
@@ -173,25 +172,24 @@ TEST_F(DdlResetTest, InvalidateTable) {
   drop.table_name = "outside";
   txn.ops.push_back(drop);
   ASSERT_TRUE(metastore_->Commit(txn).ok());
-  auto removed = ddl_->ResetMetadata(ResetTable(false, "db", "outside"));
+  auto removed = ResetMetadata(ResetTable(false, "db", "outside"));
   ASSERT_TRUE(removed.ok()) << removed.status().ToString();
   EXPECT_EQ(Removed(*removed).size(), 1u);
   EXPECT_EQ(catalog_->GetTable("db", "outside"), nullptr);
 
-  EXPECT_EQ(ddl_->ResetMetadata(ResetTable(false, "db", "never")).status().code(),
-            ErrorCode::kNotFound);
+  EXPECT_EQ(ResetMetadata(ResetTable(false, "db", "never")).status().code(), ErrorCode::kNotFound);
 }
 
 TEST_F(DdlResetTest, InvalidateDatabaseReloadsItsTableList) {
   CreateBehindTheCatalog("db", "x1");
   impala::TResetMetadataRequest r = Reset(false);
   r.__set_db_name("db");
-  auto out = ddl_->ResetMetadata(r);
+  auto out = ResetMetadata(r);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_NE(catalog_->GetTable("db", "x1"), nullptr);
   EXPECT_TRUE(catalog_->GetTable("db", "t")->loaded) << "known tables keep their state";
   const int64_t v = catalog_->version();
-  auto again = ddl_->ResetMetadata(r);
+  auto again = ResetMetadata(r);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->version, v);
 }
@@ -201,7 +199,7 @@ TEST_F(DdlResetTest, GlobalInvalidate) {
   ASSERT_TRUE(Exec(CreateFnReq("db", "f", {"int"})).ok());
   CreateBehindTheCatalog("db", "outside");
   const int64_t start = catalog_->version();
-  auto out = ddl_->ResetMetadata(Reset(false));
+  auto out = ResetMetadata(Reset(false));
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_TRUE(out->is_invalidate);
   EXPECT_EQ(out->version, start) << "the start version, as Impala reports it";
@@ -214,7 +212,7 @@ TEST_F(DdlResetTest, GlobalInvalidate) {
   EXPECT_EQ(Loaded("db", "p")->partitions.size(), 2u);
 
   impala::TResetMetadataRequest refresh_all = Reset(true);
-  EXPECT_EQ(ddl_->ResetMetadata(refresh_all).status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(ResetMetadata(refresh_all).status().code(), ErrorCode::kInvalidArgument);
   impala::TResetMetadataRequest old = Reset(false);
   old.protocol_version = impala::CatalogServiceVersion::V1;
   impala::TResetMetadataResponse refused;  // the adapter checks the protocol

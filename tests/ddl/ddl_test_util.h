@@ -383,6 +383,13 @@ class DdlTest : public ::testing::Test {
   std::unique_ptr<Catalog> catalog_;
   std::unique_ptr<TableLoader> loader_;
   std::unique_ptr<TableLoadManager> loads_;
+  // A REFRESH / INVALIDATE METADATA request as Impala sends it, translated
+  // as the CatalogService door translates it, on this fixture's executor.
+  Result<DdlOutcome> ResetMetadata(const impala::TResetMetadataRequest& req) {
+    ICS_ASSIGN_OR_RETURN(ResetCommand c, ResetCommandOf(req));
+    return ddl_->Reset(c);
+  }
+
   // The CatalogService adapter over this fixture's executor (it checks the
   // protocol version and renders replies).
   std::shared_ptr<impala::CatalogServiceIf> Handler() {

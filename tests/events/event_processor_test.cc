@@ -202,10 +202,9 @@ TEST_F(EventsTest, LostEventsTriggerAFullInvalidate) {
   int invalidates = 0;
   eo.invalidate_all = [ddl, &invalidates]() -> Status {
     ++invalidates;
-    impala::TResetMetadataRequest req;
-    req.protocol_version = impala::CatalogServiceVersion::V2;
-    req.is_refresh = false;
-    return ddl->ResetMetadata(req).status();
+    ResetCommand all;
+    all.kind = ResetCommand::Kind::kInvalidateAll;
+    return ddl->Reset(all).status();
   };
   processor_ = std::make_unique<EventProcessor>(&ctx_, self_events_.get(), eo);
   const int64_t start = *metastore_->CurrentNotificationEventId();
