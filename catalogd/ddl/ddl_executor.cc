@@ -85,9 +85,9 @@ Result<DdlOutcome> DdlExecutor::ExecDdl(const impala::TDdlExecRequest& req) {
 #undef ICS_REQUIRE_PARAMS
 }
 
-Result<DdlOutcome> DdlExecutor::UpdateCatalog(const impala::TUpdateCatalogRequest& req) {
+Result<DdlOutcome> DdlExecutor::Insert(const InsertCommand& c) {
   ReaderLock reset(&reset_mu_);
-  return ddl::UpdateCatalog(ctx_, req);
+  return ddl::Insert(ctx_, c);
 }
 
 template <typename Fn>

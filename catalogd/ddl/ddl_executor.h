@@ -1,8 +1,8 @@
 // DdlExecutor: carries out catalog changes against the metastore and the
 // catalog: typed commands (databases and tables as metastore objects, batches
-// of partition changes, planned table changes, metadata resets), and the
-// DDL and post-INSERT updates (UpdateCatalog) that CatalogService callers
-// send in Impala's shape and that have no typed command yet.
+// of partition changes, planned table changes, INSERT's metadata step,
+// metadata resets), and the DDL that CatalogService callers send in
+// Impala's shape and that has no typed command yet.
 //
 // Every operation: validates its input (names, types, existence) and fails
 // with a clear Status before changing anything; takes the table's DDL lock
@@ -95,6 +95,19 @@ Result<hive::ColumnStatisticsObj> CheckColumnStats(const hive::Table& table, boo
 struct ColumnStatsDrop {
   std::string partition;
   std::string column;
+};
+
+// The metadata step of an INSERT into db.table: the files each written
+// partition received (by partition name "k1=v1/k2=v2", the table root of an
+// unpartitioned table as ""). Partitions that do not exist yet are added
+// (their directories created); with overwrite, every other file in the
+// written directories is removed (within the data roots). Each written
+// partition is then read again, in one catalog install.
+struct InsertCommand {
+  std::string db;
+  std::string table;
+  std::map<std::string, std::vector<std::string>> files_by_partition;
+  bool overwrite = false;
 };
 
 // REFRESH and INVALIDATE METADATA: what the catalog holds is read again
@@ -298,11 +311,11 @@ class DdlExecutor {
   Result<DdlOutcome> AlterTable(const AlterTableCommand& c);
   Result<DdlOutcome> CreateFunction(const CreateFunctionCommand& c);
   Result<DdlOutcome> DropFunction(const DropFunctionCommand& c);
+  Result<DdlOutcome> Insert(const InsertCommand& c);
   Result<DdlOutcome> Reset(const ResetCommand& c);
 
-  // Impala's shapes (CatalogService), for what has no typed command yet.
+  // Impala's shape (CatalogService), for the DDL with no typed command yet.
   Result<DdlOutcome> ExecDdl(const impala::TDdlExecRequest& req);
-  Result<DdlOutcome> UpdateCatalog(const impala::TUpdateCatalogRequest& req);
   // See PartitionBatch. NOT_FOUND for a missing table or partition,
   // ALREADY_EXISTS for an existing add (unless skip_existing),
   // INVALID_ARGUMENT for bad values, duplicates or an unpartitioned table.

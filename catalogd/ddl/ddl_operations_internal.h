@@ -3,7 +3,7 @@
 // to catalogd/ddl. Every operation takes the steps of ddl_steps_internal.h.
 //
 // Layout of the implementation:
-//   ddl_executor.cc         dispatch (ExecDdl / UpdateCatalog / ResetMetadata)
+//   ddl_executor.cc         the executor's methods, Impala's ExecDdl dispatch
 //   ddl_steps.cc            the shared steps (ddl_steps_internal.h)
 //   ddl_locations.cc        locations and data removal (ddl_locations_internal.h)
 //   ddl_schema.cc           formats, columns, statistics checks (ddl_schema_internal.h)
@@ -12,7 +12,7 @@
 //   ddl_table.cc            CREATE TABLE [LIKE], CREATE/ALTER VIEW, DROP, TRUNCATE
 //   ddl_alter_table.cc      ALTER TABLE (columns, rename, formats, properties, ...)
 //   ddl_view_properties.cc  ALTER VIEW SET/UNSET TBLPROPERTIES
-//   ddl_partitions.cc       ADD/DROP/RECOVER PARTITIONS, UpdateCatalog
+//   ddl_partitions.cc       ADD/DROP/RECOVER PARTITIONS, INSERT's metadata step
 //   ddl_partition_batch.cc  batches of partition adds/alters/drops
 //   ddl_table_change.cc     planned single-table changes (TableEdits)
 //   ddl_stats.cc            UPDATE_STATS, DROP STATS, the column statistics rule
@@ -63,7 +63,7 @@ Result<DdlOutcome> AddPartitions(CatalogContext* ctx, const TableRef& t,
 Result<DdlOutcome> DropPartitions(CatalogContext* ctx, const TableRef& t,
                                   const impala::TAlterTableDropPartitionParams& p);
 Result<DdlOutcome> RecoverPartitions(CatalogContext* ctx, const TableRef& t);
-Result<DdlOutcome> UpdateCatalog(CatalogContext* ctx, const impala::TUpdateCatalogRequest& req);
+Result<DdlOutcome> Insert(CatalogContext* ctx, const InsertCommand& c);
 // DdlExecutor::ApplyPartitionBatch (ddl_partition_batch.cc).
 Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const PartitionBatch& batch);
 // DdlExecutor::ChangeTable (ddl_table_change.cc).

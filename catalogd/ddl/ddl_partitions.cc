@@ -1,5 +1,5 @@
-// ALTER TABLE ADD / DROP / RECOVER PARTITIONS and UpdateCatalog (the
-// metadata step of an INSERT).
+// ALTER TABLE ADD / DROP / RECOVER PARTITIONS and the metadata step of an
+// INSERT (InsertCommand; Impala's UpdateCatalog).
 #include <glog/logging.h>
 
 #include <map>
@@ -193,9 +193,9 @@ std::set<std::string> ReportedFiles(const std::vector<std::string>& files) {
 
 }  // namespace
 
-Result<DdlOutcome> UpdateCatalog(CatalogContext* ctx, const impala::TUpdateCatalogRequest& req) {
-  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(req.db_name));
-  ICS_ASSIGN_OR_RETURN(std::string table, NormalizeTableName(req.target_table));
+Result<DdlOutcome> Insert(CatalogContext* ctx, const InsertCommand& c) {
+  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(c.db));
+  ICS_ASSIGN_OR_RETURN(std::string table, NormalizeTableName(c.table));
   const TableRef t{db, table};
   ScopedLocks locks(ctx->catalog, {{t.db, t.table}});
   ICS_ASSIGN_OR_RETURN(TablePtr old, LoadedTableLocked(ctx, t));
@@ -214,9 +214,9 @@ Result<DdlOutcome> UpdateCatalog(CatalogContext* ctx, const impala::TUpdateCatal
   std::vector<hive::Partition> adds;
   std::vector<std::string> add_names;
   std::set<std::string> seen;
-  for (const auto& [name, update] : req.updated_partitions) {
+  for (const auto& [name, files] : c.files_by_partition) {
     Touched tp;
-    tp.files = &update.files;
+    tp.files = &files;
     if (name.empty()) {
       if (old->is_partitioned()) {
         return Status::InvalidArgument("Table " + t.full() +
@@ -267,12 +267,12 @@ Result<DdlOutcome> UpdateCatalog(CatalogContext* ctx, const impala::TUpdateCatal
   for (const hive::Partition& part : adds) {
     Status dir = ctx->fs->CreateDirectories(part.sd.location);
     if (!dir.ok()) {
-      Compensate(ctx, DropPartitionsTxn(t, add_names), "UpdateCatalog on " + t.full());
+      Compensate(ctx, DropPartitionsTxn(t, add_names), "INSERT into " + t.full());
       return dir.WithContext("creating the partition directory " + part.sd.location);
     }
   }
   Status fs_status;
-  if (req.is_overwrite) {
+  if (c.overwrite) {
     // INSERT OVERWRITE: only the files this INSERT wrote stay.
     for (const Touched& tp : touched) {
       if (!ctx->fs->MayModify(tp.dir)) {

@@ -120,6 +120,11 @@ Result<DdlOutcome> CommandCore::DropFunction(const Caller& caller, const DropFun
              [&] { return ddl_->DropFunction(c); });
 }
 
+Result<DdlOutcome> CommandCore::Insert(const Caller& caller, const InsertCommand& c) {
+  return Run(caller, {"UPDATE_CATALOG", TableTarget(c.db, c.table)},
+             [&] { return ddl_->Insert(c); });
+}
+
 Result<DdlOutcome> CommandCore::Reset(const Caller& caller, const ResetCommand& c) {
   using Kind = ResetCommand::Kind;
   const std::string target = c.kind == Kind::kInvalidateAll        ? "(all)"

@@ -24,9 +24,9 @@
 //   NOT_IMPLEMENTED (a feature this catalog does not have), the admission
 //   status (a standby), and metastore or file system failures as they are.
 //
-// Commands with no typed form yet (the rest of Impala's DDL and
-// UpdateCatalog, which the executor takes in Impala's shape) go through
-// Run, which wraps the executor call in the same steps 1-3.
+// Commands with no typed form yet (the rest of Impala's DDL, which the
+// executor takes in Impala's shape) go through Run, which wraps the
+// executor call in the same steps 1-3.
 //
 // Thread-safety: thread-safe; the context, the executor and `admit` must be.
 #pragma once
@@ -65,6 +65,9 @@ class CommandCore {
   // PartitionBatch). A repeat of a recorded request answers changed=false
   // with the current version.
   Result<PartitionBatchResult> ChangePartitions(const Caller& caller, const PartitionBatch& b);
+  // INSERT's metadata step (see InsertCommand), recorded as UPDATE_CATALOG
+  // "db.t", as Impala names the call.
+  Result<DdlOutcome> Insert(const Caller& caller, const InsertCommand& c);
   // REFRESH / INVALIDATE METADATA (see ResetCommand), recorded as REFRESH or
   // INVALIDATE_METADATA of "db.t", "db" or "(all)".
   Result<DdlOutcome> Reset(const Caller& caller, const ResetCommand& c);

@@ -107,13 +107,17 @@ class Handler : public impala::CatalogServiceIf {
     return rs;
   }
 
+  static Status NoChanges() {
+    return Status::NotImplemented("this CatalogService serves no changes");
+  }
+
   // A change: the protocol check here, the rest in the command core.
   Result<DdlOutcome> Change(CatalogServiceVersion::type v, const ops::Caller& caller,
                             const ops::CommandLabel& label,
                             const std::function<Result<DdlOutcome>(DdlExecutor*)>& body) {
     Status proto = CheckProtocol(v);
     if (!proto.ok()) return proto;
-    if (d_.core == nullptr) return Status::NotImplemented("this CatalogService serves no changes");
+    if (d_.core == nullptr) return NoChanges();
     DdlExecutor* ddl = d_.core->executor();
     return d_.core->Run(caller, label, [&] { return body(ddl); });
   }
@@ -123,7 +127,7 @@ class Handler : public impala::CatalogServiceIf {
   Result<DdlOutcome> Reset(const impala::TResetMetadataRequest& req) {
     Status proto = CheckProtocol(req.protocol_version);
     if (!proto.ok()) return proto;
-    if (d_.core == nullptr) return Status::NotImplemented("this CatalogService serves no changes");
+    if (d_.core == nullptr) return NoChanges();
     const ops::Caller caller = ImpalaCaller(req);
     Result<ResetCommand> c = ResetCommandOf(req);
     if (!c.ok()) {
@@ -151,8 +155,11 @@ class Handler : public impala::CatalogServiceIf {
 
   void UpdateCatalog(impala::TUpdateCatalogResponse& resp,
                      const impala::TUpdateCatalogRequest& req) override {
-    Result<DdlOutcome> r = Change(req.protocol_version, ImpalaCaller(req), UpdateCatalogLabel(req),
-                                  [&](DdlExecutor* ddl) { return ddl->UpdateCatalog(req); });
+    Status proto = CheckProtocol(req.protocol_version);
+    Result<DdlOutcome> r = !proto.ok() ? Result<DdlOutcome>(proto)
+                           : d_.core == nullptr
+                               ? Result<DdlOutcome>(NoChanges())
+                               : d_.core->Insert(ImpalaCaller(req), InsertCommandOf(req));
     resp.result = MakeResult(r, req.sync_ddl, WantsMinimal(req));
   }
 

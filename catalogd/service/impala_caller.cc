@@ -65,8 +65,15 @@ ops::CommandLabel DdlLabel(const impala::TDdlExecRequest& req) {
   return {impala::to_string(req.ddl_type), DdlTarget(req)};
 }
 
-ops::CommandLabel UpdateCatalogLabel(const impala::TUpdateCatalogRequest& req) {
-  return {"UPDATE_CATALOG", req.db_name + "." + req.target_table};
+InsertCommand InsertCommandOf(const impala::TUpdateCatalogRequest& req) {
+  InsertCommand c;
+  c.db = req.db_name;
+  c.table = req.target_table;
+  for (const auto& [name, updated] : req.updated_partitions) {
+    c.files_by_partition[name] = updated.files;
+  }
+  c.overwrite = req.is_overwrite;
+  return c;
 }
 
 Result<ResetCommand> ResetCommandOf(const impala::TResetMetadataRequest& req) {

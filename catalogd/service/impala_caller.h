@@ -2,8 +2,8 @@
 // (catalogd/ops/command_core.h) about a request: the Caller its header
 // names, the label of a command it asks for in Impala's shape, and the
 // typed command where one exists. The label's kind is the DDL type's name
-// (CREATE_TABLE, ...) or UPDATE_CATALOG, the words the core uses for the
-// same commands from every door.
+// (CREATE_TABLE, ...), the word the core uses for the same command from
+// every door.
 //
 // Thread-safety: stateless.
 #pragma once
@@ -26,7 +26,9 @@ ops::Caller ImpalaCaller(const Req& req) {
 }
 
 ops::CommandLabel DdlLabel(const impala::TDdlExecRequest& req);
-ops::CommandLabel UpdateCatalogLabel(const impala::TUpdateCatalogRequest& req);
+
+// UpdateCatalog (an INSERT's metadata step) as a typed command.
+InsertCommand InsertCommandOf(const impala::TUpdateCatalogRequest& req);
 
 // REFRESH / INVALIDATE METADATA as a typed command: a table (REFRESH, with
 // the partitions of partition_spec_list and the older partition_spec), a

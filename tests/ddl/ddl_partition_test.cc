@@ -248,7 +248,7 @@ TEST_F(DdlPartitionTest, UpdateCatalogUnpartitioned) {
   ASSERT_TRUE(CreateTable("db", "flat").ok());
   TablePtr before = Loaded("db", "flat");
   WriteFile(TableDir("db", "flat") + "/part-0.txt");
-  auto out = ddl_->UpdateCatalog(Insert("flat", {{"", {TableDir("db", "flat") + "/part-0.txt"}}}));
+  auto out = UpdateCatalog(Insert("flat", {{"", {TableDir("db", "flat") + "/part-0.txt"}}}));
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   ASSERT_EQ(Updated(*out).size(), 1u);
   EXPECT_EQ(Updated(*out)[0].catalog_version, out->version);
@@ -258,15 +258,15 @@ TEST_F(DdlPartitionTest, UpdateCatalogUnpartitioned) {
 
   // INSERT OVERWRITE keeps only the files it wrote.
   WriteFile(TableDir("db", "flat") + "/part-1.txt");
-  auto ow = ddl_->UpdateCatalog(Insert("flat", {{"", {"part-1.txt"}}}, true));
+  auto ow = UpdateCatalog(Insert("flat", {{"", {"part-1.txt"}}}, true));
   ASSERT_TRUE(ow.ok()) << ow.status().ToString();
   EXPECT_FALSE(Exists(TableDir("db", "flat") + "/part-0.txt"));
   EXPECT_TRUE(Exists(TableDir("db", "flat") + "/part-1.txt"));
   EXPECT_EQ(catalog_->GetTable("db", "flat")->NumFiles(), 1);
 
-  auto bad = ddl_->UpdateCatalog(Insert("flat", {{"year=1", {}}}));
+  auto bad = UpdateCatalog(Insert("flat", {{"year=1", {}}}));
   EXPECT_EQ(bad.status().code(), ErrorCode::kInvalidArgument);
-  auto missing = ddl_->UpdateCatalog(Insert("nosuch", {{"", {}}}));
+  auto missing = UpdateCatalog(Insert("nosuch", {{"", {}}}));
   EXPECT_EQ(missing.status().code(), ErrorCode::kNotFound);
   impala::TUpdateCatalogRequest old_proto = Insert("flat", {});
   old_proto.protocol_version = impala::CatalogServiceVersion::V1;
@@ -281,8 +281,7 @@ TEST_F(DdlPartitionTest, UpdateCatalogCreatesPartitions) {
   TablePtr before = Loaded("db", "p");
   WriteFile(PartDir("year=1/month=a") + "/f1");
   WriteFile(PartDir("year=2/month=b") + "/f2");
-  auto out =
-      ddl_->UpdateCatalog(Insert("p", {{"year=1/month=a", {"f1"}}, {"year=2/month=b", {"f2"}}}));
+  auto out = UpdateCatalog(Insert("p", {{"year=1/month=a", {"f1"}}, {"year=2/month=b", {"f2"}}}));
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   TablePtr t = catalog_->GetTable("db", "p");
   EXPECT_EQ(t->partitions.size(), 2u);
@@ -291,11 +290,11 @@ TEST_F(DdlPartitionTest, UpdateCatalogCreatesPartitions) {
   EXPECT_EQ(metastore_->GetPartitions("db", "p")->size(), 2u);
   EXPECT_EQ(t->version, out->version);
 
-  auto bad_value = ddl_->UpdateCatalog(Insert("p", {{"year=x/month=b", {}}}));
+  auto bad_value = UpdateCatalog(Insert("p", {{"year=x/month=b", {}}}));
   EXPECT_EQ(bad_value.status().code(), ErrorCode::kInvalidArgument);
-  auto bad_key = ddl_->UpdateCatalog(Insert("p", {{"month=b/year=1", {}}}));
+  auto bad_key = UpdateCatalog(Insert("p", {{"month=b/year=1", {}}}));
   EXPECT_EQ(bad_key.status().code(), ErrorCode::kInvalidArgument);
-  auto root = ddl_->UpdateCatalog(Insert("p", {{"", {}}}));
+  auto root = UpdateCatalog(Insert("p", {{"", {}}}));
   EXPECT_EQ(root.status().code(), ErrorCode::kInvalidArgument);
 }
 

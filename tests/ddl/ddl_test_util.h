@@ -383,6 +383,12 @@ class DdlTest : public ::testing::Test {
   std::unique_ptr<Catalog> catalog_;
   std::unique_ptr<TableLoader> loader_;
   std::unique_ptr<TableLoadManager> loads_;
+  // An UpdateCatalog request as Impala sends it, translated as the
+  // CatalogService door translates it, on this fixture's executor.
+  Result<DdlOutcome> UpdateCatalog(const impala::TUpdateCatalogRequest& req) {
+    return ddl_->Insert(InsertCommandOf(req));
+  }
+
   // A REFRESH / INVALIDATE METADATA request as Impala sends it, translated
   // as the CatalogService door translates it, on this fixture's executor.
   Result<DdlOutcome> ResetMetadata(const impala::TResetMetadataRequest& req) {
