@@ -18,9 +18,12 @@ namespace ics::testing {
 class TestCerts {
  public:
   // Makes the set once per process; fails the test when openssl fails.
+  // The set is an object with static storage, so its directory is removed
+  // when the process exits normally (a heap object never destroyed left one
+  // directory behind per test process).
   static const TestCerts& Get() {
-    static TestCerts* certs = new TestCerts();
-    return *certs;
+    static const TestCerts certs;
+    return certs;
   }
   std::string File(const std::string& name) const { return dir_ + "/" + name; }
   const std::string& dir() const { return dir_; }
