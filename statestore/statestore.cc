@@ -38,12 +38,9 @@ void Statestore::Impl::Shutdown() {
   std::vector<SubPtr> subs;
   {
     MutexLock l(&mu_);
-    if (stopping_) return;
-    stopping_ = true;
-    for (auto& [id, sub] : subscribers_) subs.push_back(sub);
-    update_cv_.Broadcast();
-    heartbeat_cv_.Broadcast();
-    timer_cv_.Broadcast();
+    if (scheduler_.stopping()) return;
+    scheduler_.Stop();
+    for (auto& [id, sub] : registry_.all()) subs.push_back(sub);
   }
   for (auto& sub : subs) {
     sub->unregistered = true;
@@ -53,9 +50,8 @@ void Statestore::Impl::Shutdown() {
   for (auto& t : threads_) t.join();
   threads_.clear();
   MutexLock l(&mu_);
-  subscribers_.clear();
-  update_queue_.Clear();
-  heartbeat_queue_.Clear();
+  registry_.Clear();
+  scheduler_.Clear();
 }
 
 // ---------------------------------------------------------------- registration
@@ -143,14 +139,12 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
   SubPtr old;
   {
     MutexLock l(&mu_);
-    if (stopping_) return Status::Shutdown("statestore is shutting down");
-    auto it = subscribers_.find(sub->id);
-    if (it == subscribers_.end() &&
-        subscribers_.size() >= static_cast<size_t>(opts_.max_subscribers)) {
+    if (scheduler_.stopping()) return Status::Shutdown("statestore is shutting down");
+    old = registry_.Find(sub->id);
+    if (old == nullptr && registry_.size() >= static_cast<size_t>(opts_.max_subscribers)) {
       return Status::LimitExceeded("statestore has reached its limit of " +
                                    std::to_string(opts_.max_subscribers) + " subscribers");
     }
-    if (it != subscribers_.end()) old = it->second;
     if (old != nullptr && old->identity != identity) {
       ++counters_.registrations_refused;
       Status s = Status::InvalidArgument("subscriber id '" + sub->id +
@@ -171,22 +165,14 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
   SubPtr raced;  // a concurrent registration of the same id, replaced here
   {
     MutexLock l(&mu_);
-    if (stopping_) return Status::Shutdown("statestore is shutting down");
-    if (subscribers_.count(sub->id) == 0 &&
-        subscribers_.size() >= static_cast<size_t>(opts_.max_subscribers)) {
+    if (scheduler_.stopping()) return Status::Shutdown("statestore is shutting down");
+    if (!registry_.Contains(sub->id) &&
+        registry_.size() >= static_cast<size_t>(opts_.max_subscribers)) {
       return Status::LimitExceeded("statestore has reached its limit of " +
                                    std::to_string(opts_.max_subscribers) + " subscribers");
     }
-    auto& slot = subscribers_[sub->id];
-    raced = slot;
-    slot = sub;
-    for (auto& [name, st] : sub->topics) {
-      TopicRecord& tr = topics_[name];
-      if (tr.topic == nullptr) tr.topic = std::make_unique<Topic>(name);
-      tr.versions.insert(0);
-      if (!sub->ha_candidate) tr.acked.insert(0);
-      NoteMinReaderLocked(name, &st);
-    }
+    raced = registry_.Insert(sub);
+    ledger_.AddSubscriber(sub.get());
     sub->last_heartbeat_ok = sub->registered_at = Now();
     ++counters_.registrations;
     if (ha_candidate) {
@@ -211,42 +197,12 @@ void Statestore::Impl::RefuseRegistration(const Status& why) {
   LOG_EVERY_N(WARNING, 100) << "registration refused: " << why.message();
 }
 
-namespace {
-
-// One subscriber's version leaves `versions` (its registration ended).
-void EraseVersion(std::multiset<int64_t>* versions, int64_t v) {
-  auto it = versions->find(v);
-  if (it != versions->end()) versions->erase(it);
-}
-
-// Replaces `from` by `to` in `versions` (inserts `to` when `from` is absent).
-void MoveVersion(std::multiset<int64_t>* versions, int64_t from, int64_t to) {
-  auto old = versions->find(from);
-  if (old == versions->end()) {
-    versions->insert(to);
-  } else if (*old != to) {
-    // Moves the node: no allocation per booked update.
-    auto node = versions->extract(old);
-    node.value() = to;
-    versions->insert(std::move(node));
-  }
-}
-
-}  // namespace
-
 void Statestore::Impl::Unregister(const SubPtr& sub, const std::string& reason) {
   {
     MutexLock l(&mu_);
     if (sub->unregistered.exchange(true)) return;
-    auto it = subscribers_.find(sub->id);
-    if (it != subscribers_.end() && it->second == sub) subscribers_.erase(it);
-    for (auto& [name, st] : sub->topics) {
-      auto tr = topics_.find(name);
-      if (tr == topics_.end()) continue;
-      EraseVersion(&tr->second.versions, st.last_version);
-      if (!sub->ha_candidate) EraseVersion(&tr->second.acked, st.acked_version);
-      NoteMinReaderLocked(name, &st, /*removed=*/true);
-    }
+    registry_.Remove(sub);
+    ledger_.RemoveSubscriber(sub.get());
     if (sub->ha_candidate) {
       ha_.RemoveCandidate(sub->id, sub->registration_key);
       EvaluateHaLocked();
@@ -270,8 +226,7 @@ void Statestore::Impl::Unregister(const SubPtr& sub, const std::string& reason) 
       Topic* topic = nullptr;
       {
         MutexLock l(&mu_);
-        auto tr = topics_.find(name);
-        if (tr != topics_.end()) topic = tr->second.topic.get();
+        topic = ledger_.Find(name);
       }
       if (topic != nullptr && topic->RemoveEntriesOf(sub->registration_key, Now()) > 0) {
         changed.push_back(name);
@@ -301,104 +256,60 @@ void Statestore::Impl::SetActive(bool active, int64_t version) {
   EvaluateHaLocked();
   // Every subscriber hears of it (UpdateStatestoredRole) and gets a full
   // update from this statestore.
-  for (auto& [id, sub] : subscribers_) ScheduleUpdateLocked(sub);
+  for (auto& [id, sub] : registry_.all()) ScheduleUpdateLocked(sub);
 }
 
 Status Statestore::Impl::RequestUpdate(const impala::TUniqueId& registration_id) {
   MutexLock l(&mu_);
   if (!active_) return Status::OK();  // a standby sends no updates
-  SubPtr sub = FindRegistrationLocked(registration_id);
+  SubPtr sub = registry_.FindRegistration(registration_id);
   if (sub == nullptr) return Status::NotFound("unknown registration id " + PrintId(registration_id));
   ScheduleUpdateLocked(sub);
   return Status::OK();
 }
 
-SubPtr Statestore::Impl::FindRegistrationLocked(
-    const impala::TUniqueId& registration_id) const {
-  for (const auto& [id, sub] : subscribers_) {
-    if (sub->registration_id == registration_id) return sub;
+Status Statestore::Impl::WantMinVersions(const impala::TUniqueId& registration_id,
+                                         const std::map<std::string, int64_t>& wanted,
+                                         std::optional<bool> on_request) {
+  MutexLock l(&mu_);
+  SubPtr sub = registry_.FindRegistration(registration_id);
+  if (sub == nullptr) {
+    return Status::NotFound("unknown registration id " + PrintId(registration_id));
   }
-  return nullptr;
+  const TopicLedger::WishOutcome wish =
+      ledger_.WantMin(sub.get(), wanted, on_request, registry_, ActiveCatalogdLocked());
+  // A standby sends no updates; the wish stays for when it takes over.
+  if (!active_) return Status::OK();
+  for (const SubPtr& other : wish.unacknowledged) ScheduleUpdateLocked(other);
+  if (wish.due) ScheduleUpdateLocked(sub);
+  return Status::OK();
 }
 
 // ---------------------------------------------------------------- scheduling
 
-JobLane Statestore::Impl::LaneOf(const JobSlot& own, const JobSlot& other) {
-  if (own.rpc_failures > 0) return JobLane::kSuspect;
-  if (own.answered) return JobLane::kHealthy;
-  // Never tried: the other kind of RPC to the same address is the best hint.
-  if (other.rpc_failures > 0) return JobLane::kSuspect;
-  if (other.answered) return JobLane::kHealthy;
-  return JobLane::kNew;
-}
-
-void Statestore::Impl::NoteRpcOutcome(JobSlot* slot, const Status& s) {
-  if (s.ok()) {
-    slot->answered = true;
-    slot->rpc_failures = 0;
-  } else {
-    ++slot->rpc_failures;
-  }
-}
-
-void Statestore::Impl::ScheduleUpdateLocked(const SubPtr& sub) {
-  if (sub->unregistered || stopping_) return;
-  if (sub->update.in_flight) {
-    sub->update.again = true;
-  } else if (!sub->update.queued) {
-    sub->update.queued = true;
-    // One wake-up per burst: the worker that takes the first job passes it
-    // on while jobs are left (UpdateWorker).
-    const bool was_idle = !update_queue_.Runnable();
-    // Unanswered heartbeats make the update suspect too: oneway updates
-    // never fail, so without this a subscriber that stopped (paused, hung)
-    // would stay healthy and a call that waits for it (an announcement)
-    // would hold a healthy batch.
-    const JobLane lane =
-        sub->heartbeat.rpc_failures > 0 ? JobLane::kSuspect : LaneOf(sub->update, sub->heartbeat);
-    update_queue_.Push(sub, lane, sub->update.rpc_failures);
-    if (was_idle) update_cv_.Signal();
-  }
-}
-
-void Statestore::Impl::ScheduleHeartbeatLocked(const SubPtr& sub) {
-  if (sub->unregistered || stopping_ || sub->heartbeat.in_flight || sub->heartbeat.queued) return;
-  sub->heartbeat.queued = true;
-  heartbeat_queue_.Push(sub, LaneOf(sub->heartbeat, sub->update), sub->heartbeat.rpc_failures);
-  heartbeat_cv_.Signal();
-}
-
 void Statestore::Impl::ScheduleTopicSubscribersLocked(const std::string& topic) {
-  for (auto& [id, sub] : subscribers_) {
+  for (auto& [id, sub] : registry_.all()) {
     if (sub->topics.count(topic) != 0) ScheduleUpdateLocked(sub);
   }
 }
 
-void Statestore::Impl::SetVersionLocked(SubscriberRecord* sub, const std::string& topic,
-                                        int64_t v) {
-  auto st = sub->topics.find(topic);
-  if (st == sub->topics.end()) return;
-  TopicRecord& tr = topics_[topic];
-  MoveVersion(&tr.versions, st->second.last_version, v);
-  if (!sub->ha_candidate) MoveVersion(&tr.acked, st->second.acked_version, v);
-  st->second.last_version = st->second.acked_version = v;
+const SubscriberRecord* Statestore::Impl::ActiveCatalogdLocked() const {
+  const std::optional<ActiveCatalogd>& active = ha_.active();
+  if (!active) return nullptr;
+  return registry_.Find(active->subscriber_id).get();
 }
 
-bool Statestore::Impl::SetSentVersionLocked(SubscriberRecord* sub, const std::string& topic,
-                                            int64_t v) {
-  auto st = sub->topics.find(topic);
-  if (st == sub->topics.end()) return false;
-  TopicRecord& tr = topics_[topic];
-  MoveVersion(&tr.versions, st->second.last_version, v);
-  st->second.last_version = v;
-  return tr.min_readers > 0;
+void Statestore::Impl::PushMinChangesLocked() {
+  for (const SubPtr& sub : ledger_.MinPushesDue(registry_, ActiveCatalogdLocked())) {
+    ScheduleUpdateLocked(sub);
+  }
 }
 
 void Statestore::Impl::EvaluateHaLocked() {
   if (!active_) return;  // a standby statestore designates nobody
   if (!ha_.Evaluate(Now())) return;
   ++counters_.catalogd_designations;
-  for (auto& [id, sub] : subscribers_) {
+  for (auto& [id, sub] : registry_.all()) {
     if (sub->wants_catalogd) ScheduleUpdateLocked(sub);
   }
   PushMinChangesLocked();  // the minimum counts the active catalogd only
@@ -410,32 +321,21 @@ bool Statestore::Impl::MayPublishLocked(const SubscriberRecord& sub,
   return ha_.IsActive(sub.id);
 }
 
-SteadyTime Statestore::Impl::NextPeriodicLocked(int interval_ms, bool first) {
-  const int64_t base = std::max(interval_ms, 1);
-  const int64_t lo = first ? 1 : base - base / 10;
-  const int64_t hi = first ? base : base + base / 10;
-  return Now() + milliseconds(std::uniform_int_distribution<int64_t>(lo, hi)(jitter_));
-}
-
 void Statestore::Impl::HeartbeatWorker() {
   while (true) {
-    SubPtr sub;
-    JobLane lane = JobLane::kHealthy;
+    PushScheduler::Job job;
     {
       MutexLock l(&mu_);
-      while (!stopping_ && !heartbeat_queue_.Pop(&sub, &lane)) heartbeat_cv_.Wait(&mu_);
-      if (stopping_) return;
-      sub->heartbeat.queued = false;
-      sub->heartbeat.in_flight = true;
+      if (!scheduler_.TakeHeartbeatJob(&mu_, &job)) return;
     }
-    RunHeartbeat(sub);
+    RunHeartbeat(job.sub);
     MutexLock l(&mu_);
-    heartbeat_queue_.Done(lane);
+    scheduler_.EndHeartbeatJob(job.lane);
   }
 }
 
 void Statestore::Impl::CutOverdueRpcsLocked(SteadyTime now) {
-  for (auto& [id, sub] : subscribers_) {
+  for (auto& [id, sub] : registry_.all()) {
     if (sub->update.in_flight && sub->update_channel->InterruptIfOverdue(now)) {
       ++counters_.rpcs_cut_at_deadline;
     }
@@ -452,29 +352,22 @@ void Statestore::Impl::TimerLoop() {
   const milliseconds tick(std::clamp(shortest / 20, 5, 50));
   auto next_gc = Now();
   MutexLock l(&mu_);
-  while (!stopping_) {
+  while (!scheduler_.stopping()) {
     const auto now = Now();
     CutOverdueRpcsLocked(Clock::now());  // RPC deadlines are real time
-    for (auto& [id, sub] : subscribers_) {
+    for (auto& [id, sub] : registry_.all()) {
       if (!sub->update.queued && !sub->update.in_flight && now >= sub->update.next_due) {
         ScheduleUpdateLocked(sub);
       }
-      if (now >= sub->heartbeat.next_due) ScheduleHeartbeatLocked(sub);
+      if (now >= sub->heartbeat.next_due) scheduler_.ScheduleHeartbeat(sub);
     }
     if (ha_.enabled() && !ha_.active()) EvaluateHaLocked();  // the first designation's wait
     if (now >= next_gc) {
       next_gc = now + milliseconds(std::clamp(opts_.tombstone_retention_ms / 4, 10, 1000));
-      for (auto& [name, tr] : topics_) {
-        // With no subscribers nobody can still need a tombstone's history
-        // except future ones, which start with a full update anyway.
-        // The bases of the next deltas, oneway ones included: a subscriber
-        // that asks for a resend from below the floor gets a full update.
-        const int64_t min = tr.versions.empty() ? tr.topic->last_version() : *tr.versions.begin();
-        counters_.tombstones_collected +=
-            tr.topic->CollectTombstones(min, milliseconds(opts_.tombstone_retention_ms), now);
-      }
+      counters_.tombstones_collected +=
+          ledger_.CollectTombstones(milliseconds(opts_.tombstone_retention_ms), now);
     }
-    timer_cv_.WaitFor(&mu_, tick);
+    scheduler_.WaitTick(&mu_, tick);
   }
 }
 
@@ -484,7 +377,7 @@ std::vector<SubscriberInfo> Statestore::Impl::Subscribers() const {
   MutexLock l(&mu_);
   std::vector<SubscriberInfo> out;
   const auto now = Now();
-  for (const auto& [id, sub] : subscribers_) {
+  for (const auto& [id, sub] : registry_.all()) {
     SubscriberInfo info;
     info.id = id;
     info.registration_id = sub->registration_key;
@@ -505,9 +398,9 @@ std::vector<SubscriberInfo> Statestore::Impl::Subscribers() const {
         std::chrono::duration<double>(now - sub->registered_at).count();
     info.subscriber_type = impala::to_string(sub->type);
     for (const auto& [name, st] : sub->topics) {
-      auto tr = topics_.find(name);
-      if (st.is_transient && tr != topics_.end()) {
-        info.num_transient += tr->second.topic->CountEntriesOf(sub->registration_key);
+      const Topic* topic = ledger_.Find(name);
+      if (st.is_transient && topic != nullptr) {
+        info.num_transient += topic->CountEntriesOf(sub->registration_key);
       }
     }
     out.push_back(std::move(info));
@@ -517,9 +410,7 @@ std::vector<SubscriberInfo> Statestore::Impl::Subscribers() const {
 
 std::vector<TopicStats> Statestore::Impl::Topics() const {
   MutexLock l(&mu_);
-  std::vector<TopicStats> out;
-  for (const auto& [name, tr] : topics_) out.push_back(tr.topic->Stats());
-  return out;
+  return ledger_.Stats();
 }
 
 // ---------------------------------------------------------------- public wrapper

@@ -14,7 +14,7 @@
 //    subscribers' requests before it reads their replies, in the order they
 //    arrive, so the replies do not wake it one by one; one of them that
 //    hangs holds only this worker until its deadline, not the others'
-//    replies or next updates. A batch takes the registry lock once to plan
+//    replies or next updates. A batch takes the broker lock once to plan
 //    its requests and once per group of replies read together, not once
 //    per subscriber. When a topic's minimum processed version advances,
 //    subscribers that asked for it get an update carrying the new value:
@@ -65,7 +65,7 @@
 //    now as UpdateStateOneway, booked as sent once written; what it cannot
 //    apply it asks to be resent (RequestTopicUpdate field 7;
 //    statestore_oneway.cc). The minimum counts acknowledged versions only
-//    (statestore_min_push.cc).
+//    (topic_ledger.h).
 //  * Heartbeats run on their own pool and connections; a subscriber is
 //    failed after max_missed_heartbeats consecutive failures and unregistered
 //    (its transient entries become tombstones).

@@ -1,9 +1,27 @@
-// Statestore::Impl: the broker's private state, shared by the two files that
-// implement it: statestore.cc (lifecycle, registration, scheduling,
-// introspection) and statestore_push.cc (the UpdateState and Heartbeat RPCs
-// the broker sends to subscribers). Not part of the public API: include it
-// only from those files. Locking rules are the ones written beside mu_.
+// Statestore::Impl: the broker, a composition of its components under one
+// lock (the broker lock, mu_):
+//   SubscriberRegistry (subscriber_registry.h)  the registrations
+//   TopicLedger (topic_ledger.h)                the topics and their
+//       subscribers' versions: tombstone floor, minimum, who is owed it
+//   PushScheduler (push_scheduler.h)            the run queues and deadlines
+// and the code that joins them, by concern:
+//   statestore.cc          lifecycle, registration and its end, the
+//                          statestored HA role, the timer, introspection
+//   statestore_push.cc     the delivery of updates and heartbeats: planning,
+//                          the RPCs, reading and booking replies
+//   statestore_oneway.cc   updates without a reply and the resends they ask for
+//   statestore_publish.cc  publication intake: what subscribers publish,
+//                          pushed or in replies, checked and written
+// Not part of the public API: include it only from those files.
 // Scheduling (lanes, deadlines) is described in statestore.h.
+//
+// Why one lock: an update is planned from the registration (its topics and
+// bases), the ledger (each topic's minimum, whether someone reads it) and
+// the HA role at one instant, and its booking moves versions, minimums and
+// job slots together; a lock per component would only nest them. So the
+// components hold no lock of their own: each is a member GUARDED_BY(mu_),
+// which makes the compiler check every call into it. The terminal locks
+// below mu_ are each Topic's and each SubscriberChannel's.
 #pragma once
 
 #include <algorithm>
@@ -21,8 +39,11 @@
 #include "common/util/mutex.h"
 #include "common/util/unique_id.h"
 #include "statestore/bulkhead_queue.h"
+#include "statestore/push_scheduler.h"
 #include "statestore/statestore.h"
 #include "statestore/subscriber_record.h"
+#include "statestore/subscriber_registry.h"
+#include "statestore/topic_ledger.h"
 #include "statestore/update_state_request.h"
 
 namespace ics::statestore {
@@ -43,8 +64,7 @@ class Statestore::Impl {
   Impl(StatestoreOptions o, metrics::MetricRegistry* m)
       : opts_(o),
         statestore_id_(GenerateUniqueId()),
-        update_queue_(std::max(1, o.num_update_threads)),
-        heartbeat_queue_(std::max(1, o.num_heartbeat_threads)),
+        scheduler_(o.num_update_threads, o.num_heartbeat_threads),
         ha_(o.catalogd_ha),
         active_(!o.start_as_standby) {
     // Without statestored HA this statestore is active from the start: its
@@ -93,7 +113,7 @@ class Statestore::Impl {
                     const std::vector<impala::TTopicResend>& resends,
                     const std::string& auth_token, const std::string& peer_identity)
       EXCLUDES(mu_);
-  // TRequestTopicUpdateRequest fields 3 and 4 (statestore_min_push.cc).
+  // TRequestTopicUpdateRequest fields 3 and 4 (TopicLedger::WantMin).
   Status WantMinVersions(const impala::TUniqueId& registration_id,
                          const std::map<std::string, int64_t>& wanted,
                          std::optional<bool> on_request) EXCLUDES(mu_);
@@ -115,7 +135,7 @@ class Statestore::Impl {
   void SetActive(bool active, int64_t version) EXCLUDES(mu_);
   bool KnowsRegistration(const impala::TUniqueId& registration_id) const EXCLUDES(mu_) {
     MutexLock l(&mu_);
-    return FindRegistrationLocked(registration_id) != nullptr;
+    return registry_.FindRegistration(registration_id) != nullptr;
   }
   int64_t NewerActivationHeard() const EXCLUDES(mu_) {
     MutexLock l(&mu_);
@@ -135,23 +155,10 @@ class Statestore::Impl {
   }
   int64_t MinVersion(const std::string& topic) const {
     MutexLock l(&mu_);
-    auto it = topics_.find(topic);
-    return it == topics_.end() ? 0 : MinLocked(it->first, it->second);
+    return ledger_.Min(topic, ActiveCatalogdLocked());
   }
 
  private:
-  struct TopicRecord {
-    std::unique_ptr<Topic> topic;
-    std::multiset<int64_t> versions;  // last_version of every subscriber (tombstone floor)
-    // acked_version of every subscriber but the HA catalogds (the minimum;
-    // MinLocked adds the active catalogd's).
-    std::multiset<int64_t> acked;
-    int64_t published_min = 0;        // last min pushed to populate_min subscribers
-    // Subscribers that read the topic's minimum now (SubscribedTopic::
-    // reads_min): while there is one, the topic's updates wait for replies,
-    // so that the acknowledgements the minimum counts keep coming.
-    int min_readers = 0;
-  };
   // What one update run needs about one topic, copied under the lock.
   struct TopicPlan {
     std::string name;
@@ -201,42 +208,16 @@ class Statestore::Impl {
     bool transient = false;  // the registration subscribed to the topic as transient
   };
 
-  // The topic's min_subscriber_topic_version: acknowledged versions only,
-  // of every subscriber but the HA catalogds that are not the designated
-  // active one (as Impala counts it: a standby catalogd does not apply the
-  // active's updates, and an active that died holds SYNC_DDL back only until
-  // another is designated, not until its registration fails).
-  int64_t MinLocked(const std::string& topic, const TopicRecord& tr) const REQUIRES(mu_);
-  // When a periodic RPC (heartbeat, fallback update) to one subscriber is
-  // next due: `interval_ms` from now, give or take a tenth, so that
-  // subscribers that registered or were updated together do not stay in
-  // step (a burst of N RPCs every interval delays whatever change is pushed
-  // during it). `first`: anywhere in (0, interval_ms], the phase of a new
-  // subscriber.
-  SteadyTime NextPeriodicLocked(int interval_ms, bool first = false) REQUIRES(mu_);
-  void ScheduleUpdateLocked(const SubPtr& sub) REQUIRES(mu_);
-  void ScheduleHeartbeatLocked(const SubPtr& sub) REQUIRES(mu_);
+  // The registration of the designated active catalogd, or null (what
+  // the ledger adds to a topic's minimum).
+  const SubscriberRecord* ActiveCatalogdLocked() const REQUIRES(mu_);
+  SteadyTime NextPeriodicLocked(int interval_ms, bool first = false) REQUIRES(mu_) {
+    return scheduler_.NextPeriodic(Now(), interval_ms, first);
+  }
+  void ScheduleUpdateLocked(const SubPtr& sub) REQUIRES(mu_) { scheduler_.ScheduleUpdate(sub); }
   void ScheduleTopicSubscribersLocked(const std::string& topic) REQUIRES(mu_);
-  // `sub` processed `topic` up to `v` (a reply, a resend's base): the base
-  // of its next delta and its acknowledged version.
-  void SetVersionLocked(SubscriberRecord* sub, const std::string& topic, int64_t v) REQUIRES(mu_);
-  // A oneway update up to `v` was written to `sub`: the base of its next
-  // delta only. Returns whether someone reads the topic's minimum now.
-  bool SetSentVersionLocked(SubscriberRecord* sub, const std::string& topic, int64_t v)
-      REQUIRES(mu_);
-  // Recomputes whether `st` (`sub`'s subscription to `topic`) reads the
-  // minimum now and keeps the topic's min_readers in step; `removed`: the
-  // registration ends.
-  void NoteMinReaderLocked(const std::string& topic, SubscribedTopic* st, bool removed = false)
-      REQUIRES(mu_);
-  // A topic's minimum changed: an update to each populate_min subscriber that
-  // takes every change, and to those on request that wait for this one
-  // (statestore_min_push.cc).
+  // The ledger's minimums moved: schedules the updates they are owed.
   void PushMinChangesLocked() REQUIRES(mu_);
-  // An answered update carried minimum `min` of `topic` to `sub`.
-  void NoteMinSentLocked(SubscriberRecord* sub, const std::string& topic, int64_t min)
-      REQUIRES(mu_);
-  SubPtr FindRegistrationLocked(const impala::TUniqueId& registration_id) const REQUIRES(mu_);
   // The registration `registration_id` when `auth_token` / `peer_identity`
   // identify the peer as the identity that registered it (the rule of calls
   // that change what the statestore holds for a registration).
@@ -278,11 +259,6 @@ class Statestore::Impl {
   // Whether `sub` may publish to `topic` now: with catalogd HA on, only the
   // active catalogd writes the catalog topic.
   bool MayPublishLocked(const SubscriberRecord& sub, const std::string& topic) const REQUIRES(mu_);
-  // The lane of the next job of kind `own` (the other kind is `other`): a
-  // failing kind is suspect; a kind never tried yet follows the other one.
-  static JobLane LaneOf(const JobSlot& own, const JobSlot& other);
-  // Records whether an RPC of the slot's kind got a reply (s.ok()).
-  static void NoteRpcOutcome(JobSlot* slot, const Status& s);
   // Whether `sub` may write `pub` now: its topic exists, it may publish
   // there (MayPublishLocked) and the writer policy lets it. A refusal of a
   // delta that writes something is counted in publications_refused.
@@ -331,9 +307,10 @@ class Statestore::Impl {
       EXCLUDES(mu_);
   void UpdateFailedLocked(const SubPtr& sub, const Status& s,
                           const impala::TUpdateStateResponse& resp) REQUIRES(mu_);
-  // The job of `run` has ended (sent or not): frees its worker slot and
-  // queues the follow-up that was asked for meanwhile.
-  void EndUpdateJobLocked(const UpdateRun& run) REQUIRES(mu_);
+  // The job of `run` has ended (sent or not): PushScheduler::EndUpdateJob.
+  void EndUpdateJobLocked(const UpdateRun& run) REQUIRES(mu_) {
+    scheduler_.EndUpdateJob(run.sub, run.lane, Now(), opts_.update_frequency_ms);
+  }
   void RunHeartbeat(const SubPtr& sub) EXCLUDES(mu_);
 
   const StatestoreOptions opts_;
@@ -343,16 +320,14 @@ class Statestore::Impl {
   metrics::Histogram* heartbeat_latency_ = nullptr;
   metrics::Histogram* update_entries_ = nullptr;
 
-  // The registry lock. Order: SubscriberRecord::publish_mu -> mu_ -> Topic::mu_
+  // The broker lock. Order: SubscriberRecord::publish_mu -> mu_ -> Topic::mu_
   // and mu_ -> SubscriberChannel::mu_ (both terminal). No RPC is made with
-  // it held.
+  // it held. The components below take no lock of their own.
   mutable Mutex mu_;
-  std::map<std::string, SubPtr> subscribers_ GUARDED_BY(mu_);
-  std::map<std::string, TopicRecord> topics_ GUARDED_BY(mu_);
-  BulkheadQueue<SubPtr> update_queue_ GUARDED_BY(mu_);
-  BulkheadQueue<SubPtr> heartbeat_queue_ GUARDED_BY(mu_);
+  SubscriberRegistry registry_ GUARDED_BY(mu_);
+  TopicLedger ledger_ GUARDED_BY(mu_);
+  PushScheduler scheduler_ GUARDED_BY(mu_);
   bool started_ GUARDED_BY(mu_) = false;
-  bool stopping_ GUARDED_BY(mu_) = false;
   StatestoreCounters counters_ GUARDED_BY(mu_);
   CatalogdHa ha_ GUARDED_BY(mu_);
   bool active_ GUARDED_BY(mu_) = true;  // statestored HA role
@@ -360,11 +335,7 @@ class Statestore::Impl {
   // The latest activation a subscriber said it heard of when it skipped one
   // of our updates as stale (TUpdateStateResponse field 100).
   int64_t newer_activation_heard_ GUARDED_BY(mu_) = 0;
-  SteadyTime hold_until_ GUARDED_BY(mu_);  // see StartUpdate
-  std::minstd_rand jitter_ GUARDED_BY(mu_){std::random_device{}()};  // NextPeriodicLocked
-  CondVar update_cv_;
-  CondVar heartbeat_cv_;
-  CondVar timer_cv_;
+  SteadyTime hold_until_ GUARDED_BY(mu_);  // see PlanUpdateLocked
   std::vector<std::thread> threads_;  // touched only by Start/Shutdown
 };
 

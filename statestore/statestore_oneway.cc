@@ -6,7 +6,7 @@
 // reply only confirms what the statestore can assume of a subscriber that
 // reads its connection in order. So such updates go oneway and are booked
 // as sent once written: the base of the next delta moves, the acknowledged
-// version the minimum counts does not (statestore_min_push.cc). What a
+// version the minimum counts does not (topic_ledger.h). What a
 // reply would have carried comes back by RequestTopicUpdate instead:
 // publications (field 5) and, for a delta the subscriber did not apply, the
 // version to send from (field 7). A lost
@@ -38,7 +38,7 @@ void Statestore::Impl::BookOnewayLocked(const std::vector<UpdateRun*>& runs) {
       ++sub->updates_sent;
       bool min_read = false;
       for (const TopicPlan& p : run->plan) {
-        min_read = SetSentVersionLocked(sub, p.name, p.delta->to_version) || min_read;
+        min_read = ledger_.SetSentVersion(sub, p.name, p.delta->to_version) || min_read;
       }
       // Someone started reading a topic's minimum while this update was on
       // its way: the next update, answered, acknowledges it.
@@ -82,7 +82,7 @@ Status Statestore::Impl::ResendFrom(const impala::TUniqueId& registration_id,
       stale_in_flight = stale_in_flight || sub->update.in_flight;
       continue;
     }
-    SetVersionLocked(sub.get(), r.topic_name, r.from_version);
+    ledger_.SetVersion(sub.get(), r.topic_name, r.from_version);
     sub->answer_next_update = true;
     ++counters_.oneway_resends;
     reset = true;

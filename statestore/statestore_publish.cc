@@ -23,12 +23,11 @@ bool Clears(const impala::TTopicDelta& pub) {
 Status Statestore::Impl::CheckPublicationLocked(const SubscriberRecord& sub,
                                                 const impala::TTopicDelta& pub,
                                                 CheckedPublication* out) {
-  auto tr = topics_.find(pub.topic_name);
-  if (tr == topics_.end()) {
+  out->topic = ledger_.Find(pub.topic_name);
+  if (out->topic == nullptr) {
     return Status::NotFound("subscriber '" + sub.id + "' published to unknown topic '" +
                             pub.topic_name + "'");
   }
-  out->topic = tr->second.topic.get();
   auto st = sub.topics.find(pub.topic_name);
   out->transient = st != sub.topics.end() && st->second.is_transient;
   if (!Clears(pub) && pub.topic_entries.empty()) return Status::OK();
@@ -103,7 +102,7 @@ Result<SubPtr> Statestore::Impl::AuthorizedRegistration(const impala::TUniqueId&
   {
     MutexLock l(&mu_);
     if (!active_) return Status(ErrorCode::kRecoverableError, "this statestore is a standby");
-    sub = FindRegistrationLocked(registration_id);
+    sub = registry_.FindRegistration(registration_id);
   }
   if (sub == nullptr) return Status::NotFound("unknown registration id " + PrintId(registration_id));
   // The registration id alone does not make the caller the registered

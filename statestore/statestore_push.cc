@@ -59,7 +59,7 @@ bool Statestore::Impl::NeedsRoleUpdateLocked(const SubscriberRecord& sub) const 
 }
 
 bool Statestore::Impl::AnnouncementFailedLocked(SubscriberRecord* sub, const Status& s) {
-  NoteRpcOutcome(&sub->update, s);
+  PushScheduler::NoteRpcOutcome(&sub->update, s);
   ++counters_.update_failures;
   ++sub->update_failures;
   LOG_EVERY_N(WARNING, 100) << "announcement to subscriber '" << sub->id
@@ -103,36 +103,22 @@ bool Statestore::Impl::SendRoleUpdate(const SubPtr& sub) {
 // ---------------------------------------------------------------- update workers
 
 void Statestore::Impl::UpdateWorker() {
+  std::vector<PushScheduler::Job> jobs;
   std::vector<UpdateRun> batch;
   std::vector<UpdateRun*> started;
   std::vector<UpdateRun*> sent_oneway;
   while (true) {
+    jobs.clear();
     batch.clear();
     started.clear();
     sent_oneway.clear();
     {
       MutexLock l(&mu_);
-      SubPtr sub;
-      JobLane lane = JobLane::kHealthy;
-      while (!stopping_ && !update_queue_.Pop(&sub, &lane)) update_cv_.Wait(&mu_);
-      if (stopping_) return;
-      batch.emplace_back(std::move(sub), lane);
-      // Healthy subscribers' updates go out as a batch: every request is
-      // sent before the replies are read, so they arrive while this worker
-      // is busy instead of waking it one by one. New and failing
-      // subscribers run alone (bulkhead_queue.h).
-      if (lane == JobLane::kHealthy) {
-        while (batch.size() < static_cast<size_t>(kUpdateBatch) &&
-               update_queue_.PopHealthy(&sub)) {
-          batch.emplace_back(std::move(sub), JobLane::kHealthy);
-        }
-      }
-      // A burst of jobs is queued with one wake-up (ScheduleUpdateLocked);
-      // whoever takes work passes it on while some is left.
-      if (update_queue_.Runnable()) update_cv_.Signal();
+      // A batch of healthy subscribers' updates, or one other job
+      // (PushScheduler::TakeUpdateJobs); all planned under this one hold.
+      if (!scheduler_.TakeUpdateJobs(&mu_, kUpdateBatch, &jobs)) return;
+      for (PushScheduler::Job& job : jobs) batch.emplace_back(std::move(job.sub), job.lane);
       for (UpdateRun& run : batch) {
-        run.sub->update.queued = false;
-        run.sub->update.in_flight = true;
         PrepareUpdateLocked(&run);
         if (run.step == RunStep::kNone) EndUpdateJobLocked(run);
       }
@@ -154,23 +140,6 @@ void Statestore::Impl::UpdateWorker() {
   }
 }
 
-void Statestore::Impl::EndUpdateJobLocked(const UpdateRun& run) {
-  SubscriberRecord* sub = run.sub.get();
-  // Done() may have let a waiting new or suspect job start, while this
-  // worker still has the rest of its batch to finish: wake a worker for it.
-  // Jobs that were runnable before have their wake-up already (passed on
-  // by whoever takes work), so a burst is not woken once per finished job.
-  const bool was_runnable = update_queue_.Runnable();
-  update_queue_.Done(run.lane);
-  if (!was_runnable && update_queue_.Runnable()) update_cv_.Signal();
-  sub->update.in_flight = false;
-  sub->update.next_due = NextPeriodicLocked(opts_.update_frequency_ms);
-  if (sub->update.again) {
-    sub->update.again = false;
-    ScheduleUpdateLocked(run.sub);
-  }
-}
-
 bool Statestore::Impl::PlanUpdateLocked(UpdateRun* run) {
   const SubPtr& sub = run->sub;
   // Just took over: the catalog topic is empty until catalogd's first
@@ -178,16 +147,17 @@ bool Statestore::Impl::PlanUpdateLocked(UpdateRun* run) {
   // kTakeoverHoldMs, only catalogd gets updates, so that coordinators do
   // not take an empty topic for the catalog.
   if (sub->type != impala::TStatestoreSubscriberType::CATALOGD && Now() < hold_until_) {
-    auto tr = topics_.find(std::string(kCatalogTopicName));
-    if (tr != topics_.end() && tr->second.topic->last_version() == 0) return false;
+    const Topic* catalog = ledger_.Find(std::string(kCatalogTopicName));
+    if (catalog != nullptr && catalog->last_version() == 0) return false;
   }
   if (sub->unregistered) return false;
   bool min_read = false;  // a topic of the plan has a subscriber that reads its minimum now
+  const SubscriberRecord* active_catalogd = ActiveCatalogdLocked();
   for (const auto& [name, st] : sub->topics) {
-    TopicRecord& tr = topics_[name];
-    run->plan.push_back(TopicPlan{name, tr.topic.get(), st.last_version, st.filter_prefix,
-                                  st.populate_min, MinLocked(name, tr), st.is_transient, nullptr});
-    min_read = min_read || tr.min_readers > 0;
+    const TopicLedger::PlanView view = ledger_.View(name, active_catalogd);
+    run->plan.push_back(TopicPlan{name, view.topic, st.last_version, st.filter_prefix,
+                                  st.populate_min, view.min_version, st.is_transient, nullptr});
+    min_read = min_read || view.min_read;
   }
   // Whose minimum someone reads keeps the reply: the minimum counts only
   // acknowledged versions.
@@ -255,7 +225,7 @@ void Statestore::Impl::UpdateFailed(const SubPtr& sub, const Status& s,
 
 void Statestore::Impl::UpdateFailedLocked(const SubPtr& sub, const Status& s,
                                           const impala::TUpdateStateResponse& resp) {
-  NoteRpcOutcome(&sub->update, s);
+  PushScheduler::NoteRpcOutcome(&sub->update, s);
   ++counters_.update_failures;
   ++sub->update_failures;
   // The active catalogd did not answer: probe it now rather than at its
@@ -314,18 +284,18 @@ void Statestore::Impl::BookReplyLocked(UpdateRun* run) {
     UpdateFailedLocked(sub, s, resp);
   } else if (ReplySkipped(resp)) {
     // Nothing advances; the next update is rebuilt from the same base.
-    NoteRpcOutcome(&sub->update, s);
+    PushScheduler::NoteRpcOutcome(&sub->update, s);
     ++counters_.updates_sent;
   } else {
-    NoteRpcOutcome(&sub->update, s);
+    PushScheduler::NoteRpcOutcome(&sub->update, s);
     ++counters_.updates_sent;
     if (!sub->unregistered) {
       ++sub->updates_sent;
       for (const TopicPlan& p : run->plan) {
-        SetVersionLocked(sub.get(), p.name, p.delta->to_version);
-        if (p.populate_min) NoteMinSentLocked(sub.get(), p.name, p.min_version);
+        ledger_.SetVersion(sub.get(), p.name, p.delta->to_version);
+        if (p.populate_min) ledger_.NoteMinSent(sub.get(), p.name, p.min_version);
       }
-      for (const auto& [name, v] : run->base_resets) SetVersionLocked(sub.get(), name, v);
+      for (const auto& [name, v] : run->base_resets) ledger_.SetVersion(sub.get(), name, v);
       for (const auto& name : run->changed) ScheduleTopicSubscribersLocked(name);
     }
   }
@@ -412,7 +382,7 @@ void Statestore::Impl::RunHeartbeat(const SubPtr& sub) {
     sub->heartbeat.next_due =
         ha_.IsActive(sub->id) ? Now() + milliseconds(opts_.active_catalogd_probe_interval_ms)
                               : NextPeriodicLocked(opts_.heartbeat_interval_ms);
-    NoteRpcOutcome(&sub->heartbeat, s);
+    PushScheduler::NoteRpcOutcome(&sub->heartbeat, s);
     if (ok) {
       sub->consecutive_heartbeat_failures = 0;
       sub->last_heartbeat_ok = Now();

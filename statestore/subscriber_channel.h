@@ -19,7 +19,7 @@
 // the subscriber's job of this kind); InterruptIfOverdue() and Close() may be
 // called from any thread, also while a Call() runs.
 // Lock order: mu_ is terminal (the broker's timer takes it under the
-// registry lock; nothing is locked while it is held).
+// broker lock; nothing is locked while it is held).
 #pragma once
 
 #include <chrono>

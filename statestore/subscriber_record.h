@@ -1,5 +1,5 @@
 // Internal to the statestore: what the broker knows about one registration.
-// Scheduling fields are guarded by the broker's registry lock (see
+// Scheduling fields are guarded by the broker lock (see
 // statestore_impl.h); each RPC channel is called only by the one worker that
 // has the corresponding job in flight (see subscriber_channel.h).
 #pragma once
@@ -65,7 +65,7 @@ struct SubscriberRecord {
   // Registered with accepts_oneway_updates (UpdateStateOneway).
   bool accepts_oneway = false;
 
-  // Guarded by the broker's registry lock.
+  // Guarded by the broker lock.
   std::map<std::string, SubscribedTopic> topics;
   JobSlot update;
   JobSlot heartbeat;
