@@ -4,14 +4,17 @@
 //   TopicLedger (topic_ledger.h)                the topics and their
 //       subscribers' versions: tombstone floor, minimum, who is owed it
 //   PushScheduler (push_scheduler.h)            the run queues and deadlines
+//   PublicationIntake (publication_intake.h)    the check and the write of
+//       what subscribers publish
 // and the code that joins them, by concern:
 //   statestore.cc          lifecycle, registration and its end, the
 //                          statestored HA role, the timer, introspection
 //   statestore_push.cc     the delivery of updates and heartbeats: planning,
 //                          the RPCs, reading and booking replies
 //   statestore_oneway.cc   updates without a reply and the resends they ask for
-//   statestore_publish.cc  publication intake: what subscribers publish,
-//                          pushed or in replies, checked and written
+//   statestore_publish.cc  the two routes of publications (pushed, in a
+//                          reply) into the intake, and who may make calls
+//                          for a registration
 // Not part of the public API: include it only from those files.
 // Scheduling (lanes, deadlines) is described in statestore.h.
 //
@@ -39,6 +42,7 @@
 #include "common/util/mutex.h"
 #include "common/util/unique_id.h"
 #include "statestore/bulkhead_queue.h"
+#include "statestore/publication_intake.h"
 #include "statestore/push_scheduler.h"
 #include "statestore/statestore.h"
 #include "statestore/subscriber_record.h"
@@ -65,6 +69,7 @@ class Statestore::Impl {
       : opts_(o),
         statestore_id_(GenerateUniqueId()),
         scheduler_(o.num_update_threads, o.num_heartbeat_threads),
+        intake_(&opts_.writers),
         ha_(o.catalogd_ha),
         active_(!o.start_as_standby) {
     // Without statestored HA this statestore is active from the start: its
@@ -85,22 +90,20 @@ class Statestore::Impl {
                                       "Topic entries sent in one UpdateState RPC.");
   }
 
-  Status Start();
+  [[nodiscard]] Status Start();
   void Shutdown();
   void RefuseRegistration(const Status& why) EXCLUDES(mu_);
-  Result<impala::TUniqueId> Register(const impala::TRegisterSubscriberRequest& req,
-                                     const std::string& identity);
-  Status RequestUpdate(const impala::TUniqueId& registration_id);
+  [[nodiscard]] Result<impala::TUniqueId> Register(const impala::TRegisterSubscriberRequest& req,
+                                                   const std::string& identity);
+  [[nodiscard]] Status RequestUpdate(const impala::TUniqueId& registration_id);
   // TRequestTopicUpdateRequest field 5: writes the publications pushed by
   // the registration, all or none (statestore_publish.cc), and schedules the
   // topics' subscribers. `auth_token` and `peer_identity` must identify the
   // peer as the registration's identity. Returns each written topic's
   // version afterwards.
-  Result<std::map<std::string, int64_t>> Publish(const impala::TUniqueId& registration_id,
-                                                 const std::vector<impala::TTopicDelta>& pubs,
-                                                 const std::string& auth_token,
-                                                 const std::string& peer_identity)
-      EXCLUDES(mu_);
+  [[nodiscard]] Result<std::map<std::string, int64_t>> Publish(
+      const impala::TUniqueId& registration_id, const std::vector<impala::TTopicDelta>& pubs,
+      const std::string& auth_token, const std::string& peer_identity) EXCLUDES(mu_);
   // TRequestTopicUpdateRequest field 7: the registration could not apply
   // UpdateStateOneway updates; each entry whose rejected_to_version is still
   // the last version sent to it for the topic sets that topic's base to
@@ -109,14 +112,14 @@ class Statestore::Impl {
   // also schedules one (the answer may have overtaken that update's
   // booking; the next one brings the rejection back). Same identity rule
   // as Publish.
-  Status ResendFrom(const impala::TUniqueId& registration_id,
-                    const std::vector<impala::TTopicResend>& resends,
-                    const std::string& auth_token, const std::string& peer_identity)
+  [[nodiscard]] Status ResendFrom(const impala::TUniqueId& registration_id,
+                                  const std::vector<impala::TTopicResend>& resends,
+                                  const std::string& auth_token, const std::string& peer_identity)
       EXCLUDES(mu_);
   // TRequestTopicUpdateRequest fields 3 and 4 (TopicLedger::WantMin).
-  Status WantMinVersions(const impala::TUniqueId& registration_id,
-                         const std::map<std::string, int64_t>& wanted,
-                         std::optional<bool> on_request) EXCLUDES(mu_);
+  [[nodiscard]] Status WantMinVersions(const impala::TUniqueId& registration_id,
+                                       const std::map<std::string, int64_t>& wanted,
+                                       std::optional<bool> on_request) EXCLUDES(mu_);
 
   const impala::TUniqueId& statestore_id() const { return statestore_id_; }
   // StatestoreOptions::clock, or the steady clock.
@@ -125,7 +128,9 @@ class Statestore::Impl {
   std::vector<TopicStats> Topics() const;
   StatestoreCounters Counters() const {
     MutexLock l(&mu_);
-    return counters_;
+    StatestoreCounters c = counters_;
+    c.publications_refused = intake_.refused();
+    return c;
   }
   std::optional<ActiveCatalogd> ActiveCatalogdInfo() const {
     MutexLock l(&mu_);
@@ -202,12 +207,6 @@ class Statestore::Impl {
     std::vector<std::pair<std::string, int64_t>> base_resets;  // from_version asked for
   };
 
-  // A publication that passed CheckPublicationLocked: where it goes.
-  struct CheckedPublication {
-    Topic* topic = nullptr;
-    bool transient = false;  // the registration subscribed to the topic as transient
-  };
-
   // The registration of the designated active catalogd, or null (what
   // the ledger adds to a topic's minimum).
   const SubscriberRecord* ActiveCatalogdLocked() const REQUIRES(mu_);
@@ -221,9 +220,10 @@ class Statestore::Impl {
   // The registration `registration_id` when `auth_token` / `peer_identity`
   // identify the peer as the identity that registered it (the rule of calls
   // that change what the statestore holds for a registration).
-  Result<SubPtr> AuthorizedRegistration(const impala::TUniqueId& registration_id,
-                                        const std::string& auth_token,
-                                        const std::string& peer_identity) EXCLUDES(mu_);
+  [[nodiscard]] Result<SubPtr> AuthorizedRegistration(const impala::TUniqueId& registration_id,
+                                                      const std::string& auth_token,
+                                                      const std::string& peer_identity)
+      EXCLUDES(mu_);
   // Whether the subscriber of `run` takes its update as UpdateStateOneway:
   // it accepts them, has answered an update of this registration, is in
   // the healthy lane and no resend was taken since its last answered one.
@@ -259,15 +259,19 @@ class Statestore::Impl {
   // Whether `sub` may publish to `topic` now: with catalogd HA on, only the
   // active catalogd writes the catalog topic.
   bool MayPublishLocked(const SubscriberRecord& sub, const std::string& topic) const REQUIRES(mu_);
-  // Whether `sub` may write `pub` now: its topic exists, it may publish
-  // there (MayPublishLocked) and the writer policy lets it. A refusal of a
-  // delta that writes something is counted in publications_refused.
-  Status CheckPublicationLocked(const SubscriberRecord& sub, const impala::TTopicDelta& pub,
-                                CheckedPublication* out) REQUIRES(mu_);
-  // Writes a checked publication (clear, then entries); true if the topic
-  // changed. The caller holds sub.publish_mu and has seen it registered.
-  bool WritePublication(const SubscriberRecord& sub, const CheckedPublication& checked,
-                        const impala::TTopicDelta& pub) EXCLUDES(mu_);
+  // PublicationIntake::Check with the broker's topic and HA verdict.
+  [[nodiscard]] Result<CheckedPublication> CheckPublicationLocked(const SubscriberRecord& sub,
+                                                                  const impala::TTopicDelta& pub)
+      REQUIRES(mu_) {
+    return intake_.Check(sub, pub, ledger_.Find(pub.topic_name),
+                         MayPublishLocked(sub, pub.topic_name));
+  }
+  [[nodiscard]] Result<CheckedPublication> CheckPublication(const SubscriberRecord& sub,
+                                                            const impala::TTopicDelta& pub)
+      EXCLUDES(mu_) {
+    MutexLock l(&mu_);
+    return CheckPublicationLocked(sub, pub);
+  }
   // The publications of an UpdateState reply: each delta that passes the
   // check is written (the others are logged and dropped); names the topics
   // that changed and the base resets (from_version) asked for.
@@ -327,6 +331,7 @@ class Statestore::Impl {
   SubscriberRegistry registry_ GUARDED_BY(mu_);
   TopicLedger ledger_ GUARDED_BY(mu_);
   PushScheduler scheduler_ GUARDED_BY(mu_);
+  PublicationIntake intake_ GUARDED_BY(mu_);
   bool started_ GUARDED_BY(mu_) = false;
   StatestoreCounters counters_ GUARDED_BY(mu_);
   CatalogdHa ha_ GUARDED_BY(mu_);
