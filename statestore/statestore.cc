@@ -157,7 +157,8 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
     // A candidate that registers again keeps its place (and an active one
     // its role): the old registration's end below then leaves it alone.
     if (ha_candidate && old != nullptr) {
-      ha_.AddCandidate(sub->id, sub->registration_key, req.catalogd_registration, Now());
+      role_.catalogd().AddCandidate(sub->id, sub->registration_key, req.catalogd_registration,
+                                    Now());
     }
   }
   if (old != nullptr) Unregister(old, "re-registered");
@@ -176,7 +177,8 @@ Result<impala::TUniqueId> Statestore::Impl::Register(const impala::TRegisterSubs
     sub->last_heartbeat_ok = sub->registered_at = Now();
     ++counters_.registrations;
     if (ha_candidate) {
-      ha_.AddCandidate(sub->id, sub->registration_key, req.catalogd_registration, Now());
+      role_.catalogd().AddCandidate(sub->id, sub->registration_key, req.catalogd_registration,
+                                    Now());
       EvaluateHaLocked();
     }
     ScheduleUpdateLocked(sub);
@@ -204,7 +206,7 @@ void Statestore::Impl::Unregister(const SubPtr& sub, const std::string& reason) 
     registry_.Remove(sub);
     ledger_.RemoveSubscriber(sub.get());
     if (sub->ha_candidate) {
-      ha_.RemoveCandidate(sub->id, sub->registration_key);
+      role_.catalogd().RemoveCandidate(sub->id, sub->registration_key);
       EvaluateHaLocked();
     }
   }
@@ -240,17 +242,13 @@ void Statestore::Impl::Unregister(const SubPtr& sub, const std::string& reason) 
 
 void Statestore::Impl::SetActive(bool active, int64_t version) {
   MutexLock l(&mu_);
-  if (active == active_ && (!active || version == active_version_)) return;
-  active_ = active;
-  if (!active) {
-    ha_.EndActivation();
+  const BrokerRole::Change change = role_.SetActive(active, version, Now());
+  if (change == BrokerRole::Change::kNone) return;
+  if (change == BrokerRole::Change::kStandby) {
     LOG(WARNING) << "statestore " << PrintId(statestore_id_) << " is now the standby";
     return;
   }
-  active_version_ = version;
-  ha_.BeginActivation(version);
   ++counters_.activations;
-  hold_until_ = Now() + milliseconds(kTakeoverHoldMs);
   LOG(INFO) << "statestore " << PrintId(statestore_id_) << " is now the active statestore "
             << "(active_statestored_version " << version << ")";
   EvaluateHaLocked();
@@ -261,7 +259,7 @@ void Statestore::Impl::SetActive(bool active, int64_t version) {
 
 Status Statestore::Impl::RequestUpdate(const impala::TUniqueId& registration_id) {
   MutexLock l(&mu_);
-  if (!active_) return Status::OK();  // a standby sends no updates
+  if (!role_.active()) return Status::OK();  // a standby sends no updates
   SubPtr sub = registry_.FindRegistration(registration_id);
   if (sub == nullptr) return Status::NotFound("unknown registration id " + PrintId(registration_id));
   ScheduleUpdateLocked(sub);
@@ -279,7 +277,7 @@ Status Statestore::Impl::WantMinVersions(const impala::TUniqueId& registration_i
   const TopicLedger::WishOutcome wish =
       ledger_.WantMin(sub.get(), wanted, on_request, registry_, ActiveCatalogdLocked());
   // A standby sends no updates; the wish stays for when it takes over.
-  if (!active_) return Status::OK();
+  if (!role_.active()) return Status::OK();
   for (const SubPtr& other : wish.unacknowledged) ScheduleUpdateLocked(other);
   if (wish.due) ScheduleUpdateLocked(sub);
   return Status::OK();
@@ -294,7 +292,7 @@ void Statestore::Impl::ScheduleTopicSubscribersLocked(const std::string& topic) 
 }
 
 const SubscriberRecord* Statestore::Impl::ActiveCatalogdLocked() const {
-  const std::optional<ActiveCatalogd>& active = ha_.active();
+  const std::optional<ActiveCatalogd>& active = role_.catalogd().active();
   if (!active) return nullptr;
   return registry_.Find(active->subscriber_id).get();
 }
@@ -306,19 +304,12 @@ void Statestore::Impl::PushMinChangesLocked() {
 }
 
 void Statestore::Impl::EvaluateHaLocked() {
-  if (!active_) return;  // a standby statestore designates nobody
-  if (!ha_.Evaluate(Now())) return;
+  if (!role_.EvaluateDesignation(Now())) return;
   ++counters_.catalogd_designations;
   for (auto& [id, sub] : registry_.all()) {
     if (sub->wants_catalogd) ScheduleUpdateLocked(sub);
   }
   PushMinChangesLocked();  // the minimum counts the active catalogd only
-}
-
-bool Statestore::Impl::MayPublishLocked(const SubscriberRecord& sub,
-                                        const std::string& topic) const {
-  if (topic != kCatalogTopicName || !ha_.enabled()) return true;
-  return ha_.IsActive(sub.id);
 }
 
 void Statestore::Impl::HeartbeatWorker() {
@@ -361,7 +352,7 @@ void Statestore::Impl::TimerLoop() {
       }
       if (now >= sub->heartbeat.next_due) scheduler_.ScheduleHeartbeat(sub);
     }
-    if (ha_.enabled() && !ha_.active()) EvaluateHaLocked();  // the first designation's wait
+    if (role_.AwaitsFirstDesignation()) EvaluateHaLocked();  // the first designation's wait
     if (now >= next_gc) {
       next_gc = now + milliseconds(std::clamp(opts_.tombstone_retention_ms / 4, 10, 1000));
       counters_.tombstones_collected +=

@@ -6,6 +6,8 @@
 //   PushScheduler (push_scheduler.h)            the run queues and deadlines
 //   PublicationIntake (publication_intake.h)    the check and the write of
 //       what subscribers publish
+//   BrokerRole (broker_role.h)                  statestored HA role, catalogd
+//       designation, who has yet to hear of them
 // and the code that joins them, by concern:
 //   statestore.cc          lifecycle, registration and its end, the
 //                          statestored HA role, the timer, introspection
@@ -29,10 +31,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <deque>
 #include <map>
 #include <memory>
-#include <random>
 #include <set>
 #include <string>
 #include <thread>
@@ -41,6 +41,7 @@
 
 #include "common/util/mutex.h"
 #include "common/util/unique_id.h"
+#include "statestore/broker_role.h"
 #include "statestore/bulkhead_queue.h"
 #include "statestore/publication_intake.h"
 #include "statestore/push_scheduler.h"
@@ -55,10 +56,6 @@ namespace ics::statestore {
 using Clock = std::chrono::steady_clock;
 using SubPtr = std::shared_ptr<SubscriberRecord>;
 
-// statestored HA: how long a statestore that just became active holds back
-// updates to non-catalogd subscribers while the catalog topic is empty.
-inline constexpr int kTakeoverHoldMs = 2000;
-
 // The most healthy subscribers' updates one worker sends before it reads
 // the first reply (UpdateWorker).
 inline constexpr int kUpdateBatch = 32;
@@ -70,15 +67,10 @@ class Statestore::Impl {
         statestore_id_(GenerateUniqueId()),
         scheduler_(o.num_update_threads, o.num_heartbeat_threads),
         intake_(&opts_.writers),
-        ha_(o.catalogd_ha),
-        active_(!o.start_as_standby) {
-    // Without statestored HA this statestore is active from the start: its
-    // designations continue above those it made before a restart.
-    if (active_) {
-      ha_.BeginActivation(std::chrono::duration_cast<std::chrono::milliseconds>(
-                              std::chrono::system_clock::now().time_since_epoch())
-                              .count());
-    }
+        role_(o.catalogd_ha, o.start_as_standby,
+              std::chrono::duration_cast<std::chrono::milliseconds>(
+                  std::chrono::system_clock::now().time_since_epoch())
+                  .count()) {
     if (m == nullptr) return;
     update_latency_ = m->AddHistogram("statestore_update_duration_seconds",
                                       "Round trip of one UpdateState RPC to a subscriber "
@@ -134,8 +126,7 @@ class Statestore::Impl {
   }
   std::optional<ActiveCatalogd> ActiveCatalogdInfo() const {
     MutexLock l(&mu_);
-    if (!active_) return std::nullopt;  // a standby designates nobody
-    return ha_.active();
+    return role_.reported_catalogd();
   }
   void SetActive(bool active, int64_t version) EXCLUDES(mu_);
   bool KnowsRegistration(const impala::TUniqueId& registration_id) const EXCLUDES(mu_) {
@@ -144,19 +135,19 @@ class Statestore::Impl {
   }
   int64_t NewerActivationHeard() const EXCLUDES(mu_) {
     MutexLock l(&mu_);
-    return newer_activation_heard_;
+    return role_.newer_activation_heard();
   }
   bool IsActive() const {
     MutexLock l(&mu_);
-    return active_;
+    return role_.active();
   }
   int64_t ActiveVersion() const {
     MutexLock l(&mu_);
-    return active_version_;
+    return role_.active_version();
   }
   void FollowPeerCatalogd(int64_t version, const std::string& host, int port) {
     MutexLock l(&mu_);
-    ha_.FollowPeer(version, host, port);
+    role_.catalogd().FollowPeer(version, host, port);
   }
   int64_t MinVersion(const std::string& topic) const {
     MutexLock l(&mu_);
@@ -242,9 +233,6 @@ class Statestore::Impl {
   // statestored HA: tells `sub` this statestore is active, once per
   // activation. Returns false when the RPC failed.
   bool SendRoleUpdate(const SubPtr& sub) EXCLUDES(mu_);
-  // Whether SendRoleUpdate / SendCatalogdUpdate have something to tell.
-  bool NeedsRoleUpdateLocked(const SubscriberRecord& sub) const REQUIRES(mu_);
-  bool NeedsCatalogdUpdateLocked(const SubscriberRecord& sub) const REQUIRES(mu_);
   // Decides what `run`'s update carries (its topics and bases); false when
   // nothing is to be sent now (held after a takeover, or unregistered).
   bool PlanUpdateLocked(UpdateRun* run) REQUIRES(mu_);
@@ -256,15 +244,12 @@ class Statestore::Impl {
   // Counts a failed UpdateCatalogd / UpdateStatestoredRole as an update
   // failure (the update is abandoned and retried); returns false.
   bool AnnouncementFailedLocked(SubscriberRecord* sub, const Status& s) REQUIRES(mu_);
-  // Whether `sub` may publish to `topic` now: with catalogd HA on, only the
-  // active catalogd writes the catalog topic.
-  bool MayPublishLocked(const SubscriberRecord& sub, const std::string& topic) const REQUIRES(mu_);
   // PublicationIntake::Check with the broker's topic and HA verdict.
   [[nodiscard]] Result<CheckedPublication> CheckPublicationLocked(const SubscriberRecord& sub,
                                                                   const impala::TTopicDelta& pub)
       REQUIRES(mu_) {
     return intake_.Check(sub, pub, ledger_.Find(pub.topic_name),
-                         MayPublishLocked(sub, pub.topic_name));
+                         role_.MayPublish(sub, pub.topic_name));
   }
   [[nodiscard]] Result<CheckedPublication> CheckPublication(const SubscriberRecord& sub,
                                                             const impala::TTopicDelta& pub)
@@ -334,13 +319,7 @@ class Statestore::Impl {
   PublicationIntake intake_ GUARDED_BY(mu_);
   bool started_ GUARDED_BY(mu_) = false;
   StatestoreCounters counters_ GUARDED_BY(mu_);
-  CatalogdHa ha_ GUARDED_BY(mu_);
-  bool active_ GUARDED_BY(mu_) = true;  // statestored HA role
-  int64_t active_version_ GUARDED_BY(mu_) = 0;
-  // The latest activation a subscriber said it heard of when it skipped one
-  // of our updates as stale (TUpdateStateResponse field 100).
-  int64_t newer_activation_heard_ GUARDED_BY(mu_) = 0;
-  SteadyTime hold_until_ GUARDED_BY(mu_);  // see PlanUpdateLocked
+  BrokerRole role_ GUARDED_BY(mu_);
   std::vector<std::thread> threads_;  // touched only by Start/Shutdown
 };
 

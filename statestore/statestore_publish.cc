@@ -43,7 +43,8 @@ Result<SubPtr> Statestore::Impl::AuthorizedRegistration(const impala::TUniqueId&
   SubPtr sub;
   {
     MutexLock l(&mu_);
-    if (!active_) return Status(ErrorCode::kRecoverableError, "this statestore is a standby");
+    if (!role_.active())
+      return Status(ErrorCode::kRecoverableError, "this statestore is a standby");
     sub = registry_.FindRegistration(registration_id);
   }
   if (sub == nullptr) return Status::NotFound("unknown registration id " + PrintId(registration_id));

@@ -19,8 +19,8 @@ bool Statestore::Impl::SendCatalogdUpdate(const SubPtr& sub) {
   impala::TUpdateCatalogdRequest req;
   {
     MutexLock l(&mu_);
-    if (!NeedsCatalogdUpdateLocked(*sub)) return true;
-    const std::optional<ActiveCatalogd>& active = ha_.active();
+    if (!role_.NeedsCatalogdUpdate(*sub)) return true;
+    const std::optional<ActiveCatalogd>& active = role_.catalogd().active();
     req.catalogd_version = active->version;
     req.catalogd_registration = active->registration;
   }
@@ -49,15 +49,6 @@ bool Statestore::Impl::SendCatalogdUpdate(const SubPtr& sub) {
   return true;
 }
 
-bool Statestore::Impl::NeedsCatalogdUpdateLocked(const SubscriberRecord& sub) const {
-  const std::optional<ActiveCatalogd>& active = ha_.active();
-  return sub.wants_catalogd && active && active->version > sub.catalogd_version_sent;
-}
-
-bool Statestore::Impl::NeedsRoleUpdateLocked(const SubscriberRecord& sub) const {
-  return opts_.start_as_standby && active_version_ > sub.role_version_sent;
-}
-
 bool Statestore::Impl::AnnouncementFailedLocked(SubscriberRecord* sub, const Status& s) {
   PushScheduler::NoteRpcOutcome(&sub->update, s);
   ++counters_.update_failures;
@@ -71,9 +62,9 @@ bool Statestore::Impl::SendRoleUpdate(const SubPtr& sub) {
   impala::TUpdateStatestoredRoleRequest req;
   {
     MutexLock l(&mu_);
-    if (!NeedsRoleUpdateLocked(*sub)) return true;
-    req.active_statestored_version = active_version_;
-    if (const std::optional<ActiveCatalogd>& a = ha_.active()) {
+    if (!role_.NeedsRoleUpdate(*sub)) return true;
+    req.active_statestored_version = role_.active_version();
+    if (const std::optional<ActiveCatalogd>& a = role_.catalogd().active()) {
       req.__set_catalogd_version(a->version);
       req.__set_catalogd_registration(a->registration);
     }
@@ -146,7 +137,7 @@ bool Statestore::Impl::PlanUpdateLocked(UpdateRun* run) {
   // reply fills it (which schedules everyone). Until then, or for at most
   // kTakeoverHoldMs, only catalogd gets updates, so that coordinators do
   // not take an empty topic for the catalog.
-  if (sub->type != impala::TStatestoreSubscriberType::CATALOGD && Now() < hold_until_) {
+  if (role_.InTakeoverHold(*sub, Now())) {
     const Topic* catalog = ledger_.Find(std::string(kCatalogTopicName));
     if (catalog != nullptr && catalog->last_version() == 0) return false;
   }
@@ -168,10 +159,10 @@ bool Statestore::Impl::PlanUpdateLocked(UpdateRun* run) {
 
 void Statestore::Impl::PrepareUpdateLocked(UpdateRun* run) {
   const SubscriberRecord& sub = *run->sub;
-  run->activation = opts_.start_as_standby ? active_version_ : 0;
-  if (!active_) {
+  run->activation = role_.activation_for_updates();
+  if (!role_.active()) {
     run->step = RunStep::kNone;  // a standby statestore sends no updates
-  } else if (NeedsRoleUpdateLocked(sub) || NeedsCatalogdUpdateLocked(sub)) {
+  } else if (role_.NeedsRoleUpdate(sub) || role_.NeedsCatalogdUpdate(sub)) {
     run->step = RunStep::kAnnounce;
   } else {
     run->step = PlanUpdateLocked(run) ? RunStep::kSend : RunStep::kNone;
@@ -230,7 +221,7 @@ void Statestore::Impl::UpdateFailedLocked(const SubPtr& sub, const Status& s,
   ++sub->update_failures;
   // The active catalogd did not answer: probe it now rather than at its
   // next scheduled heartbeat.
-  if (!s.ok() && ha_.IsActive(sub->id)) sub->heartbeat.next_due = Now();
+  if (!s.ok() && role_.catalogd().IsActive(sub->id)) sub->heartbeat.next_due = Now();
   if (!sub->unregistered) {
     LOG_EVERY_N(WARNING, 100) << "update to subscriber '" << sub->id << "' failed: "
                               << (s.ok() ? (resp.status.error_msgs.empty()
@@ -264,9 +255,7 @@ void Statestore::Impl::ReadReply(UpdateRun* run) {
     // this statestore was stopped or cut off (StatestoreHa steps down, or
     // activates above it if the peer is gone).
     MutexLock l(&mu_);
-    newer_activation_heard_ =
-        std::max(newer_activation_heard_,
-                 std::min(resp.newer_statestored_version, CatalogdHa::kMaxActivation));
+    role_.NoteNewerActivation(resp.newer_statestored_version);
   }
   if (ReplyFailed(run->reply_status, resp) || ReplySkipped(resp)) return;
   // Write what the subscriber published (a reply that publishes nothing
@@ -362,7 +351,7 @@ void Statestore::Impl::RunHeartbeat(const SubPtr& sub) {
   bool active_catalogd = false;
   {
     MutexLock l(&mu_);
-    active_catalogd = ha_.IsActive(sub->id);
+    active_catalogd = role_.catalogd().IsActive(sub->id);
   }
   // The active catalogd is watched closely: a stopped one is noticed within
   // about max_missed * (probe interval + this timeout).
@@ -379,23 +368,23 @@ void Statestore::Impl::RunHeartbeat(const SubPtr& sub) {
     MutexLock l(&mu_);
     ++counters_.heartbeats_sent;
     sub->heartbeat.in_flight = false;
-    sub->heartbeat.next_due =
-        ha_.IsActive(sub->id) ? Now() + milliseconds(opts_.active_catalogd_probe_interval_ms)
-                              : NextPeriodicLocked(opts_.heartbeat_interval_ms);
+    sub->heartbeat.next_due = role_.catalogd().IsActive(sub->id)
+                                  ? Now() + milliseconds(opts_.active_catalogd_probe_interval_ms)
+                                  : NextPeriodicLocked(opts_.heartbeat_interval_ms);
     PushScheduler::NoteRpcOutcome(&sub->heartbeat, s);
     if (ok) {
       sub->consecutive_heartbeat_failures = 0;
       sub->last_heartbeat_ok = Now();
-      if (sub->ha_candidate) ha_.MarkHealthy(sub->id);
+      if (sub->ha_candidate) role_.catalogd().MarkHealthy(sub->id);
     } else {
       ++counters_.heartbeat_failures;
       ++sub->heartbeat_failures;
       ++sub->consecutive_heartbeat_failures;
-      if (ha_.IsActive(sub->id) && !sub->unregistered) {
+      if (role_.catalogd().IsActive(sub->id) && !sub->unregistered) {
         if (sub->consecutive_heartbeat_failures >= opts_.active_catalogd_max_missed_heartbeats) {
           LOG(WARNING) << "active catalogd '" << sub->id << "' missed "
                        << sub->consecutive_heartbeat_failures << " heartbeats; failing over";
-          ha_.MarkFailed(sub->id);
+          role_.catalogd().MarkFailed(sub->id);
           EvaluateHaLocked();
         } else {
           sub->heartbeat.next_due = Now() + milliseconds(opts_.active_catalogd_probe_interval_ms);
