@@ -23,7 +23,8 @@
 // A job waiting in a lane is not duplicated: the owner queues each job once
 // and coalesces later requests (JobSlot in subscriber_record.h).
 //
-// Thread-safety: none; the owner guards it (the broker lock).
+// Thread-safety: none; its owner (PushScheduler) is guarded by the broker
+// lock.
 #pragma once
 
 #include <algorithm>

@@ -1,7 +1,10 @@
 // Internal to the statestore: what the broker knows about one registration.
 // Scheduling fields are guarded by the broker lock (see
 // statestore_impl.h); each RPC channel is called only by the one worker that
-// has the corresponding job in flight (see subscriber_channel.h).
+// has the corresponding job in flight (see subscriber_channel.h). The job
+// slots are moved by PushScheduler, except the end of a heartbeat (its
+// in_flight, next_due and outcome), which the broker books as it knows the
+// outcome; the version fields of SubscribedTopic are moved by TopicLedger.
 #pragma once
 
 #include <atomic>
