@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "CatalogService.h"
+#include "PartitionService.h"
 #include "TableService.h"
 #include "catalogd/catalog/catalog.h"
 #include "catalogd/events/event_processor.h"
@@ -73,7 +74,7 @@ class HmsCommandCoreTest : public CatalogdHmsTest {
   OperationRecord Record(const std::string& kind, const std::string& target) {
     OperationRecord found;
     for (const OperationRecord& r : server_->operations()->Get().recent) {
-      if (r.kind == kind && r.target == target) found = r;
+      if (r.kind == kind && r.target == target && r.id > found.id) found = r;
     }
     return found;
   }
@@ -317,6 +318,85 @@ TEST_F(HmsCommandCoreTest, StatisticsAndReadsGetTheSameAnswerAtEveryDoor) {
   EXPECT_NE(hms_read.find("Invalid table name 'a/b'"), std::string::npos) << hms_read;
   EXPECT_NE(got.status.message.find("Invalid table name 'a/b'"), std::string::npos)
       << got.status.message;
+}
+
+TEST_F(HmsCommandCoreTest,
+       ThePartitionChangeGetsTheSameAnswerAndRecordFromImpalaAndPartitionService) {
+  hive::Database db;
+  db.name = "pdoors";
+  (*hms_)->create_database(db);
+  hive::Table t = HiveCreate("pdoors", "t", "v");
+  hive::FieldSchema key;
+  key.name = "year";
+  key.type = "int";
+  t.partitionKeys = {key};
+  (*hms_)->create_table(t);
+  ThriftClientOptions mux;
+  mux.service_name = "PartitionService";
+  ThriftClient<ics::thrift::PartitionServiceClient> parts("127.0.0.1",
+                                                          server_->metastore_service_port(), mux);
+  // ALTER TABLE pdoors.t ADD PARTITION (year=<v>), as Impala sends it.
+  auto impala_add = [&](const std::string& value) {
+    impala::TDdlExecRequest r;
+    r.protocol_version = impala::CatalogServiceVersion::V2;
+    r.ddl_type = impala::TDdlType::ALTER_TABLE;
+    r.__isset.alter_table_params = true;
+    auto& a = r.alter_table_params;
+    a.alter_type = impala::TAlterTableType::ADD_PARTITION;
+    a.table_name.db_name = "pdoors";
+    a.table_name.table_name = "t";
+    a.__isset.add_partition_params = true;
+    impala::TPartitionDef def;
+    impala::TPartitionKeyValue kv;
+    kv.name = "year";
+    kv.value = value;
+    def.partition_spec = {kv};
+    a.add_partition_params.partitions = {def};
+    return Impala(r);
+  };
+  // The same through PartitionService.
+  auto service_add = [&](const std::string& value) {
+    ics::thrift::TBatchCreatePartitionsRequest req;
+    req.table.db_name = "pdoors";
+    req.table.table_name = "t";
+    ics::thrift::TMetastorePartition p;
+    p.values = {value};
+    req.partitions = {p};
+    ics::thrift::TBatchCreatePartitionsResponse resp;
+    EXPECT_TRUE(parts.Call("Create", [&](auto& c) { c.BatchCreatePartitions(resp, req); }).ok());
+    return resp;
+  };
+  const std::string target = "pdoors.t (ADD_PARTITION)";
+
+  // A value that is not an INT: refused by each door with the same message
+  // and recorded alike.
+  impala::TDdlExecResponse bad_impala = impala_add("x");
+  ASSERT_EQ(bad_impala.result.status.error_msgs.size(), 1u);
+  const OperationRecord bad_impala_record = Record("ALTER_TABLE", target);
+  ics::thrift::TBatchCreatePartitionsResponse bad_service = service_add("x");
+  EXPECT_EQ(bad_service.status.code, ics::thrift::TMetastoreServiceErrorCode::INVALID_ARGUMENT);
+  EXPECT_EQ(bad_service.status.message, bad_impala.result.status.error_msgs[0]);
+  const OperationRecord bad_service_record = Record("ALTER_TABLE", target);
+  EXPECT_GT(bad_service_record.id, bad_impala_record.id);
+  EXPECT_EQ(bad_impala_record.status, "INVALID_ARGUMENT");
+  EXPECT_EQ(bad_service_record.status, bad_impala_record.status);
+  EXPECT_EQ(bad_service_record.message, bad_impala_record.message);
+  EXPECT_EQ(bad_service_record.detail.rfind("[PartitionService]", 0), 0u)
+      << bad_service_record.detail;
+
+  // A partition Impala added, added again through PartitionService, and the
+  // reverse: the same ALREADY_EXISTS message.
+  EXPECT_EQ(impala_add("2024").result.status.status_code, impala::TErrorCode::OK);
+  EXPECT_EQ(Record("ALTER_TABLE", target).status, "OK");
+  EXPECT_EQ(service_add("2025").status.code, ics::thrift::TMetastoreServiceErrorCode::OK);
+  EXPECT_EQ(Record("ALTER_TABLE", target).status, "OK");
+  ics::thrift::TBatchCreatePartitionsResponse again_service = service_add("2024");
+  EXPECT_EQ(again_service.status.code, ics::thrift::TMetastoreServiceErrorCode::ALREADY_EXISTS);
+  impala::TDdlExecResponse again_impala = impala_add("2024");
+  ASSERT_EQ(again_impala.result.status.error_msgs.size(), 1u);
+  EXPECT_EQ(again_service.status.message, again_impala.result.status.error_msgs[0]);
+  EXPECT_EQ(again_service.status.message,
+            "Partition already exists: pdoors.t partition (year=2024)");
 }
 
 }  // namespace
