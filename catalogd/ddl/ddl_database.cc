@@ -78,17 +78,6 @@ Result<DdlOutcome> CreateDatabase(CatalogContext* ctx, const CreateDatabaseComma
   return InstallDatabase(ctx, std::move(hms), "Database has been created.");
 }
 
-Result<DdlOutcome> CreateDatabase(CatalogContext* ctx, const impala::TCreateDbParams& p) {
-  CreateDatabaseCommand c;
-  c.db.name = p.db;
-  if (p.__isset.comment) c.db.description = p.comment;
-  if (p.__isset.location) c.db.locationUri = p.location;
-  if (p.__isset.properties) c.db.parameters = p.properties;
-  if (!p.owner.empty()) c.db.__set_ownerName(p.owner);
-  c.if_not_exists = p.__isset.if_not_exists && p.if_not_exists;
-  return CreateDatabase(ctx, c);
-}
-
 namespace {
 
 // What a database holds, in the catalog and in the metastore.
@@ -125,14 +114,6 @@ Result<DbContents> ListContents(CatalogContext* ctx, const std::string& db) {
 }
 
 }  // namespace
-
-Result<DdlOutcome> DropDatabase(CatalogContext* ctx, const impala::TDropDbParams& p) {
-  DropDatabaseCommand c;
-  c.name = p.db;
-  c.if_exists = p.if_exists;
-  c.cascade = p.cascade;
-  return DropDatabase(ctx, c);
-}
 
 Result<DdlOutcome> DropDatabase(CatalogContext* ctx, const DropDatabaseCommand& p) {
   ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(p.name));
@@ -257,38 +238,6 @@ Result<DdlOutcome> AlterDatabase(CatalogContext* ctx, const AlterDatabaseCommand
   txn.ops.push_back(MetastoreOp::AlterDatabase(db, hms));
   ICS_RETURN_IF_ERROR(Commit(ctx, txn));
   return InstallDatabase(ctx, std::move(hms), "Updated database.");
-}
-
-Result<DdlOutcome> AlterDatabase(CatalogContext* ctx, const impala::TAlterDbParams& p) {
-  AlterDatabaseCommand c;
-  c.name = p.db;
-  c.patch = [&p](hive::Database* hms) -> Status {
-    switch (p.alter_type) {
-      case impala::TAlterDbType::SET_OWNER:
-        if (!p.__isset.set_owner_params) {
-          return Status::InvalidArgument("ALTER DATABASE SET OWNER without set_owner_params");
-        }
-        if (p.set_owner_params.owner_name.empty()) {
-          return Status::InvalidArgument("ALTER DATABASE SET OWNER: the owner name is empty");
-        }
-        hms->__set_ownerName(p.set_owner_params.owner_name);
-        hms->__set_ownerType(p.set_owner_params.owner_type == impala::TOwnerType::ROLE
-                                 ? hive::PrincipalType::ROLE
-                                 : hive::PrincipalType::USER);
-        return Status::OK();
-      case impala::TAlterDbType::SET_DBPROPERTIES:
-        if (!p.__isset.set_dbproperties_params) {
-          return Status::InvalidArgument(
-              "ALTER DATABASE SET DBPROPERTIES without set_dbproperties_params");
-        }
-        for (const auto& [k, v] : p.set_dbproperties_params.properties) hms->parameters[k] = v;
-        return Status::OK();
-      default:
-        return Status::NotImplemented("ALTER DATABASE type " + impala::to_string(p.alter_type) +
-                                      " is not supported");
-    }
-  };
-  return AlterDatabase(ctx, c);
 }
 
 namespace {

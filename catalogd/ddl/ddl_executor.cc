@@ -27,15 +27,6 @@ Result<DdlOutcome> DdlExecutor::ExecDdl(const impala::TDdlExecRequest& req) {
 #define ICS_REQUIRE_PARAMS(field) \
   if (!req.__isset.field) return MissingParams(type, #field)
   switch (type) {
-    case TDdlType::CREATE_DATABASE:
-      ICS_REQUIRE_PARAMS(create_db_params);
-      return ddl::CreateDatabase(ctx_, req.create_db_params);
-    case TDdlType::DROP_DATABASE:
-      ICS_REQUIRE_PARAMS(drop_db_params);
-      return ddl::DropDatabase(ctx_, req.drop_db_params);
-    case TDdlType::ALTER_DATABASE:
-      ICS_REQUIRE_PARAMS(alter_db_params);
-      return ddl::AlterDatabase(ctx_, req.alter_db_params);
     case TDdlType::CREATE_TABLE:
       ICS_REQUIRE_PARAMS(create_table_params);
       return ddl::CreateTable(ctx_, req.create_table_params);
@@ -52,10 +43,6 @@ Result<DdlOutcome> DdlExecutor::ExecDdl(const impala::TDdlExecRequest& req) {
     case TDdlType::ALTER_VIEW:
       ICS_REQUIRE_PARAMS(alter_view_params);
       return ddl::AlterView(ctx_, req.alter_view_params);
-    case TDdlType::DROP_TABLE:
-    case TDdlType::DROP_VIEW:
-      ICS_REQUIRE_PARAMS(drop_table_or_view_params);
-      return ddl::DropTableOrView(ctx_, req.drop_table_or_view_params, type == TDdlType::DROP_VIEW);
     case TDdlType::TRUNCATE_TABLE:
       ICS_REQUIRE_PARAMS(truncate_params);
       return ddl::TruncateTable(ctx_, req.truncate_params);
@@ -65,9 +52,6 @@ Result<DdlOutcome> DdlExecutor::ExecDdl(const impala::TDdlExecRequest& req) {
     case TDdlType::DROP_STATS:
       ICS_REQUIRE_PARAMS(drop_stats_params);
       return ddl::DropStats(ctx_, req.drop_stats_params);
-    case TDdlType::CREATE_FUNCTION:
-      ICS_REQUIRE_PARAMS(create_fn_params);
-      return ddl::CreateFunction(ctx_, req.create_fn_params);
     case TDdlType::DROP_FUNCTION:
       ICS_REQUIRE_PARAMS(drop_fn_params);
       return ddl::DropFunction(ctx_, req.drop_fn_params);
@@ -78,6 +62,16 @@ Result<DdlOutcome> DdlExecutor::ExecDdl(const impala::TDdlExecRequest& req) {
       return Status::NotImplemented(
           "DDL type COMPUTE_STATS is not supported: the coordinator computes the statistics "
           "and sends them as ALTER_TABLE UPDATE_STATS");
+    case TDdlType::CREATE_DATABASE:
+    case TDdlType::DROP_DATABASE:
+    case TDdlType::ALTER_DATABASE:
+    case TDdlType::DROP_TABLE:
+    case TDdlType::DROP_VIEW:
+    case TDdlType::CREATE_FUNCTION:
+      // Typed commands: the CatalogService door translates these
+      // (catalogd/service/impala_caller.h, ExecImpalaDdl).
+      return Status::InvalidArgument(impala::to_string(type) +
+                                     " is a typed command; send it through the command core");
     default:
       // Roles, privileges, data sources, COPY_TESTCASE and unknown types.
       return Unsupported(type);

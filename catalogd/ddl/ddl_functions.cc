@@ -47,13 +47,6 @@ Result<std::string> FunctionSignature(const std::string& name,
   return sig;
 }
 
-Result<DdlOutcome> CreateFunction(CatalogContext* ctx, const impala::TCreateFunctionParams& p) {
-  CreateFunctionCommand c;
-  c.fn = p.fn;
-  c.if_not_exists = p.__isset.if_not_exists && p.if_not_exists;
-  return CreateFunction(ctx, c);
-}
-
 Result<DdlOutcome> CreateFunction(CatalogContext* ctx, const CreateFunctionCommand& c) {
   impala::TFunction fn = c.fn;
   ICS_ASSIGN_OR_RETURN(std::string db, FunctionDb(fn.name));

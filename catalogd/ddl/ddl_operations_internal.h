@@ -42,17 +42,12 @@ Result<DdlOutcome> AlterTable(CatalogContext* ctx, const AlterTableCommand& c);
 Result<DdlOutcome> CreateFunction(CatalogContext* ctx, const CreateFunctionCommand& c);
 Result<DdlOutcome> DropFunction(CatalogContext* ctx, const DropFunctionCommand& c);
 
-Result<DdlOutcome> CreateDatabase(CatalogContext* ctx, const impala::TCreateDbParams& p);
-Result<DdlOutcome> DropDatabase(CatalogContext* ctx, const impala::TDropDbParams& p);
-Result<DdlOutcome> AlterDatabase(CatalogContext* ctx, const impala::TAlterDbParams& p);
 Result<DdlOutcome> CommentOn(CatalogContext* ctx, const impala::TCommentOnParams& p);
 
 Result<DdlOutcome> CreateTable(CatalogContext* ctx, const impala::TCreateTableParams& p);
 Result<DdlOutcome> CreateTableLike(CatalogContext* ctx, const impala::TCreateTableLikeParams& p);
 Result<DdlOutcome> CreateView(CatalogContext* ctx, const impala::TCreateOrAlterViewParams& p);
 Result<DdlOutcome> AlterView(CatalogContext* ctx, const impala::TCreateOrAlterViewParams& p);
-Result<DdlOutcome> DropTableOrView(CatalogContext* ctx, const impala::TDropTableOrViewParams& p,
-                                   bool is_view_stmt);
 Result<DdlOutcome> TruncateTable(CatalogContext* ctx, const impala::TTruncateParams& p);
 
 Result<DdlOutcome> AlterTable(CatalogContext* ctx, const impala::TAlterTableParams& p);
@@ -77,7 +72,6 @@ Result<DdlOutcome> UpdateStats(CatalogContext* ctx, const TableRef& t,
                                const impala::TAlterTableUpdateStatsParams& p);
 Result<DdlOutcome> DropStats(CatalogContext* ctx, const impala::TDropStatsParams& p);
 
-Result<DdlOutcome> CreateFunction(CatalogContext* ctx, const impala::TCreateFunctionParams& p);
 Result<DdlOutcome> DropFunction(CatalogContext* ctx, const impala::TDropFunctionParams& p);
 // "name(type1,type2)" / "name(type1,type2...)" for var args.
 Result<std::string> FunctionSignature(const std::string& name,

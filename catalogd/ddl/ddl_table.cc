@@ -325,17 +325,6 @@ Result<DdlOutcome> DropTable(CatalogContext* ctx, const DropTableCommand& c) {
   return out;
 }
 
-Result<DdlOutcome> DropTableOrView(CatalogContext* ctx, const impala::TDropTableOrViewParams& p,
-                                   bool is_view_stmt) {
-  DropTableCommand c;
-  c.db = p.table_name.db_name;
-  c.table = p.table_name.table_name;
-  const bool want_view = is_view_stmt || (p.__isset.is_table && !p.is_table);
-  c.kind = want_view ? DropTableCommand::Kind::kView : DropTableCommand::Kind::kTable;
-  c.if_exists = p.if_exists;
-  return DropTable(ctx, c);
-}
-
 Result<DdlOutcome> TruncateTable(CatalogContext* ctx, const impala::TTruncateParams& p) {
   ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.table_name));
   ScopedLocks locks(ctx->catalog, {{t.db, t.table}});

@@ -111,17 +111,6 @@ class Handler : public impala::CatalogServiceIf {
     return Status::NotImplemented("this CatalogService serves no changes");
   }
 
-  // A change: the protocol check here, the rest in the command core.
-  Result<DdlOutcome> Change(CatalogServiceVersion::type v, const ops::Caller& caller,
-                            const ops::CommandLabel& label,
-                            const std::function<Result<DdlOutcome>(DdlExecutor*)>& body) {
-    Status proto = CheckProtocol(v);
-    if (!proto.ok()) return proto;
-    if (d_.core == nullptr) return NoChanges();
-    DdlExecutor* ddl = d_.core->executor();
-    return d_.core->Run(caller, label, [&] { return body(ddl); });
-  }
-
   // REFRESH / INVALIDATE METADATA: the protocol check and the translation
   // here, the typed command in the command core.
   Result<DdlOutcome> Reset(const impala::TResetMetadataRequest& req) {
@@ -143,8 +132,10 @@ class Handler : public impala::CatalogServiceIf {
   }
 
   void ExecDdl(impala::TDdlExecResponse& resp, const impala::TDdlExecRequest& req) override {
-    Result<DdlOutcome> r = Change(req.protocol_version, ImpalaCaller(req), DdlLabel(req),
-                                  [&](DdlExecutor* ddl) { return ddl->ExecDdl(req); });
+    Status proto = CheckProtocol(req.protocol_version);
+    Result<DdlOutcome> r = !proto.ok()          ? Result<DdlOutcome>(proto)
+                           : d_.core == nullptr ? Result<DdlOutcome>(NoChanges())
+                                                : ExecImpalaDdl(d_.core, ImpalaCaller(req), req);
     resp.result = MakeResult(r, req.query_options.sync_ddl, WantsMinimal(req));
     if (r.ok()) {
       resp.__set_result_set(SummaryResultSet(r->summary));

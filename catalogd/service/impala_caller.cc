@@ -65,6 +65,113 @@ ops::CommandLabel DdlLabel(const impala::TDdlExecRequest& req) {
   return {impala::to_string(req.ddl_type), DdlTarget(req)};
 }
 
+namespace {
+
+CreateDatabaseCommand CreateDatabaseCommandOf(const impala::TCreateDbParams& p) {
+  CreateDatabaseCommand c;
+  c.db.name = p.db;
+  if (p.__isset.comment) c.db.description = p.comment;
+  if (p.__isset.location) c.db.locationUri = p.location;
+  if (p.__isset.properties) c.db.parameters = p.properties;
+  if (!p.owner.empty()) c.db.__set_ownerName(p.owner);
+  c.if_not_exists = p.__isset.if_not_exists && p.if_not_exists;
+  return c;
+}
+
+DropDatabaseCommand DropDatabaseCommandOf(const impala::TDropDbParams& p) {
+  DropDatabaseCommand c;
+  c.name = p.db;
+  c.if_exists = p.if_exists;
+  c.cascade = p.cascade;
+  return c;
+}
+
+// ALTER DATABASE SET OWNER / SET DBPROPERTIES as an edit of the current
+// object (the patch runs under the database's lock); `p` outlives it.
+AlterDatabaseCommand AlterDatabaseCommandOf(const impala::TAlterDbParams& p) {
+  AlterDatabaseCommand c;
+  c.name = p.db;
+  c.patch = [&p](hive::Database* hms) -> Status {
+    switch (p.alter_type) {
+      case impala::TAlterDbType::SET_OWNER:
+        if (!p.__isset.set_owner_params) {
+          return Status::InvalidArgument("ALTER DATABASE SET OWNER without set_owner_params");
+        }
+        if (p.set_owner_params.owner_name.empty()) {
+          return Status::InvalidArgument("ALTER DATABASE SET OWNER: the owner name is empty");
+        }
+        hms->__set_ownerName(p.set_owner_params.owner_name);
+        hms->__set_ownerType(p.set_owner_params.owner_type == impala::TOwnerType::ROLE
+                                 ? hive::PrincipalType::ROLE
+                                 : hive::PrincipalType::USER);
+        return Status::OK();
+      case impala::TAlterDbType::SET_DBPROPERTIES:
+        if (!p.__isset.set_dbproperties_params) {
+          return Status::InvalidArgument(
+              "ALTER DATABASE SET DBPROPERTIES without set_dbproperties_params");
+        }
+        for (const auto& [k, v] : p.set_dbproperties_params.properties) hms->parameters[k] = v;
+        return Status::OK();
+      default:
+        return Status::NotImplemented("ALTER DATABASE type " + impala::to_string(p.alter_type) +
+                                      " is not supported");
+    }
+  };
+  return c;
+}
+
+DropTableCommand DropTableCommandOf(const impala::TDropTableOrViewParams& p, bool is_view_stmt) {
+  DropTableCommand c;
+  c.db = p.table_name.db_name;
+  c.table = p.table_name.table_name;
+  const bool want_view = is_view_stmt || (p.__isset.is_table && !p.is_table);
+  c.kind = want_view ? DropTableCommand::Kind::kView : DropTableCommand::Kind::kTable;
+  c.if_exists = p.if_exists;
+  return c;
+}
+
+CreateFunctionCommand CreateFunctionCommandOf(const impala::TCreateFunctionParams& p) {
+  CreateFunctionCommand c;
+  c.fn = p.fn;
+  c.if_not_exists = p.__isset.if_not_exists && p.if_not_exists;
+  return c;
+}
+
+}  // namespace
+
+Result<DdlOutcome> ExecImpalaDdl(ops::CommandCore* core, const ops::Caller& caller,
+                                 const impala::TDdlExecRequest& req) {
+  // A typed type without its params is refused here, recorded as the core
+  // records commands.
+  auto missing = [&](const char* field) -> Status {
+    Status s =
+        Status::InvalidArgument(impala::to_string(req.ddl_type) + " request without " + field);
+    core->Refused(caller, DdlLabel(req), s);
+    return s;
+  };
+  switch (req.ddl_type) {
+    case TDdlType::CREATE_DATABASE:
+      if (!req.__isset.create_db_params) return missing("create_db_params");
+      return core->CreateDatabase(caller, CreateDatabaseCommandOf(req.create_db_params));
+    case TDdlType::DROP_DATABASE:
+      if (!req.__isset.drop_db_params) return missing("drop_db_params");
+      return core->DropDatabase(caller, DropDatabaseCommandOf(req.drop_db_params));
+    case TDdlType::ALTER_DATABASE:
+      if (!req.__isset.alter_db_params) return missing("alter_db_params");
+      return core->AlterDatabase(caller, AlterDatabaseCommandOf(req.alter_db_params));
+    case TDdlType::DROP_TABLE:
+    case TDdlType::DROP_VIEW:
+      if (!req.__isset.drop_table_or_view_params) return missing("drop_table_or_view_params");
+      return core->DropTable(caller, DropTableCommandOf(req.drop_table_or_view_params,
+                                                        req.ddl_type == TDdlType::DROP_VIEW));
+    case TDdlType::CREATE_FUNCTION:
+      if (!req.__isset.create_fn_params) return missing("create_fn_params");
+      return core->CreateFunction(caller, CreateFunctionCommandOf(req.create_fn_params));
+    default:
+      return core->Run(caller, DdlLabel(req), [&] { return core->executor()->ExecDdl(req); });
+  }
+}
+
 InsertCommand InsertCommandOf(const impala::TUpdateCatalogRequest& req) {
   InsertCommand c;
   c.db = req.db_name;

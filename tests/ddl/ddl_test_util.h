@@ -260,7 +260,7 @@ class DdlTest : public ::testing::Test {
   // As Impala's door runs it: through the command core, with the caller
   // (and request id) of the request's header.
   Result<DdlOutcome> Exec(const impala::TDdlExecRequest& r) {
-    return core_->Run(ImpalaCaller(r), DdlLabel(r), [&] { return ddl_->ExecDdl(r); });
+    return ExecImpalaDdl(core_.get(), ImpalaCaller(r), r);
   }
 
   Result<DdlOutcome> CreateDb(const std::string& db, bool if_not_exists = false,

@@ -9,6 +9,7 @@
 
 #include "catalogd/catalog/catalog_objects.h"
 #include "catalogd/core/catalog_names.h"
+#include "catalogd/service/impala_caller.h"
 #include "common/codec/partition_stats.h"
 #include "common/hive/partition_name.h"
 #include "common/types/column_type.h"
@@ -323,7 +324,7 @@ void CatalogdStack::LoadNames() {
 
 void CatalogdStack::Seed() {
   for (const impala::TDdlExecRequest& req : SeedDdl()) {
-    auto r = ddl_->ExecDdl(req);
+    auto r = catalog::ExecImpalaDdl(core_.get(), catalog::ImpalaCaller(req), req);
     CheckOk(r.status(), "seed DDL " + std::to_string(static_cast<int>(req.ddl_type)));
   }
   // One data file per partition (and for the flat table), then a load so

@@ -189,7 +189,7 @@ TEST_F(PartitionListTest, IndexFollowsPartitionChanges) {
     def.partition_spec.push_back(kv);
   }
   add.alter_table_params.add_partition_params.partitions = {def};
-  ASSERT_TRUE(ddl_->ExecDdl(add).ok());
+  ASSERT_TRUE(ExecImpalaDdl(core_.get(), ImpalaCaller(add), add).ok());
   r = List("sales", "t", "year = 2030");
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->partitions.size(), 3u);

@@ -25,6 +25,7 @@
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/mds/partition_service.h"
 #include "catalogd/metastore/metastore.h"
+#include "catalogd/service/impala_caller.h"
 #include "common/types/column_type.h"
 #include "tests/mds/catalog_stack_test.h"
 
@@ -121,7 +122,7 @@ class PartitionServiceTest : public ics::catalog::testing::CatalogStackTest {
     r.ddl_type = impala::TDdlType::CREATE_DATABASE;
     r.__isset.create_db_params = true;
     r.create_db_params.db = db;
-    auto out = ddl_->ExecDdl(r);
+    auto out = ExecImpalaDdl(core_.get(), ImpalaCaller(r), r);
     ASSERT_TRUE(out.ok()) << out.status().ToString();
   }
 
@@ -140,7 +141,7 @@ class PartitionServiceTest : public ics::catalog::testing::CatalogStackTest {
     p.file_format = impala::THdfsFileFormat::TEXT;
     p.is_external = external;
     p.owner = "alice";
-    auto out = ddl_->ExecDdl(r);
+    auto out = ExecImpalaDdl(core_.get(), ImpalaCaller(r), r);
     ASSERT_TRUE(out.ok()) << out.status().ToString();
   }
 

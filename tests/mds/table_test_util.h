@@ -21,6 +21,7 @@
 #include "catalogd/loader/table_loader.h"
 #include "catalogd/mds/table_service.h"
 #include "catalogd/metastore/metastore.h"
+#include "catalogd/service/impala_caller.h"
 #include "common/types/column_type.h"
 #include "tests/mds/catalog_stack_test.h"
 
@@ -107,7 +108,10 @@ class TableServiceTest : public CatalogStackTest {
     Open();
   }
 
-  Result<DdlOutcome> Exec(const impala::TDdlExecRequest& r) { return ddl_->ExecDdl(r); }
+  // An Impala DDL request as the CatalogService door runs it.
+  Result<DdlOutcome> Exec(const impala::TDdlExecRequest& r) {
+    return ExecImpalaDdl(core_.get(), ImpalaCaller(r), r);
+  }
 
   Result<DdlOutcome> CreateDb(const std::string& db) {
     impala::TDdlExecRequest r = Req(impala::TDdlType::CREATE_DATABASE);
