@@ -70,6 +70,21 @@ class HmsCommandCoreTest : public CatalogdHmsTest {
     return t;
   }
 
+  // Database `db` and its table db.name (id bigint, v bigint) partitioned by
+  // `key` of `type`, through the HMS endpoint.
+  void CreatePartitioned(const std::string& db, const std::string& name, const std::string& key,
+                         const std::string& type) {
+    hive::Database d;
+    d.name = db;
+    (*hms_)->create_database(d);
+    hive::Table t = HiveCreate(db, name, "v");
+    hive::FieldSchema k;
+    k.name = key;
+    k.type = type;
+    t.partitionKeys = {k};
+    (*hms_)->create_table(t);
+  }
+
   // The most recent finished record of `kind` on `target`.
   OperationRecord Record(const std::string& kind, const std::string& target) {
     OperationRecord found;
@@ -171,15 +186,7 @@ TEST_F(HmsCommandCoreTest, AnHmsCreateTableIsInTheCatalogWhenItReturns) {
 }
 
 TEST_F(HmsCommandCoreTest, HmsPartitionChangesAreInTheCatalogWhenTheyReturn) {
-  hive::Database db;
-  db.name = "parts";
-  (*hms_)->create_database(db);
-  hive::Table t = HiveCreate("parts", "t", "v");
-  hive::FieldSchema key;
-  key.name = "day";
-  key.type = "string";
-  t.partitionKeys = {key};
-  (*hms_)->create_table(t);
+  CreatePartitioned("parts", "t", "day", "string");
   Catalog* catalog = server_->catalog();
   auto partition_names = [&] {
     std::vector<std::string> names;
@@ -322,15 +329,7 @@ TEST_F(HmsCommandCoreTest, StatisticsAndReadsGetTheSameAnswerAtEveryDoor) {
 
 TEST_F(HmsCommandCoreTest,
        ThePartitionChangeGetsTheSameAnswerAndRecordFromImpalaAndPartitionService) {
-  hive::Database db;
-  db.name = "pdoors";
-  (*hms_)->create_database(db);
-  hive::Table t = HiveCreate("pdoors", "t", "v");
-  hive::FieldSchema key;
-  key.name = "year";
-  key.type = "int";
-  t.partitionKeys = {key};
-  (*hms_)->create_table(t);
+  CreatePartitioned("pdoors", "t", "year", "int");
   ThriftClientOptions mux;
   mux.service_name = "PartitionService";
   ThriftClient<ics::thrift::PartitionServiceClient> parts("127.0.0.1",
