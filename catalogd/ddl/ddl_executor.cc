@@ -43,9 +43,6 @@ Result<DdlOutcome> DdlExecutor::ExecDdl(const impala::TDdlExecRequest& req) {
     case TDdlType::ALTER_VIEW:
       ICS_REQUIRE_PARAMS(alter_view_params);
       return ddl::AlterView(ctx_, req.alter_view_params);
-    case TDdlType::TRUNCATE_TABLE:
-      ICS_REQUIRE_PARAMS(truncate_params);
-      return ddl::TruncateTable(ctx_, req.truncate_params);
     case TDdlType::ALTER_TABLE:
       ICS_REQUIRE_PARAMS(alter_table_params);
       return ddl::AlterTable(ctx_, req.alter_table_params);
@@ -67,6 +64,7 @@ Result<DdlOutcome> DdlExecutor::ExecDdl(const impala::TDdlExecRequest& req) {
     case TDdlType::ALTER_DATABASE:
     case TDdlType::DROP_TABLE:
     case TDdlType::DROP_VIEW:
+    case TDdlType::TRUNCATE_TABLE:
     case TDdlType::CREATE_FUNCTION:
       // Typed commands: the CatalogService door translates these
       // (catalogd/service/impala_caller.h, ExecImpalaDdl).
@@ -104,6 +102,9 @@ Result<DdlOutcome> DdlExecutor::CreateTable(const CreateTableCommand& c) {
 }
 Result<DdlOutcome> DdlExecutor::DropTable(const DropTableCommand& c) {
   return Shared([&] { return ddl::DropTable(ctx_, c); });
+}
+Result<DdlOutcome> DdlExecutor::TruncateTable(const TruncateTableCommand& c) {
+  return Shared([&] { return ddl::TruncateTable(ctx_, c); });
 }
 Result<DdlOutcome> DdlExecutor::AlterTable(const AlterTableCommand& c) {
   return Shared([&] { return ddl::AlterTable(ctx_, c); });

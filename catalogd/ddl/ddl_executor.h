@@ -280,6 +280,18 @@ struct AlterTableCommand {
   hive::Table table_def;
 };
 
+// TRUNCATE TABLE: every data file of a managed table (and of its
+// partitions) removed; with delete_stats, its statistics too (row counts
+// and sizes, incremental statistics, the table's column statistics). A view
+// or an external table is INVALID_ARGUMENT; with if_exists a missing table
+// is a no-op.
+struct TruncateTableCommand {
+  std::string db;
+  std::string table;
+  bool if_exists = false;
+  bool delete_stats = true;
+};
+
 // CREATE FUNCTION from the catalog's function object. Its signature is
 // computed from the argument types ("name(type1,type2)") and the object is
 // marked persistent with the current modification time, unless `signature`
@@ -308,6 +320,7 @@ class DdlExecutor {
   Result<DdlOutcome> AlterDatabase(const AlterDatabaseCommand& c);
   Result<DdlOutcome> CreateTable(const CreateTableCommand& c);
   Result<DdlOutcome> DropTable(const DropTableCommand& c);
+  Result<DdlOutcome> TruncateTable(const TruncateTableCommand& c);
   Result<DdlOutcome> AlterTable(const AlterTableCommand& c);
   Result<DdlOutcome> CreateFunction(const CreateFunctionCommand& c);
   Result<DdlOutcome> DropFunction(const DropFunctionCommand& c);

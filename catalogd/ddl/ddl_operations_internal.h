@@ -48,7 +48,7 @@ Result<DdlOutcome> CreateTable(CatalogContext* ctx, const impala::TCreateTablePa
 Result<DdlOutcome> CreateTableLike(CatalogContext* ctx, const impala::TCreateTableLikeParams& p);
 Result<DdlOutcome> CreateView(CatalogContext* ctx, const impala::TCreateOrAlterViewParams& p);
 Result<DdlOutcome> AlterView(CatalogContext* ctx, const impala::TCreateOrAlterViewParams& p);
-Result<DdlOutcome> TruncateTable(CatalogContext* ctx, const impala::TTruncateParams& p);
+Result<DdlOutcome> TruncateTable(CatalogContext* ctx, const TruncateTableCommand& c);
 
 Result<DdlOutcome> AlterTable(CatalogContext* ctx, const impala::TAlterTableParams& p);
 Result<DdlOutcome> RenameTable(CatalogContext* ctx, const impala::TAlterTableParams& p);

@@ -325,10 +325,10 @@ Result<DdlOutcome> DropTable(CatalogContext* ctx, const DropTableCommand& c) {
   return out;
 }
 
-Result<DdlOutcome> TruncateTable(CatalogContext* ctx, const impala::TTruncateParams& p) {
-  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.table_name));
+Result<DdlOutcome> TruncateTable(CatalogContext* ctx, const TruncateTableCommand& c) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(c.db, c.table));
   ScopedLocks locks(ctx->catalog, {{t.db, t.table}});
-  if (p.if_exists && (ctx->catalog->GetDatabase(t.db) == nullptr ||
+  if (c.if_exists && (ctx->catalog->GetDatabase(t.db) == nullptr ||
                       ctx->catalog->GetTable(t.db, t.table) == nullptr)) {
     return NoOp(ctx, "Table does not exist.");
   }
@@ -340,7 +340,7 @@ Result<DdlOutcome> TruncateTable(CatalogContext* ctx, const impala::TTruncatePar
     return Status::InvalidArgument("Cannot truncate external table " + t.full() +
                                    ": its data is not managed by the catalog");
   }
-  const bool delete_stats = p.delete_stats;
+  const bool delete_stats = c.delete_stats;
   MetastoreTxn txn;
   std::map<std::string, hive::Partition> changed;  // partition name -> new hms
   if (delete_stats) {

@@ -104,6 +104,11 @@ Result<DdlOutcome> CommandCore::DropTable(const Caller& caller, const DropTableC
   return Run(caller, {kind, TableTarget(c.db, c.table)}, [&] { return ddl_->DropTable(c); });
 }
 
+Result<DdlOutcome> CommandCore::TruncateTable(const Caller& caller, const TruncateTableCommand& c) {
+  return Run(caller, {"TRUNCATE_TABLE", TableTarget(c.db, c.table)},
+             [&] { return ddl_->TruncateTable(c); });
+}
+
 Result<DdlOutcome> CommandCore::AlterTable(const Caller& caller, const AlterTableCommand& c) {
   return Run(caller, {"ALTER_TABLE", TableTarget(c.db, c.table)},
              [&] { return ddl_->AlterTable(c); });

@@ -58,6 +58,7 @@ class CommandCore {
   Result<DdlOutcome> AlterDatabase(const Caller& caller, const AlterDatabaseCommand& c);
   Result<DdlOutcome> CreateTable(const Caller& caller, const CreateTableCommand& c);
   Result<DdlOutcome> DropTable(const Caller& caller, const DropTableCommand& c);
+  Result<DdlOutcome> TruncateTable(const Caller& caller, const TruncateTableCommand& c);
   Result<DdlOutcome> AlterTable(const Caller& caller, const AlterTableCommand& c);
   Result<DdlOutcome> CreateFunction(const Caller& caller, const CreateFunctionCommand& c);
   Result<DdlOutcome> DropFunction(const Caller& caller, const DropFunctionCommand& c);

@@ -130,6 +130,15 @@ DropTableCommand DropTableCommandOf(const impala::TDropTableOrViewParams& p, boo
   return c;
 }
 
+TruncateTableCommand TruncateTableCommandOf(const impala::TTruncateParams& p) {
+  TruncateTableCommand c;
+  c.db = p.table_name.db_name;
+  c.table = p.table_name.table_name;
+  c.if_exists = p.if_exists;
+  c.delete_stats = p.delete_stats;  // the IDL's default is true
+  return c;
+}
+
 CreateFunctionCommand CreateFunctionCommandOf(const impala::TCreateFunctionParams& p) {
   CreateFunctionCommand c;
   c.fn = p.fn;
@@ -164,6 +173,9 @@ Result<DdlOutcome> ExecImpalaDdl(ops::CommandCore* core, const ops::Caller& call
       if (!req.__isset.drop_table_or_view_params) return missing("drop_table_or_view_params");
       return core->DropTable(caller, DropTableCommandOf(req.drop_table_or_view_params,
                                                         req.ddl_type == TDdlType::DROP_VIEW));
+    case TDdlType::TRUNCATE_TABLE:
+      if (!req.__isset.truncate_params) return missing("truncate_params");
+      return core->TruncateTable(caller, TruncateTableCommandOf(req.truncate_params));
     case TDdlType::CREATE_FUNCTION:
       if (!req.__isset.create_fn_params) return missing("create_fn_params");
       return core->CreateFunction(caller, CreateFunctionCommandOf(req.create_fn_params));

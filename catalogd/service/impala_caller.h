@@ -28,8 +28,8 @@ ops::Caller ImpalaCaller(const Req& req) {
 ops::CommandLabel DdlLabel(const impala::TDdlExecRequest& req);
 
 // An ExecDdl request, through the command core: the DDL types that have a
-// typed command (CREATE / DROP / ALTER DATABASE, DROP TABLE / VIEW, CREATE
-// FUNCTION) translated here and run as that command; every other type as
+// typed command (CREATE / DROP / ALTER DATABASE, DROP TABLE / VIEW,
+// TRUNCATE TABLE, CREATE FUNCTION) translated here and run as that command; every other type as
 // the executor's Impala-shaped ExecDdl in the core's steps (DdlLabel).
 Result<DdlOutcome> ExecImpalaDdl(ops::CommandCore* core, const ops::Caller& caller,
                                  const impala::TDdlExecRequest& req);
