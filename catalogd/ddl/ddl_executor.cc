@@ -154,6 +154,10 @@ Result<DdlOutcome> DdlExecutor::Reset(const ResetCommand& c) {
       WriterLock reset(&reset_mu_);
       return ddl::InvalidateAll(ctx_);
     }
+    case Kind::kRefreshAuthorization:
+      return Status::NotImplemented(
+          "REFRESH AUTHORIZATION is not supported: this catalog service has no authorization "
+          "metadata");
   }
   return Status::InvalidArgument("unknown kind of metadata reset");
 }

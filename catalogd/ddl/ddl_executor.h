@@ -119,9 +119,17 @@ struct InsertCommand {
 //   kInvalidateTable    db.table back to names-only (loaded on next use);
 //                       partitions are INVALID_ARGUMENT here;
 //   kInvalidateDatabase db's tables and functions read again;
-//   kInvalidateAll      the whole catalog, read again; runs alone.
+//   kInvalidateAll      the whole catalog, read again; runs alone;
+//   kRefreshAuthorization  NOT_IMPLEMENTED: the catalog holds no
+//                       authorization metadata yet.
 struct ResetCommand {
-  enum class Kind { kRefreshTable, kInvalidateTable, kInvalidateDatabase, kInvalidateAll };
+  enum class Kind {
+    kRefreshTable,
+    kInvalidateTable,
+    kInvalidateDatabase,
+    kInvalidateAll,
+    kRefreshAuthorization,
+  };
   Kind kind = Kind::kRefreshTable;
   std::string db;
   std::string table;

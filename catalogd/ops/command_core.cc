@@ -136,7 +136,8 @@ Result<DdlOutcome> CommandCore::Reset(const Caller& caller, const ResetCommand& 
                              : c.kind == Kind::kInvalidateDatabase ? c.db
                              : c.table.empty()                     ? "(all)"
                                                                    : TableTarget(c.db, c.table);
-  return Run(caller, {c.kind == Kind::kRefreshTable ? "REFRESH" : "INVALIDATE_METADATA", target},
+  const bool refresh = c.kind == Kind::kRefreshTable || c.kind == Kind::kRefreshAuthorization;
+  return Run(caller, {refresh ? "REFRESH" : "INVALIDATE_METADATA", target},
              [&] { return ddl_->Reset(c); });
 }
 

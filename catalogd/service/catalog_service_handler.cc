@@ -1,6 +1,7 @@
 #include "catalogd/service/catalog_service_handler.h"
 
 #include <chrono>
+#include <functional>
 
 #include "catalogd/catalog/catalog_objects.h"
 #include "catalogd/core/catalog_context.h"
@@ -107,35 +108,19 @@ class Handler : public impala::CatalogServiceIf {
     return rs;
   }
 
-  static Status NoChanges() {
-    return Status::NotImplemented("this CatalogService serves no changes");
-  }
-
-  // REFRESH / INVALIDATE METADATA: the protocol check and the translation
-  // here, the typed command in the command core.
-  Result<DdlOutcome> Reset(const impala::TResetMetadataRequest& req) {
-    Status proto = CheckProtocol(req.protocol_version);
+  // A change: the protocol check and a core to run it here, then `run`
+  // (the command core's).
+  Result<DdlOutcome> Change(CatalogServiceVersion::type v,
+                            const std::function<Result<DdlOutcome>()>& run) {
+    Status proto = CheckProtocol(v);
     if (!proto.ok()) return proto;
-    if (d_.core == nullptr) return NoChanges();
-    const ops::Caller caller = ImpalaCaller(req);
-    Result<ResetCommand> c = ResetCommandOf(req);
-    if (!c.ok()) {
-      const std::string target = req.__isset.table_name
-                                     ? req.table_name.db_name + "." + req.table_name.table_name
-                                 : req.db_name.empty() ? "(all)"
-                                                       : req.db_name;
-      d_.core->Refused(caller, {req.is_refresh ? "REFRESH" : "INVALIDATE_METADATA", target},
-                       c.status());
-      return c.status();
-    }
-    return d_.core->Reset(caller, *c);
+    if (d_.core == nullptr) return Status::NotImplemented("this CatalogService serves no changes");
+    return run();
   }
 
   void ExecDdl(impala::TDdlExecResponse& resp, const impala::TDdlExecRequest& req) override {
-    Status proto = CheckProtocol(req.protocol_version);
-    Result<DdlOutcome> r = !proto.ok()          ? Result<DdlOutcome>(proto)
-                           : d_.core == nullptr ? Result<DdlOutcome>(NoChanges())
-                                                : ExecImpalaDdl(d_.core, ImpalaCaller(req), req);
+    Result<DdlOutcome> r = Change(req.protocol_version,
+                                  [&] { return ExecImpalaDdl(d_.core, ImpalaCaller(req), req); });
     resp.result = MakeResult(r, req.query_options.sync_ddl, WantsMinimal(req));
     if (r.ok()) {
       resp.__set_result_set(SummaryResultSet(r->summary));
@@ -146,17 +131,17 @@ class Handler : public impala::CatalogServiceIf {
 
   void UpdateCatalog(impala::TUpdateCatalogResponse& resp,
                      const impala::TUpdateCatalogRequest& req) override {
-    Status proto = CheckProtocol(req.protocol_version);
-    Result<DdlOutcome> r = !proto.ok() ? Result<DdlOutcome>(proto)
-                           : d_.core == nullptr
-                               ? Result<DdlOutcome>(NoChanges())
-                               : d_.core->Insert(ImpalaCaller(req), InsertCommandOf(req));
+    Result<DdlOutcome> r = Change(req.protocol_version, [&] {
+      return d_.core->Insert(ImpalaCaller(req), InsertCommandOf(req));
+    });
     resp.result = MakeResult(r, req.sync_ddl, WantsMinimal(req));
   }
 
   void ResetMetadata(impala::TResetMetadataResponse& resp,
                      const impala::TResetMetadataRequest& req) override {
-    Result<DdlOutcome> r = Reset(req);
+    Result<DdlOutcome> r = Change(req.protocol_version, [&] {
+      return d_.core->Reset(ImpalaCaller(req), ResetCommandOf(req));
+    });
     resp.result = MakeResult(r, req.sync_ddl, WantsMinimal(req));
   }
 

@@ -195,15 +195,12 @@ InsertCommand InsertCommandOf(const impala::TUpdateCatalogRequest& req) {
   return c;
 }
 
-Result<ResetCommand> ResetCommandOf(const impala::TResetMetadataRequest& req) {
-  if (req.__isset.authorization && req.authorization) {
-    return Status::NotImplemented(
-        "REFRESH AUTHORIZATION is not supported: this catalog service has no authorization "
-        "metadata");
-  }
+ResetCommand ResetCommandOf(const impala::TResetMetadataRequest& req) {
   using Kind = ResetCommand::Kind;
   ResetCommand c;
-  if (req.__isset.table_name) {
+  if (req.__isset.authorization && req.authorization) {
+    c.kind = Kind::kRefreshAuthorization;
+  } else if (req.__isset.table_name) {
     c.kind = req.is_refresh ? Kind::kRefreshTable : Kind::kInvalidateTable;
     c.db = req.table_name.db_name;
     c.table = req.table_name.table_name;

@@ -39,8 +39,7 @@ InsertCommand InsertCommandOf(const impala::TUpdateCatalogRequest& req);
 
 // REFRESH / INVALIDATE METADATA as a typed command: a table (REFRESH, with
 // the partitions of partition_spec_list and the older partition_spec), a
-// database, or everything. NOT_IMPLEMENTED for REFRESH AUTHORIZATION (this
-// catalog holds no authorization metadata yet).
-Result<ResetCommand> ResetCommandOf(const impala::TResetMetadataRequest& req);
+// database, everything, or the authorization metadata.
+ResetCommand ResetCommandOf(const impala::TResetMetadataRequest& req);
 
 }  // namespace ics::catalog

@@ -221,5 +221,14 @@ TEST_F(DdlResetTest, GlobalInvalidate) {
             static_cast<impala::TErrorCode::type>(ErrorCode::kCatalogIncompatibleProtocol));
 }
 
+TEST_F(DdlResetTest, RefreshAuthorizationIsNotImplemented) {
+  impala::TResetMetadataRequest r = Reset(true);
+  r.__set_authorization(true);
+  auto out = ResetMetadata(r);
+  EXPECT_EQ(out.status().code(), ErrorCode::kNotImplemented);
+  EXPECT_NE(out.status().message().find("no authorization metadata"), std::string::npos)
+      << out.status().ToString();
+}
+
 }  // namespace
 }  // namespace ics::catalog::testing

@@ -392,8 +392,7 @@ class DdlTest : public ::testing::Test {
   // A REFRESH / INVALIDATE METADATA request as Impala sends it, translated
   // as the CatalogService door translates it, on this fixture's executor.
   Result<DdlOutcome> ResetMetadata(const impala::TResetMetadataRequest& req) {
-    ICS_ASSIGN_OR_RETURN(ResetCommand c, ResetCommandOf(req));
-    return ddl_->Reset(c);
+    return ddl_->Reset(ResetCommandOf(req));
   }
 
   // The CatalogService adapter over this fixture's executor (it checks the
