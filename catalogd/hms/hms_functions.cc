@@ -52,10 +52,11 @@ Result<hive::Function> HmsFunctions::GetFunction(const std::string& db, const st
 }
 
 Result<std::vector<hive::Function>> HmsFunctions::GetAllFunctions() {
-  ICS_ASSIGN_OR_RETURN(std::vector<std::string> dbs, reads_->DatabaseNames(HmsCaller()));
+  const ops::Caller caller = HmsCaller();
+  ICS_ASSIGN_OR_RETURN(std::vector<std::string> dbs, reads_->DatabaseNames(caller));
   std::vector<hive::Function> out;
   for (const std::string& d : dbs) {
-    Result<std::vector<impala::TFunction>> fns = reads_->Functions(HmsCaller(), d);
+    Result<std::vector<impala::TFunction>> fns = reads_->Functions(caller, d);
     if (!fns.ok()) {
       if (fns.status().Is(ErrorCode::kNotFound)) continue;  // dropped meanwhile
       return fns.status();

@@ -66,18 +66,19 @@ Result<std::vector<std::string>> HmsObjects::GetTables(const std::string& db,
 Result<std::vector<hive::TableMeta>> HmsObjects::GetTableMeta(
     const std::string& db_patterns, const std::string& tbl_patterns,
     const std::vector<std::string>& types) {
-  ICS_ASSIGN_OR_RETURN(std::vector<std::string> dbs, reads_->DatabaseNames(HmsCaller()));
+  const ops::Caller caller = HmsCaller();
+  ICS_ASSIGN_OR_RETURN(std::vector<std::string> dbs, reads_->DatabaseNames(caller));
   std::vector<hive::TableMeta> out;
   for (const std::string& d : dbs) {
     if (!MatchesHmsPattern(db_patterns, d)) continue;
-    Result<std::vector<std::string>> tables = reads_->TableNames(HmsCaller(), d);
+    Result<std::vector<std::string>> tables = reads_->TableNames(caller, d);
     if (!tables.ok()) {
       if (tables.status().Is(ErrorCode::kNotFound)) continue;  // dropped meanwhile
       return tables.status();
     }
     for (const std::string& t : *tables) {
       if (!MatchesHmsPattern(tbl_patterns, t)) continue;
-      Result<hive::Table> table = reads_->Table(HmsCaller(), d, t);
+      Result<hive::Table> table = reads_->Table(caller, d, t);
       if (!table.ok()) {
         if (table.status().Is(ErrorCode::kNotFound)) continue;
         return table.status();
@@ -107,14 +108,15 @@ Result<std::vector<hive::Table>> HmsObjects::GetTablesByName(
     const std::string& db, const std::vector<std::string>& names) {
   ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
   ICS_RETURN_IF_ERROR(CheckCount(names.size(), opts_.max_objects_per_request, "table names"));
-  ICS_RETURN_IF_ERROR(reads_->Database(HmsCaller(), d).status());
+  const ops::Caller caller = HmsCaller();
+  ICS_RETURN_IF_ERROR(reads_->Database(caller, d).status());
   std::vector<hive::Table> out;
   std::vector<std::string> done;
   for (const std::string& n : names) {
     ICS_ASSIGN_OR_RETURN(std::string t, NormalizeTableName(n));
     if (std::find(done.begin(), done.end(), t) != done.end()) continue;
     done.push_back(t);
-    Result<hive::Table> table = reads_->Table(HmsCaller(), d, t);
+    Result<hive::Table> table = reads_->Table(caller, d, t);
     if (table.ok()) {
       out.push_back(std::move(table).value());
     } else if (!table.status().Is(ErrorCode::kNotFound)) {
