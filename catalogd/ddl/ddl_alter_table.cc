@@ -4,6 +4,9 @@
 #include <glog/logging.h>
 
 #include <algorithm>
+#include <iterator>
+#include <set>
+#include <variant>
 
 #include "catalogd/catalog/catalog_objects.h"
 #include "catalogd/ddl/ddl_locations_internal.h"
@@ -19,9 +22,7 @@ namespace ics::catalog::ddl {
 
 namespace {
 
-using A = impala::TAlterTableType;
-
-// What a simple ALTER changes; applied by ApplyEdit.
+// What a simple ALTER changes; applied by AlterTableDefinition.
 struct Edit {
   bool no_op = false;
   bool table_changed = true;
@@ -32,10 +33,8 @@ struct Edit {
   std::string summary;
 };
 
-std::string OpName(A::type t) { return impala::to_string(t); }
-
-Status ViewNotAllowed(A::type t, const TableRef& ref) {
-  return Status::InvalidArgument("ALTER TABLE " + OpName(t) +
+Status ViewNotAllowed(const char* what, const TableRef& ref) {
+  return Status::InvalidArgument("ALTER TABLE " + std::string(what) +
                                  " not allowed on a view: " + ref.full());
 }
 
@@ -51,284 +50,259 @@ bool HasColumn(const std::vector<hive::FieldSchema>& cols, const std::string& na
   return false;
 }
 
-Status AddColumns(const impala::TAlterTableAddColsParams& p, hive::Table* hms, Edit* e) {
-  std::set<std::string> added;
-  size_t n = 0;
-  for (const impala::TColumn& c : p.columns) {
-    ICS_ASSIGN_OR_RETURN(hive::FieldSchema f, ToFieldSchema(c, false));
-    if (added.count(f.name) != 0)
-      return Status::InvalidArgument("Duplicate column name: " + f.name);
-    if (HasColumn(hms->sd.cols, f.name) || HasColumn(hms->partitionKeys, f.name)) {
-      if (p.if_not_exists) continue;
+// The state of one ALTER: the table as the catalog holds it, its metastore
+// object being edited, and the edit being built.
+struct Alter {
+  CatalogContext* ctx;
+  const TableRef& t;
+  const TableState& old;
+  hive::Table* hms;
+  Edit* e;
+
+  // The metastore objects of the partitions a partition set names.
+  Status Target(const std::vector<PartitionSpec>& set) {
+    ICS_ASSIGN_OR_RETURN(std::vector<PartitionPtr> parts, ResolvePartitionSet(old, set, false));
+    ICS_ASSIGN_OR_RETURN(e->partitions, MetastorePartitions(ctx, t, parts));
+    e->table_changed = false;
+    e->summary = "Updated " + std::to_string(e->partitions.size()) + " partition(s).";
+    return Status::OK();
+  }
+
+  Status operator()(const alter::AddColumns& p) {
+    std::set<std::string> added;
+    size_t n = 0;
+    for (hive::FieldSchema f : p.columns) {
+      ICS_RETURN_IF_ERROR(ValidateColumn(&f, false));
+      if (added.count(f.name) != 0) {
+        return Status::InvalidArgument("Duplicate column name: " + f.name);
+      }
+      if (HasColumn(hms->sd.cols, f.name) || HasColumn(hms->partitionKeys, f.name)) {
+        if (p.if_not_exists) continue;
+        return Status::AlreadyExists("Column already exists: " + f.name);
+      }
+      added.insert(f.name);
+      hms->sd.cols.push_back(std::move(f));
+      ++n;
+    }
+    if (n == 0) {
+      if (p.columns.empty()) return Status::InvalidArgument("ADD COLUMNS without columns");
+      e->no_op = true;
+      e->summary = "No new column(s) have been added to the table.";
+      return Status::OK();
+    }
+    e->summary = "New column(s) have been added to the table.";
+    return Status::OK();
+  }
+
+  Status operator()(const alter::ReplaceColumns& p) {
+    if (p.columns.empty()) {
+      return Status::InvalidArgument("Table " + t.full() + " must have at least one column");
+    }
+    std::vector<hive::FieldSchema> cols = p.columns;
+    std::vector<hive::FieldSchema> keys = hms->partitionKeys;
+    ICS_RETURN_IF_ERROR(ValidateColumns(&cols, &keys));
+    hms->sd.cols = std::move(cols);
+    e->summary = "Table columns have been replaced.";
+    return Status::OK();
+  }
+
+  Status operator()(const alter::ChangeColumn& p) {
+    ICS_ASSIGN_OR_RETURN(std::string name, NormalizeColumnName(p.column));
+    if (HasColumn(hms->partitionKeys, name)) {
+      return Status::InvalidArgument("Cannot modify partition column '" + name + "' of " +
+                                     t.full());
+    }
+    hive::FieldSchema* target = nullptr;
+    for (auto& f : hms->sd.cols) {
+      if (f.name == name) target = &f;
+    }
+    if (target == nullptr) {
+      return Status::NotFound("Column does not exist: " + name + " in " + t.full());
+    }
+    hive::FieldSchema f = p.definition;
+    ICS_RETURN_IF_ERROR(ValidateColumn(&f, false));
+    if (f.name != name &&
+        (HasColumn(hms->sd.cols, f.name) || HasColumn(hms->partitionKeys, f.name))) {
       return Status::AlreadyExists("Column already exists: " + f.name);
     }
-    added.insert(f.name);
-    hms->sd.cols.push_back(std::move(f));
-    ++n;
-  }
-  if (n == 0) {
-    if (p.columns.empty()) return Status::InvalidArgument("ADD COLUMNS without columns");
-    e->no_op = true;
-    e->summary = "No new column(s) have been added to the table.";
+    if (p.keep_comment) f.comment = target->comment;
+    *target = std::move(f);
+    e->summary = "Column has been altered.";
     return Status::OK();
   }
-  e->summary = "New column(s) have been added to the table.";
-  return Status::OK();
-}
 
-Status ReplaceColumns(const impala::TAlterTableReplaceColsParams& p, const TableRef& t,
-                      hive::Table* hms, Edit* e) {
-  if (p.columns.empty())
-    return Status::InvalidArgument("Table " + t.full() + " must have at least one column");
-  std::set<std::string> seen;
-  for (const auto& k : hms->partitionKeys) seen.insert(k.name);
-  ICS_ASSIGN_OR_RETURN(hms->sd.cols, ToFieldSchemas(p.columns, false, &seen));
-  e->summary = "Table columns have been replaced.";
-  return Status::OK();
-}
-
-Status AlterColumn(const impala::TAlterTableAlterColParams& p, const TableRef& t, hive::Table* hms,
-                   Edit* e) {
-  ICS_ASSIGN_OR_RETURN(std::string name, NormalizeColumnName(p.col_name));
-  if (HasColumn(hms->partitionKeys, name)) {
-    return Status::InvalidArgument("Cannot modify partition column '" + name + "' of " + t.full());
-  }
-  hive::FieldSchema* target = nullptr;
-  for (auto& f : hms->sd.cols) {
-    if (f.name == name) target = &f;
-  }
-  if (target == nullptr)
-    return Status::NotFound("Column does not exist: " + name + " in " + t.full());
-  ICS_ASSIGN_OR_RETURN(hive::FieldSchema f, ToFieldSchema(p.new_col_def, false));
-  if (f.name != name &&
-      (HasColumn(hms->sd.cols, f.name) || HasColumn(hms->partitionKeys, f.name))) {
-    return Status::AlreadyExists("Column already exists: " + f.name);
-  }
-  if (!p.new_col_def.__isset.comment) f.comment = target->comment;
-  *target = std::move(f);
-  e->summary = "Column has been altered.";
-  return Status::OK();
-}
-
-Status DropColumn(const impala::TAlterTableDropColParams& p, const TableRef& t, hive::Table* hms,
-                  Edit* e) {
-  ICS_ASSIGN_OR_RETURN(std::string name, NormalizeColumnName(p.col_name));
-  if (HasColumn(hms->partitionKeys, name)) {
-    return Status::InvalidArgument("Cannot drop partition column: " + name);
-  }
-  auto& cols = hms->sd.cols;
-  auto it = std::find_if(cols.begin(), cols.end(), [&](const auto& f) { return f.name == name; });
-  if (it == cols.end())
-    return Status::NotFound("Column does not exist: " + name + " in " + t.full());
-  if (cols.size() == 1) {
-    return Status::InvalidArgument("Cannot drop column '" + name + "' from " + t.full() +
-                                   ": a table must have at least one column");
-  }
-  cols.erase(it);
-  e->summary = "Column has been dropped.";
-  return Status::OK();
-}
-
-// The metastore objects of the partitions a partition_set names.
-Result<std::vector<hive::Partition>> TargetPartitions(
-    CatalogContext* ctx, const TableRef& t, const TableState& old,
-    const std::vector<std::vector<impala::TPartitionKeyValue>>& set) {
-  ICS_ASSIGN_OR_RETURN(std::vector<PartitionPtr> parts, ResolvePartitionSet(old, set, false));
-  return MetastorePartitions(ctx, t, parts);
-}
-
-std::string PartitionsSummary(size_t n) {
-  return "Updated " + std::to_string(n) + " partition(s).";
-}
-
-Status SetRowFormat(const impala::TTableRowFormat& rf, hive::StorageDescriptor* sd,
-                    const std::string& what) {
-  const impala::THdfsFileFormat::type f = FileFormatOf(*sd);
-  if (f != impala::THdfsFileFormat::TEXT && f != impala::THdfsFileFormat::SEQUENCE_FILE) {
-    return Status::InvalidArgument(
-        "ALTER TABLE SET ROW FORMAT is only supported on TEXTFILE and "
-        "SEQUENCEFILE; " +
-        what + " is " + FileFormatName(f));
-  }
-  auto& serde = sd->serdeInfo.parameters;
-  if (rf.__isset.field_terminator) {
-    serde["field.delim"] = rf.field_terminator;
-    serde["serialization.format"] = rf.field_terminator;
-  }
-  if (rf.__isset.line_terminator) serde["line.delim"] = rf.line_terminator;
-  if (rf.__isset.escaped_by) serde["escape.delim"] = rf.escaped_by;
-  return Status::OK();
-}
-
-// Sets or unsets properties of one parameter map.
-Status EditProperties(const impala::TAlterTableParams& p,
-                      std::map<std::string, std::string>* params, const std::string& what) {
-  if (p.alter_type == A::SET_TBL_PROPERTIES) {
-    for (const auto& [k, v] : p.set_tbl_properties_params.properties) {
-      if (IsStatsKey(k))
-        return Status::InvalidArgument("Property '" + k + "' is reserved for statistics");
-      (*params)[k] = v;
+  Status operator()(const alter::DropColumn& p) {
+    ICS_ASSIGN_OR_RETURN(std::string name, NormalizeColumnName(p.column));
+    if (HasColumn(hms->partitionKeys, name)) {
+      return Status::InvalidArgument("Cannot drop partition column: " + name);
     }
+    auto& cols = hms->sd.cols;
+    auto it = std::find_if(cols.begin(), cols.end(), [&](const auto& f) { return f.name == name; });
+    if (it == cols.end()) {
+      return Status::NotFound("Column does not exist: " + name + " in " + t.full());
+    }
+    if (cols.size() == 1) {
+      return Status::InvalidArgument("Cannot drop column '" + name + "' from " + t.full() +
+                                     ": a table must have at least one column");
+    }
+    cols.erase(it);
+    e->summary = "Column has been dropped.";
     return Status::OK();
   }
-  const auto& u = p.unset_tbl_properties_params;
-  for (const std::string& k : u.property_keys) {
-    if (IsStatsKey(k))
-      return Status::InvalidArgument("Property '" + k + "' is reserved for statistics");
-    if (params->erase(k) == 0 && !u.if_exists) {
-      return Status::NotFound("Property '" + k + "' does not exist on " + what);
-    }
-  }
-  return Status::OK();
-}
 
-Status SetOrUnsetProperties(CatalogContext* ctx, const impala::TAlterTableParams& p,
-                            const TableRef& t, const TableState& old, hive::Table* hms, Edit* e) {
-  const bool set = p.alter_type == A::SET_TBL_PROPERTIES;
-  const impala::TTablePropertyType::type target =
-      set ? p.set_tbl_properties_params.target : p.unset_tbl_properties_params.target;
-  const bool has_parts = set ? p.set_tbl_properties_params.__isset.partition_set
-                             : p.unset_tbl_properties_params.__isset.partition_set;
-  const bool serde = target == impala::TTablePropertyType::SERDE_PROPERTY;
-  if (IsView(*hms) && (serde || has_parts)) return ViewNotAllowed(p.alter_type, t);
-  if (has_parts) {
-    const auto& set_spec = set ? p.set_tbl_properties_params.partition_set
-                               : p.unset_tbl_properties_params.partition_set;
-    ICS_ASSIGN_OR_RETURN(e->partitions, TargetPartitions(ctx, t, old, set_spec));
-    for (hive::Partition& part : e->partitions) {
-      ICS_RETURN_IF_ERROR(EditProperties(p,
-                                         serde ? &part.sd.serdeInfo.parameters : &part.parameters,
-                                         "a partition of " + t.full()));
+  Status operator()(const alter::SetFileFormat& p) {
+    ICS_RETURN_IF_ERROR(CheckSupportedFormat(p.format));
+    if (p.partitions) {
+      ICS_RETURN_IF_ERROR(Target(*p.partitions));
+      for (hive::Partition& part : e->partitions) SetFileFormat(p.format, &part.sd);
+      return Status::OK();
     }
+    SetFileFormat(p.format, &hms->sd);
+    e->summary = "Updated table.";
+    return Status::OK();
+  }
+
+  static Status SetRowFormat(const RowFormat& rf, hive::StorageDescriptor* sd,
+                             const std::string& what) {
+    const impala::THdfsFileFormat::type f = FileFormatOf(*sd);
+    if (f != impala::THdfsFileFormat::TEXT && f != impala::THdfsFileFormat::SEQUENCE_FILE) {
+      return Status::InvalidArgument(
+          "ALTER TABLE SET ROW FORMAT is only supported on TEXTFILE and SEQUENCEFILE; " + what +
+          " is " + FileFormatName(f));
+    }
+    SetDelimiters(rf, &sd->serdeInfo.parameters);
+    return Status::OK();
+  }
+
+  Status operator()(const alter::SetRowFormat& p) {
+    if (p.partitions) {
+      ICS_RETURN_IF_ERROR(Target(*p.partitions));
+      for (hive::Partition& part : e->partitions) {
+        ICS_RETURN_IF_ERROR(SetRowFormat(p.format, &part.sd, "a partition of " + t.full()));
+      }
+      return Status::OK();
+    }
+    ICS_RETURN_IF_ERROR(SetRowFormat(p.format, &hms->sd, t.full()));
+    e->summary = "Updated table.";
+    return Status::OK();
+  }
+
+  Status operator()(const alter::SetLocation& p) {
+    ICS_ASSIGN_OR_RETURN(std::string loc, NormalizeLocation(p.location));
+    e->create_dir = loc;
+    e->summary = "New location has been set.";
+    if (!p.partition) {
+      hms->sd.location = loc;
+      e->reload = true;
+      return Status::OK();
+    }
+    ICS_ASSIGN_OR_RETURN(std::vector<std::string> values, PartitionValues(old, *p.partition));
+    ICS_ASSIGN_OR_RETURN(std::string name,
+                         MakePartitionName(PartitionKeyNames(old.clustering_columns), values));
+    PartitionPtr part = old.partitions_by_name.Get(name);
+    if (part == nullptr) {
+      return Status::NotFound("Partition does not exist: " + PartitionDisplayName(t, name));
+    }
+    ICS_ASSIGN_OR_RETURN(e->partitions, MetastorePartitions(ctx, t, {part}));
+    e->originals = e->partitions;
+    e->partitions[0].sd.location = loc;
     e->table_changed = false;
-    e->summary = PartitionsSummary(e->partitions.size());
     return Status::OK();
   }
-  ICS_RETURN_IF_ERROR(
-      EditProperties(p, serde ? &hms->sd.serdeInfo.parameters : &hms->parameters, t.full()));
-  if (!IsView(*hms) && !serde) {
-    // EXTERNAL=TRUE/FALSE turns a table external/managed, as in Hive.
-    hms->tableType = IsExternal(*hms) ? kExternalTable : kManagedTable;
+
+  // Sets or unsets keys of one parameter map.
+  static Status EditProperties(const alter::SetProperties* set, const alter::UnsetProperties* unset,
+                               std::map<std::string, std::string>* params,
+                               const std::string& what) {
+    if (set != nullptr) {
+      for (const auto& [k, v] : set->properties) {
+        if (IsStatsKey(k)) {
+          return Status::InvalidArgument("Property '" + k + "' is reserved for statistics");
+        }
+        (*params)[k] = v;
+      }
+      return Status::OK();
+    }
+    for (const std::string& k : unset->keys) {
+      if (IsStatsKey(k)) {
+        return Status::InvalidArgument("Property '" + k + "' is reserved for statistics");
+      }
+      if (params->erase(k) == 0 && !unset->if_exists) {
+        return Status::NotFound("Property '" + k + "' does not exist on " + what);
+      }
+    }
+    return Status::OK();
   }
-  e->summary = "Updated " + AsciiLower(ObjectWord(IsView(*hms))) + ".";
-  return Status::OK();
+
+  Status Properties(const char* what, bool serde,
+                    const std::optional<std::vector<PartitionSpec>>& partitions,
+                    const alter::SetProperties* set, const alter::UnsetProperties* unset) {
+    if (IsView(*hms) && (serde || partitions)) return ViewNotAllowed(what, t);
+    if (partitions) {
+      ICS_RETURN_IF_ERROR(Target(*partitions));
+      for (hive::Partition& part : e->partitions) {
+        ICS_RETURN_IF_ERROR(EditProperties(set, unset,
+                                           serde ? &part.sd.serdeInfo.parameters : &part.parameters,
+                                           "a partition of " + t.full()));
+      }
+      return Status::OK();
+    }
+    ICS_RETURN_IF_ERROR(EditProperties(
+        set, unset, serde ? &hms->sd.serdeInfo.parameters : &hms->parameters, t.full()));
+    if (!IsView(*hms) && !serde) {
+      // EXTERNAL=TRUE/FALSE turns a table external/managed, as in Hive.
+      hms->tableType = IsExternal(*hms) ? kExternalTable : kManagedTable;
+    }
+    e->summary = "Updated " + AsciiLower(ObjectWord(IsView(*hms))) + ".";
+    return Status::OK();
+  }
+
+  Status operator()(const alter::SetProperties& p) {
+    return Properties("SET_TBL_PROPERTIES", p.serde, p.partitions, &p, nullptr);
+  }
+  Status operator()(const alter::UnsetProperties& p) {
+    return Properties("UNSET_TBL_PROPERTIES", p.serde, p.partitions, nullptr, &p);
+  }
+
+  // Only the parameters change: the view's text and columns are kept.
+  Status operator()(const alter::SetViewProperties& p) {
+    ICS_RETURN_IF_ERROR(SetViewProperties(p, t, *hms, &hms->parameters));
+    e->summary = "Updated view.";
+    return Status::OK();
+  }
+  Status operator()(const alter::UnsetViewProperties& p) {
+    ICS_RETURN_IF_ERROR(UnsetViewProperties(p, t, *hms, &hms->parameters));
+    e->summary = "Updated view.";
+    return Status::OK();
+  }
+
+  Status operator()(const alter::SetOwner& p) {
+    if (p.owner.empty()) return Status::InvalidArgument("SET OWNER: the owner name is empty");
+    hms->owner = p.owner;
+    e->summary = "Updated " + AsciiLower(ObjectWord(IsView(*hms))) + ".";
+    return Status::OK();
+  }
+};
+
+bool ViewMayTake(const TableAlteration& a) {
+  return std::holds_alternative<alter::SetProperties>(a) ||
+         std::holds_alternative<alter::UnsetProperties>(a) ||
+         std::holds_alternative<alter::SetOwner>(a) ||
+         std::holds_alternative<alter::SetViewProperties>(a) ||
+         std::holds_alternative<alter::UnsetViewProperties>(a);
 }
 
-// Fills `e` (and edits `hms`) for the simple ALTER kinds.
-Status BuildEdit(CatalogContext* ctx, const impala::TAlterTableParams& p, const TableRef& t,
-                 const TableState& old, hive::Table* hms, Edit* e) {
-  const A::type type = p.alter_type;
-  const bool view_ok = type == A::SET_TBL_PROPERTIES || type == A::UNSET_TBL_PROPERTIES ||
-                       type == A::SET_OWNER || type == A::SET_VIEW_PROPERTIES ||
-                       type == A::UNSET_VIEW_PROPERTIES;
-  if (IsView(*hms) && !view_ok) return ViewNotAllowed(type, t);
-  auto missing = [&](const char* field) {
-    return Status::InvalidArgument("ALTER TABLE " + OpName(type) + " request without " + field);
-  };
-  switch (type) {
-    case A::ADD_COLUMNS:
-      if (!p.__isset.add_cols_params) return missing("add_cols_params");
-      return AddColumns(p.add_cols_params, hms, e);
-    case A::REPLACE_COLUMNS:
-      if (!p.__isset.replace_cols_params) return missing("replace_cols_params");
-      return ReplaceColumns(p.replace_cols_params, t, hms, e);
-    case A::ALTER_COLUMN:
-      if (!p.__isset.alter_col_params) return missing("alter_col_params");
-      return AlterColumn(p.alter_col_params, t, hms, e);
-    case A::DROP_COLUMN:
-      if (!p.__isset.drop_col_params) return missing("drop_col_params");
-      return DropColumn(p.drop_col_params, t, hms, e);
-    case A::SET_FILE_FORMAT: {
-      if (!p.__isset.set_file_format_params) return missing("set_file_format_params");
-      const auto& f = p.set_file_format_params;
-      ICS_RETURN_IF_ERROR(CheckSupportedFormat(f.file_format));
-      if (f.__isset.partition_set) {
-        ICS_ASSIGN_OR_RETURN(e->partitions, TargetPartitions(ctx, t, old, f.partition_set));
-        for (hive::Partition& part : e->partitions) SetFileFormat(f.file_format, &part.sd);
-        e->table_changed = false;
-        e->summary = PartitionsSummary(e->partitions.size());
-      } else {
-        SetFileFormat(f.file_format, &hms->sd);
-        e->summary = "Updated table.";
-      }
-      return Status::OK();
-    }
-    case A::SET_ROW_FORMAT: {
-      if (!p.__isset.set_row_format_params) return missing("set_row_format_params");
-      const auto& f = p.set_row_format_params;
-      if (f.__isset.partition_set) {
-        ICS_ASSIGN_OR_RETURN(e->partitions, TargetPartitions(ctx, t, old, f.partition_set));
-        for (hive::Partition& part : e->partitions) {
-          ICS_RETURN_IF_ERROR(SetRowFormat(f.row_format, &part.sd, "a partition of " + t.full()));
-        }
-        e->table_changed = false;
-        e->summary = PartitionsSummary(e->partitions.size());
-      } else {
-        ICS_RETURN_IF_ERROR(SetRowFormat(f.row_format, &hms->sd, t.full()));
-        e->summary = "Updated table.";
-      }
-      return Status::OK();
-    }
-    case A::SET_LOCATION: {
-      if (!p.__isset.set_location_params) return missing("set_location_params");
-      const auto& f = p.set_location_params;
-      ICS_ASSIGN_OR_RETURN(std::string loc, NormalizeLocation(f.location));
-      e->create_dir = loc;
-      e->summary = "New location has been set.";
-      if (f.__isset.partition_spec) {
-        ICS_ASSIGN_OR_RETURN(std::vector<std::string> values,
-                             PartitionValues(old, f.partition_spec));
-        ICS_ASSIGN_OR_RETURN(std::string name,
-                             MakePartitionName(PartitionKeyNames(old.clustering_columns), values));
-        PartitionPtr part = old.partitions_by_name.Get(name);
-        if (part == nullptr) {
-          return Status::NotFound("Partition does not exist: " + PartitionDisplayName(t, name));
-        }
-        ICS_ASSIGN_OR_RETURN(e->partitions, MetastorePartitions(ctx, t, {part}));
-        e->originals = e->partitions;
-        e->partitions[0].sd.location = loc;
-        e->table_changed = false;
-      } else {
-        hms->sd.location = loc;
-        e->reload = true;
-      }
-      return Status::OK();
-    }
-    case A::SET_TBL_PROPERTIES:
-      if (!p.__isset.set_tbl_properties_params) return missing("set_tbl_properties_params");
-      return SetOrUnsetProperties(ctx, p, t, old, hms, e);
-    case A::UNSET_TBL_PROPERTIES:
-      if (!p.__isset.unset_tbl_properties_params) return missing("unset_tbl_properties_params");
-      return SetOrUnsetProperties(ctx, p, t, old, hms, e);
-    case A::SET_VIEW_PROPERTIES:
-    case A::UNSET_VIEW_PROPERTIES: {
-      // Only the parameters change: the view's text and columns are kept as they are.
-      const hive::Table original = *hms;
-      ICS_RETURN_IF_ERROR(EditViewProperties(p, t, original, &hms->parameters));
-      e->summary = "Updated view.";
-      return Status::OK();
-    }
-    case A::SET_OWNER:
-      if (!p.__isset.set_owner_params) return missing("set_owner_params");
-      if (p.set_owner_params.owner_name.empty()) {
-        return Status::InvalidArgument("SET OWNER: the owner name is empty");
-      }
-      hms->owner = p.set_owner_params.owner_name;
-      e->summary = "Updated " + AsciiLower(ObjectWord(IsView(*hms))) + ".";
-      return Status::OK();
-    default:
-      return Status::NotImplemented("ALTER TABLE type " + OpName(type) + " is not supported");
-  }
-}
+}  // namespace
 
-Result<DdlOutcome> SimpleAlter(CatalogContext* ctx, const impala::TAlterTableParams& p,
-                               const TableRef& t) {
+Result<DdlOutcome> AlterTableDefinition(CatalogContext* ctx, const TableAlterationCommand& c) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(c.db, c.table));
   ScopedLocks locks(ctx->catalog, {{t.db, t.table}});
   ICS_ASSIGN_OR_RETURN(TablePtr old, LoadedTableLocked(ctx, t));
   ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, t));
+  if (IsView(hms) && !ViewMayTake(c.change)) return ViewNotAllowed(AlterationName(c.change), t);
   const hive::Table before = hms;
   Edit e;
-  ICS_RETURN_IF_ERROR(BuildEdit(ctx, p, t, *old, &hms, &e));
+  ICS_RETURN_IF_ERROR(std::visit(Alter{ctx, t, *old, &hms, &e}, c.change));
   if (e.no_op) return NoOp(ctx, e.summary);
 
   MetastoreTxn txn;
@@ -361,45 +335,6 @@ Result<DdlOutcome> SimpleAlter(CatalogContext* ctx, const impala::TAlterTablePar
     return next;
   };
   return InstallAfterCommit(ctx, t, build(), e.summary);
-}
-
-}  // namespace
-
-Result<DdlOutcome> AlterTable(CatalogContext* ctx, const impala::TAlterTableParams& p) {
-  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.table_name));
-  switch (p.alter_type) {
-    case A::RENAME_TABLE:
-    case A::RENAME_VIEW:
-      return RenameTable(ctx, p);
-    case A::ADD_PARTITION:
-      if (!p.__isset.add_partition_params) {
-        return Status::InvalidArgument(
-            "ALTER TABLE ADD_PARTITION request without add_partition_params");
-      }
-      return AddPartitions(ctx, t, p.add_partition_params);
-    case A::DROP_PARTITION:
-      if (!p.__isset.drop_partition_params) {
-        return Status::InvalidArgument(
-            "ALTER TABLE DROP_PARTITION request without drop_partition_params");
-      }
-      return DropPartitions(ctx, t, p.drop_partition_params);
-    case A::RECOVER_PARTITIONS:
-      return RecoverPartitions(ctx, t);
-    case A::UPDATE_STATS:
-      if (!p.__isset.update_stats_params) {
-        return Status::InvalidArgument(
-            "ALTER TABLE UPDATE_STATS request without update_stats_params");
-      }
-      return UpdateStats(ctx, t, p.update_stats_params);
-    case A::SET_CACHED:
-      return Status::NotImplemented(
-          "ALTER TABLE SET CACHED / UNCACHED is not supported: this "
-          "catalog service has no HDFS cache");
-    case A::ADD_DROP_RANGE_PARTITION:
-      return Status::NotImplemented("ALTER TABLE ADD/DROP RANGE PARTITION (Kudu) is not supported");
-    default:
-      return SimpleAlter(ctx, p, t);
-  }
 }
 
 namespace {
@@ -505,20 +440,13 @@ Result<DdlOutcome> Rename(CatalogContext* ctx, const TableRef& from, const Table
 
 }  // namespace
 
-Result<DdlOutcome> RenameTable(CatalogContext* ctx, const impala::TAlterTableParams& p) {
-  ICS_ASSIGN_OR_RETURN(TableRef from, NormalizeTableRef(p.table_name));
-  if (!p.__isset.rename_params) {
-    return Status::InvalidArgument("ALTER TABLE " + OpName(p.alter_type) +
-                                   " request without rename_params");
-  }
-  ICS_ASSIGN_OR_RETURN(TableRef to, NormalizeTableRef(p.rename_params.new_table_name));
+Result<DdlOutcome> RenameTable(CatalogContext* ctx, const RenameTableCommand& c) {
+  ICS_ASSIGN_OR_RETURN(TableRef from, NormalizeTableRef(c.db, c.table));
+  ICS_ASSIGN_OR_RETURN(TableRef to, NormalizeTableRef(c.new_db, c.new_table));
   if (from.db == to.db && from.table == to.table) {
     return Status::AlreadyExists("Table already exists: " + to.full());
   }
-  return Rename(ctx, from, to,
-                p.alter_type == A::RENAME_VIEW ? DropTableCommand::Kind::kView
-                                               : DropTableCommand::Kind::kTable,
-                RenamedObject());
+  return Rename(ctx, from, to, c.kind, RenamedObject());
 }
 
 Result<DdlOutcome> AlterTable(CatalogContext* ctx, const AlterTableCommand& c) {
@@ -568,3 +496,16 @@ Result<DdlOutcome> AlterTable(CatalogContext* ctx, const AlterTableCommand& c) {
 }
 
 }  // namespace ics::catalog::ddl
+
+namespace ics::catalog {
+
+const char* AlterationName(const TableAlteration& a) {
+  static constexpr const char* kNames[] = {
+      "ADD_COLUMNS",          "REPLACE_COLUMNS",     "ALTER_COLUMN",          "DROP_COLUMN",
+      "SET_FILE_FORMAT",      "SET_ROW_FORMAT",      "SET_LOCATION",          "SET_TBL_PROPERTIES",
+      "UNSET_TBL_PROPERTIES", "SET_VIEW_PROPERTIES", "UNSET_VIEW_PROPERTIES", "SET_OWNER"};
+  static_assert(std::size(kNames) == std::variant_size_v<TableAlteration>);
+  return kNames[a.index()];
+}
+
+}  // namespace ics::catalog

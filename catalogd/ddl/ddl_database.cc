@@ -242,34 +242,34 @@ Result<DdlOutcome> AlterDatabase(CatalogContext* ctx, const AlterDatabaseCommand
 
 namespace {
 
-Result<DdlOutcome> CommentOnDatabase(CatalogContext* ctx, const impala::TCommentOnParams& p) {
+Result<DdlOutcome> CommentOnDatabase(CatalogContext* ctx, const CommentOnCommand& p) {
   ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(p.db));
   ScopedLocks locks(ctx->catalog, {{db, ""}});
   DatabasePtr state = ctx->catalog->GetDatabase(db);
   if (state == nullptr) return DatabaseNotFound(db);
   hive::Database hms = state->hms;
-  hms.description = p.__isset.comment ? p.comment : "";
+  hms.description = p.comment.value_or("");
   MetastoreTxn txn;
   txn.ops.push_back(MetastoreOp::AlterDatabase(db, hms));
   ICS_RETURN_IF_ERROR(Commit(ctx, txn));
   return InstallDatabase(ctx, std::move(hms), "Updated database.");
 }
 
-// COMMENT ON TABLE / VIEW (column empty) or COLUMN.
-Result<DdlOutcome> CommentOnTable(CatalogContext* ctx, const impala::TTableName& name,
-                                  const std::string* column, const impala::TCommentOnParams& p) {
-  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(name));
+// COMMENT ON TABLE / VIEW or COLUMN.
+Result<DdlOutcome> CommentOnTable(CatalogContext* ctx, const CommentOnCommand& p) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.db, p.table));
+  const bool on_column = p.target == CommentOnCommand::Target::kColumn;
   std::string col;
-  if (column != nullptr) {
-    ICS_ASSIGN_OR_RETURN(col, NormalizeColumnName(*column));
+  if (on_column) {
+    ICS_ASSIGN_OR_RETURN(col, NormalizeColumnName(p.column));
   }
   ScopedLocks locks(ctx->catalog, {{t.db, t.table}});
   ICS_ASSIGN_OR_RETURN(TablePtr old, LoadedTableLocked(ctx, t));
   ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, t));
   std::string summary;
-  if (column == nullptr) {
-    if (p.__isset.comment) {
-      hms.parameters["comment"] = p.comment;
+  if (!on_column) {
+    if (p.comment.has_value()) {
+      hms.parameters["comment"] = *p.comment;
     } else {
       hms.parameters.erase("comment");
     }
@@ -285,7 +285,7 @@ Result<DdlOutcome> CommentOnTable(CatalogContext* ctx, const impala::TTableName&
     if (field == nullptr) {
       return Status::NotFound("Column does not exist: " + col + " in " + t.full());
     }
-    field->comment = p.__isset.comment ? p.comment : "";
+    field->comment = p.comment.value_or("");
     summary = "Column has been altered.";
   }
   hms.parameters[kLastDdlTimeParam] = std::to_string(NowSeconds());
@@ -297,14 +297,9 @@ Result<DdlOutcome> CommentOnTable(CatalogContext* ctx, const impala::TTableName&
 
 }  // namespace
 
-Result<DdlOutcome> CommentOn(CatalogContext* ctx, const impala::TCommentOnParams& p) {
-  const int targets = int{p.__isset.db} + int{p.__isset.table_name} + int{p.__isset.column_name};
-  if (targets != 1) {
-    return Status::InvalidArgument("COMMENT ON needs exactly one of db, table_name, column_name");
-  }
-  if (p.__isset.db) return CommentOnDatabase(ctx, p);
-  if (p.__isset.table_name) return CommentOnTable(ctx, p.table_name, nullptr, p);
-  return CommentOnTable(ctx, p.column_name.table_name, &p.column_name.column_name, p);
+Result<DdlOutcome> CommentOn(CatalogContext* ctx, const CommentOnCommand& c) {
+  if (c.target == CommentOnCommand::Target::kDatabase) return CommentOnDatabase(ctx, c);
+  return CommentOnTable(ctx, c);
 }
 
 }  // namespace ics::catalog::ddl

@@ -1,81 +1,10 @@
-// DdlExecutor: request validation and dispatch to the operations in
-// ddl_*.cc (see ddl_operations_internal.h).
+// DdlExecutor: each typed command to its operation in ddl_*.cc (see
+// ddl_operations_internal.h), holding reset_mu_ shared.
 #include "catalogd/ddl/ddl_executor.h"
 
 #include "catalogd/ddl/ddl_operations_internal.h"
 
 namespace ics::catalog {
-
-namespace {
-
-using impala::TDdlType;
-
-Status MissingParams(TDdlType::type type, const char* field) {
-  return Status::InvalidArgument(impala::to_string(type) + " request without " + field);
-}
-
-Status Unsupported(TDdlType::type type) {
-  return Status::NotImplemented("DDL type " + impala::to_string(type) +
-                                " is not supported by this catalog service");
-}
-
-}  // namespace
-
-Result<DdlOutcome> DdlExecutor::ExecDdl(const impala::TDdlExecRequest& req) {
-  ReaderLock reset(&reset_mu_);
-  const TDdlType::type type = req.ddl_type;
-#define ICS_REQUIRE_PARAMS(field) \
-  if (!req.__isset.field) return MissingParams(type, #field)
-  switch (type) {
-    case TDdlType::CREATE_TABLE:
-      ICS_REQUIRE_PARAMS(create_table_params);
-      return ddl::CreateTable(ctx_, req.create_table_params);
-    case TDdlType::CREATE_TABLE_AS_SELECT:
-      // The table part of CTAS; the coordinator inserts the rows afterwards.
-      ICS_REQUIRE_PARAMS(create_table_params);
-      return ddl::CreateTable(ctx_, req.create_table_params);
-    case TDdlType::CREATE_TABLE_LIKE:
-      ICS_REQUIRE_PARAMS(create_table_like_params);
-      return ddl::CreateTableLike(ctx_, req.create_table_like_params);
-    case TDdlType::CREATE_VIEW:
-      ICS_REQUIRE_PARAMS(create_view_params);
-      return ddl::CreateView(ctx_, req.create_view_params);
-    case TDdlType::ALTER_VIEW:
-      ICS_REQUIRE_PARAMS(alter_view_params);
-      return ddl::AlterView(ctx_, req.alter_view_params);
-    case TDdlType::ALTER_TABLE:
-      ICS_REQUIRE_PARAMS(alter_table_params);
-      return ddl::AlterTable(ctx_, req.alter_table_params);
-    case TDdlType::DROP_STATS:
-      ICS_REQUIRE_PARAMS(drop_stats_params);
-      return ddl::DropStats(ctx_, req.drop_stats_params);
-    case TDdlType::DROP_FUNCTION:
-      ICS_REQUIRE_PARAMS(drop_fn_params);
-      return ddl::DropFunction(ctx_, req.drop_fn_params);
-    case TDdlType::COMMENT_ON:
-      ICS_REQUIRE_PARAMS(comment_on_params);
-      return ddl::CommentOn(ctx_, req.comment_on_params);
-    case TDdlType::COMPUTE_STATS:
-      return Status::NotImplemented(
-          "DDL type COMPUTE_STATS is not supported: the coordinator computes the statistics "
-          "and sends them as ALTER_TABLE UPDATE_STATS");
-    case TDdlType::CREATE_DATABASE:
-    case TDdlType::DROP_DATABASE:
-    case TDdlType::ALTER_DATABASE:
-    case TDdlType::DROP_TABLE:
-    case TDdlType::DROP_VIEW:
-    case TDdlType::TRUNCATE_TABLE:
-    case TDdlType::CREATE_FUNCTION:
-      // Typed commands: the CatalogService door translates these
-      // (catalogd/service/impala_caller.h, ExecImpalaDdl).
-      return Status::InvalidArgument(impala::to_string(type) +
-                                     " is a typed command; send it through the command core");
-    default:
-      // Roles, privileges, data sources, COPY_TESTCASE and unknown types.
-      return Unsupported(type);
-  }
-#undef ICS_REQUIRE_PARAMS
-}
 
 Result<DdlOutcome> DdlExecutor::Insert(const InsertCommand& c) {
   ReaderLock reset(&reset_mu_);
@@ -108,6 +37,36 @@ Result<DdlOutcome> DdlExecutor::TruncateTable(const TruncateTableCommand& c) {
 }
 Result<DdlOutcome> DdlExecutor::AlterTable(const AlterTableCommand& c) {
   return Shared([&] { return ddl::AlterTable(ctx_, c); });
+}
+Result<DdlOutcome> DdlExecutor::CreateTableLike(const CreateTableLikeCommand& c) {
+  return Shared([&] { return ddl::CreateTableLike(ctx_, c); });
+}
+Result<DdlOutcome> DdlExecutor::AlterView(const AlterViewCommand& c) {
+  return Shared([&] { return ddl::AlterView(ctx_, c); });
+}
+Result<DdlOutcome> DdlExecutor::RenameTable(const RenameTableCommand& c) {
+  return Shared([&] { return ddl::RenameTable(ctx_, c); });
+}
+Result<DdlOutcome> DdlExecutor::AlterTableDefinition(const TableAlterationCommand& c) {
+  return Shared([&] { return ddl::AlterTableDefinition(ctx_, c); });
+}
+Result<DdlOutcome> DdlExecutor::AddPartitions(const AddPartitionsCommand& c) {
+  return Shared([&] { return ddl::AddPartitions(ctx_, c); });
+}
+Result<DdlOutcome> DdlExecutor::DropPartitions(const DropPartitionsCommand& c) {
+  return Shared([&] { return ddl::DropPartitions(ctx_, c); });
+}
+Result<DdlOutcome> DdlExecutor::RecoverPartitions(const RecoverPartitionsCommand& c) {
+  return Shared([&] { return ddl::RecoverPartitions(ctx_, c); });
+}
+Result<DdlOutcome> DdlExecutor::UpdateStats(const UpdateStatsCommand& c) {
+  return Shared([&] { return ddl::UpdateStats(ctx_, c); });
+}
+Result<DdlOutcome> DdlExecutor::DropStats(const DropStatsCommand& c) {
+  return Shared([&] { return ddl::DropStats(ctx_, c); });
+}
+Result<DdlOutcome> DdlExecutor::CommentOn(const CommentOnCommand& c) {
+  return Shared([&] { return ddl::CommentOn(ctx_, c); });
 }
 Result<DdlOutcome> DdlExecutor::CreateFunction(const CreateFunctionCommand& c) {
   return Shared([&] { return ddl::CreateFunction(ctx_, c); });

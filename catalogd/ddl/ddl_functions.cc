@@ -138,25 +138,23 @@ Result<DdlOutcome> DropFunctionOf(CatalogContext* ctx, const std::string& db,
 
 }  // namespace
 
-Result<DdlOutcome> DropFunction(CatalogContext* ctx, const impala::TDropFunctionParams& p) {
-  ICS_ASSIGN_OR_RETURN(std::string db, FunctionDb(p.fn_name));
-  ICS_ASSIGN_OR_RETURN(std::string name, NormalizeFunctionName(p.fn_name.function_name));
+Result<DdlOutcome> DropFunction(CatalogContext* ctx, const DropFunctionCommand& c) {
+  const std::string& shown_name = c.name.empty() ? c.signature : c.name;
+  if (c.db.empty()) return Status::InvalidArgument("Function " + shown_name + " has no database");
+  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(c.db));
+  if (c.name.empty()) return DropFunctionOf(ctx, db, {c.signature}, c.if_exists, c.signature);
+  ICS_ASSIGN_OR_RETURN(std::string name, NormalizeFunctionName(c.name));
   // The overload to drop: by argument types (with or without var args),
   // or by the signature the client computed.
   std::vector<std::string> candidates;
-  ICS_ASSIGN_OR_RETURN(std::string exact, FunctionSignature(name, p.arg_types, false));
+  ICS_ASSIGN_OR_RETURN(std::string exact, FunctionSignature(name, c.arg_types, false));
   candidates.push_back(exact);
-  if (!p.arg_types.empty()) {
-    ICS_ASSIGN_OR_RETURN(std::string varargs, FunctionSignature(name, p.arg_types, true));
+  if (!c.arg_types.empty()) {
+    ICS_ASSIGN_OR_RETURN(std::string varargs, FunctionSignature(name, c.arg_types, true));
     candidates.push_back(varargs);
   }
-  if (p.__isset.signature && !p.signature.empty()) candidates.push_back(p.signature);
-  return DropFunctionOf(ctx, db, candidates, p.if_exists, exact);
-}
-
-Result<DdlOutcome> DropFunction(CatalogContext* ctx, const DropFunctionCommand& c) {
-  ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(c.db));
-  return DropFunctionOf(ctx, db, {c.signature}, c.if_exists, c.signature);
+  if (!c.signature.empty()) candidates.push_back(c.signature);
+  return DropFunctionOf(ctx, db, candidates, c.if_exists, exact);
 }
 
 }  // namespace ics::catalog::ddl

@@ -1,9 +1,9 @@
 // The operations of the DDL executor (ddl_executor.h), one entry point
-// each, which DdlExecutor's methods and its Impala dispatch call. Private
+// per typed command, which DdlExecutor's methods call. Private
 // to catalogd/ddl. Every operation takes the steps of ddl_steps_internal.h.
 //
 // Layout of the implementation:
-//   ddl_executor.cc         the executor's methods, Impala's ExecDdl dispatch
+//   ddl_executor.cc         the executor's methods
 //   ddl_steps.cc            the shared steps (ddl_steps_internal.h)
 //   ddl_locations.cc        locations and data removal (ddl_locations_internal.h)
 //   ddl_schema.cc           formats, columns, statistics checks (ddl_schema_internal.h)
@@ -26,38 +26,29 @@
 #include <string>
 #include <vector>
 
-#include "JniCatalog_types.h"
 #include "catalogd/ddl/ddl_steps_internal.h"
 
 namespace ics::catalog::ddl {
 
-// Typed commands (ddl_executor.h); the Impala-shaped operations below that
-// overlap them translate their params and call these.
+// The typed commands (ddl_commands.h), one entry point each.
 Result<DdlOutcome> CreateDatabase(CatalogContext* ctx, const CreateDatabaseCommand& c);
 Result<DdlOutcome> DropDatabase(CatalogContext* ctx, const DropDatabaseCommand& c);
 Result<DdlOutcome> AlterDatabase(CatalogContext* ctx, const AlterDatabaseCommand& c);
+Result<DdlOutcome> CommentOn(CatalogContext* ctx, const CommentOnCommand& c);
+
 Result<DdlOutcome> CreateTable(CatalogContext* ctx, const CreateTableCommand& c);
+Result<DdlOutcome> CreateTableLike(CatalogContext* ctx, const CreateTableLikeCommand& c);
+Result<DdlOutcome> AlterView(CatalogContext* ctx, const AlterViewCommand& c);
 Result<DdlOutcome> DropTable(CatalogContext* ctx, const DropTableCommand& c);
-Result<DdlOutcome> AlterTable(CatalogContext* ctx, const AlterTableCommand& c);
-Result<DdlOutcome> CreateFunction(CatalogContext* ctx, const CreateFunctionCommand& c);
-Result<DdlOutcome> DropFunction(CatalogContext* ctx, const DropFunctionCommand& c);
-
-Result<DdlOutcome> CommentOn(CatalogContext* ctx, const impala::TCommentOnParams& p);
-
-Result<DdlOutcome> CreateTable(CatalogContext* ctx, const impala::TCreateTableParams& p);
-Result<DdlOutcome> CreateTableLike(CatalogContext* ctx, const impala::TCreateTableLikeParams& p);
-Result<DdlOutcome> CreateView(CatalogContext* ctx, const impala::TCreateOrAlterViewParams& p);
-Result<DdlOutcome> AlterView(CatalogContext* ctx, const impala::TCreateOrAlterViewParams& p);
 Result<DdlOutcome> TruncateTable(CatalogContext* ctx, const TruncateTableCommand& c);
 
-Result<DdlOutcome> AlterTable(CatalogContext* ctx, const impala::TAlterTableParams& p);
-Result<DdlOutcome> RenameTable(CatalogContext* ctx, const impala::TAlterTableParams& p);
+Result<DdlOutcome> AlterTable(CatalogContext* ctx, const AlterTableCommand& c);
+Result<DdlOutcome> AlterTableDefinition(CatalogContext* ctx, const TableAlterationCommand& c);
+Result<DdlOutcome> RenameTable(CatalogContext* ctx, const RenameTableCommand& c);
 
-Result<DdlOutcome> AddPartitions(CatalogContext* ctx, const TableRef& t,
-                                 const impala::TAlterTableAddPartitionParams& p);
-Result<DdlOutcome> DropPartitions(CatalogContext* ctx, const TableRef& t,
-                                  const impala::TAlterTableDropPartitionParams& p);
-Result<DdlOutcome> RecoverPartitions(CatalogContext* ctx, const TableRef& t);
+Result<DdlOutcome> AddPartitions(CatalogContext* ctx, const AddPartitionsCommand& c);
+Result<DdlOutcome> DropPartitions(CatalogContext* ctx, const DropPartitionsCommand& c);
+Result<DdlOutcome> RecoverPartitions(CatalogContext* ctx, const RecoverPartitionsCommand& c);
 Result<DdlOutcome> Insert(CatalogContext* ctx, const InsertCommand& c);
 // DdlExecutor::ApplyPartitionBatch (ddl_partition_batch.cc).
 Result<PartitionBatchResult> ApplyPartitionBatch(CatalogContext* ctx, const PartitionBatch& batch);
@@ -68,25 +59,27 @@ Result<DdlOutcome> ChangeTable(CatalogContext* ctx, const TableChange& change);
 // table or partition parameters; true if anything was removed.
 bool StripStatsParams(std::map<std::string, std::string>* params);
 
-Result<DdlOutcome> UpdateStats(CatalogContext* ctx, const TableRef& t,
-                               const impala::TAlterTableUpdateStatsParams& p);
-Result<DdlOutcome> DropStats(CatalogContext* ctx, const impala::TDropStatsParams& p);
+Result<DdlOutcome> UpdateStats(CatalogContext* ctx, const UpdateStatsCommand& c);
+Result<DdlOutcome> DropStats(CatalogContext* ctx, const DropStatsCommand& c);
 
-Result<DdlOutcome> DropFunction(CatalogContext* ctx, const impala::TDropFunctionParams& p);
+Result<DdlOutcome> CreateFunction(CatalogContext* ctx, const CreateFunctionCommand& c);
+Result<DdlOutcome> DropFunction(CatalogContext* ctx, const DropFunctionCommand& c);
 // "name(type1,type2)" / "name(type1,type2...)" for var args.
 Result<std::string> FunctionSignature(const std::string& name,
                                       const std::vector<impala::TColumnType>& arg_types,
                                       bool var_args);
 
-// ALTER VIEW SET/UNSET TBLPROPERTIES (alter types SET_VIEW_PROPERTIES and
-// UNSET_VIEW_PROPERTIES) on `params`, the parameters of `view`.
-// INVALID_ARGUMENT if `view` is not a view, the sub-struct is missing, the
-// list is empty, or a key is reserved (storage_handler, statistics keys).
-// UNSET without IF EXISTS: NOT_FOUND naming every absent key, `params`
-// unchanged; with IF EXISTS absent keys are skipped.
-[[nodiscard]] Status EditViewProperties(const impala::TAlterTableParams& p, const TableRef& t,
-                                        const hive::Table& view,
-                                        std::map<std::string, std::string>* params);
+// ALTER VIEW SET / UNSET TBLPROPERTIES on `params`, the parameters of
+// `view`. INVALID_ARGUMENT if `view` is not a view, the list is empty, or a
+// key is reserved (storage_handler, statistics keys). Unset without
+// if_exists: NOT_FOUND naming every absent key, `params` unchanged; with
+// if_exists absent keys are skipped.
+[[nodiscard]] Status SetViewProperties(const alter::SetViewProperties& p, const TableRef& t,
+                                       const hive::Table& view,
+                                       std::map<std::string, std::string>* params);
+[[nodiscard]] Status UnsetViewProperties(const alter::UnsetViewProperties& p, const TableRef& t,
+                                         const hive::Table& view,
+                                         std::map<std::string, std::string>* params);
 
 // REFRESH of a table or of the partitions `c` names (duplicates count
 // once). Every named partition must exist in the catalog or the metastore,

@@ -13,14 +13,13 @@ std::string PartitionDisplayName(const TableRef& t, const std::string& part_name
   return t.full() + " partition (" + part_name + ")";
 }
 
-Result<std::vector<std::string>> PartitionValues(
-    const TableState& t, const std::vector<impala::TPartitionKeyValue>& spec) {
+Result<std::vector<std::string>> PartitionValues(const TableState& t, const PartitionSpec& spec) {
   const std::string table = t.db + "." + t.name;
   if (!t.is_partitioned()) return Status::InvalidArgument("Table is not partitioned: " + table);
   std::map<std::string, std::string> given;
-  for (const impala::TPartitionKeyValue& kv : spec) {
-    const std::string key = AsciiLower(kv.name);
-    if (!given.emplace(key, kv.value).second) {
+  for (const auto& [name, value] : spec) {
+    const std::string key = AsciiLower(name);
+    if (!given.emplace(key, value).second) {
       return Status::InvalidArgument("Partition key '" + key + "' is given more than once");
     }
   }
@@ -44,9 +43,9 @@ Result<std::vector<std::string>> PartitionValues(
   return values;
 }
 
-Result<std::vector<PartitionPtr>> ResolvePartitionSet(
-    const TableState& t, const std::vector<std::vector<impala::TPartitionKeyValue>>& set,
-    bool if_exists) {
+Result<std::vector<PartitionPtr>> ResolvePartitionSet(const TableState& t,
+                                                      const std::vector<PartitionSpec>& set,
+                                                      bool if_exists) {
   const std::string table = t.db + "." + t.name;
   if (!t.is_partitioned()) return Status::InvalidArgument("Table is not partitioned: " + table);
   std::map<int64_t, PartitionPtr> found;
@@ -55,8 +54,8 @@ Result<std::vector<PartitionPtr>> ResolvePartitionSet(
     // Key position -> canonical value.
     std::map<size_t, std::string> want;
     std::string text;
-    for (const impala::TPartitionKeyValue& kv : spec) {
-      const std::string key = AsciiLower(kv.name);
+    for (const auto& [name, value] : spec) {
+      const std::string key = AsciiLower(name);
       size_t pos = t.clustering_columns.size();
       for (size_t i = 0; i < t.clustering_columns.size(); ++i) {
         if (t.clustering_columns[i].columnName == key) pos = i;
@@ -64,13 +63,13 @@ Result<std::vector<PartitionPtr>> ResolvePartitionSet(
       if (pos == t.clustering_columns.size()) {
         return Status::InvalidArgument("'" + key + "' is not a partition key of table " + table);
       }
-      ICS_ASSIGN_OR_RETURN(std::string v, CanonicalPartitionValue(
-                                              t.clustering_columns[pos].columnType, key, kv.value));
+      ICS_ASSIGN_OR_RETURN(
+          std::string v, CanonicalPartitionValue(t.clustering_columns[pos].columnType, key, value));
       if (!want.emplace(pos, v).second) {
         return Status::InvalidArgument("Partition key '" + key + "' is given more than once");
       }
       if (!text.empty()) text += ",";
-      text += key + "=" + kv.value;
+      text += key + "=" + value;
     }
     bool any = false;
     for (const auto& [id, p] : t.partitions) {

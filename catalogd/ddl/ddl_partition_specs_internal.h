@@ -14,16 +14,15 @@
 namespace ics::catalog::ddl {
 
 // The canonical values (in key order) of a full partition spec of `t`.
-Result<std::vector<std::string>> PartitionValues(
-    const TableState& t, const std::vector<impala::TPartitionKeyValue>& spec);
+Result<std::vector<std::string>> PartitionValues(const TableState& t, const PartitionSpec& spec);
 
 // Partitions of `t` matched by each spec of `set` (a spec may give only
 // some keys; it then matches every partition with those values). A spec
 // matching nothing is NOT_FOUND unless `if_exists`. Result in id order,
 // without duplicates.
-Result<std::vector<PartitionPtr>> ResolvePartitionSet(
-    const TableState& t, const std::vector<std::vector<impala::TPartitionKeyValue>>& set,
-    bool if_exists);
+Result<std::vector<PartitionPtr>> ResolvePartitionSet(const TableState& t,
+                                                      const std::vector<PartitionSpec>& set,
+                                                      bool if_exists);
 
 std::string PartitionDisplayName(const TableRef& t, const std::string& part_name);
 

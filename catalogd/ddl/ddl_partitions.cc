@@ -56,8 +56,8 @@ Result<DdlOutcome> CommitNewPartitions(CatalogContext* ctx, const TableRef& t,
 
 }  // namespace
 
-Result<DdlOutcome> AddPartitions(CatalogContext* ctx, const TableRef& t,
-                                 const impala::TAlterTableAddPartitionParams& p) {
+Result<DdlOutcome> AddPartitions(CatalogContext* ctx, const AddPartitionsCommand& p) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.db, p.table));
   if (p.partitions.empty()) return Status::InvalidArgument("ADD PARTITION without partitions");
   ScopedLocks locks(ctx->catalog, {{t.db, t.table}});
   ICS_ASSIGN_OR_RETURN(TablePtr old, PartitionedTable(ctx, t));
@@ -70,12 +70,8 @@ Result<DdlOutcome> AddPartitions(CatalogContext* ctx, const TableRef& t,
   std::vector<hive::Partition> adds;
   std::vector<std::string> names;
   std::set<std::string> in_request;
-  for (const impala::TPartitionDef& def : p.partitions) {
-    if (def.__isset.cache_op && def.cache_op.set_cached) {
-      return Status::NotImplemented("HDFS caching (CACHED IN) is not supported");
-    }
-    ICS_ASSIGN_OR_RETURN(std::vector<std::string> values,
-                         PartitionValues(*old, def.partition_spec));
+  for (const AddPartitionsCommand::Partition& def : p.partitions) {
+    ICS_ASSIGN_OR_RETURN(std::vector<std::string> values, PartitionValues(*old, def.spec));
     ICS_ASSIGN_OR_RETURN(std::string name, MakePartitionName(keys, values));
     if (!in_request.insert(name).second) {
       return Status::InvalidArgument("Duplicate partition in ADD PARTITION: " + name);
@@ -85,7 +81,7 @@ Result<DdlOutcome> AddPartitions(CatalogContext* ctx, const TableRef& t,
       return Status::AlreadyExists("Partition already exists: " + PartitionDisplayName(t, name));
     }
     std::string location = table_loc + "/" + name;
-    if (def.__isset.location && !def.location.empty()) {
+    if (!def.location.empty()) {
       ICS_ASSIGN_OR_RETURN(location, NormalizeLocation(def.location));
     }
     adds.push_back(NewPartition(hms, std::move(values), location));
@@ -102,13 +98,13 @@ Result<DdlOutcome> AddPartitions(CatalogContext* ctx, const TableRef& t,
           : std::to_string(adds.size()) + " new partitions have been added to the table.");
 }
 
-Result<DdlOutcome> DropPartitions(CatalogContext* ctx, const TableRef& t,
-                                  const impala::TAlterTableDropPartitionParams& p) {
-  if (p.partition_set.empty()) return Status::InvalidArgument("DROP PARTITION without partitions");
+Result<DdlOutcome> DropPartitions(CatalogContext* ctx, const DropPartitionsCommand& p) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.db, p.table));
+  if (p.partitions.empty()) return Status::InvalidArgument("DROP PARTITION without partitions");
   ScopedLocks locks(ctx->catalog, {{t.db, t.table}});
   ICS_ASSIGN_OR_RETURN(TablePtr old, PartitionedTable(ctx, t));
   ICS_ASSIGN_OR_RETURN(std::vector<PartitionPtr> parts,
-                       ResolvePartitionSet(*old, p.partition_set, p.if_exists));
+                       ResolvePartitionSet(*old, p.partitions, p.if_exists));
   if (parts.empty()) return NoOp(ctx, "Dropped 0 partition(s).");
   ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, t));
   std::vector<std::string> names;
@@ -130,7 +126,8 @@ Result<DdlOutcome> DropPartitions(CatalogContext* ctx, const TableRef& t,
   return out;
 }
 
-Result<DdlOutcome> RecoverPartitions(CatalogContext* ctx, const TableRef& t) {
+Result<DdlOutcome> RecoverPartitions(CatalogContext* ctx, const RecoverPartitionsCommand& c) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(c.db, c.table));
   ScopedLocks locks(ctx->catalog, {{t.db, t.table}});
   ICS_ASSIGN_OR_RETURN(TablePtr old, PartitionedTable(ctx, t));
   const hive::Table& hms = old->hms;  // as in AddPartitions

@@ -34,20 +34,12 @@ std::shared_ptr<DatabaseState> MakeDatabaseState(hive::Database hms) {
 
 }  // namespace
 
-// The partitions a REFRESH names, in the executor's spec form. Empty: the
-// whole table.
-static std::vector<std::vector<impala::TPartitionKeyValue>> RequestedPartitions(
-    const ResetCommand& c) {
-  std::vector<std::vector<impala::TPartitionKeyValue>> specs;
+// The partitions a REFRESH names (empty specs left out). Empty: the whole
+// table.
+static std::vector<PartitionSpec> RequestedPartitions(const ResetCommand& c) {
+  std::vector<PartitionSpec> specs;
   for (const PartitionSpec& spec : c.partitions) {
-    if (spec.empty()) continue;
-    std::vector<impala::TPartitionKeyValue>& out = specs.emplace_back();
-    for (const auto& [key, value] : spec) {
-      impala::TPartitionKeyValue kv;
-      kv.name = key;
-      kv.value = value;
-      out.push_back(std::move(kv));
-    }
+    if (!spec.empty()) specs.push_back(spec);
   }
   return specs;
 }
@@ -58,7 +50,7 @@ Result<DdlOutcome> RefreshTable(CatalogContext* ctx, const ResetCommand& c) {
   if (ctx->catalog->GetDatabase(t.db) == nullptr) return DatabaseNotFound(t.db);
   TablePtr current = ctx->catalog->GetTable(t.db, t.table);
   if (current == nullptr) return TableNotFound(t);
-  const std::vector<std::vector<impala::TPartitionKeyValue>> specs = RequestedPartitions(c);
+  const std::vector<PartitionSpec> specs = RequestedPartitions(c);
   if (specs.empty() || !current->loaded) {
     // A whole-table refresh (an unloaded table is loaded completely anyway).
     ICS_ASSIGN_OR_RETURN(TablePtr fresh, ctx->loads->ReloadLocked(t.db, t.table));

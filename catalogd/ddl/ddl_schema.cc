@@ -34,42 +34,27 @@ void SetFileFormat(FF::type format, hive::StorageDescriptor* sd) {
   sd->serdeInfo.serializationLib = f.serde_lib;
 }
 
-Result<hive::FieldSchema> ToFieldSchema(const impala::TColumn& col, bool scalar_only) {
-  ICS_ASSIGN_OR_RETURN(std::string name, NormalizeColumnName(col.columnName));
-  Status valid = ValidateColumnType(col.columnType);
-  if (!valid.ok()) {
-    return Status::InvalidArgument("Invalid type of column '" + name + "': " + valid.message());
+void SetDelimiters(const RowFormat& rf, std::map<std::string, std::string>* serde) {
+  if (rf.field_terminator) {
+    (*serde)["field.delim"] = *rf.field_terminator;
+    (*serde)["serialization.format"] = *rf.field_terminator;
   }
-  const std::string type = TypeToString(col.columnType);
-  Result<impala::TColumnType> parsed = ParseHiveType(type);
-  if (!parsed.ok()) {
-    return Status::InvalidArgument("Invalid type of column '" + name +
-                                   "': " + parsed.status().message());
-  }
-  if (scalar_only && !IsScalar(col.columnType)) {
-    return Status::InvalidArgument("Partition column '" + name + "' must have a scalar type, not " +
-                                   type);
-  }
-  hive::FieldSchema f;
-  f.name = std::move(name);
-  f.type = type;
-  if (col.__isset.comment) f.comment = col.comment;
-  return f;
+  if (rf.line_terminator) (*serde)["line.delim"] = *rf.line_terminator;
+  if (rf.escaped_by) (*serde)["escape.delim"] = *rf.escaped_by;
 }
 
-Result<std::vector<hive::FieldSchema>> ToFieldSchemas(const std::vector<impala::TColumn>& cols,
-                                                      bool scalar_only,
-                                                      std::set<std::string>* seen) {
-  std::vector<hive::FieldSchema> out;
-  out.reserve(cols.size());
-  for (const impala::TColumn& c : cols) {
-    ICS_ASSIGN_OR_RETURN(hive::FieldSchema f, ToFieldSchema(c, scalar_only));
-    if (!seen->insert(f.name).second) {
-      return Status::InvalidArgument("Duplicate column name: " + f.name);
-    }
-    out.push_back(std::move(f));
+Status ValidateColumn(hive::FieldSchema* f, bool partition_key) {
+  ICS_ASSIGN_OR_RETURN(f->name, NormalizeColumnName(f->name));
+  Result<impala::TColumnType> type = ParseHiveType(f->type);
+  if (!type.ok()) {
+    return Status::InvalidArgument("Invalid type of column '" + f->name +
+                                   "': " + type.status().message());
   }
-  return out;
+  if (partition_key && !IsScalar(*type)) {
+    return Status::InvalidArgument("Partition column '" + f->name +
+                                   "' must have a scalar type, not " + f->type);
+  }
+  return Status::OK();
 }
 
 Status ValidateColumns(std::vector<hive::FieldSchema>* cols,
@@ -78,16 +63,7 @@ Status ValidateColumns(std::vector<hive::FieldSchema>* cols,
   for (std::vector<hive::FieldSchema>* list : {cols, partition_keys}) {
     const bool keys = list == partition_keys;
     for (hive::FieldSchema& f : *list) {
-      ICS_ASSIGN_OR_RETURN(f.name, NormalizeColumnName(f.name));
-      Result<impala::TColumnType> type = ParseHiveType(f.type);
-      if (!type.ok()) {
-        return Status::InvalidArgument("Invalid type of column '" + f.name +
-                                       "': " + type.status().message());
-      }
-      if (keys && !IsScalar(*type)) {
-        return Status::InvalidArgument("Partition column '" + f.name +
-                                       "' must have a scalar type, not " + f.type);
-      }
+      ICS_RETURN_IF_ERROR(ValidateColumn(&f, keys));
       if (!seen.insert(f.name).second) {
         return Status::InvalidArgument("Duplicate column name: " + f.name);
       }

@@ -6,7 +6,7 @@
 // Thread-safety: stateless functions.
 #pragma once
 
-#include <set>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,16 +20,14 @@ namespace ics::catalog::ddl {
 [[nodiscard]] Status CheckSupportedFormat(impala::THdfsFileFormat::type format);
 // Sets the input/output format and SerDe of `sd` for `format`.
 void SetFileFormat(impala::THdfsFileFormat::type format, hive::StorageDescriptor* sd);
+// Sets the delimiters `rf` gives in `serde` (the SerDe's parameters).
+void SetDelimiters(const RowFormat& rf, std::map<std::string, std::string>* serde);
 
 // ---- columns ----
 
-// Converts columns to HMS field schemas: names validated and lower-cased,
-// types validated (complex types allowed unless `scalar_only`). `seen`
-// collects the names; a name already in it is an error.
-Result<std::vector<hive::FieldSchema>> ToFieldSchemas(const std::vector<impala::TColumn>& cols,
-                                                      bool scalar_only,
-                                                      std::set<std::string>* seen);
-Result<hive::FieldSchema> ToFieldSchema(const impala::TColumn& col, bool scalar_only);
+// One column of the rule set below (a partition key when `partition_key`):
+// name validated and lower-cased, Hive type string parsed, a key's scalar.
+[[nodiscard]] Status ValidateColumn(hive::FieldSchema* f, bool partition_key);
 // The one column rule set, for metastore objects from any door: names
 // validated and lower-cased, Hive type strings parsed, partition keys
 // scalar, no name twice across the columns and the keys ("Duplicate column

@@ -180,18 +180,18 @@ bool StripStatsParams(std::map<std::string, std::string>* params) {
   return params->size() != before;
 }
 
-Result<DdlOutcome> UpdateStats(CatalogContext* ctx, const TableRef& t,
-                               const impala::TAlterTableUpdateStatsParams& p) {
+Result<DdlOutcome> UpdateStats(CatalogContext* ctx, const UpdateStatsCommand& p) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.db, p.table));
   ScopedLocks locks(ctx->catalog, {{t.db, t.table}});
   ICS_ASSIGN_OR_RETURN(TablePtr old, LoadedTableLocked(ctx, t));
   if (old->is_view())
     return Status::InvalidArgument("Cannot update statistics of a view: " + t.full());
   ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, t));
   bool table_changed = false;
-  if (p.__isset.table_stats) {
-    hms.parameters[kNumRowsParam] = std::to_string(p.table_stats.num_rows);
-    if (p.table_stats.__isset.total_file_bytes) {
-      hms.parameters[kTotalSizeParam] = std::to_string(p.table_stats.total_file_bytes);
+  if (p.table_stats.has_value()) {
+    hms.parameters[kNumRowsParam] = std::to_string(p.table_stats->num_rows);
+    if (p.table_stats->__isset.total_file_bytes) {
+      hms.parameters[kTotalSizeParam] = std::to_string(p.table_stats->total_file_bytes);
     }
     table_changed = true;
   }
@@ -199,7 +199,7 @@ Result<DdlOutcome> UpdateStats(CatalogContext* ctx, const TableRef& t,
   // Partition statistics, keyed by partition values.
   std::vector<hive::Partition> changed;
   size_t num_partitions = 0;
-  if (p.__isset.partition_stats) {
+  if (!p.partition_stats.empty()) {
     const std::vector<std::string> keys = PartitionKeyNames(old->clustering_columns);
     std::vector<PartitionPtr> targets;
     std::vector<const impala::TPartitionStats*> stats;
@@ -235,7 +235,7 @@ Result<DdlOutcome> UpdateStats(CatalogContext* ctx, const TableRef& t,
 
   // Column statistics.
   std::vector<hive::ColumnStatisticsObj> col_stats;
-  if (p.__isset.column_stats) {
+  if (!p.column_stats.empty()) {
     for (const auto& [col_name, s] : p.column_stats) {
       const std::string name = AsciiLower(col_name);
       const impala::TColumn* col = FindColumn(*old, name);
@@ -272,8 +272,8 @@ Result<DdlOutcome> UpdateStats(CatalogContext* ctx, const TableRef& t,
   return InstallAfterCommit(ctx, t, build(), summary);
 }
 
-Result<DdlOutcome> DropStats(CatalogContext* ctx, const impala::TDropStatsParams& p) {
-  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.table_name));
+Result<DdlOutcome> DropStats(CatalogContext* ctx, const DropStatsCommand& p) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.db, p.table));
   ScopedLocks locks(ctx->catalog, {{t.db, t.table}});
   ICS_ASSIGN_OR_RETURN(TablePtr old, LoadedTableLocked(ctx, t));
   if (old->is_view())
@@ -281,11 +281,11 @@ Result<DdlOutcome> DropStats(CatalogContext* ctx, const impala::TDropStatsParams
   ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, t));
   MetastoreTxn txn;
   std::vector<hive::Partition> changed;
-  bool whole_table = !p.__isset.partition_set;
+  const bool whole_table = !p.partitions.has_value();
   if (!whole_table) {
     // DROP INCREMENTAL STATS ... PARTITION (...): only the incremental stats.
     ICS_ASSIGN_OR_RETURN(std::vector<PartitionPtr> parts,
-                         ResolvePartitionSet(*old, p.partition_set, false));
+                         ResolvePartitionSet(*old, *p.partitions, false));
     ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> stored, MetastorePartitions(ctx, t, parts));
     for (hive::Partition& part : stored) {
       const size_t before = part.parameters.size();

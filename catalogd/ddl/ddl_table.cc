@@ -17,12 +17,11 @@ namespace {
 using FF = impala::THdfsFileFormat;
 
 // SORT BY columns as Impala keeps them in table properties.
-Status SetSortColumns(const std::vector<std::string>& sort_columns,
-                      impala::TSortingOrder::type order, const hive::Table& hms,
+Status SetSortColumns(const SortBy& sort_by, const hive::Table& hms,
                       std::map<std::string, std::string>* params) {
-  if (sort_columns.empty()) return Status::OK();
+  if (sort_by.columns.empty()) return Status::OK();
   std::string joined;
-  for (const std::string& c : sort_columns) {
+  for (const std::string& c : sort_by.columns) {
     const std::string name = AsciiLower(c);
     bool found = false;
     for (const auto& f : hms.sd.cols) found = found || f.name == name;
@@ -31,7 +30,7 @@ Status SetSortColumns(const std::vector<std::string>& sort_columns,
     joined += name;
   }
   (*params)["sort.columns"] = joined;
-  (*params)["sort.order"] = order == impala::TSortingOrder::ZORDER ? "ZORDER" : "LEXICAL";
+  (*params)["sort.order"] = sort_by.zorder ? "ZORDER" : "LEXICAL";
   return Status::OK();
 }
 
@@ -98,6 +97,7 @@ void DropCopiedStats(std::map<std::string, std::string>* params) {
 }  // namespace
 
 Result<DdlOutcome> CreateTable(CatalogContext* ctx, const CreateTableCommand& c) {
+  if (c.file_format) ICS_RETURN_IF_ERROR(CheckSupportedFormat(*c.file_format));
   hive::Table hms = c.table;
   ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(hms.dbName, hms.tableName));
   if (hms.tableType.empty()) hms.tableType = IsExternal(hms) ? kExternalTable : kManagedTable;
@@ -111,7 +111,9 @@ Result<DdlOutcome> CreateTable(CatalogContext* ctx, const CreateTableCommand& c)
                                    " must have at least one column");
   }
   ICS_RETURN_IF_ERROR(ValidateColumns(&hms.sd.cols, &hms.partitionKeys));
+  ICS_RETURN_IF_ERROR(SetSortColumns(c.sort_by, hms, &hms.parameters));
   if (!view) {
+    if (c.file_format) SetFileFormat(*c.file_format, &hms.sd);
     // What a Hive client leaves out, the metastore fills in: text storage.
     const HmsFormat text = HmsFormatOf(FF::TEXT);
     if (hms.sd.inputFormat.empty()) hms.sd.inputFormat = text.input_format;
@@ -119,6 +121,7 @@ Result<DdlOutcome> CreateTable(CatalogContext* ctx, const CreateTableCommand& c)
     if (hms.sd.serdeInfo.serializationLib.empty()) {
       hms.sd.serdeInfo.serializationLib = text.serde_lib;
     }
+    SetDelimiters(c.row_format, &hms.sd.serdeInfo.parameters);
     if (!hms.sd.location.empty()) {
       ICS_ASSIGN_OR_RETURN(hms.sd.location, NormalizeLocation(hms.sd.location));
     }
@@ -126,63 +129,10 @@ Result<DdlOutcome> CreateTable(CatalogContext* ctx, const CreateTableCommand& c)
   return CreateCommon(ctx, t, std::move(hms), c.if_not_exists);
 }
 
-Result<DdlOutcome> CreateTable(CatalogContext* ctx, const impala::TCreateTableParams& p) {
-  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.table_name));
-  ICS_RETURN_IF_ERROR(CheckSupportedFormat(p.file_format));
-  if (p.__isset.cache_op && p.cache_op.set_cached) {
-    return Status::NotImplemented("HDFS caching (CACHED IN) is not supported");
-  }
-  if (p.__isset.bucket_info && p.bucket_info.num_bucket > 0) {
-    return Status::NotImplemented(
-        "Bucketed tables (CLUSTERED BY ... INTO BUCKETS) are not supported");
-  }
-  std::set<std::string> seen;
-  ICS_ASSIGN_OR_RETURN(std::vector<hive::FieldSchema> cols,
-                       ToFieldSchemas(p.columns, false, &seen));
-  std::vector<hive::FieldSchema> part_cols;
-  if (p.__isset.partition_columns) {
-    ICS_ASSIGN_OR_RETURN(part_cols, ToFieldSchemas(p.partition_columns, true, &seen));
-  }
-  hive::Table hms;
-  hms.dbName = t.db;
-  hms.tableName = t.table;
-  hms.owner = p.owner;
-  hms.sd.cols = std::move(cols);
-  hms.partitionKeys = std::move(part_cols);
-  if (p.__isset.location) hms.sd.location = p.location;
-  SetFileFormat(p.file_format, &hms.sd);
-  hms.sd.compressed = false;
-  hms.sd.numBuckets = -1;
-  auto& serde = hms.sd.serdeInfo.parameters;
-  if (p.__isset.serde_properties) serde = p.serde_properties;
-  if (p.__isset.row_format) {
-    const impala::TTableRowFormat& rf = p.row_format;
-    if (rf.__isset.field_terminator) {
-      serde["field.delim"] = rf.field_terminator;
-      serde["serialization.format"] = rf.field_terminator;
-    }
-    if (rf.__isset.line_terminator) serde["line.delim"] = rf.line_terminator;
-    if (rf.__isset.escaped_by) serde["escape.delim"] = rf.escaped_by;
-  }
-  if (p.__isset.table_properties) hms.parameters = p.table_properties;
-  RemoveStatsParams(&hms.parameters);  // reserved for COMPUTE INCREMENTAL STATS
-  if (p.__isset.comment) hms.parameters["comment"] = p.comment;
-  if (p.is_external) hms.parameters["EXTERNAL"] = "TRUE";
-  // TBLPROPERTIES ('EXTERNAL'='TRUE') makes a table external too, as in Hive.
-  hms.tableType = IsExternal(hms) ? kExternalTable : kManagedTable;
-  if (p.__isset.sort_columns) {
-    ICS_RETURN_IF_ERROR(SetSortColumns(p.sort_columns, p.sorting_order, hms, &hms.parameters));
-  }
-  CreateTableCommand c;
-  c.table = std::move(hms);
-  c.if_not_exists = p.if_not_exists;
-  return CreateTable(ctx, c);
-}
-
-Result<DdlOutcome> CreateTableLike(CatalogContext* ctx, const impala::TCreateTableLikeParams& p) {
-  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.table_name));
-  ICS_ASSIGN_OR_RETURN(TableRef src, NormalizeTableRef(p.src_table_name));
-  if (p.__isset.file_format) ICS_RETURN_IF_ERROR(CheckSupportedFormat(p.file_format));
+Result<DdlOutcome> CreateTableLike(CatalogContext* ctx, const CreateTableLikeCommand& p) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.db, p.table));
+  ICS_ASSIGN_OR_RETURN(TableRef src, NormalizeTableRef(p.src_db, p.src_table));
+  if (p.file_format) ICS_RETURN_IF_ERROR(CheckSupportedFormat(*p.file_format));
   // A snapshot of the source, taken before this DDL's locks.
   if (ctx->catalog->GetDatabase(src.db) == nullptr) return DatabaseNotFound(src.db);
   Result<TablePtr> loaded = ctx->loads->GetLoaded(src.db, src.table);
@@ -203,70 +153,39 @@ Result<DdlOutcome> CreateTableLike(CatalogContext* ctx, const impala::TCreateTab
     SetFileFormat(FF::TEXT, &hms.sd);
   }
   hms.sd.location.clear();
-  if (p.__isset.location && !p.location.empty()) {
+  if (!p.location.empty()) {
     ICS_ASSIGN_OR_RETURN(hms.sd.location, NormalizeLocation(p.location));
   }
-  if (p.__isset.file_format) SetFileFormat(p.file_format, &hms.sd);
-  if (p.__isset.comment) hms.parameters["comment"] = p.comment;
-  if (p.is_external) {
+  if (p.file_format) SetFileFormat(*p.file_format, &hms.sd);
+  if (p.comment) hms.parameters["comment"] = *p.comment;
+  if (p.external) {
     hms.tableType = kExternalTable;
     hms.parameters["EXTERNAL"] = "TRUE";
   } else {
     hms.tableType = kManagedTable;
   }
-  if (p.__isset.sort_columns) {
-    ICS_RETURN_IF_ERROR(SetSortColumns(p.sort_columns, p.sorting_order, hms, &hms.parameters));
-  }
+  ICS_RETURN_IF_ERROR(SetSortColumns(p.sort_by, hms, &hms.parameters));
   return CreateCommon(ctx, t, std::move(hms), p.if_not_exists);
 }
 
-namespace {
-
-Result<std::vector<hive::FieldSchema>> ViewColumns(const impala::TCreateOrAlterViewParams& p,
-                                                   const TableRef& t) {
+Result<DdlOutcome> AlterView(CatalogContext* ctx, const AlterViewCommand& p) {
+  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.db, p.view));
   if (p.columns.empty()) {
     return Status::InvalidArgument("View " + t.full() + " must have at least one column");
   }
-  std::set<std::string> seen;
-  return ToFieldSchemas(p.columns, false, &seen);
-}
-
-}  // namespace
-
-Result<DdlOutcome> CreateView(CatalogContext* ctx, const impala::TCreateOrAlterViewParams& p) {
-  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.view_name));
-  ICS_ASSIGN_OR_RETURN(std::vector<hive::FieldSchema> cols, ViewColumns(p, t));
-  hive::Table hms;
-  hms.owner = p.owner;
-  hms.tableType = kVirtualView;
-  hms.viewOriginalText = p.original_view_def;
-  hms.viewExpandedText = p.expanded_view_def;
-  hms.sd.cols = std::move(cols);
-  if (p.__isset.tblproperties) hms.parameters = p.tblproperties;
-  if (p.__isset.comment) hms.parameters["comment"] = p.comment;
-  hms.dbName = t.db;
-  hms.tableName = t.table;
-  CreateTableCommand c;
-  c.table = std::move(hms);
-  c.if_not_exists = p.__isset.if_not_exists && p.if_not_exists;
-  return CreateTable(ctx, c);
-}
-
-Result<DdlOutcome> AlterView(CatalogContext* ctx, const impala::TCreateOrAlterViewParams& p) {
-  ICS_ASSIGN_OR_RETURN(TableRef t, NormalizeTableRef(p.view_name));
-  ICS_ASSIGN_OR_RETURN(std::vector<hive::FieldSchema> cols, ViewColumns(p, t));
+  std::vector<hive::FieldSchema> cols = p.columns;
+  std::vector<hive::FieldSchema> no_keys;
+  ICS_RETURN_IF_ERROR(ValidateColumns(&cols, &no_keys));
   ScopedLocks locks(ctx->catalog, {{t.db, t.table}});
   ICS_ASSIGN_OR_RETURN(TablePtr old, LoadedTableLocked(ctx, t));
   ICS_ASSIGN_OR_RETURN(hive::Table hms, MetastoreTable(ctx, t));
   if (!IsView(hms))
     return Status::InvalidArgument("ALTER VIEW not allowed on a table: " + t.full());
   hms.sd.cols = std::move(cols);
-  hms.viewOriginalText = p.original_view_def;
-  hms.viewExpandedText = p.expanded_view_def;
-  if (p.__isset.comment) hms.parameters["comment"] = p.comment;
-  if (p.__isset.tblproperties) {
-    for (const auto& [k, v] : p.tblproperties) hms.parameters[k] = v;
-  }
+  hms.viewOriginalText = p.original_text;
+  hms.viewExpandedText = p.expanded_text;
+  if (p.comment) hms.parameters["comment"] = *p.comment;
+  for (const auto& [k, v] : p.properties) hms.parameters[k] = v;
   hms.parameters[kLastDdlTimeParam] = std::to_string(NowSeconds());
   MetastoreTxn txn;
   txn.ops.push_back(AlterTableOp(t, hms));

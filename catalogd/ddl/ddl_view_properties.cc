@@ -1,5 +1,6 @@
-// ALTER VIEW SET / UNSET TBLPROPERTIES (TAlterTableType SET_VIEW_PROPERTIES and
-// UNSET_VIEW_PROPERTIES): edits a view's parameter map; its definition stays.
+// ALTER VIEW SET / UNSET TBLPROPERTIES (alter::SetViewProperties and
+// alter::UnsetViewProperties): edits a view's parameter map; its definition
+// stays.
 #include <string>
 #include <vector>
 
@@ -9,8 +10,6 @@
 namespace ics::catalog::ddl {
 
 namespace {
-
-using A = impala::TAlterTableType;
 
 // Hive's storage handler key: changing it on a view would corrupt its metadata.
 constexpr char kStorageHandlerKey[] = "storage_handler";
@@ -30,42 +29,32 @@ Status CheckKey(const std::string& key) {
 
 }  // namespace
 
-Status EditViewProperties(const impala::TAlterTableParams& p, const TableRef& t,
-                          const hive::Table& view,
-                          std::map<std::string, std::string>* params) {
+Status SetViewProperties(const alter::SetViewProperties& p, const TableRef& t,
+                         const hive::Table& view, std::map<std::string, std::string>* params) {
   if (!IsView(view)) return Status::InvalidArgument("ALTER VIEW not allowed on a table: " + t.full());
-  if (p.alter_type == A::SET_VIEW_PROPERTIES) {
-    if (!p.__isset.set_tbl_properties_params) {
-      return Status::InvalidArgument(
-          "ALTER VIEW SET TBLPROPERTIES request without set_tbl_properties_params");
-    }
-    const auto& props = p.set_tbl_properties_params.properties;
-    if (props.empty()) return Status::InvalidArgument("SET TBLPROPERTIES without properties");
-    for (const auto& kv : props) ICS_RETURN_IF_ERROR(CheckKey(kv.first));
-    for (const auto& [k, v] : props) (*params)[k] = v;
-    return Status::OK();
-  }
-  if (p.alter_type != A::UNSET_VIEW_PROPERTIES) {
-    return Status::Internal("not a view property change: " + impala::to_string(p.alter_type));
-  }
-  if (!p.__isset.unset_tbl_properties_params) {
-    return Status::InvalidArgument(
-        "ALTER VIEW UNSET TBLPROPERTIES request without unset_tbl_properties_params");
-  }
-  const auto& u = p.unset_tbl_properties_params;
-  if (u.property_keys.empty()) return Status::InvalidArgument("UNSET TBLPROPERTIES without keys");
+  if (p.properties.empty()) return Status::InvalidArgument("SET TBLPROPERTIES without properties");
+  for (const auto& kv : p.properties) ICS_RETURN_IF_ERROR(CheckKey(kv.first));
+  for (const auto& [k, v] : p.properties) (*params)[k] = v;
+  return Status::OK();
+}
+
+Status UnsetViewProperties(const alter::UnsetViewProperties& p, const TableRef& t,
+                           const hive::Table& view, std::map<std::string, std::string>* params) {
+  if (!IsView(view))
+    return Status::InvalidArgument("ALTER VIEW not allowed on a table: " + t.full());
+  if (p.keys.empty()) return Status::InvalidArgument("UNSET TBLPROPERTIES without keys");
   // Without IF EXISTS every key must be there, or nothing is removed.
   std::string missing;
-  for (const std::string& k : u.property_keys) {
+  for (const std::string& k : p.keys) {
     ICS_RETURN_IF_ERROR(CheckKey(k));
     if (params->count(k) == 0) missing += (missing.empty() ? "" : ",") + k;
   }
-  if (!missing.empty() && !u.if_exists) {
+  if (!missing.empty() && !p.if_exists) {
     return Status::NotFound("These properties do not exist for view " + t.full() + ": " +
                             missing + ". Use ALTER VIEW " + t.full() +
                             " UNSET TBLPROPERTIES IF EXISTS (...) when unsure.");
   }
-  for (const std::string& k : u.property_keys) params->erase(k);
+  for (const std::string& k : p.keys) params->erase(k);
   return Status::OK();
 }
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "catalogd/metastore/request_recording_metastore.h"
+#include "common/hive/table_type.h"
 #include "common/util/operation_log.h"
 
 namespace ics::catalog::ops {
@@ -95,8 +96,69 @@ Result<DdlOutcome> CommandCore::AlterDatabase(const Caller& caller,
 }
 
 Result<DdlOutcome> CommandCore::CreateTable(const Caller& caller, const CreateTableCommand& c) {
-  return Run(caller, {"CREATE_TABLE", TableTarget(c.table.dbName, c.table.tableName)},
+  const char* kind = c.table.tableType == kVirtualView ? "CREATE_VIEW" : "CREATE_TABLE";
+  return Run(caller, {kind, TableTarget(c.table.dbName, c.table.tableName)},
              [&] { return ddl_->CreateTable(c); });
+}
+
+Result<DdlOutcome> CommandCore::CreateTableLike(const Caller& caller,
+                                                const CreateTableLikeCommand& c) {
+  return Run(caller, {"CREATE_TABLE_LIKE", TableTarget(c.db, c.table)},
+             [&] { return ddl_->CreateTableLike(c); });
+}
+
+Result<DdlOutcome> CommandCore::AlterView(const Caller& caller, const AlterViewCommand& c) {
+  return Run(caller, {"ALTER_VIEW", TableTarget(c.db, c.view)}, [&] { return ddl_->AlterView(c); });
+}
+
+Result<DdlOutcome> CommandCore::RunAlter(const Caller& caller, const std::string& db,
+                                         const std::string& table, const std::string& what,
+                                         const std::function<Result<DdlOutcome>()>& body) {
+  return Run(caller, {"ALTER_TABLE", TableTarget(db, table) + " (" + what + ")"}, body);
+}
+
+Result<DdlOutcome> CommandCore::RenameTable(const Caller& caller, const RenameTableCommand& c) {
+  const char* what = c.kind == TableKind::kView ? "RENAME_VIEW" : "RENAME_TABLE";
+  return RunAlter(caller, c.db, c.table, what, [&] { return ddl_->RenameTable(c); });
+}
+
+Result<DdlOutcome> CommandCore::AlterTableDefinition(const Caller& caller,
+                                                     const TableAlterationCommand& c) {
+  return RunAlter(caller, c.db, c.table, AlterationName(c.change),
+                  [&] { return ddl_->AlterTableDefinition(c); });
+}
+
+Result<DdlOutcome> CommandCore::AddPartitions(const Caller& caller, const AddPartitionsCommand& c) {
+  return RunAlter(caller, c.db, c.table, "ADD_PARTITION", [&] { return ddl_->AddPartitions(c); });
+}
+
+Result<DdlOutcome> CommandCore::DropPartitions(const Caller& caller,
+                                               const DropPartitionsCommand& c) {
+  return RunAlter(caller, c.db, c.table, "DROP_PARTITION", [&] { return ddl_->DropPartitions(c); });
+}
+
+Result<DdlOutcome> CommandCore::RecoverPartitions(const Caller& caller,
+                                                  const RecoverPartitionsCommand& c) {
+  return RunAlter(caller, c.db, c.table, "RECOVER_PARTITIONS",
+                  [&] { return ddl_->RecoverPartitions(c); });
+}
+
+Result<DdlOutcome> CommandCore::UpdateStats(const Caller& caller, const UpdateStatsCommand& c) {
+  return RunAlter(caller, c.db, c.table, "UPDATE_STATS", [&] { return ddl_->UpdateStats(c); });
+}
+
+Result<DdlOutcome> CommandCore::DropStats(const Caller& caller, const DropStatsCommand& c) {
+  return Run(caller, {"DROP_STATS", TableTarget(c.db, c.table)},
+             [&] { return ddl_->DropStats(c); });
+}
+
+Result<DdlOutcome> CommandCore::CommentOn(const Caller& caller, const CommentOnCommand& c) {
+  using Target = CommentOnCommand::Target;
+  const std::string target = c.target == Target::kDatabase ? c.db
+                             : c.target == Target::kTable
+                                 ? TableTarget(c.db, c.table)
+                                 : TableTarget(c.db, c.table) + "." + c.column;
+  return Run(caller, {"COMMENT_ON", target}, [&] { return ddl_->CommentOn(c); });
 }
 
 Result<DdlOutcome> CommandCore::DropTable(const Caller& caller, const DropTableCommand& c) {
@@ -121,7 +183,7 @@ Result<DdlOutcome> CommandCore::CreateFunction(const Caller& caller,
 }
 
 Result<DdlOutcome> CommandCore::DropFunction(const Caller& caller, const DropFunctionCommand& c) {
-  return Run(caller, {"DROP_FUNCTION", c.db + "." + c.signature},
+  return Run(caller, {"DROP_FUNCTION", c.db + "." + (c.name.empty() ? c.signature : c.name)},
              [&] { return ddl_->DropFunction(c); });
 }
 

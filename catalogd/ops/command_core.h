@@ -19,14 +19,14 @@
 //      directories with compensation, ONE catalog install (publication
 //      follows from the install).
 //
+// The commands are those of catalogd/ddl/ddl_commands.h; a door's request
+// that has no command (a feature this catalog does not have) is refused at
+// the door and recorded with Refused.
+//
 // Errors are Status codes, the one vocabulary every door maps:
 //   NOT_FOUND, ALREADY_EXISTS, INVALID_ARGUMENT (the message says why),
 //   NOT_IMPLEMENTED (a feature this catalog does not have), the admission
 //   status (a standby), and metastore or file system failures as they are.
-//
-// Commands with no typed form yet (the rest of Impala's DDL, which the
-// executor takes in Impala's shape) go through Run, which wraps the
-// executor call in the same steps 1-3.
 //
 // Thread-safety: thread-safe; the context, the executor and `admit` must be.
 #pragma once
@@ -60,6 +60,20 @@ class CommandCore {
   Result<DdlOutcome> DropTable(const Caller& caller, const DropTableCommand& c);
   Result<DdlOutcome> TruncateTable(const Caller& caller, const TruncateTableCommand& c);
   Result<DdlOutcome> AlterTable(const Caller& caller, const AlterTableCommand& c);
+  Result<DdlOutcome> CreateTableLike(const Caller& caller, const CreateTableLikeCommand& c);
+  Result<DdlOutcome> AlterView(const Caller& caller, const AlterViewCommand& c);
+  // The ALTER TABLE family, each recorded as ALTER_TABLE "<db.t> (<what>)",
+  // what = RENAME_TABLE / RENAME_VIEW, the alteration's name
+  // (AlterationName), ADD_PARTITION, DROP_PARTITION, RECOVER_PARTITIONS,
+  // UPDATE_STATS.
+  Result<DdlOutcome> RenameTable(const Caller& caller, const RenameTableCommand& c);
+  Result<DdlOutcome> AlterTableDefinition(const Caller& caller, const TableAlterationCommand& c);
+  Result<DdlOutcome> AddPartitions(const Caller& caller, const AddPartitionsCommand& c);
+  Result<DdlOutcome> DropPartitions(const Caller& caller, const DropPartitionsCommand& c);
+  Result<DdlOutcome> RecoverPartitions(const Caller& caller, const RecoverPartitionsCommand& c);
+  Result<DdlOutcome> UpdateStats(const Caller& caller, const UpdateStatsCommand& c);
+  Result<DdlOutcome> DropStats(const Caller& caller, const DropStatsCommand& c);
+  Result<DdlOutcome> CommentOn(const Caller& caller, const CommentOnCommand& c);
   Result<DdlOutcome> CreateFunction(const Caller& caller, const CreateFunctionCommand& c);
   Result<DdlOutcome> DropFunction(const Caller& caller, const DropFunctionCommand& c);
   // Adds, alters and drops of one table's partitions as one change (see
@@ -77,14 +91,6 @@ class CommandCore {
   Result<DdlOutcome> ChangeTable(const Caller& caller, const std::string& what,
                                  const TableChange& change);
 
-  // The executor, for the bodies of Run.
-  DdlExecutor* executor() const { return ddl_; }
-
-  // Steps 1-3 around `body`, a call of the executor for a command without
-  // a typed form (see above).
-  Result<DdlOutcome> Run(const Caller& caller, const CommandLabel& label,
-                         const std::function<Result<DdlOutcome>()>& body);
-
   // Records a request a door refused before it became a command (see
   // DoorCall): an operation record and audit line ending with `why`.
   void Refused(const Caller& caller, const CommandLabel& label, const Status& why);
@@ -93,6 +99,14 @@ class CommandCore {
   static uint64_t CommandsOnThisThread();
 
  private:
+  // Steps 1-3 around `body`, the executor's call for the command.
+  Result<DdlOutcome> Run(const Caller& caller, const CommandLabel& label,
+                         const std::function<Result<DdlOutcome>()>& body);
+  // An ALTER TABLE of db.table recorded with `what` (see above).
+  Result<DdlOutcome> RunAlter(const Caller& caller, const std::string& db, const std::string& table,
+                              const std::string& what,
+                              const std::function<Result<DdlOutcome>()>& body);
+
   // The answer to a repeat of request `id`, carried out before.
   DdlOutcome Repeated(const std::string& id, const std::string& summary) const;
 

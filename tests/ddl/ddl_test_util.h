@@ -38,6 +38,7 @@
 #include "catalogd/ops/command_core.h"
 #include "catalogd/service/catalog_service_handler.h"
 #include "catalogd/service/impala_caller.h"
+#include "catalogd/service/impala_commands.h"
 #include "catalogd/service/outcome_objects.h"
 #include "common/types/column_type.h"
 #include "tests/util/temp_dir.h"

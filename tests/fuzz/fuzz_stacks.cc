@@ -10,6 +10,7 @@
 #include "catalogd/catalog/catalog_objects.h"
 #include "catalogd/core/catalog_names.h"
 #include "catalogd/service/impala_caller.h"
+#include "catalogd/service/impala_commands.h"
 #include "common/codec/partition_stats.h"
 #include "common/hive/partition_name.h"
 #include "common/types/column_type.h"

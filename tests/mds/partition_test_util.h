@@ -26,6 +26,7 @@
 #include "catalogd/mds/partition_service.h"
 #include "catalogd/metastore/metastore.h"
 #include "catalogd/service/impala_caller.h"
+#include "catalogd/service/impala_commands.h"
 #include "common/types/column_type.h"
 #include "tests/mds/catalog_stack_test.h"
 

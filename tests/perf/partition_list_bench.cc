@@ -37,10 +37,10 @@ namespace thrift = ::ics::thrift;
 
 constexpr const char* kBench = "partition_list_bench";
 
-impala::TColumn Col(const std::string& name, const std::string& type) {
-  impala::TColumn c;
-  c.columnName = name;
-  c.columnType = *ParseHiveType(type);
+hive::FieldSchema Col(const std::string& name, const std::string& type) {
+  hive::FieldSchema c;
+  c.name = name;
+  c.type = type;
   return c;
 }
 
@@ -94,26 +94,19 @@ int Run() {
   catalog::ops::CommandCore commands(&ctx, &ddl);
   PartitionService svc(&ctx, &commands, {});
 
-  impala::TDdlExecRequest db;
-  db.protocol_version = impala::CatalogServiceVersion::V2;
-  db.ddl_type = impala::TDdlType::CREATE_DATABASE;
-  db.__isset.create_db_params = true;
-  db.create_db_params.db = "bench";
-  impala::TDdlExecRequest table;
-  table.protocol_version = impala::CatalogServiceVersion::V2;
-  table.ddl_type = impala::TDdlType::CREATE_TABLE;
-  table.__isset.create_table_params = true;
-  table.create_table_params.table_name.db_name = "bench";
-  table.create_table_params.table_name.table_name = "events";
-  table.create_table_params.columns = {Col("id", "bigint"), Col("payload", "string")};
-  table.create_table_params.__set_partition_columns(
-      {Col("year", "int"), Col("month", "int"), Col("day", "int"), Col("region", "string")});
-  table.create_table_params.file_format = impala::THdfsFileFormat::PARQUET;
-  table.create_table_params.owner = "bench";
-  for (auto* r : {&db, &table}) {
-    auto out = ddl.ExecDdl(*r);
-    if (!out.ok()) {
-      LOG(ERROR) << out.status().ToString();
+  catalog::CreateDatabaseCommand db;
+  db.db.name = "bench";
+  catalog::CreateTableCommand table;
+  table.table.dbName = "bench";
+  table.table.tableName = "events";
+  table.table.sd.cols = {Col("id", "bigint"), Col("payload", "string")};
+  table.table.partitionKeys = {Col("year", "int"), Col("month", "int"), Col("day", "int"),
+                               Col("region", "string")};
+  table.file_format = impala::THdfsFileFormat::PARQUET;
+  table.table.owner = "bench";
+  for (Status s : {ddl.CreateDatabase(db).status(), ddl.CreateTable(table).status()}) {
+    if (!s.ok()) {
+      LOG(ERROR) << s.ToString();
       return 1;
     }
   }
