@@ -91,7 +91,7 @@ struct StatestoreSubscriberOptions : EndpointOptions {
   // (UpdateStateOneway; Impala's statestore ignores the request): the
   // callbacks see the same deltas; what a reply would carry goes back by
   // RequestTopicUpdate on the calling thread, only when there is something
-  // to say (subscriber_oneway.cc).
+  // to say (update_delivery.h).
   bool accept_oneway_updates = true;
 
   // No heartbeat for this long after registering => statestore lost;
