@@ -6,9 +6,10 @@
 
 #include <algorithm>
 
-#include "catalogd/mds/partition_service.h"
 #include "catalogd/mds/partition_service_handler.h"
 #include "catalogd/mds/table_service_handler.h"
+#include "catalogd/ops/partition_commands.h"
+#include "catalogd/ops/table_commands.h"
 #include "common/rpc/thrift_server.h"
 
 namespace ics::catalog {
@@ -41,20 +42,20 @@ Status MetastoreServiceServer::AddBuiltinServices(const MetastoreServiceDeps& de
     return Status::InvalidArgument(
         "metastore services need a catalog context and the command core's two sides");
   }
-  mds::PartitionServiceOptions popts;
+  ops::PartitionCommandsOptions popts;
   popts.streams.idle_timeout_ms = options_.write_stream_idle_timeout_ms;
   popts.streams.max_staged_bytes = options_.write_stream_max_staged_bytes;
   popts.streams.max_streams =
       static_cast<size_t>(std::max<int64_t>(0, options_.write_streams_max_open));
   popts.max_staged_bytes_total = options_.write_streams_max_staged_bytes;
-  auto partitions = std::make_shared<mds::PartitionService>(deps.ctx, deps.commands, popts);
+  auto partitions = std::make_shared<ops::PartitionCommands>(deps.ctx, deps.commands, popts);
   // One registration per service.
   ICS_RETURN_IF_ERROR(AddService("PartitionService",
                                  mds::MakePartitionServiceProcessor(partitions),
                                  [partitions] { partitions->Shutdown(); }));
-  ICS_RETURN_IF_ERROR(
-      AddService("TableService", mds::MakeTableServiceProcessor(std::make_shared<mds::TableService>(
-                                     deps.ctx, deps.commands, deps.queries))));
+  ICS_RETURN_IF_ERROR(AddService(
+      "TableService", mds::MakeTableServiceProcessor(std::make_shared<ops::TableCommands>(
+                          deps.ctx, deps.commands, deps.queries))));
   return Status::OK();
 }
 

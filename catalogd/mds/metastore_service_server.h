@@ -7,7 +7,7 @@
 // Services are registered before Start(): AddService() takes the Thrift
 // processor and an optional stop hook; AddBuiltinServices() registers every
 // service catalogd offers (one line per service). Each registered service
-// owns its core objects through its processor's handler.
+// owns its commands (catalogd/ops) through its processor's handler.
 //
 // Stop() is idempotent (the destructor calls it): it stops the Thrift
 // server (joining every connection thread), then runs the stop hooks in

@@ -1,188 +1,82 @@
 #include "catalogd/mds/partition_convert.h"
 
-#include <set>
-
-#include "common/hive/names.h"
-#include "common/hive/table_params.h"
-#include "common/types/column_type.h"
-#include "common/util/utf8.h"
-
 namespace ics::catalog::mds {
 
 namespace {
 
-using thrift::TMetastorePartition;
-
-size_t MapBytes(const std::map<std::string, std::string>& m) {
-  size_t n = 0;
-  for (const auto& [k, v] : m) n += k.size() + v.size();
-  return n;
-}
-
-Status TooLong(const TMetastorePartition& p, const std::string& what, size_t limit,
-               const char* unit) {
-  return Status::InvalidArgument("partition " + ValuesText(p.values) + ": " + what +
-                                 " is longer than " + std::to_string(limit) + " " + unit);
-}
-
-Result<std::vector<hive::FieldSchema>> ToFields(const std::vector<thrift::TPartitionFieldSchema>& in) {
-  std::vector<hive::FieldSchema> out;
-  std::set<std::string> seen;
-  for (const thrift::TPartitionFieldSchema& f : in) {
-    ICS_ASSIGN_OR_RETURN(std::string name, NormalizeColumnName(f.name));
-    if (!seen.insert(name).second) {
-      return Status::InvalidArgument("field '" + name + "' is listed more than once");
-    }
-    ICS_ASSIGN_OR_RETURN(impala::TColumnType type, ParseHiveType(f.type));
-    hive::FieldSchema fs;
-    fs.name = std::move(name);
-    fs.type = TypeToString(type);
-    if (f.__isset.comment) fs.comment = f.comment;
-    out.push_back(std::move(fs));
-  }
+ops::PartitionSerDeInput FromThrift(const thrift::TPartitionSerDeInfo& s) {
+  ops::PartitionSerDeInput out;
+  if (s.__isset.name) out.name = s.name;
+  if (s.__isset.serialization_library) out.serialization_library = s.serialization_library;
+  if (s.__isset.parameters) out.parameters = s.parameters;
   return out;
 }
 
-void ApplySerDe(const thrift::TPartitionSerDeInfo& in, hive::SerDeInfo* out) {
-  if (in.__isset.name) out->name = in.name;
-  if (in.__isset.serialization_library) out->serializationLib = in.serialization_library;
-  if (in.__isset.parameters) out->parameters = in.parameters;
+ops::PartitionStorageInput FromThrift(const thrift::TPartitionStorageDescriptor& sd) {
+  ops::PartitionStorageInput out;
+  if (sd.__isset.location_uri) out.location_uri = sd.location_uri;
+  if (sd.__isset.input_format) out.input_format = sd.input_format;
+  if (sd.__isset.output_format) out.output_format = sd.output_format;
+  if (sd.__isset.serde_info) out.serde_info = FromThrift(sd.serde_info);
+  return out;
 }
 
-void ApplyStorage(const thrift::TPartitionStorageDescriptor& sd, hive::StorageDescriptor* out) {
-  if (sd.__isset.location_uri && !sd.location_uri.empty()) out->location = sd.location_uri;
-  if (sd.__isset.input_format) out->inputFormat = sd.input_format;
-  if (sd.__isset.output_format) out->outputFormat = sd.output_format;
-  if (sd.__isset.serde_info) ApplySerDe(sd.serde_info, &out->serdeInfo);
+thrift::TPartitionIndexState::type ToThrift(ops::IndexState s) {
+  switch (s) {
+    case ops::IndexState::kCreating:
+      return thrift::TPartitionIndexState::CREATING;
+    case ops::IndexState::kActive:
+      return thrift::TPartitionIndexState::ACTIVE;
+    case ops::IndexState::kFailed:
+      return thrift::TPartitionIndexState::FAILED;
+    case ops::IndexState::kDeleting:
+      return thrift::TPartitionIndexState::DELETING;
+  }
+  return thrift::TPartitionIndexState::FAILED;
 }
 
 }  // namespace
 
-std::string ValuesText(const std::vector<std::string>& values) {
-  std::string out = "(";
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += values[i].size() > 64 ? "'" + values[i].substr(0, 64) + "...'" : "'" + values[i] + "'";
-  }
-  return out + ")";
+ops::PartitionTable FromThrift(const thrift::TPartitionTableName& t) {
+  return ops::PartitionTable{t.db_name, t.table_name};
 }
 
-Status ValidatePartitionInput(const TMetastorePartition& p) {
-  if (p.values.empty()) return Status::InvalidArgument("a partition needs its values");
-  for (size_t i = 0; i < p.values.size(); ++i) {
-    if (Utf8Length(p.values[i]) > kMaxValueChars) {
-      return TooLong(p, "value #" + std::to_string(i + 1), kMaxValueChars, "characters");
-    }
-  }
-  if (p.__isset.parameters && MapBytes(p.parameters) > kMaxParameterBytes) {
-    return TooLong(p, "parameters", kMaxParameterBytes, "bytes");
-  }
+ops::PartitionInput FromThrift(const thrift::TMetastorePartition& p) {
+  ops::PartitionInput out;
+  out.values = p.values;
+  if (p.__isset.storage_descriptor) out.storage = FromThrift(p.storage_descriptor);
+  if (p.__isset.parameters) out.parameters = p.parameters;
   if (p.__isset.fields) {
+    std::vector<hive::FieldSchema> fields;
+    fields.reserve(p.fields.size());
     for (const thrift::TPartitionFieldSchema& f : p.fields) {
-      if (f.name.empty() || f.type.empty()) {
-        return Status::InvalidArgument("partition " + ValuesText(p.values) +
-                                       ": a field needs a name and a type");
-      }
-      if (Utf8Length(f.name) > kMaxFieldNameChars) {
-        return TooLong(p, "field name", kMaxFieldNameChars, "characters");
-      }
-      if (Utf8Length(f.type) > kMaxFieldTypeChars) {
-        return TooLong(p, "type of field '" + f.name.substr(0, 64) + "'", kMaxFieldTypeChars,
-                       "characters");
-      }
+      hive::FieldSchema fs;
+      fs.name = f.name;
+      fs.type = f.type;
+      if (f.__isset.comment) fs.comment = f.comment;
+      fields.push_back(std::move(fs));
     }
-    Result<std::vector<hive::FieldSchema>> fields = ToFields(p.fields);
-    if (!fields.ok()) return fields.status().WithContext("partition " + ValuesText(p.values));
+    out.fields = std::move(fields);
   }
-  if (p.__isset.storage_descriptor) {
-    const thrift::TPartitionStorageDescriptor& sd = p.storage_descriptor;
-    if (sd.location_uri.size() > kMaxLocationBytes) {
-      return TooLong(p, "location", kMaxLocationBytes, "bytes");
-    }
-    if (Utf8Length(sd.input_format) > kMaxFormatChars) {
-      return TooLong(p, "input format", kMaxFormatChars, "characters");
-    }
-    if (Utf8Length(sd.output_format) > kMaxFormatChars) {
-      return TooLong(p, "output format", kMaxFormatChars, "characters");
-    }
-    if (sd.__isset.serde_info) {
-      const thrift::TPartitionSerDeInfo& s = sd.serde_info;
-      if (Utf8Length(s.name) > kMaxSerDeChars)
-        return TooLong(p, "SerDe name", kMaxSerDeChars, "characters");
-      if (Utf8Length(s.serialization_library) > kMaxSerDeChars) {
-        return TooLong(p, "SerDe serialization library", kMaxSerDeChars, "characters");
-      }
-      if (MapBytes(s.parameters) > kMaxParameterBytes) {
-        return TooLong(p, "SerDe parameters", kMaxParameterBytes, "bytes");
-      }
-    }
-  }
-  return Status::OK();
+  return out;
 }
 
-PartitionPatch CreatePatch(const TMetastorePartition& p) {
-  return [p](hive::Partition* part) -> Status {
-    if (p.__isset.storage_descriptor) ApplyStorage(p.storage_descriptor, &part->sd);
-    if (p.__isset.fields) {
-      ICS_ASSIGN_OR_RETURN(part->sd.cols, ToFields(p.fields));
-    }
-    if (p.__isset.parameters) {
-      for (const auto& [k, v] : p.parameters) part->parameters[k] = v;
-    }
-    return Status::OK();
-  };
+ops::PartitionUpdateInput FromThrift(const thrift::TPartitionUpdate& u) {
+  ops::PartitionUpdateInput out;
+  out.partition = FromThrift(u.partition);
+  if (u.__isset.update_mask) out.update_mask = u.update_mask;
+  return out;
 }
 
-Result<PartitionPatch> UpdatePatch(const thrift::TPartitionUpdate& u) {
-  static const std::set<std::string> kPaths = {
-      "storage_descriptor",        "storage_descriptor.location_uri",
-      "storage_descriptor.input_format", "storage_descriptor.output_format",
-      "storage_descriptor.serde_info",   "parameters",
-      "fields"};
-  std::set<std::string> mask;
-  if (u.__isset.update_mask) {
-    for (const std::string& path : u.update_mask) {
-      if (kPaths.count(path) == 0) {
-        std::string known;
-        for (const std::string& k : kPaths) known += (known.empty() ? "" : ", ") + k;
-        return Status::InvalidArgument("unknown update_mask path '" + path + "' (known: " + known +
-                                       ")");
-      }
-      mask.insert(path);
-    }
-  }
-  if (mask.empty()) mask = kPaths;
-  const TMetastorePartition p = u.partition;
-  return PartitionPatch([p, mask](hive::Partition* part) -> Status {
-    auto has = [&](const char* path) { return mask.count(path) != 0; };
-    const thrift::TPartitionStorageDescriptor& sd = p.storage_descriptor;
-    const bool all_sd = has("storage_descriptor");
-    if ((all_sd || has("storage_descriptor.location_uri")) && !sd.location_uri.empty()) {
-      part->sd.location = sd.location_uri;
-    }
-    if (all_sd || has("storage_descriptor.input_format")) part->sd.inputFormat = sd.input_format;
-    if (all_sd || has("storage_descriptor.output_format")) part->sd.outputFormat = sd.output_format;
-    if (all_sd || has("storage_descriptor.serde_info")) {
-      part->sd.serdeInfo = hive::SerDeInfo();
-      ApplySerDe(sd.serde_info, &part->sd.serdeInfo);
-    }
-    if (has("parameters")) {
-      const std::string ddl_time =
-          part->parameters.count(kLastDdlTimeParam) ? part->parameters[kLastDdlTimeParam] : "";
-      part->parameters = p.parameters;
-      if (!ddl_time.empty() && p.parameters.count(kLastDdlTimeParam) == 0) {
-        part->parameters[kLastDdlTimeParam] = ddl_time;
-      }
-    }
-    if (has("fields")) {
-      ICS_ASSIGN_OR_RETURN(part->sd.cols, ToFields(p.fields));
-    }
-    return Status::OK();
-  });
+std::vector<ops::PartitionInput> FromThrift(const std::vector<thrift::TMetastorePartition>& ps) {
+  std::vector<ops::PartitionInput> out;
+  out.reserve(ps.size());
+  for (const thrift::TMetastorePartition& p : ps) out.push_back(FromThrift(p));
+  return out;
 }
 
-TMetastorePartition ToThriftPartition(const hive::Partition& p) {
-  TMetastorePartition out;
+thrift::TMetastorePartition ToThriftPartition(const hive::Partition& p) {
+  thrift::TMetastorePartition out;
   out.values = p.values;
   out.__set_create_time(p.createTime);
   thrift::TPartitionStorageDescriptor sd;
@@ -208,16 +102,36 @@ TMetastorePartition ToThriftPartition(const hive::Partition& p) {
   return out;
 }
 
-int64_t ApproxBytes(const TMetastorePartition& p) {
-  int64_t n = 64;
-  for (const std::string& v : p.values) n += static_cast<int64_t>(v.size()) + 16;
-  n += static_cast<int64_t>(MapBytes(p.parameters)) + 32 * static_cast<int64_t>(p.parameters.size());
-  const thrift::TPartitionStorageDescriptor& sd = p.storage_descriptor;
-  n += static_cast<int64_t>(sd.location_uri.size() + sd.input_format.size() + sd.output_format.size() +
-                            sd.serde_info.name.size() + sd.serde_info.serialization_library.size() +
-                            MapBytes(sd.serde_info.parameters));
-  for (const auto& f : p.fields) n += static_cast<int64_t>(f.name.size() + f.type.size() + f.comment.size()) + 32;
-  return n;
+std::vector<thrift::TMetastorePartition> ToThriftPartitions(
+    const std::vector<hive::Partition>& ps) {
+  std::vector<thrift::TMetastorePartition> out;
+  out.reserve(ps.size());
+  for (const hive::Partition& p : ps) out.push_back(ToThriftPartition(p));
+  return out;
+}
+
+thrift::TPartitionIndexDescriptor ToThrift(const ops::PartitionIndexDescription& d) {
+  thrift::TPartitionIndexDescriptor out;
+  out.index_name = d.index_name;
+  for (const ops::PartitionIndexKey& k : d.keys) {
+    thrift::TPartitionIndexKey key;
+    key.name = k.name;
+    key.type = k.type;
+    out.keys.push_back(std::move(key));
+  }
+  out.state = ToThrift(d.state);
+  if (!d.backfill_errors.empty()) {
+    std::vector<thrift::TPartitionIndexBackfillError> errors;
+    for (const ops::BackfillError& e : d.backfill_errors) {
+      thrift::TPartitionIndexBackfillError te;
+      te.code = e.code;
+      // An error without examples (a failure other than backfill) has none on the wire.
+      if (!e.partitions.empty()) te.__set_partitions(e.partitions);
+      errors.push_back(std::move(te));
+    }
+    out.__set_backfill_errors(std::move(errors));
+  }
+  return out;
 }
 
 }  // namespace ics::catalog::mds

@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include "PartitionService.h"
+#include "catalogd/mds/partition_service_door.h"
 #include "catalogd/ops/command_core.h"
 #include "common/rpc/peer.h"
 
@@ -14,60 +15,60 @@ using thrift::TMetastoreServiceErrorCode;
 
 class Handler : public thrift::PartitionServiceIf {
  public:
-  explicit Handler(std::shared_ptr<PartitionService> core) : core_(std::move(core)) {}
+  explicit Handler(std::shared_ptr<ops::PartitionCommands> commands) : door_(std::move(commands)) {}
 
   void BatchCreatePartitions(thrift::TBatchCreatePartitionsResponse& out,
                              const thrift::TBatchCreatePartitionsRequest& req) override {
     Command(
-        "BatchCreatePartitions", Target(req.table), &out, [&] { return core_->BatchCreate(req); },
+        "BatchCreatePartitions", Target(req.table), &out, [&] { return door_.BatchCreate(req); },
         req.partitions.size());
   }
   void BatchUpdatePartitions(thrift::TBatchUpdatePartitionsResponse& out,
                              const thrift::TBatchUpdatePartitionsRequest& req) override {
     Command(
-        "BatchUpdatePartitions", Target(req.table), &out, [&] { return core_->BatchUpdate(req); },
+        "BatchUpdatePartitions", Target(req.table), &out, [&] { return door_.BatchUpdate(req); },
         req.updates.size());
   }
   void BatchDeletePartitions(thrift::TBatchDeletePartitionsResponse& out,
                              const thrift::TBatchDeletePartitionsRequest& req) override {
     Command(
-        "BatchDeletePartitions", Target(req.table), &out, [&] { return core_->BatchDelete(req); },
+        "BatchDeletePartitions", Target(req.table), &out, [&] { return door_.BatchDelete(req); },
         req.partition_values.size());
   }
   void ListPartitions(thrift::TListPartitionsResponse& out,
                       const thrift::TListPartitionsRequest& req) override {
-    Read(&out, [&] { return core_->List(req); });
+    Read(&out, [&] { return door_.List(req); });
   }
   void OpenWriteStream(thrift::TOpenWriteStreamResponse& out,
                        const thrift::TOpenWriteStreamRequest& req) override {
-    Read(&out, [&] { return core_->OpenWriteStream(req); });
+    Read(&out, [&] { return door_.OpenWriteStream(req); });
   }
   void AppendWriteStream(thrift::TAppendWriteStreamResponse& out,
                          const thrift::TAppendWriteStreamRequest& req) override {
-    Read(&out, [&] { return core_->AppendWriteStream(req); });
+    Read(&out, [&] { return door_.AppendWriteStream(req); });
   }
   void CommitWriteStream(thrift::TCommitWriteStreamResponse& out,
                          const thrift::TCommitWriteStreamRequest& req) override {
     Command("CommitWriteStream", "stream " + req.stream_id, &out,
-            [&] { return core_->CommitWriteStream(req); });
+            [&] { return door_.CommitWriteStream(req); });
   }
   void AbortWriteStream(thrift::TAbortWriteStreamResponse& out,
                         const thrift::TAbortWriteStreamRequest& req) override {
-    Read(&out, [&] { return core_->AbortWriteStream(req); });
+    Read(&out, [&] { return door_.AbortWriteStream(req); });
   }
   void CreatePartitionIndex(thrift::TCreatePartitionIndexResponse& out,
                             const thrift::TCreatePartitionIndexRequest& req) override {
     Write("CreatePartitionIndex", Target(req.table) + " index " + req.index_name, &out,
-          [&] { return core_->CreateIndex(req); });
+          [&] { return door_.CreateIndex(req); });
   }
   void GetPartitionIndexes(thrift::TGetPartitionIndexesResponse& out,
                            const thrift::TGetPartitionIndexesRequest& req) override {
-    Read(&out, [&] { return core_->GetIndexes(req); });
+    Read(&out, [&] { return door_.GetIndexes(req); });
   }
   void DeletePartitionIndex(thrift::TDeletePartitionIndexResponse& out,
                             const thrift::TDeletePartitionIndexRequest& req) override {
     Write("DeletePartitionIndex", Target(req.table) + " index " + req.index_name, &out,
-          [&] { return core_->DeleteIndex(req); });
+          [&] { return door_.DeleteIndex(req); });
   }
 
  private:
@@ -83,7 +84,7 @@ class Handler : public thrift::PartitionServiceIf {
   // "PartitionService.<rpc>" (ops::DoorCall).
   template <typename Resp, typename Fn>
   void Command(const char* rpc, std::string target, Resp* out, Fn&& fn, size_t batch_items = 0) {
-    ops::DoorCall door(core_->commands(), ops::CallerOfCurrentRpc("PartitionService"),
+    ops::DoorCall door(door_.commands()->commands(), ops::CallerOfCurrentRpc("PartitionService"),
                        {std::string("PartitionService.") + rpc, std::move(target)});
     const Status s = Run(out, std::forward<Fn>(fn), batch_items);
     if (!s.ok()) door.Failed(s);
@@ -94,7 +95,7 @@ class Handler : public thrift::PartitionServiceIf {
   // with the peer, the outcome and the version.
   template <typename Resp, typename Fn>
   void Write(const char* rpc, std::string target, Resp* out, Fn&& fn, size_t batch_items = 0) {
-    ScopedOperation op(core_->operations(), std::string("PartitionService.") + rpc,
+    ScopedOperation op(door_.commands()->operations(), std::string("PartitionService.") + rpc,
                        std::move(target), "", CurrentOrigin());
     const Status s = Run(out, std::forward<Fn>(fn), batch_items);
     op.End(s, "", out->__isset.catalog_version ? out->catalog_version : 0);
@@ -124,21 +125,21 @@ class Handler : public thrift::PartitionServiceIf {
       return Status::OK();
     }
     *out = Resp();
-    out->status = batch_items > kMaxPartitionsPerBatch
-                      ? ToServiceStatusWithBatchLimit(r.status(), kMaxPartitionsPerBatch)
+    out->status = batch_items > ops::kMaxPartitionsPerBatch
+                      ? ToServiceStatusWithBatchLimit(r.status(), ops::kMaxPartitionsPerBatch)
                       : ToServiceStatus(r.status());
     return r.status();
   }
 
-  const std::shared_ptr<PartitionService> core_;
+  PartitionServiceDoor door_;
 };
 
 }  // namespace
 
 std::shared_ptr<apache::thrift::TProcessor> MakePartitionServiceProcessor(
-    std::shared_ptr<PartitionService> core) {
+    std::shared_ptr<ops::PartitionCommands> commands) {
   return std::make_shared<thrift::PartitionServiceProcessor>(
-      std::make_shared<Handler>(std::move(core)));
+      std::make_shared<Handler>(std::move(commands)));
 }
 
 }  // namespace ics::catalog::mds

@@ -1,15 +1,18 @@
-// The PartitionService Thrift handler: each RPC delegates to the core
-// (partition_service.h) and maps its Status into the response's
-// status (service_status.h). Nothing is thrown to Thrift.
+// The PartitionService Thrift handler: each RPC runs through the door
+// (partition_service_door.h: wire -> the partition commands -> wire), is
+// recorded (calls that become commands through ops::DoorCall, index
+// changes in the operation log), and its Status is mapped into the
+// response's status (service_status.h; an over-limit batch also carries
+// max_batch_size). An exception from the call is answered as INTERNAL.
+// Nothing is thrown to Thrift.
 //
-// Thread-safety: thread-safe (the core is).
+// Thread-safety: thread-safe (the commands are).
 #pragma once
 
 #include <memory>
 
-#include "PartitionService_types.h"
-#include "catalogd/mds/partition_service.h"
 #include "catalogd/mds/service_status.h"
+#include "catalogd/ops/partition_commands.h"
 
 namespace apache::thrift {
 class TProcessor;
@@ -17,8 +20,8 @@ class TProcessor;
 
 namespace ics::catalog::mds {
 
-// A processor serving `core` (shared with whoever shuts it down).
+// A processor serving `commands` (shared with whoever shuts them down).
 std::shared_ptr<apache::thrift::TProcessor> MakePartitionServiceProcessor(
-    std::shared_ptr<PartitionService> core);
+    std::shared_ptr<ops::PartitionCommands> commands);
 
 }  // namespace ics::catalog::mds

@@ -1,8 +1,9 @@
 #include "catalogd/mds/table_service_handler.h"
 
 #include "TableService.h"
-#include "catalogd/mds/table_limits.h"
+#include "catalogd/mds/table_service_door.h"
 #include "catalogd/ops/command_core.h"
+#include "catalogd/ops/table_limits.h"
 #include "common/rpc/peer.h"
 
 namespace ics::catalog::mds {
@@ -18,7 +19,7 @@ Status CheckProtocol(thrift::TTableServiceVersion::type v) {
                                  " is not supported; this catalogd speaks V1");
 }
 
-// Runs `call` (the core call filling `out`) unless the protocol is wrong.
+// Runs `call` (the door call filling `out`) unless the protocol is wrong.
 template <typename Resp, typename Req, typename Call>
 void Serve(Resp& out, const Req& req, Call&& call) {
   Status p = CheckProtocol(req.protocol_version);
@@ -51,11 +52,11 @@ void ServeCommand(ops::CommandCore* commands, const char* rpc, std::string targe
 
 class Handler : public thrift::TableServiceIf {
  public:
-  explicit Handler(std::shared_ptr<TableService> core) : core_(std::move(core)) {}
+  explicit Handler(std::shared_ptr<ops::TableCommands> commands) : door_(std::move(commands)) {}
 
   void GetTable(thrift::TGetTableResponse& out, const thrift::TGetTableRequest& req) override {
     Serve(out, req, [&] {
-      auto r = core_->GetTable(req);
+      auto r = door_.GetTable(req);
       out.status = ToServiceStatus(r.status());
       if (r.ok()) out.__set_table(std::move(r).value());
     });
@@ -63,9 +64,9 @@ class Handler : public thrift::TableServiceIf {
 
   void UpdateTable(thrift::TUpdateTableResponse& out,
                    const thrift::TUpdateTableRequest& req) override {
-    ServeCommand(core_->commands(), "UpdateTable", req.db_name + "." + req.table_input.name, out,
-                 req, [&] {
-                   auto r = core_->UpdateTable(req);
+    ServeCommand(door_.commands()->commands(), "UpdateTable",
+                 req.db_name + "." + req.table_input.name, out, req, [&] {
+                   auto r = door_.UpdateTable(req);
                    if (r.ok()) out = std::move(r).value();
                    out.status = ToServiceStatus(r.status());
                    return r.status();
@@ -75,7 +76,7 @@ class Handler : public thrift::TableServiceIf {
   void GetTableVersion(thrift::TGetTableVersionResponse& out,
                        const thrift::TGetTableVersionRequest& req) override {
     Serve(out, req, [&] {
-      auto r = core_->GetTableVersion(req);
+      auto r = door_.GetTableVersion(req);
       out.status = ToServiceStatus(r.status());
       if (r.ok()) out.__set_table_version(std::move(r).value());
     });
@@ -84,7 +85,7 @@ class Handler : public thrift::TableServiceIf {
   void GetTableVersions(thrift::TGetTableVersionsResponse& out,
                         const thrift::TGetTableVersionsRequest& req) override {
     Serve(out, req, [&] {
-      auto r = core_->GetTableVersions(req);
+      auto r = door_.GetTableVersions(req);
       if (r.ok()) out = std::move(r).value();
       out.status = ToServiceStatus(r.status());
     });
@@ -92,9 +93,9 @@ class Handler : public thrift::TableServiceIf {
 
   void DeleteTableVersion(thrift::TDeleteTableVersionResponse& out,
                           const thrift::TDeleteTableVersionRequest& req) override {
-    ServeCommand(core_->commands(), "DeleteTableVersion",
+    ServeCommand(door_.commands()->commands(), "DeleteTableVersion",
                  req.db_name + "." + req.table_name + " version " + req.version_id, out, req, [&] {
-                   Status s = core_->DeleteTableVersion(req);
+                   Status s = door_.DeleteTableVersion(req);
                    out.status = ToServiceStatus(s);
                    return s;
                  });
@@ -102,12 +103,13 @@ class Handler : public thrift::TableServiceIf {
 
   void BatchDeleteTableVersion(thrift::TBatchDeleteTableVersionResponse& out,
                                const thrift::TBatchDeleteTableVersionRequest& req) override {
-    ServeCommand(core_->commands(), "BatchDeleteTableVersion",
+    ServeCommand(door_.commands()->commands(), "BatchDeleteTableVersion",
                  req.db_name + "." + req.table_name + " (" +
                      std::to_string(req.version_ids.size()) + " version(s))",
                  out, req, [&] {
-                   auto r = core_->BatchDeleteTableVersion(req);
-                   out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxBatchDeleteVersions);
+                   auto r = door_.BatchDeleteTableVersion(req);
+                   out.status =
+                       ToServiceStatusWithBatchLimit(r.status(), ops::kMaxBatchDeleteVersions);
                    if (r.ok()) out.__set_errors(std::move(r).value());
                    return r.status();
                  });
@@ -115,7 +117,7 @@ class Handler : public thrift::TableServiceIf {
 
   void GetTables(thrift::TGetTablesResponse& out, const thrift::TGetTablesRequest& req) override {
     Serve(out, req, [&] {
-      auto r = core_->GetTables(req);
+      auto r = door_.GetTables(req);
       if (r.ok()) out = std::move(r).value();
       out.status = ToServiceStatus(r.status());
     });
@@ -123,11 +125,12 @@ class Handler : public thrift::TableServiceIf {
 
   void BatchDeleteTable(thrift::TBatchDeleteTableResponse& out,
                         const thrift::TBatchDeleteTableRequest& req) override {
-    ServeCommand(core_->commands(), "BatchDeleteTable",
+    ServeCommand(door_.commands()->commands(), "BatchDeleteTable",
                  req.db_name + " (" + std::to_string(req.tables_to_delete.size()) + " table(s))",
                  out, req, [&] {
-                   auto r = core_->BatchDeleteTable(req);
-                   out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxBatchDeleteTables);
+                   auto r = door_.BatchDeleteTable(req);
+                   out.status =
+                       ToServiceStatusWithBatchLimit(r.status(), ops::kMaxBatchDeleteTables);
                    if (r.ok()) out.__set_errors(std::move(r).value());
                    return r.status();
                  });
@@ -136,27 +139,28 @@ class Handler : public thrift::TableServiceIf {
   void SearchTables(thrift::TSearchTablesResponse& out,
                     const thrift::TSearchTablesRequest& req) override {
     Serve(out, req, [&] {
-      auto r = core_->SearchTables(req);
+      auto r = door_.SearchTables(req);
       if (r.ok()) out = std::move(r).value();
-      out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxSortCriteria);
+      out.status = ToServiceStatusWithBatchLimit(r.status(), ops::kMaxSortCriteria);
     });
   }
 
   void GetColumnStatistics(thrift::TGetColumnStatisticsResponse& out,
                            const thrift::TGetColumnStatisticsRequest& req) override {
     Serve(out, req, [&] {
-      auto r = core_->GetColumnStatistics(req);
+      auto r = door_.GetColumnStatistics(req);
       if (r.ok()) out = std::move(r).value();
-      out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxStatsColumnsGet);
+      out.status = ToServiceStatusWithBatchLimit(r.status(), ops::kMaxStatsColumnsGet);
     });
   }
 
   void UpdateColumnStatistics(thrift::TUpdateColumnStatisticsResponse& out,
                               const thrift::TUpdateColumnStatisticsRequest& req) override {
-    ServeCommand(core_->commands(), "UpdateColumnStatistics", req.db_name + "." + req.table_name,
-                 out, req, [&] {
-                   auto r = core_->UpdateColumnStatistics(req);
-                   out.status = ToServiceStatusWithBatchLimit(r.status(), kMaxStatsColumnsUpdate);
+    ServeCommand(door_.commands()->commands(), "UpdateColumnStatistics",
+                 req.db_name + "." + req.table_name, out, req, [&] {
+                   auto r = door_.UpdateColumnStatistics(req);
+                   out.status =
+                       ToServiceStatusWithBatchLimit(r.status(), ops::kMaxStatsColumnsUpdate);
                    if (r.ok()) out.__set_errors(std::move(r).value());
                    return r.status();
                  });
@@ -164,23 +168,24 @@ class Handler : public thrift::TableServiceIf {
 
   void DeleteColumnStatistics(thrift::TDeleteColumnStatisticsResponse& out,
                               const thrift::TDeleteColumnStatisticsRequest& req) override {
-    ServeCommand(core_->commands(), "DeleteColumnStatistics",
+    ServeCommand(door_.commands()->commands(), "DeleteColumnStatistics",
                  req.db_name + "." + req.table_name + " column " + req.column_name, out, req, [&] {
-                   Status s = core_->DeleteColumnStatistics(req);
+                   Status s = door_.DeleteColumnStatistics(req);
                    out.status = ToServiceStatus(s);
                    return s;
                  });
   }
 
  private:
-  const std::shared_ptr<TableService> core_;
+  TableServiceDoor door_;
 };
 
 }  // namespace
 
 std::shared_ptr<apache::thrift::TProcessor> MakeTableServiceProcessor(
-    std::shared_ptr<TableService> core) {
-  return std::make_shared<thrift::TableServiceProcessor>(std::make_shared<Handler>(std::move(core)));
+    std::shared_ptr<ops::TableCommands> commands) {
+  return std::make_shared<thrift::TableServiceProcessor>(
+      std::make_shared<Handler>(std::move(commands)));
 }
 
 }  // namespace ics::catalog::mds

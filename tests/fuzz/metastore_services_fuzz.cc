@@ -4,7 +4,7 @@
 // "PartitionService:Method" / "TableService:Method".
 //
 // Processors: the REAL ones (MakePartitionServiceProcessor,
-// MakeTableServiceProcessor) over PartitionService / TableService cores on
+// MakeTableServiceProcessor) over the partition and table commands on
 // an in-process catalogd stack, so filters, batches, write streams, indexes,
 // table versions and search all run. Write streams are bounded tighter than
 // in the daemon (staging and stream count), so abandoned streams cannot
@@ -13,16 +13,17 @@
 
 #include <thrift/processor/TMultiplexedProcessor.h>
 
-#include "catalogd/mds/partition_service.h"
 #include "catalogd/mds/partition_service_handler.h"
 #include "catalogd/mds/table_service_handler.h"
+#include "catalogd/ops/partition_commands.h"
+#include "catalogd/ops/table_commands.h"
 #include "tests/fuzz/fuzz_stacks.h"
 
 namespace ics::fuzz {
 namespace {
 
-catalog::mds::PartitionServiceOptions ServiceOptions() {
-  catalog::mds::PartitionServiceOptions o;
+catalog::ops::PartitionCommandsOptions ServiceOptions() {
+  catalog::ops::PartitionCommandsOptions o;
   o.streams.idle_timeout_ms = 60 * 1000;
   o.streams.max_staged_bytes = 16ll << 20;
   o.streams.max_append_bytes = 1ll << 20;
@@ -32,8 +33,9 @@ catalog::mds::PartitionServiceOptions ServiceOptions() {
 
 struct MetastoreServicesStack {
   CatalogdStack stack{"metastore_services"};
-  std::shared_ptr<catalog::mds::PartitionService> partitions =
-      std::make_shared<catalog::mds::PartitionService>(stack.ctx(), stack.core(), ServiceOptions());
+  std::shared_ptr<catalog::ops::PartitionCommands> partitions =
+      std::make_shared<catalog::ops::PartitionCommands>(stack.ctx(), stack.core(),
+                                                        ServiceOptions());
   std::shared_ptr<apache::thrift::TMultiplexedProcessor> processor = Make();
 
   std::shared_ptr<apache::thrift::TMultiplexedProcessor> Make() {
@@ -41,7 +43,7 @@ struct MetastoreServicesStack {
     mux->registerProcessor("PartitionService",
                            catalog::mds::MakePartitionServiceProcessor(partitions));
     mux->registerProcessor("TableService", catalog::mds::MakeTableServiceProcessor(
-                                               std::make_shared<catalog::mds::TableService>(
+                                               std::make_shared<catalog::ops::TableCommands>(
                                                    stack.ctx(), stack.core(), stack.queries())));
     return mux;
   }

@@ -1,6 +1,6 @@
 // The partition list filter of PartitionService.ListPartitions: the
 // ListPartitions dialect of the one filter parser (common/sql/filter_parser.h,
-// through catalogd/mds/partition_filter.h), parsed, bound to typed partition
+// through catalogd/ops/partition_filter.h), parsed, bound to typed partition
 // keys (partition_predicate.h), evaluated and asked for its per-key
 // constraints (what an index uses).
 #include <cstdint>
@@ -8,11 +8,11 @@
 #include <string_view>
 #include <vector>
 
-#include "catalogd/mds/partition_filter.h"
-#include "catalogd/mds/partition_predicate.h"
+#include "catalogd/ops/partition_filter.h"
+#include "catalogd/ops/partition_predicate.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using namespace ics::catalog::mds;
+  using namespace ics::catalog::ops;
   using ics::KeyKind;
   static const std::vector<PartitionKeyInfo> keys = {
       {"year", KeyKind::kInt},   {"region", KeyKind::kString}, {"day", KeyKind::kDate},

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "catalogd/mds/partition_predicate.h"
+#include "catalogd/ops/partition_predicate.h"
 #include "common/types/column_type.h"
 
 namespace ics {
@@ -79,10 +79,10 @@ TEST(TypedValueTest, FilterAndStoredEqualityAgree) {
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.type) + " " + c.stored + " = " + c.literal);
     const impala::TColumnType type = *ParseHiveType(c.type);
-    const std::vector<catalog::mds::PartitionKeyInfo> keys = {{"k", *KeyKindOf(type)}};
-    auto pred = catalog::mds::PartitionPredicate::Compile(std::string("k = ") + c.literal, keys);
+    const std::vector<catalog::ops::PartitionKeyInfo> keys = {{"k", *KeyKindOf(type)}};
+    auto pred = catalog::ops::PartitionPredicate::Compile(std::string("k = ") + c.literal, keys);
     ASSERT_TRUE(pred.ok()) << pred.status().ToString();
-    auto values = catalog::mds::TypedValues(keys, {c.stored}, {0});
+    auto values = catalog::ops::TypedValues(keys, {c.stored}, {0});
     ASSERT_TRUE(values.ok()) << values.status().ToString();
     EXPECT_EQ(pred->Matches(*values), PartitionValuesEqual(type, c.stored, c.literal));
   }

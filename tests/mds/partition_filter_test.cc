@@ -3,11 +3,11 @@
 
 #include <string>
 
-#include "catalogd/mds/partition_filter.h"
-#include "catalogd/mds/partition_predicate.h"
+#include "catalogd/ops/partition_filter.h"
+#include "catalogd/ops/partition_predicate.h"
 #include "common/hive/typed_value.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 namespace {
 
 // year int, region string, dt date, price double, ok boolean
@@ -294,4 +294,4 @@ TEST(PartitionValueTest, StoredValuesByKind) {
 }
 
 }  // namespace
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

@@ -8,13 +8,13 @@
 #include <stdexcept>
 #include <thread>
 
-#include "catalogd/mds/partition_index.h"
-#include "catalogd/mds/partition_index_manager.h"
-#include "catalogd/mds/partition_predicate.h"
+#include "catalogd/ops/partition_index.h"
+#include "catalogd/ops/partition_index_manager.h"
+#include "catalogd/ops/partition_predicate.h"
 #include "common/hive/partition_name.h"
 #include "common/types/column_type.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 namespace {
 
 impala::TColumn Key(const std::string& name, const std::string& type) {
@@ -266,4 +266,4 @@ TEST(PartitionIndexManagerTest, AJobThatThrowsFailsItsIndexAndTheWorkerGoesOn) {
 }
 
 }  // namespace
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

@@ -14,7 +14,6 @@
 
 #include "CatalogService.h"
 #include "PartitionService.h"
-#include "catalogd/mds/partition_service.h"
 #include "catalogd/mds/partition_service_handler.h"
 #include "catalogd/service/catalog_server.h"
 #include "common/rpc/thrift_client.h"

@@ -139,7 +139,7 @@ TEST_F(PartitionStreamTest, IdleStreamsExpire) {
   EXPECT_EQ(r.status().code(), ErrorCode::kCancelled);  // ABORTED on the wire
   EXPECT_NE(r.status().message().find("expired"), std::string::npos);
   EXPECT_EQ(MetastorePartitionCount("sales", "t"), 0u);
-  EXPECT_EQ(svc_->streams()->open_streams(), 0u);
+  EXPECT_EQ(partitions_->streams()->open_streams(), 0u);
 }
 
 TEST_F(PartitionStreamTest, Bounds) {
@@ -199,7 +199,7 @@ TEST_F(StreamBudgetTest, StreamsTogetherAreBoundedByTheServerCap) {
   ASSERT_TRUE(a.ok() && b.ok());
   // About 170 KB each: within the per-stream bound, but two pass the total.
   ASSERT_TRUE(Append(*a, Sized(0, 18, 9 * 1024)).ok());
-  const int64_t used = svc_->staging_budget().used_bytes();
+  const int64_t used = partitions_->staging_budget().used_bytes();
   EXPECT_GT(used, 18 * 9 * 1024);
   auto over = Append(*b, Sized(100, 18, 9 * 1024));
   ASSERT_FALSE(over.ok());
@@ -207,7 +207,7 @@ TEST_F(StreamBudgetTest, StreamsTogetherAreBoundedByTheServerCap) {
   EXPECT_NE(over.status().message().find("--metastore_write_streams_max_staged_bytes"),
             std::string::npos)
       << over.status().ToString();
-  EXPECT_EQ(svc_->staging_budget().used_bytes(), used);  // nothing of it staged
+  EXPECT_EQ(partitions_->staging_budget().used_bytes(), used);  // nothing of it staged
   EXPECT_EQ(*Append(*b, {}), 0);
   // A batch request is charged too while it runs.
   thrift::TBatchCreatePartitionsRequest batch;
@@ -218,26 +218,26 @@ TEST_F(StreamBudgetTest, StreamsTogetherAreBoundedByTheServerCap) {
 
   // Aborting a frees its bytes: b now fits, and its commit releases them.
   ASSERT_TRUE(Abort(*a).ok());
-  EXPECT_EQ(svc_->staging_budget().used_bytes(), 0);
+  EXPECT_EQ(partitions_->staging_budget().used_bytes(), 0);
   ASSERT_TRUE(Append(*b, Sized(100, 18, 9 * 1024)).ok());
   ASSERT_TRUE(Commit(*b).ok());
-  EXPECT_EQ(svc_->staging_budget().used_bytes(), 0);
+  EXPECT_EQ(partitions_->staging_budget().used_bytes(), 0);
   EXPECT_EQ(MetastorePartitionCount("sales", "t"), 18u);
   batch.partitions = Sized(200, 2, 10);
   EXPECT_TRUE(svc_->BatchCreate(batch).ok());
-  EXPECT_EQ(svc_->staging_budget().used_bytes(), 0);
-  EXPECT_GE(svc_->staging_budget().rejected(), 2);
+  EXPECT_EQ(partitions_->staging_budget().used_bytes(), 0);
+  EXPECT_GE(partitions_->staging_budget().rejected(), 2);
 }
 
 TEST_F(StreamBudgetTest, ExpiredStreamsGiveTheirBytesBack) {
   auto a = Open();
   ASSERT_TRUE(a.ok());
   ASSERT_TRUE(Append(*a, Sized(0, 18, 9 * 1024)).ok());
-  EXPECT_GT(svc_->staging_budget().used_bytes(), 0);
+  EXPECT_GT(partitions_->staging_budget().used_bytes(), 0);
   now_ms_ += 5000;  // past the idle timeout
   auto b = Open();  // sweeps
   ASSERT_TRUE(b.ok());
-  EXPECT_EQ(svc_->staging_budget().used_bytes(), 0);
+  EXPECT_EQ(partitions_->staging_budget().used_bytes(), 0);
 }
 
 TEST(StagingBudgetTest, ReservationsAreCountedAndReleased) {
@@ -271,8 +271,8 @@ TEST_F(PartitionStreamTest, AppendSizeLimitPerMessage) {
   WriteStreamManager m(o);
   auto id = m.Open("d", "t", false);
   ASSERT_TRUE(id.ok());
-  std::vector<TMetastorePartition> parts;
-  for (int i = 0; i < 20; ++i) parts.push_back(Part({std::string(100, 'v')}));
+  std::vector<PartitionInput> parts;  // the stream manager stages domain values
+  for (int i = 0; i < 20; ++i) parts.push_back(PartitionInput{{std::string(100, 'v')}, {}, {}, {}});
   auto r = m.Append(*id, parts, false);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), ErrorCode::kInvalidArgument);

@@ -1,7 +1,9 @@
 // Fixture for the PartitionService tests: a real catalogd stack in a temp
 // directory — the SQLite metastore, the local filesystem (wrapped for fault
 // injection), a Catalog, a TableLoader, a TableLoadManager, a DdlExecutor —
-// and the PartitionService core on top, plus request builders.
+// the partition commands (catalogd/ops/partition_commands.h) on top, and
+// the PartitionService door over them (svc_: Thrift requests in, Thrift
+// responses or the commands' Status out), plus request builders.
 //
 // Thread-safety: used by one test thread; FaultyFileSystem is thread-safe.
 #pragma once
@@ -23,14 +25,18 @@
 #include "catalogd/loader/file_system.h"
 #include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
-#include "catalogd/mds/partition_service.h"
+#include "catalogd/mds/partition_service_door.h"
 #include "catalogd/metastore/metastore.h"
+#include "catalogd/ops/partition_commands.h"
 #include "catalogd/service/impala_caller.h"
 #include "catalogd/service/impala_commands.h"
 #include "common/types/column_type.h"
 #include "tests/mds/catalog_stack_test.h"
 
 namespace ics::catalog::mds::testing {
+
+// The partition commands' names (options, limits, the pieces they own).
+using namespace ::ics::catalog::ops;  // NOLINT(build/namespaces)
 
 // LocalFileSystem whose CreateDirectories fails for paths containing a
 // chosen substring.
@@ -105,15 +111,17 @@ class PartitionServiceTest : public ics::catalog::testing::CatalogStackTest {
   // (Re)creates everything above the metastore file, as a restart would.
   void OpenStack() {
     OpenCatalogStack(&fs_);
-    PartitionServiceOptions po;
+    PartitionCommandsOptions po;
     po.streams = stream_options_;
     po.max_staged_bytes_total = max_staged_bytes_total_;
-    svc_ = std::make_unique<PartitionService>(&ctx_, core_.get(), po);
+    partitions_ = std::make_shared<PartitionCommands>(&ctx_, core_.get(), po);
+    svc_ = std::make_unique<PartitionServiceDoor>(partitions_);
   }
 
   void CloseStack() {
-    if (svc_) svc_->Shutdown();
+    if (partitions_) partitions_->Shutdown();
     svc_.reset();
+    partitions_.reset();
     CloseCatalogStack();
   }
 
@@ -196,8 +204,9 @@ class PartitionServiceTest : public ics::catalog::testing::CatalogStackTest {
 
   FaultyFileSystem fs_;
   WriteStreamOptions stream_options_;
-  int64_t max_staged_bytes_total_ = 1ll << 30;  // PartitionServiceOptions default
-  std::unique_ptr<PartitionService> svc_;
+  int64_t max_staged_bytes_total_ = 1ll << 30;  // PartitionCommandsOptions default
+  std::shared_ptr<PartitionCommands> partitions_;
+  std::unique_ptr<PartitionServiceDoor> svc_;
 };
 
 inline Status StatusOf(const Status& s) { return s; }

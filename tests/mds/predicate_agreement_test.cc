@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "catalogd/mds/partition_predicate.h"
+#include "catalogd/ops/partition_predicate.h"
 #include "common/sql/parser.h"
 #include "common/sql/predicate_compiler.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 namespace {
 
 const std::vector<PartitionKeyInfo> kKeys = {{"year", KeyKind::kInt},
@@ -75,4 +75,4 @@ TEST(PredicateAgreementTest, SameFilterSamePartitions) {
 }
 
 }  // namespace
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

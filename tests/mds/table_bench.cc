@@ -16,8 +16,8 @@
 
 #include "catalogd/ddl/ddl_executor.h"
 #include "catalogd/loader/table_load_manager.h"
+#include "catalogd/mds/table_service_door.h"
 #include "catalogd/ops/command_core.h"
-#include "catalogd/mds/table_service.h"
 #include "common/types/column_type.h"
 
 namespace ics::catalog {
@@ -70,7 +70,7 @@ int Run(int num_tables, int num_updates) {
     DdlExecutor ddl(&ctx);
     ops::CommandCore commands(&ctx, &ddl);
     ops::CatalogQueries queries(metastore.get());
-    mds::TableService service(&ctx, &commands, &queries);
+    mds::TableServiceDoor service(std::make_shared<ops::TableCommands>(&ctx, &commands, &queries));
 
     // Setup: one metastore txn of N tables (through the metastore, then the
     // catalog's names, as catalogd loads them at startup).

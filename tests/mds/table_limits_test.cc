@@ -2,9 +2,9 @@
 // GetTables name pattern.
 #include <gtest/gtest.h>
 
-#include "catalogd/mds/table_limits.h"
+#include "catalogd/ops/table_limits.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 namespace {
 
 TEST(TableLimitsTest, Fields) {
@@ -74,4 +74,4 @@ TEST(TableLimitsTest, NamePattern) {
 }
 
 }  // namespace
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

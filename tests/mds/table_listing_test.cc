@@ -260,7 +260,7 @@ TEST_F(SearchTest, SeesEveryInstalledChange) {
   EXPECT_EQ(Search("mint"), (V{"sales.freshtable"}));
   ASSERT_DDL_OK(dropped, Exec(DropTableReq("sales", "freshtable")));
   EXPECT_EQ(Search("freshtable"), V{});
-  EXPECT_EQ(service_->directory()->size(), 4u);  // the dropped table's entry is pruned
+  EXPECT_EQ(tables_->directory()->size(), 4u);  // the dropped table's entry is pruned
 }
 
 }  // namespace

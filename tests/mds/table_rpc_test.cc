@@ -15,7 +15,6 @@ class TableRpcTest : public TableServiceTest {
  protected:
   void SetUp() override {
     TableServiceTest::SetUp();
-    tables_ = std::make_shared<mds::TableService>(&ctx_, core_.get(), queries_.get());
     ThriftServerOptions o;
     o.name = "table-service-test";
     o.bind_host = "127.0.0.1";
@@ -29,11 +28,9 @@ class TableRpcTest : public TableServiceTest {
     client_.reset();
     if (server_) server_->Stop();
     server_.reset();
-    tables_.reset();
     TableServiceTest::TearDown();
   }
 
-  std::shared_ptr<mds::TableService> tables_;
   std::unique_ptr<ThriftServer> server_;
   std::unique_ptr<ThriftClient<thrift::TableServiceClient>> client_;
 };

@@ -1,6 +1,8 @@
 // Fixture and builders for the TableService tests: a real catalogd stack in
 // a temp dir (SQLite metastore, local filesystem, loader, catalog, DDL
-// executor) plus a TableService over it, and Restart() to reopen
+// executor) plus the table commands (catalogd/ops/table_commands.h) over
+// it and the TableService door over them (service_: Thrift requests in,
+// Thrift payloads or the commands' Status out), and Restart() to reopen
 // everything on the same files.
 #pragma once
 
@@ -19,8 +21,9 @@
 #include "catalogd/loader/file_system.h"
 #include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
-#include "catalogd/mds/table_service.h"
+#include "catalogd/mds/table_service_door.h"
 #include "catalogd/metastore/metastore.h"
+#include "catalogd/ops/table_commands.h"
 #include "catalogd/service/impala_caller.h"
 #include "catalogd/service/impala_commands.h"
 #include "common/types/column_type.h"
@@ -95,11 +98,13 @@ class TableServiceTest : public CatalogStackTest {
 
   void Open() {
     OpenCatalogStack(&fs_);
-    service_ = std::make_unique<mds::TableService>(&ctx_, core_.get(), queries_.get());
+    tables_ = std::make_shared<ops::TableCommands>(&ctx_, core_.get(), queries_.get());
+    service_ = std::make_unique<mds::TableServiceDoor>(tables_);
   }
 
   void Close() {
     service_.reset();
+    tables_.reset();
     CloseCatalogStack();
   }
 
@@ -221,7 +226,8 @@ class TableServiceTest : public CatalogStackTest {
 
   std::string warehouse_;
   LocalFileSystem fs_;
-  std::unique_ptr<mds::TableService> service_;
+  std::shared_ptr<ops::TableCommands> tables_;
+  std::unique_ptr<mds::TableServiceDoor> service_;
 };
 
 }  // namespace ics::catalog::testing

@@ -7,7 +7,8 @@
 //
 // The stack is catalogd's in process: the SQLite metastore in a temp
 // directory, a synthetic file system (no real directories or files), the
-// catalog, the DDL executor and the PartitionService core.
+// catalog, the DDL executor and the partition commands, called through the
+// PartitionService door (Thrift requests and responses).
 //
 //   build/bin/partition_list_bench [--partitions=100000] [--repeat=20]
 #include <gflags/gflags.h>
@@ -18,11 +19,11 @@
 
 #include "catalogd/catalog/catalog.h"
 #include "catalogd/ddl/ddl_executor.h"
-#include "catalogd/ops/command_core.h"
 #include "catalogd/loader/file_system.h"
 #include "catalogd/loader/table_load_manager.h"
 #include "catalogd/loader/table_loader.h"
-#include "catalogd/mds/partition_service.h"
+#include "catalogd/mds/partition_service_door.h"
+#include "catalogd/ops/command_core.h"
 #include "common/types/column_type.h"
 #include "tests/perf/perf_util.h"
 
@@ -32,7 +33,7 @@ DEFINE_int32(repeat, 20, "Times each filter is listed per mode.");
 namespace ics::perf {
 namespace {
 
-using catalog::mds::PartitionService;
+using catalog::mds::PartitionServiceDoor;
 namespace thrift = ::ics::thrift;
 
 constexpr const char* kBench = "partition_list_bench";
@@ -92,7 +93,9 @@ int Run() {
   ctx.warehouse_dir = dir.path() + "/warehouse";
   catalog::DdlExecutor ddl(&ctx);
   catalog::ops::CommandCore commands(&ctx, &ddl);
-  PartitionService svc(&ctx, &commands, {});
+  auto partitions = std::make_shared<catalog::ops::PartitionCommands>(
+      &ctx, &commands, catalog::ops::PartitionCommandsOptions{});
+  PartitionServiceDoor svc(partitions);
 
   catalog::CreateDatabaseCommand db;
   db.db.name = "bench";
@@ -221,7 +224,7 @@ int Run() {
            used.empty() ? "index not usable: scanned" : "via " + used);
     Figure(kBench, std::string("speed-up ") + queries[i].name, scan_ms[i] / ms_index, "x");
   }
-  svc.Shutdown();
+  partitions->Shutdown();
   loads.Shutdown();
   return 0;
 }

@@ -1,8 +1,8 @@
-#include "catalogd/mds/partition_predicate.h"
+#include "catalogd/ops/partition_predicate.h"
 
 #include <utility>
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 
 Result<PartitionPredicate> PartitionPredicate::Bind(const FilterNode* filter,
                                                     const std::vector<PartitionKeyInfo>& keys) {
@@ -29,4 +29,4 @@ Result<std::vector<HiveValue>> TypedValues(const std::vector<PartitionKeyInfo>& 
   return out;
 }
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

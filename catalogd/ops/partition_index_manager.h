@@ -35,10 +35,10 @@
 #include <vector>
 
 #include "catalogd/catalog/table_state.h"
-#include "catalogd/mds/partition_index.h"
+#include "catalogd/ops/partition_index.h"
 #include "common/util/mutex.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 
 inline constexpr char kIndexParamPrefix[] = "ics.partition_index.";
 inline constexpr size_t kMaxIndexesPerTable = 3;
@@ -92,8 +92,7 @@ class PartitionIndexManager {
   void ForgetTable(const std::string& db, const std::string& table) EXCLUDES(mu_);
 
   // The indexes of a table, by name (after SyncTable).
-  std::vector<IndexInfo> List(const std::string& db, const std::string& table) const
-      EXCLUDES(mu_);
+  std::vector<IndexInfo> List(const std::string& db, const std::string& table) const EXCLUDES(mu_);
   std::optional<IndexInfo> Get(const std::string& db, const std::string& table,
                                const std::string& name) const EXCLUDES(mu_);
   // Marks an index DELETING (while its definition is being removed).
@@ -148,4 +147,4 @@ class PartitionIndexManager {
   std::thread worker_;
 };
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

@@ -1,11 +1,11 @@
-#include "catalogd/mds/partition_lister.h"
+#include "catalogd/ops/partition_lister.h"
 
 #include <algorithm>
 
 #include "common/hive/names.h"
 #include "common/util/base64.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 
 Result<std::vector<PartitionKeyInfo>> PartitionKeysOf(const TableState& t) {
   std::vector<PartitionKeyInfo> keys;
@@ -79,12 +79,15 @@ Result<ListPage> PartitionLister::List(const ListQuery& q) const {
   for (const PartitionState* p : candidates) {
     if (!after.empty() && p->name() <= after) continue;
     if (!pred.matches_all()) {
-      Result<std::vector<HiveValue>> values = TypedValues(keys, p->values(), pred.referenced_keys());
+      Result<std::vector<HiveValue>> values =
+          TypedValues(keys, p->values(), pred.referenced_keys());
       if (!values.ok() || !pred.Matches(*values)) continue;  // unparsable: matches nothing
     }
     matches.push_back(p);
   }
-  auto by_name = [](const PartitionState* a, const PartitionState* b) { return a->name() < b->name(); };
+  auto by_name = [](const PartitionState* a, const PartitionState* b) {
+    return a->name() < b->name();
+  };
   const bool more = matches.size() > page_size;
   const size_t take = std::min(matches.size(), page_size);
   std::partial_sort(matches.begin(), matches.begin() + static_cast<std::ptrdiff_t>(take),
@@ -96,4 +99,4 @@ Result<ListPage> PartitionLister::List(const ListQuery& q) const {
   return page;
 }
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

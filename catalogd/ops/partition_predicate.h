@@ -20,13 +20,13 @@
 #include <utility>
 #include <vector>
 
-#include "catalogd/mds/partition_filter.h"
+#include "catalogd/ops/partition_filter.h"
 #include "common/hive/typed_value.h"
 #include "common/sql/filter_binder.h"
 #include "common/sql/predicate.h"
 #include "common/util/result.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 
 // A partition key: its name (lower-case) and kind.
 using PartitionKeyInfo = sql::FilterKey;
@@ -71,4 +71,4 @@ Result<std::vector<HiveValue>> TypedValues(const std::vector<PartitionKeyInfo>& 
                                            const std::vector<std::string>& stored,
                                            const std::vector<size_t>& which);
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

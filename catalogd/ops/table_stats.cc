@@ -1,14 +1,14 @@
-// TableService: column statistics of tables and partitions.
+// TableCommands: column statistics of tables and partitions.
 #include <map>
+#include <optional>
 #include <set>
 
-#include "catalogd/mds/service_status.h"
-#include "catalogd/mds/table_limits.h"
-#include "catalogd/mds/table_service.h"
+#include "catalogd/ops/table_commands.h"
+#include "catalogd/ops/table_limits.h"
 #include "common/hive/names.h"
 #include "common/hive/partition_name.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 
 namespace {
 
@@ -19,18 +19,18 @@ struct Target {
 };
 
 // Validates the names and the partition values against the table `hms`.
-Result<std::string> PartitionNameOf(const hive::Table& hms, bool has_values,
-                                    const std::vector<std::string>& values) {
-  if (!has_values) return std::string();
+Result<std::string> PartitionNameOf(const hive::Table& hms,
+                                    const std::optional<std::vector<std::string>>& given) {
+  if (!given) return std::string();
+  const std::vector<std::string>& values = *given;
   const std::string full = hms.dbName + "." + hms.tableName;
   if (hms.partitionKeys.empty()) {
     return Status::InvalidArgument("table " + full + " is not partitioned");
   }
   if (values.size() != hms.partitionKeys.size()) {
-    return Status::InvalidArgument("table " + full + " has " +
-                                   std::to_string(hms.partitionKeys.size()) +
-                                   " partition keys; got " + std::to_string(values.size()) +
-                                   " values");
+    return Status::InvalidArgument(
+        "table " + full + " has " + std::to_string(hms.partitionKeys.size()) +
+        " partition keys; got " + std::to_string(values.size()) + " values");
   }
   std::vector<std::string> keys;
   for (const hive::FieldSchema& k : hms.partitionKeys) keys.push_back(k.name);
@@ -45,11 +45,8 @@ std::map<std::string, std::string> ColumnTypes(const hive::Table& hms) {
   return out;
 }
 
-thrift::TColumnError ColumnError(const std::string& name, const Status& s) {
-  thrift::TColumnError e;
-  e.column_name = name;
-  e.error = ToServiceStatus(s);
-  return e;
+ColumnFailure ColumnError(const std::string& name, const Status& s) {
+  return ColumnFailure{name, s};
 }
 
 Result<Target> Names(const std::string& db, const std::string& table) {
@@ -61,14 +58,12 @@ Result<Target> Names(const std::string& db, const std::string& table) {
 
 }  // namespace
 
-Result<thrift::TGetColumnStatisticsResponse> TableService::GetColumnStatistics(
-    const thrift::TGetColumnStatisticsRequest& req) {
-  ICS_ASSIGN_OR_RETURN(Target t, Names(req.db_name, req.table_name));
+Result<ColumnStatistics> TableCommands::GetColumnStatistics(const Caller& caller,
+                                                            const GetColumnStatisticsRequest& req) {
+  ICS_ASSIGN_OR_RETURN(Target t, Names(req.db, req.table));
   ICS_RETURN_IF_ERROR(CheckListSize("ColumnNames", req.column_names.size(), kMaxStatsColumnsGet));
-  const ops::Caller caller = Caller();
   ICS_ASSIGN_OR_RETURN(hive::Table hms, queries_->Table(caller, t.db, t.table));
-  ICS_ASSIGN_OR_RETURN(t.partition,
-                       PartitionNameOf(hms, req.__isset.partition_values, req.partition_values));
+  ICS_ASSIGN_OR_RETURN(t.partition, PartitionNameOf(hms, req.partition_values));
   std::vector<hive::ColumnStatisticsObj> stats;
   if (t.partition.empty()) {
     ICS_ASSIGN_OR_RETURN(stats, queries_->TableColumnStats(caller, t.db, t.table));
@@ -78,9 +73,7 @@ Result<thrift::TGetColumnStatisticsResponse> TableService::GetColumnStatistics(
   std::map<std::string, const hive::ColumnStatisticsObj*> by_name;
   for (const auto& s : stats) by_name[s.colName] = &s;
   const std::map<std::string, std::string> types = ColumnTypes(hms);
-  thrift::TGetColumnStatisticsResponse resp;
-  resp.__isset.column_statistics = true;
-  resp.__isset.errors = true;
+  ColumnStatistics resp;
   // A column named more than once (in any case) is answered once, at its
   // first mention.
   std::set<std::string> seen;
@@ -90,24 +83,24 @@ Result<thrift::TGetColumnStatisticsResponse> TableService::GetColumnStatistics(
     if (!name.ok()) {
       resp.errors.push_back(ColumnError(raw, name.status()));
     } else if (types.count(*name) == 0) {
-      resp.errors.push_back(ColumnError(
-          *name, Status::NotFound("Column does not exist: " + *name + " in " + t.db + "." + t.table)));
+      resp.errors.push_back(ColumnError(*name, Status::NotFound("Column does not exist: " + *name +
+                                                                " in " + t.db + "." + t.table)));
     } else if (by_name.count(*name) == 0) {
       resp.errors.push_back(
           ColumnError(*name, Status::NotFound("Column " + *name + " has no statistics")));
     } else {
-      resp.column_statistics.push_back(*by_name[*name]);
+      resp.statistics.push_back(*by_name[*name]);
     }
   }
   return resp;
 }
 
-Result<std::vector<thrift::TColumnError>> TableService::UpdateColumnStatistics(
-    const thrift::TUpdateColumnStatisticsRequest& req) {
-  ICS_ASSIGN_OR_RETURN(Target t, Names(req.db_name, req.table_name));
-  ICS_RETURN_IF_ERROR(CheckListSize("ColumnStatisticsList", req.column_statistics.size(),
-                                    kMaxStatsColumnsUpdate));
-  std::vector<thrift::TColumnError> errors;
+Result<std::vector<ColumnFailure>> TableCommands::UpdateColumnStatistics(
+    const Caller& caller, const UpdateColumnStatisticsRequest& req) {
+  ICS_ASSIGN_OR_RETURN(Target t, Names(req.db, req.table));
+  ICS_RETURN_IF_ERROR(
+      CheckListSize("ColumnStatisticsList", req.statistics.size(), kMaxStatsColumnsUpdate));
+  std::vector<ColumnFailure> errors;
   TableChange change;
   change.db = t.db;
   change.table = t.table;
@@ -116,10 +109,9 @@ Result<std::vector<thrift::TColumnError>> TableService::UpdateColumnStatistics(
     if (loaded.is_view()) {
       return Status::InvalidArgument("a view has no statistics: " + t.db + "." + t.table);
     }
-    ICS_ASSIGN_OR_RETURN(std::string part,
-                         PartitionNameOf(hms, req.__isset.partition_values, req.partition_values));
+    ICS_ASSIGN_OR_RETURN(std::string part, PartitionNameOf(hms, req.partition_values));
     std::map<std::string, hive::ColumnStatisticsObj> valid;  // later entries win
-    for (const hive::ColumnStatisticsObj& in : req.column_statistics) {
+    for (const hive::ColumnStatisticsObj& in : req.statistics) {
       Result<hive::ColumnStatisticsObj> checked = CheckColumnStats(hms, !part.empty(), in);
       if (!checked.ok()) {
         Result<std::string> name = NormalizeColumn(in.colName);
@@ -136,21 +128,21 @@ Result<std::vector<thrift::TColumnError>> TableService::UpdateColumnStatistics(
     for (auto& [name, obj] : valid) set.columns.push_back(std::move(obj));
     return edits;
   };
-  ICS_ASSIGN_OR_RETURN(DdlOutcome out, Change("UPDATE_STATS", change));
+  ICS_ASSIGN_OR_RETURN(DdlOutcome out, commands_->ChangeTable(caller, "UPDATE_STATS", change));
   (void)out;
   return errors;
 }
 
-Status TableService::DeleteColumnStatistics(const thrift::TDeleteColumnStatisticsRequest& req) {
-  ICS_ASSIGN_OR_RETURN(Target t, Names(req.db_name, req.table_name));
+Status TableCommands::DeleteColumnStatistics(const Caller& caller,
+                                             const DeleteColumnStatisticsRequest& req) {
+  ICS_ASSIGN_OR_RETURN(Target t, Names(req.db, req.table));
   ICS_ASSIGN_OR_RETURN(std::string column, NormalizeColumn(req.column_name));
   TableChange change;
   change.db = t.db;
   change.table = t.table;
   change.summary = "Column statistics have been deleted.";
   change.plan = [&](const TableState&, const hive::Table& hms) -> Result<TableEdits> {
-    ICS_ASSIGN_OR_RETURN(std::string part, PartitionNameOf(hms, req.__isset.partition_values,
-                                                           req.partition_values));
+    ICS_ASSIGN_OR_RETURN(std::string part, PartitionNameOf(hms, req.partition_values));
     if (ColumnTypes(hms).count(column) == 0) {
       return Status::NotFound("Column does not exist: " + column + " in " + t.db + "." + t.table);
     }
@@ -158,9 +150,9 @@ Status TableService::DeleteColumnStatistics(const thrift::TDeleteColumnStatistic
     edits.drop_stats.push_back({std::move(part), column});
     return edits;
   };
-  ICS_ASSIGN_OR_RETURN(DdlOutcome out, Change("DROP_STATS", change));
+  ICS_ASSIGN_OR_RETURN(DdlOutcome out, commands_->ChangeTable(caller, "DROP_STATS", change));
   (void)out;
   return Status::OK();
 }
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

@@ -1,17 +1,17 @@
-// TableService: SearchTables (free text, property filters, sort, paging).
+// TableCommands: SearchTables (free text, property filters, sort, paging).
 #include <algorithm>
 #include <cctype>
 #include <functional>
 
-#include "catalogd/mds/table_limits.h"
-#include "catalogd/mds/table_service.h"
+#include "catalogd/ops/table_commands.h"
+#include "catalogd/ops/table_limits.h"
 #include "common/util/ascii.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 
 namespace {
 
-using thrift::TPropertyComparator;
+using C = PropertyComparator;
 
 char LowerChar(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
@@ -35,12 +35,12 @@ enum class FieldKind { kString, kTime, kParameter };
 struct Filter {
   std::string key;
   FieldKind kind = FieldKind::kParameter;
-  std::string value;        // lower-cased for string fields
+  std::string value;  // lower-cased for string fields
   int64_t time_value = 0;
-  TPropertyComparator::type comparator = TPropertyComparator::EQUALS;
+  PropertyComparator comparator = C::kEquals;
 };
 
-std::string StringField(const thrift::TTableInfo& t, const std::string& key) {
+std::string StringField(const TableVersionRecord& t, const std::string& key) {
   if (key == "Name") return t.table.tableName;
   if (key == "DatabaseName") return t.table.dbName;
   if (key == "Owner") return t.table.owner;
@@ -49,20 +49,19 @@ std::string StringField(const thrift::TTableInfo& t, const std::string& key) {
   return it == t.table.parameters.end() ? "" : it->second;
 }
 
-int64_t TimeField(const thrift::TTableInfo& t, const std::string& key) {
+int64_t TimeField(const TableVersionRecord& t, const std::string& key) {
   if (key == "CreateTime") return t.table.createTime;
   if (key == "LastAccessTime") return t.table.lastAccessTime;
-  return t.update_time_ms / 1000;  // UpdateTime
+  return t.valid_from_ms / 1000;  // UpdateTime
 }
 
-Result<Filter> ParseFilter(const thrift::TPropertyPredicate& p) {
+Result<Filter> ParseFilter(const PropertyFilter& p) {
   Filter f;
   ICS_RETURN_IF_ERROR(CheckField("filter Key", p.key, 1, kMaxNameBytes, true));
   ICS_RETURN_IF_ERROR(CheckField("filter Value", p.value, 0, kMaxParamValueBytes, false));
   f.key = p.key;
-  f.comparator = p.__isset.comparator ? p.comparator : TPropertyComparator::EQUALS;
-  if (f.comparator < TPropertyComparator::EQUALS ||
-      f.comparator > TPropertyComparator::LESS_THAN_EQUALS) {
+  f.comparator = p.comparator.value_or(C::kEquals);
+  if (f.comparator < C::kEquals || f.comparator > C::kLessThanEquals) {
     return Status::InvalidArgument("filter on " + p.key + ": unknown comparator " +
                                    std::to_string(static_cast<int>(f.comparator)));
   }
@@ -78,12 +77,12 @@ Result<Filter> ParseFilter(const thrift::TPropertyPredicate& p) {
     }
     return f;
   }
-  if (f.comparator != TPropertyComparator::EQUALS) {
+  if (f.comparator != C::kEquals) {
     return Status::InvalidArgument("filter on " + p.key +
                                    ": comparators other than EQUALS apply to time fields only");
   }
-  if (p.key == "Name" || p.key == "DatabaseName" || p.key == "Description" ||
-      p.key == "Owner" || p.key == "TableType") {
+  if (p.key == "Name" || p.key == "DatabaseName" || p.key == "Description" || p.key == "Owner" ||
+      p.key == "TableType") {
     f.kind = FieldKind::kString;
     f.value = AsciiLower(p.value);
   } else {
@@ -92,7 +91,7 @@ Result<Filter> ParseFilter(const thrift::TPropertyPredicate& p) {
   return f;
 }
 
-bool Passes(const Filter& f, const thrift::TTableInfo& t) {
+bool Passes(const Filter& f, const TableVersionRecord& t) {
   switch (f.kind) {
     case FieldKind::kString:
       return HasToken(StringField(t, f.key), f.value);
@@ -103,11 +102,16 @@ bool Passes(const Filter& f, const thrift::TTableInfo& t) {
     case FieldKind::kTime: {
       const int64_t v = TimeField(t, f.key);
       switch (f.comparator) {
-        case TPropertyComparator::EQUALS: return v == f.time_value;
-        case TPropertyComparator::GREATER_THAN: return v > f.time_value;
-        case TPropertyComparator::LESS_THAN: return v < f.time_value;
-        case TPropertyComparator::GREATER_THAN_EQUALS: return v >= f.time_value;
-        case TPropertyComparator::LESS_THAN_EQUALS: return v <= f.time_value;
+        case C::kEquals:
+          return v == f.time_value;
+        case C::kGreaterThan:
+          return v > f.time_value;
+        case C::kLessThan:
+          return v < f.time_value;
+        case C::kGreaterThanEquals:
+          return v >= f.time_value;
+        case C::kLessThanEquals:
+          return v <= f.time_value;
       }
       return false;
     }
@@ -123,7 +127,7 @@ class TextQuery {
     exact_ = text.size() >= 2 && text.front() == '"' && text.back() == '"';
     needle_ = AsciiLower(exact_ ? text.substr(1, text.size() - 2) : text);
   }
-  bool Matches(const thrift::TTableInfo& t) const {
+  bool Matches(const TableVersionRecord& t) const {
     if (needle_.empty()) return true;
     const hive::Table& h = t.table;
     if (Hit(h.tableName) || Hit(h.dbName)) return true;
@@ -154,31 +158,31 @@ class TextQuery {
   std::string needle_;
 };
 
-using Less = std::function<bool(const thrift::TTableInfo&, const thrift::TTableInfo&)>;
+using Less = std::function<bool(const TableVersionRecord&, const TableVersionRecord&)>;
 
-Result<Less> SortOrder(const thrift::TSearchTablesRequest& req) {
-  auto by_name = [](const thrift::TTableInfo& a, const thrift::TTableInfo& b) {
+Result<Less> SortOrder(const SearchTablesRequest& req) {
+  auto by_name = [](const TableVersionRecord& a, const TableVersionRecord& b) {
     return std::tie(a.table.dbName, a.table.tableName) <
            std::tie(b.table.dbName, b.table.tableName);
   };
-  if (!req.__isset.sort_criteria || req.sort_criteria.empty()) return Less(by_name);
-  const thrift::TSortCriterion& c = req.sort_criteria[0];
+  if (req.sort_criteria.empty()) return Less(by_name);
+  const SortCriterion& c = req.sort_criteria[0];
   ICS_RETURN_IF_ERROR(CheckField("sort FieldName", c.field_name, 1, kMaxSortFieldBytes, true));
-  const bool desc = c.__isset.sort && c.sort == thrift::TSortDirection::DESCENDING;
-  if (c.__isset.sort && c.sort != thrift::TSortDirection::DESCENDING &&
-      c.sort != thrift::TSortDirection::ASCENDING) {
+  const bool desc = c.direction == SortDirection::kDescending;
+  if (c.direction && *c.direction != SortDirection::kDescending &&
+      *c.direction != SortDirection::kAscending) {
     return Status::InvalidArgument("Sort must be ASCENDING or DESCENDING");
   }
   const std::string f = c.field_name;
-  std::function<int(const thrift::TTableInfo&, const thrift::TTableInfo&)> cmp;
+  std::function<int(const TableVersionRecord&, const TableVersionRecord&)> cmp;
   if (f == "Name" || f == "DatabaseName" || f == "Owner" || f == "TableType") {
-    cmp = [f](const thrift::TTableInfo& a, const thrift::TTableInfo& b) {
+    cmp = [f](const TableVersionRecord& a, const TableVersionRecord& b) {
       return StringField(a, f).compare(StringField(b, f));
     };
   } else if (f == "CreateTime" || f == "UpdateTime") {
-    cmp = [f](const thrift::TTableInfo& a, const thrift::TTableInfo& b) {
-      const int64_t x = f == "CreateTime" ? a.table.createTime : a.update_time_ms;
-      const int64_t y = f == "CreateTime" ? b.table.createTime : b.update_time_ms;
+    cmp = [f](const TableVersionRecord& a, const TableVersionRecord& b) {
+      const int64_t x = f == "CreateTime" ? a.table.createTime : a.valid_from_ms;
+      const int64_t y = f == "CreateTime" ? b.table.createTime : b.valid_from_ms;
       return x < y ? -1 : (x > y ? 1 : 0);
     };
   } else {
@@ -186,7 +190,7 @@ Result<Less> SortOrder(const thrift::TSearchTablesRequest& req) {
                                    "' (Name, DatabaseName, Owner, TableType, CreateTime, "
                                    "UpdateTime)");
   }
-  return Less([cmp, desc, by_name](const thrift::TTableInfo& a, const thrift::TTableInfo& b) {
+  return Less([cmp, desc, by_name](const TableVersionRecord& a, const TableVersionRecord& b) {
     const int r = cmp(a, b);
     if (r != 0) return desc ? r > 0 : r < 0;
     return by_name(a, b);
@@ -195,43 +199,38 @@ Result<Less> SortOrder(const thrift::TSearchTablesRequest& req) {
 
 }  // namespace
 
-Result<thrift::TSearchTablesResponse> TableService::SearchTables(
-    const thrift::TSearchTablesRequest& req) {
-  ICS_ASSIGN_OR_RETURN(int max, CheckMaxResults(req.__isset.max_results, req.max_results,
-                                                kMaxSearchResults, 100));
-  if (req.__isset.search_text) {
-    ICS_RETURN_IF_ERROR(
-        CheckField("SearchText", req.search_text, 0, kMaxSearchTextBytes, false));
+Result<TablePage> TableCommands::SearchTables(const Caller& caller,
+                                              const SearchTablesRequest& req) {
+  ICS_ASSIGN_OR_RETURN(int max,
+                       CheckMaxResults(req.max_results.has_value(), req.max_results.value_or(0),
+                                       kMaxSearchResults, 100));
+  if (req.search_text) {
+    ICS_RETURN_IF_ERROR(CheckField("SearchText", *req.search_text, 0, kMaxSearchTextBytes, false));
   }
   std::vector<Filter> filters;
-  for (const thrift::TPropertyPredicate& p : req.filters) {
+  for (const PropertyFilter& p : req.filters) {
     ICS_ASSIGN_OR_RETURN(Filter f, ParseFilter(p));
     filters.push_back(std::move(f));
   }
   ICS_RETURN_IF_ERROR(CheckListSize("SortCriteria", req.sort_criteria.size(), kMaxSortCriteria));
   ICS_ASSIGN_OR_RETURN(Less less, SortOrder(req));
   size_t offset = 0;
-  if (req.__isset.next_token) {
-    const std::string& tok = req.next_token;
+  if (req.next_token) {
+    const std::string& tok = *req.next_token;
     bool ok = !tok.empty() && tok.size() <= 18;
     for (char c : tok) ok = ok && c >= '0' && c <= '9';
     if (!ok) return Status::InvalidArgument("invalid NextToken '" + tok.substr(0, 64) + "'");
     offset = std::stoull(tok);
   }
-  if (req.__isset.resource_share_type && req.resource_share_type != thrift::TResourceShareType::ALL &&
-      req.resource_share_type != thrift::TResourceShareType::FOREIGN) {
+  if (req.resource_share_type && *req.resource_share_type != ResourceShareType::kAll &&
+      *req.resource_share_type != ResourceShareType::kForeign) {
     return Status::InvalidArgument("ResourceShareType must be ALL or FOREIGN");
   }
-  thrift::TSearchTablesResponse resp;
-  resp.__isset.tables = true;
+  TablePage page;
   // This catalog has no tables shared from other catalogs.
-  if (req.__isset.resource_share_type &&
-      req.resource_share_type == thrift::TResourceShareType::FOREIGN) {
-    return resp;
-  }
+  if (req.resource_share_type == ResourceShareType::kForeign) return page;
 
-  const TextQuery text(req.__isset.search_text ? req.search_text : "");
-  const ops::Caller caller = Caller();
+  const TextQuery text(req.search_text.value_or(""));
   std::vector<TableInfoPtr> hits;
   std::vector<std::pair<std::string, std::string>> live;
   for (const std::string& db : ctx_->catalog->DatabaseNames()) {
@@ -242,7 +241,7 @@ Result<thrift::TSearchTablesResponse> TableService::SearchTables(
         if (info.status().Is(ErrorCode::kNotFound)) continue;  // dropped meanwhile
         return info.status();
       }
-      const thrift::TTableInfo& ti = **info;
+      const TableVersionRecord& ti = **info;
       if (!text.Matches(ti)) continue;
       bool pass = true;
       for (const Filter& f : filters) pass = pass && Passes(f, ti);
@@ -253,13 +252,13 @@ Result<thrift::TSearchTablesResponse> TableService::SearchTables(
   directory_.Prune(live);
   std::sort(hits.begin(), hits.end(),
             [&less](const TableInfoPtr& a, const TableInfoPtr& b) { return less(*a, *b); });
-  for (size_t i = offset; i < hits.size() && resp.tables.size() < static_cast<size_t>(max); ++i) {
-    resp.tables.push_back(*hits[i]);
+  for (size_t i = offset; i < hits.size() && page.tables.size() < static_cast<size_t>(max); ++i) {
+    page.tables.push_back(*hits[i]);
   }
-  if (offset + resp.tables.size() < hits.size()) {
-    resp.__set_next_token(std::to_string(offset + resp.tables.size()));
+  if (offset + page.tables.size() < hits.size()) {
+    page.next_token = std::to_string(offset + page.tables.size());
   }
-  return resp;
+  return page;
 }
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "catalogd/catalog/table_state.h"
-#include "catalogd/mds/partition_predicate.h"
+#include "catalogd/ops/partition_predicate.h"
 #include "common/util/mutex.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 
 // Partitions an index could not take (Build), by reason.
 struct BackfillError {
@@ -73,9 +73,9 @@ class PartitionIndex {
 
   mutable Mutex mu_;
   int64_t version_ GUARDED_BY(mu_) = -1;
-  std::vector<Entry> entries_ GUARDED_BY(mu_);  // sorted by EntryLess
+  std::vector<Entry> entries_ GUARDED_BY(mu_);             // sorted by EntryLess
   std::unordered_set<int64_t> ids_ GUARDED_BY(mu_);        // every partition id seen
   std::unordered_set<int64_t> unindexed_ GUARDED_BY(mu_);  // ids whose values do not parse
 };
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

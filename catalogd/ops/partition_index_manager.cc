@@ -1,11 +1,11 @@
-#include "catalogd/mds/partition_index_manager.h"
+#include "catalogd/ops/partition_index_manager.h"
 
 #include <glog/logging.h>
 
 #include "common/types/column_type.h"
 #include "common/util/exception_barrier.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 
 namespace {
 
@@ -26,10 +26,14 @@ std::vector<std::string> SplitKeys(const std::string& s) {
 
 std::string_view IndexStateName(IndexState s) {
   switch (s) {
-    case IndexState::kCreating: return "CREATING";
-    case IndexState::kActive: return "ACTIVE";
-    case IndexState::kFailed: return "FAILED";
-    case IndexState::kDeleting: return "DELETING";
+    case IndexState::kCreating:
+      return "CREATING";
+    case IndexState::kActive:
+      return "ACTIVE";
+    case IndexState::kFailed:
+      return "FAILED";
+    case IndexState::kDeleting:
+      return "DELETING";
   }
   return "?";
 }
@@ -106,7 +110,8 @@ void PartitionIndexManager::SyncTable(const TablePtr& t) {
   std::string key_error;
   for (const impala::TColumn& c : t->clustering_columns) {
     Result<KeyKind> kind = KeyKindOf(c.columnType);
-    if (!kind.ok() && key_error.empty()) key_error = "key '" + c.columnName + "': " + kind.status().message();
+    if (!kind.ok() && key_error.empty())
+      key_error = "key '" + c.columnName + "': " + kind.status().message();
     table_keys.push_back(PartitionKeyInfo{c.columnName, kind.ok() ? *kind : KeyKind::kString});
   }
   for (const auto& [name, def] : defs) {
@@ -166,8 +171,7 @@ std::vector<IndexInfo> PartitionIndexManager::List(const std::string& db,
   return out;
 }
 
-std::optional<IndexInfo> PartitionIndexManager::Get(const std::string& db,
-                                                    const std::string& table,
+std::optional<IndexInfo> PartitionIndexManager::Get(const std::string& db, const std::string& table,
                                                     const std::string& name) const {
   MutexLock l(&mu_);
   auto it = tables_.find(TableKey(db, table));
@@ -332,8 +336,8 @@ void PartitionIndexManager::RunJob(const Job& job) {
   }
   e->second->index = std::move(index);
   if (e->second->info.state == IndexState::kCreating) e->second->info.state = IndexState::kActive;
-  LOG(INFO) << "partition index " << job.name << " of " << job.table_key << " is active ("
-            << size << " partitions)";
+  LOG(INFO) << "partition index " << job.name << " of " << job.table_key << " is active (" << size
+            << " partitions)";
 }
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

@@ -1,10 +1,11 @@
-// TableService limits and input checks: the name and field limits of the
-// table API (TableService.thrift lists them), name lower-casing, the
-// GetTables name pattern, and paging tokens.
+// The table commands' limits and input checks (table_commands.h): the name
+// and field limits of the table API (TableService.thrift and Glue's table
+// API list them), name lower-casing, the GetTables name pattern, and paging
+// tokens.
 //
 // Every check returns INVALID_ARGUMENT naming the field and the rule;
-// list-size checks return LIMIT_EXCEEDED (the RPC layer turns it into
-// RESOURCE_EXHAUSTED with the list's maximum).
+// list-size checks return LIMIT_EXCEEDED (a door turns it into its wire
+// error, e.g. RESOURCE_EXHAUSTED with the list's maximum).
 //
 // Thread-safety: constants and stateless functions.
 #pragma once
@@ -16,10 +17,10 @@
 #include <string_view>
 #include <vector>
 
-#include "hive_metastore_types.h"
 #include "common/util/result.h"
+#include "hive_metastore_types.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 
 inline constexpr size_t kMaxNameBytes = 255;
 inline constexpr size_t kMaxDescriptionBytes = 2048;
@@ -88,4 +89,4 @@ class NamePattern {
   std::vector<std::string> alternatives_;
 };
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

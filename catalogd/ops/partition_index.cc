@@ -1,8 +1,8 @@
-#include "catalogd/mds/partition_index.h"
+#include "catalogd/ops/partition_index.h"
 
 #include <algorithm>
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 
 namespace {
 
@@ -200,4 +200,4 @@ int64_t PartitionIndex::version() const {
   return version_;
 }
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

@@ -1,16 +1,16 @@
 // StagingBudget: one cap on the bytes that staged writes hold in memory
-// across a whole metastore service server (one per MetastoreServiceServer,
-// shared by every stream and request it serves): the partitions staged by
+// across every partition door (one per PartitionCommands, shared by every
+// stream and request it serves): the partitions staged by
 // every open write stream, and the partitions of every batch request while
 // it is being applied. A stream's own bound (max_staged_bytes) limits one
 // client; this one limits all of them together, so many streams cannot
 // exhaust the daemon.
 //
-// Sizes are the partitions' ApproxBytes (partition_convert.h), an estimate
+// Sizes are the partitions' ApproxBytes (partition_input.h), an estimate
 // of the in-memory size. A reservation is an RAII StagingReservation:
 // taken before the bytes are kept, released when its owner (the stream,
 // the request) is gone. Reserve fails with LIMIT_EXCEEDED naming the cap
-// and the bytes in use (the RPC layer answers RESOURCE_EXHAUSTED); nothing
+// and the bytes in use (a door answers its wire error, e.g. RESOURCE_EXHAUSTED); nothing
 // is reserved then. max_bytes <= 0 means no cap (accounting only).
 //
 // Thread-safety: thread-safe and lock-free (atomics), so it can be used
@@ -23,7 +23,7 @@
 
 #include "common/util/result.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 
 class StagingBudget;
 
@@ -43,8 +43,8 @@ class StagingReservation {
   int64_t bytes() const { return bytes_; }
 
   // Adds `bytes` (>= 0) to this reservation from `budget` (the one it came
-  // from, if any; nullptr: no budget, nothing is counted). LIMIT_EXCEEDED (nothing added) if the cap would be passed;
-  // `what` names the writer in the message.
+  // from, if any; nullptr: no budget, nothing is counted). LIMIT_EXCEEDED (nothing added) if the
+  // cap would be passed; `what` names the writer in the message.
   [[nodiscard]] Status Grow(StagingBudget* budget, int64_t bytes, std::string_view what);
   // Gives the bytes back now.
   void Release();
@@ -81,4 +81,4 @@ class StagingBudget {
   std::atomic<int64_t> rejected_{0};
 };
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

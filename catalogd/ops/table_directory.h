@@ -19,18 +19,16 @@
 #include <utility>
 #include <vector>
 
-#include "TableService_types.h"
 #include "catalogd/catalog/table_state.h"
 #include "catalogd/ops/catalog_queries.h"
 #include "common/util/mutex.h"
 #include "common/util/result.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 
-using TableInfoPtr = std::shared_ptr<const thrift::TTableInfo>;
-
-// The wire form of a version record.
-thrift::TTableInfo ToTableInfo(const TableVersionRecord& r);
+// A table's current object with its version id and since when it is
+// current (the metastore's record).
+using TableInfoPtr = std::shared_ptr<const TableVersionRecord>;
 
 class TableDirectory {
  public:
@@ -55,4 +53,4 @@ class TableDirectory {
   std::map<std::pair<std::string, std::string>, Entry> entries_ GUARDED_BY(mu_);
 };
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

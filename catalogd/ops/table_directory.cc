@@ -1,16 +1,8 @@
-#include "catalogd/mds/table_directory.h"
+#include "catalogd/ops/table_directory.h"
 
 #include <algorithm>
 
-namespace ics::catalog::mds {
-
-thrift::TTableInfo ToTableInfo(const TableVersionRecord& r) {
-  thrift::TTableInfo info;
-  info.table = r.table;
-  info.version_id = std::to_string(r.version_id);
-  info.update_time_ms = r.valid_from_ms;
-  return info;
-}
+namespace ics::catalog::ops {
 
 Result<TableInfoPtr> TableDirectory::Get(const ops::Caller& caller, const TableState& state) {
   const auto key = std::make_pair(state.db, state.name);
@@ -21,7 +13,7 @@ Result<TableInfoPtr> TableDirectory::Get(const ops::Caller& caller, const TableS
   }
   ICS_ASSIGN_OR_RETURN(TableVersionRecord r,
                        queries_->CurrentTableVersion(caller, state.db, state.name));
-  auto info = std::make_shared<const thrift::TTableInfo>(ToTableInfo(r));
+  auto info = std::make_shared<const TableVersionRecord>(std::move(r));
   MutexLock l(&mu_);
   Entry& e = entries_[key];
   // Keep the newest state's entry if another reader raced ahead.
@@ -48,4 +40,4 @@ size_t TableDirectory::size() const {
   return entries_.size();
 }
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

@@ -1,10 +1,10 @@
-#include "catalogd/mds/staging_budget.h"
+#include "catalogd/ops/staging_budget.h"
 
 #include <string>
 
 #include "common/util/checked_math.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 
 StagingReservation& StagingReservation::operator=(StagingReservation&& o) noexcept {
   if (this != &o) {
@@ -61,9 +61,11 @@ Status StagingBudget::Refusal(int64_t bytes, std::string_view what) const {
   return Status::LimitExceeded(
       std::string(what) + " would take about " + std::to_string(bytes) +
       " more bytes of staged partitions, but staged writes of this server together may hold at "
-      "most " + std::to_string(max_bytes_) + " bytes (--metastore_write_streams_max_staged_bytes; " +
-      std::to_string(used_.load()) + " in use): commit or abort open write streams, or retry "
+      "most " +
+      std::to_string(max_bytes_) + " bytes (--metastore_write_streams_max_staged_bytes; " +
+      std::to_string(used_.load()) +
+      " in use): commit or abort open write streams, or retry "
       "later");
 }
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

@@ -1,10 +1,10 @@
-#include "catalogd/mds/table_limits.h"
+#include "catalogd/ops/table_limits.h"
 
 #include "common/hive/names.h"
 #include "common/types/column_type.h"
 #include "common/util/utf8.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 
 namespace {
 
@@ -74,8 +74,8 @@ Status CheckStorageDescriptor(hive::StorageDescriptor* sd) {
   ICS_RETURN_IF_ERROR(CheckField("InputFormat", sd->inputFormat, 0, kMaxFormatBytes, true));
   ICS_RETURN_IF_ERROR(CheckField("OutputFormat", sd->outputFormat, 0, kMaxFormatBytes, true));
   ICS_RETURN_IF_ERROR(CheckField("SerDe name", sd->serdeInfo.name, 0, kMaxNameBytes, true));
-  ICS_RETURN_IF_ERROR(CheckField("SerializationLibrary", sd->serdeInfo.serializationLib, 0,
-                                 kMaxNameBytes, true));
+  ICS_RETURN_IF_ERROR(
+      CheckField("SerializationLibrary", sd->serdeInfo.serializationLib, 0, kMaxNameBytes, true));
   ICS_RETURN_IF_ERROR(CheckParameters("SerDe parameter", sd->serdeInfo.parameters));
   ICS_RETURN_IF_ERROR(CheckParameters("storage parameter", sd->parameters));
   if (sd->numBuckets < -1) {
@@ -105,8 +105,8 @@ Result<int64_t> ParseVersionId(std::string_view id) {
     }
     v = v * 10 + (c - '0');
   }
-  if (v <= 0) return Status::InvalidArgument("VersionId must be positive, got '" +
-                                             std::string(id) + "'");
+  if (v <= 0)
+    return Status::InvalidArgument("VersionId must be positive, got '" + std::string(id) + "'");
   return v;
 }
 
@@ -180,4 +180,4 @@ bool NamePattern::Matches(std::string_view name) const {
   return false;
 }
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

@@ -1,4 +1,4 @@
-// WriteStreamManager: the staging side of PartitionService's streaming
+// WriteStreamManager: the staging side of the partition commands' streaming
 // writes. A stream is opened for one table, collects partitions over any
 // number of Append calls, and is taken whole by Commit (which creates them
 // all in one batch) or dropped by Abort. Nothing reaches the metastore
@@ -25,12 +25,12 @@
 #include <string>
 #include <vector>
 
-#include "PartitionService_types.h"
-#include "catalogd/mds/staging_budget.h"
+#include "catalogd/ops/partition_input.h"
+#include "catalogd/ops/staging_budget.h"
 #include "common/util/mutex.h"
 #include "common/util/result.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 
 struct WriteStreamOptions {
   int64_t idle_timeout_ms = 5 * 60 * 1000;
@@ -46,7 +46,7 @@ struct WriteStream {
   std::string db;
   std::string table;
   bool skip_existing = false;
-  std::vector<thrift::TMetastorePartition> staged;
+  std::vector<PartitionInput> staged;
   int64_t staged_bytes = 0;
   int64_t last_used_ms = 0;
   StagingReservation reservation;  // staged_bytes, charged to the shared budget
@@ -64,7 +64,7 @@ class WriteStreamManager {
   // from the stream's or the append is too large; LIMIT_EXCEEDED over the
   // stream's staging bound or the shared budget (the stream stays usable;
   // nothing of this append is staged).
-  Result<int64_t> Append(const std::string& id, std::vector<thrift::TMetastorePartition> partitions,
+  Result<int64_t> Append(const std::string& id, std::vector<PartitionInput> partitions,
                          bool skip_existing) EXCLUDES(mu_);
   // Removes the stream and returns it for committing (with its
   // reservation: the bytes stay charged until the caller drops it).
@@ -87,4 +87,4 @@ class WriteStreamManager {
   std::map<std::string, int64_t> expired_ GUARDED_BY(mu_);  // id -> when (remembered a while)
 };
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

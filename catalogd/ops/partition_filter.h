@@ -1,7 +1,7 @@
 // Partition filters of ListPartitions: a SQL boolean expression over
 // partition keys, the ListPartitions dialect of the one partition filter
 // language (common/sql/filter_parser.h for the grammar, filter_dialects.h
-// for what this dialect takes). This header gives the door its names; the
+// for what this dialect takes). This header gives the partition commands their names; the
 // parsed tree is bound to a table's keys by partition_predicate.h.
 //
 // Errors are INVALID_ARGUMENT naming the 0-based byte position, e.g.
@@ -21,7 +21,7 @@
 #include "common/sql/filter_parser.h"
 #include "common/util/result.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 
 inline constexpr size_t kMaxFilterBytes = sql::kListPartitionsFilterMaxBytes;
 inline constexpr int kMaxFilterDepth = sql::kListPartitionsFilterMaxDepth;
@@ -36,4 +36,4 @@ using FilterNode = sql::FilterExpr;
   return sql::ParseFilter(text, sql::ListPartitionsFilterDialect());
 }
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

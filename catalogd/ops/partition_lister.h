@@ -17,10 +17,10 @@
 
 #include "catalogd/catalog/table_state.h"
 #include "catalogd/core/catalog_context.h"
-#include "catalogd/mds/partition_index_manager.h"
+#include "catalogd/ops/partition_index_manager.h"
 #include "common/util/result.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 
 inline constexpr int kDefaultPageSize = 1000;
 inline constexpr int kMaxPageSize = 10000;
@@ -58,4 +58,4 @@ class PartitionLister {
 // The key descriptions of a table's partition keys.
 Result<std::vector<PartitionKeyInfo>> PartitionKeysOf(const TableState& t);
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops

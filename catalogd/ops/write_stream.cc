@@ -1,11 +1,11 @@
-#include "catalogd/mds/write_stream.h"
+#include "catalogd/ops/write_stream.h"
 
 #include <chrono>
 
-#include "catalogd/mds/partition_convert.h"
+#include "catalogd/ops/partition_input.h"
 #include "common/util/unique_id.h"
 
-namespace ics::catalog::mds {
+namespace ics::catalog::ops {
 
 namespace {
 
@@ -44,9 +44,9 @@ Result<WriteStream*> WriteStreamManager::FindLocked(const std::string& id, int64
     return it->second.get();
   }
   if (expired_.count(id) != 0) {
-    return Status(ErrorCode::kCancelled,
-                  "write stream " + id + " expired after " +
-                      std::to_string(options_.idle_timeout_ms) + " ms idle; nothing was written");
+    return Status(ErrorCode::kCancelled, "write stream " + id + " expired after " +
+                                             std::to_string(options_.idle_timeout_ms) +
+                                             " ms idle; nothing was written");
   }
   return Status::NotFound("no open write stream " + id);
 }
@@ -72,15 +72,14 @@ Result<std::string> WriteStreamManager::Open(const std::string& db, const std::s
 }
 
 Result<int64_t> WriteStreamManager::Append(const std::string& id,
-                                           std::vector<thrift::TMetastorePartition> partitions,
+                                           std::vector<PartitionInput> partitions,
                                            bool skip_existing) {
   int64_t bytes = 0;
   for (const auto& p : partitions) bytes += ApproxBytes(p);
   if (bytes > options_.max_append_bytes) {
-    return Status::InvalidArgument("one append may carry at most " +
-                                   std::to_string(options_.max_append_bytes) +
-                                   " bytes of partitions; this one has about " +
-                                   std::to_string(bytes));
+    return Status::InvalidArgument(
+        "one append may carry at most " + std::to_string(options_.max_append_bytes) +
+        " bytes of partitions; this one has about " + std::to_string(bytes));
   }
   const int64_t now = Now();
   MutexLock l(&mu_);
@@ -88,7 +87,8 @@ Result<int64_t> WriteStreamManager::Append(const std::string& id,
   if (skip_existing != s->skip_existing) {
     return Status::InvalidArgument(
         "skip_existing_partitions must be the same in every request of a write stream (opened "
-        "with " + std::string(s->skip_existing ? "true" : "false") + ")");
+        "with " +
+        std::string(s->skip_existing ? "true" : "false") + ")");
   }
   if (s->staged_bytes + bytes > options_.max_staged_bytes) {
     return Status::LimitExceeded("write stream " + id + " would stage more than " +
@@ -132,4 +132,4 @@ size_t WriteStreamManager::open_streams() const {
   return streams_.size();
 }
 
-}  // namespace ics::catalog::mds
+}  // namespace ics::catalog::ops
