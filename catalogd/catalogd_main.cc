@@ -72,6 +72,10 @@ DEFINE_int32(hms_port, 9083,
              "Port of the Hive Metastore endpoint (ThriftHiveMetastore; binary protocol, "
              "unframed, as Hive clients use). 0 picks a free port, negative disables. Not "
              "given while --catalog_service_port=0: a free port too.");
+DEFINE_string(hms_catalog_name, "hive",
+              "The catalog the Hive Metastore endpoint serves: Hive 3/4 clients name it in "
+              "'@<catalog>#<database>' and in catName fields; any other catalog is answered "
+              "NoSuchObjectException. metastore.catalog.default answers it.");
 DEFINE_int32(hms_event_polling_interval_s, 1,
              "Seconds between polls of the metastore's notification log for changes made by "
              "other writers (applied to the catalog); 0 disables event processing.");
@@ -184,6 +188,7 @@ int main(int argc, char** argv) {
   o.metastore_write_streams_max_staged_bytes = FLAGS_metastore_write_streams_max_staged_bytes;
   o.metastore_write_streams_max_open = FLAGS_metastore_write_streams_max_open;
   o.hms_port = FLAGS_hms_port;
+  o.hms_catalog_name = FLAGS_hms_catalog_name;
   if (FLAGS_catalog_service_port == 0 &&
       gflags::GetCommandLineFlagInfoOrDie("hms_port").is_default) {
     o.hms_port = 0;

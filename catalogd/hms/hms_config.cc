@@ -13,6 +13,7 @@ constexpr const char* kSupportedConfKeys[] = {
     "hive.exec.default.partition.name",
     "hive.metastore.limit.partition.request",
     "hive.metastore.batch.retrieve.max",
+    "metastore.catalog.default",
 };
 
 bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
@@ -28,6 +29,7 @@ Result<std::string> HmsConfig::GetMetaConf(const std::string& key) const {
   if (key == "hive.metastore.batch.retrieve.max") {
     return std::to_string(opts_.max_objects_per_request);
   }
+  if (key == "metastore.catalog.default") return opts_.catalog_name;
   std::string all;
   for (const char* k : kSupportedConfKeys) all += (all.empty() ? "" : ", ") + std::string(k);
   return Status::InvalidArgument("Invalid configuration key '" + key + "' (supported: " + all +
@@ -36,9 +38,11 @@ Result<std::string> HmsConfig::GetMetaConf(const std::string& key) const {
 
 Result<std::string> HmsConfig::GetConfigValue(const std::string& name,
                                               const std::string& default_value) const {
-  if (!StartsWith(name, "hive.") && !StartsWith(name, "mapred.") && !StartsWith(name, "hdfs.")) {
-    return Status::InvalidArgument("For security reasons, the configuration key '" + name +
-                                   "' cannot be read (only hive.*, mapred.* and hdfs.* keys)");
+  if (!StartsWith(name, "hive.") && !StartsWith(name, "mapred.") && !StartsWith(name, "hdfs.") &&
+      !StartsWith(name, "metastore.")) {
+    return Status::InvalidArgument(
+        "For security reasons, the configuration key '" + name +
+        "' cannot be read (only hive.*, metastore.*, mapred.* and hdfs.* keys)");
   }
   Result<std::string> v = GetMetaConf(name);
   if (v.ok()) return v;

@@ -19,7 +19,8 @@ class HmsConfig : public HmsPart {
   // INVALID_ARGUMENT for any other key.
   Result<std::string> GetMetaConf(const std::string& key) const;
   // get_config_value: a supported key's value, else `default_value`;
-  // INVALID_ARGUMENT (security) for keys not starting with hive., mapred., hdfs.
+  // INVALID_ARGUMENT (security) for keys not starting with hive., metastore.,
+  // mapred., hdfs.
   Result<std::string> GetConfigValue(const std::string& name,
                                      const std::string& default_value) const;
 };

@@ -9,6 +9,7 @@
 namespace ics::catalog::hms {
 
 Status HmsFunctions::CreateFunction(const hive::Function& fn) {
+  ICS_RETURN_IF_ERROR(CheckCatalog(fn.catName));
   ICS_ASSIGN_OR_RETURN(impala::TFunction tf, FromHmsFunction(fn));
   if (fn.createTime == 0 && tf.__isset.binary_type &&
       tf.binary_type == impala::TFunctionBinaryType::JAVA &&
@@ -21,7 +22,8 @@ Status HmsFunctions::CreateFunction(const hive::Function& fn) {
   return commands_->CreateFunction(HmsCaller(), c).status();
 }
 
-Status HmsFunctions::DropFunction(const std::string& db, const std::string& name) {
+Status HmsFunctions::DropFunction(const std::string& db_arg, const std::string& name) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   ICS_ASSIGN_OR_RETURN(hive::Function existing, GetFunction(db, name));
   DropFunctionCommand c;
   c.db = existing.dbName;
@@ -29,8 +31,9 @@ Status HmsFunctions::DropFunction(const std::string& db, const std::string& name
   return commands_->DropFunction(HmsCaller(), c).status();
 }
 
-Result<std::vector<std::string>> HmsFunctions::GetFunctionNames(const std::string& db,
+Result<std::vector<std::string>> HmsFunctions::GetFunctionNames(const std::string& db_arg,
                                                                 const std::string& pattern) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
   ICS_ASSIGN_OR_RETURN(std::vector<impala::TFunction> fns, reads_->Functions(HmsCaller(), d));
   std::vector<std::string> out;
@@ -41,7 +44,9 @@ Result<std::vector<std::string>> HmsFunctions::GetFunctionNames(const std::strin
   return out;
 }
 
-Result<hive::Function> HmsFunctions::GetFunction(const std::string& db, const std::string& name) {
+Result<hive::Function> HmsFunctions::GetFunction(const std::string& db_arg,
+                                                 const std::string& name) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
   const std::string sig = SignatureForHmsName(name);
   ICS_ASSIGN_OR_RETURN(std::vector<impala::TFunction> fns, reads_->Functions(HmsCaller(), d));

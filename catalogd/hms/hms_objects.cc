@@ -9,7 +9,8 @@ namespace ics::catalog::hms {
 
 // ---- databases ----
 
-Result<std::vector<std::string>> HmsObjects::GetDatabases(const std::string& pattern) {
+Result<std::vector<std::string>> HmsObjects::GetDatabases(const std::string& pattern_arg) {
+  ICS_ASSIGN_OR_RETURN(const std::string pattern, DbPattern(pattern_arg));
   ICS_ASSIGN_OR_RETURN(std::vector<std::string> all, reads_->DatabaseNames(HmsCaller()));
   std::vector<std::string> out;
   for (std::string& d : all) {
@@ -19,18 +20,21 @@ Result<std::vector<std::string>> HmsObjects::GetDatabases(const std::string& pat
   return out;
 }
 
-Result<hive::Database> HmsObjects::GetDatabase(const std::string& name) {
+Result<hive::Database> HmsObjects::GetDatabase(const std::string& name_arg) {
+  ICS_ASSIGN_OR_RETURN(const std::string name, Db(name_arg));
   ICS_ASSIGN_OR_RETURN(std::string db, NormalizeDatabaseName(name));
   return reads_->Database(HmsCaller(), db);
 }
 
 Status HmsObjects::CreateDatabase(hive::Database db) {
+  ICS_RETURN_IF_ERROR(CheckCatalog(db.catalogName));
   CreateDatabaseCommand c;
   c.db = std::move(db);
   return commands_->CreateDatabase(HmsCaller(), c).status();
 }
 
-Status HmsObjects::DropDatabase(const std::string& name, bool delete_data, bool cascade) {
+Status HmsObjects::DropDatabase(const std::string& name_arg, bool delete_data, bool cascade) {
+  ICS_ASSIGN_OR_RETURN(const std::string name, Db(name_arg));
   DropDatabaseCommand c;
   c.name = name;
   c.cascade = cascade;
@@ -38,7 +42,8 @@ Status HmsObjects::DropDatabase(const std::string& name, bool delete_data, bool 
   return commands_->DropDatabase(HmsCaller(), c).status();
 }
 
-Status HmsObjects::AlterDatabase(const std::string& name, hive::Database db) {
+Status HmsObjects::AlterDatabase(const std::string& name_arg, hive::Database db) {
+  ICS_ASSIGN_OR_RETURN(const std::string name, Db(name_arg));
   AlterDatabaseCommand c;
   c.name = name;
   // The caller's object replaces the current one (an empty location keeps it).
@@ -51,8 +56,9 @@ Status HmsObjects::AlterDatabase(const std::string& name, hive::Database db) {
 
 // ---- tables ----
 
-Result<std::vector<std::string>> HmsObjects::GetTables(const std::string& db,
+Result<std::vector<std::string>> HmsObjects::GetTables(const std::string& db_arg,
                                                        const std::string& pattern) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
   ICS_ASSIGN_OR_RETURN(std::vector<std::string> all, reads_->TableNames(HmsCaller(), d));
   std::vector<std::string> out;
@@ -64,8 +70,9 @@ Result<std::vector<std::string>> HmsObjects::GetTables(const std::string& db,
 }
 
 Result<std::vector<hive::TableMeta>> HmsObjects::GetTableMeta(
-    const std::string& db_patterns, const std::string& tbl_patterns,
+    const std::string& db_patterns_arg, const std::string& tbl_patterns,
     const std::vector<std::string>& types) {
+  ICS_ASSIGN_OR_RETURN(const std::string db_patterns, DbPattern(db_patterns_arg));
   const ops::Caller caller = HmsCaller();
   ICS_ASSIGN_OR_RETURN(std::vector<std::string> dbs, reads_->DatabaseNames(caller));
   std::vector<hive::TableMeta> out;
@@ -100,12 +107,14 @@ Result<std::vector<hive::TableMeta>> HmsObjects::GetTableMeta(
   return out;
 }
 
-Result<hive::Table> HmsObjects::GetTable(const std::string& db, const std::string& table) {
+Result<hive::Table> HmsObjects::GetTable(const std::string& db_arg, const std::string& table) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   return reads_->Table(HmsCaller(), db, table);
 }
 
 Result<std::vector<hive::Table>> HmsObjects::GetTablesByName(
-    const std::string& db, const std::vector<std::string>& names) {
+    const std::string& db_arg, const std::vector<std::string>& names) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   ICS_ASSIGN_OR_RETURN(std::string d, NormalizeDatabaseName(db));
   ICS_RETURN_IF_ERROR(CheckCount(names.size(), opts_.max_objects_per_request, "table names"));
   const ops::Caller caller = HmsCaller();
@@ -127,12 +136,15 @@ Result<std::vector<hive::Table>> HmsObjects::GetTablesByName(
 }
 
 Status HmsObjects::CreateTable(hive::Table table) {
+  ICS_RETURN_IF_ERROR(CheckCatalog(table.catName));
   CreateTableCommand c;
   c.table = std::move(table);
   return commands_->CreateTable(HmsCaller(), c).status();
 }
 
-Status HmsObjects::DropTable(const std::string& db, const std::string& table, bool delete_data) {
+Status HmsObjects::DropTable(const std::string& db_arg, const std::string& table,
+                             bool delete_data) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   DropTableCommand c;
   c.db = db;
   c.table = table;
@@ -140,8 +152,10 @@ Status HmsObjects::DropTable(const std::string& db, const std::string& table, bo
   return commands_->DropTable(HmsCaller(), c).status();
 }
 
-Status HmsObjects::AlterTable(const std::string& db, const std::string& table,
+Status HmsObjects::AlterTable(const std::string& db_arg, const std::string& table,
                               hive::Table new_table) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
+  ICS_RETURN_IF_ERROR(CheckCatalog(new_table.catName));
   AlterTableCommand c;
   c.db = db;
   c.table = table;

@@ -38,7 +38,10 @@
 // uses, which must outlive it).
 #pragma once
 
+#include <optional>
 #include <string>
+
+#include "common/util/result.h"
 
 namespace ics::catalog::ops {
 class CatalogQueries;
@@ -49,6 +52,9 @@ namespace ics::catalog::hms {
 
 struct HmsCoreOptions {
   std::string warehouse_dir;  // required: default locations and deleteData bound
+  // The one catalog this endpoint serves (Hive 3/4 clients name it in
+  // "@<catalog>#<db>" and in catName fields); lower-case.
+  std::string catalog_name = "hive";
   int max_partitions_per_request = 100000;
   int max_objects_per_request = 10000;
   int max_notification_events = 10000;
@@ -62,10 +68,35 @@ class HmsPart {
       : reads_(reads), commands_(commands), opts_(*opts) {}
 
  protected:
+  // A database name as a Hive 3/4 client sends it ("@<catalog>#<db>",
+  // ParseCatalogDbName) or a plain name: the name in the served catalog.
+  // NOT_FOUND "No such catalog c" for another catalog; INVALID_ARGUMENT for
+  // a malformed name or one that names no database ("@hive#").
+  Result<std::string> Db(const std::string& name) const;
+  // A database name pattern (get_databases, get_table_meta) likewise;
+  // "@<catalog>#" alone is every database of that catalog.
+  Result<std::string> DbPattern(const std::string& pattern) const;
+  // A catName / catalogName field of an object or request: unset (empty)
+  // or the served catalog (case-insensitive); else NOT_FOUND.
+  [[nodiscard]] Status CheckCatalog(const std::string& catalog) const;
+
   ops::CatalogQueries* const reads_;
   ops::CommandCore* const commands_;
   const HmsCoreOptions& opts_;
 };
+
+// A database name with its catalog, as Hive 3/4 clients write it: "@" +
+// catalog + "#" + database ("@hive#sales"); "@hive#" names the catalog and
+// no database (db unset), "@hive#!" the empty database name. A name without
+// the leading "@" is a plain database name of `default_catalog`. The
+// catalog is lower-cased. INVALID_ARGUMENT for "@..." without "#" or with
+// an empty catalog.
+struct CatalogDbName {
+  std::string catalog;
+  std::optional<std::string> db;
+};
+Result<CatalogDbName> ParseCatalogDbName(const std::string& name,
+                                         const std::string& default_catalog);
 
 // HMS name patterns (get_databases, get_tables, get_functions,
 // get_table_meta): '*' matches any characters, '|' separates alternatives,

@@ -122,8 +122,10 @@ Result<std::vector<hive::Partition>> Select(ops::CatalogQueries* reads, const hi
 
 }  // namespace
 
-Result<std::string> HmsPartitions::PartitionNameOf(const std::string& db, const std::string& table,
+Result<std::string> HmsPartitions::PartitionNameOf(const std::string& db_arg,
+                                                   const std::string& table,
                                                    const std::vector<std::string>& values) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   if (values.size() != t.partitionKeys.size()) {
     return Status::InvalidArgument(
@@ -134,9 +136,11 @@ Result<std::string> HmsPartitions::PartitionNameOf(const std::string& db, const 
 }
 
 Result<std::vector<hive::Partition>> HmsPartitions::AddPartitions(
-    const std::string& db, const std::string& table, std::vector<hive::Partition> parts,
+    const std::string& db_arg, const std::string& table, std::vector<hive::Partition> parts,
     bool if_not_exists) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   ICS_RETURN_IF_ERROR(CheckCount(parts.size(), opts_.max_objects_per_request, "partitions"));
+  for (const hive::Partition& p : parts) ICS_RETURN_IF_ERROR(CheckCatalog(p.catName));
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   std::vector<std::string> names;
   for (hive::Partition& p : parts) {
@@ -170,9 +174,10 @@ Result<std::vector<hive::Partition>> HmsPartitions::AddPartitionObjects(
   return AddPartitions(db, table, std::move(parts), /*if_not_exists=*/false);
 }
 
-Result<hive::Partition> HmsPartitions::AppendPartition(const std::string& db,
+Result<hive::Partition> HmsPartitions::AppendPartition(const std::string& db_arg,
                                                        const std::string& table,
                                                        const std::vector<std::string>& values) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   hive::Partition p;
   p.values = values;
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> added,
@@ -180,9 +185,10 @@ Result<hive::Partition> HmsPartitions::AppendPartition(const std::string& db,
   return added.at(0);
 }
 
-Result<hive::Partition> HmsPartitions::AppendPartitionByName(const std::string& db,
+Result<hive::Partition> HmsPartitions::AppendPartitionByName(const std::string& db_arg,
                                                              const std::string& table,
                                                              const std::string& name) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   ICS_ASSIGN_OR_RETURN(PartitionSpec spec, ParsePartitionName(name));
   const std::vector<std::string> keys = PartitionKeyNames(t);
@@ -204,8 +210,9 @@ Result<hive::Partition> HmsPartitions::AppendPartitionByName(const std::string& 
 }
 
 Result<std::vector<hive::Partition>> HmsPartitions::DropPartitions(
-    const std::string& db, const std::string& table, const std::vector<std::string>& names,
+    const std::string& db_arg, const std::string& table, const std::vector<std::string>& names,
     bool if_exists, bool delete_data) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   ICS_RETURN_IF_ERROR(CheckCount(names.size(), opts_.max_objects_per_request, "partitions"));
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> found,
@@ -231,9 +238,11 @@ Result<std::vector<hive::Partition>> HmsPartitions::DropPartitions(
   return found;
 }
 
-Status HmsPartitions::AlterPartitions(const std::string& db, const std::string& table,
+Status HmsPartitions::AlterPartitions(const std::string& db_arg, const std::string& table,
                                       std::vector<hive::Partition> parts) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   ICS_RETURN_IF_ERROR(CheckCount(parts.size(), opts_.max_objects_per_request, "partitions"));
+  for (const hive::Partition& p : parts) ICS_RETURN_IF_ERROR(CheckCatalog(p.catName));
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   PartitionBatch batch = HmsBatch(t);
   for (hive::Partition& p : parts) {
@@ -255,9 +264,10 @@ Status HmsPartitions::AlterPartitions(const std::string& db, const std::string& 
   return commands_->ChangePartitions(HmsCaller(), batch).status();
 }
 
-Status HmsPartitions::RenamePartition(const std::string& db, const std::string& table,
+Status HmsPartitions::RenamePartition(const std::string& db_arg, const std::string& table,
                                       const std::vector<std::string>& old_values,
                                       hive::Partition new_part) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   ICS_ASSIGN_OR_RETURN(std::string old_name, PartitionNameOf(db, table, old_values));
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> cur,
@@ -287,9 +297,10 @@ Status HmsPartitions::RenamePartition(const std::string& db, const std::string& 
   return commands_->ChangePartitions(HmsCaller(), batch).status();
 }
 
-Result<hive::Partition> HmsPartitions::GetPartitionByName(const std::string& db,
+Result<hive::Partition> HmsPartitions::GetPartitionByName(const std::string& db_arg,
                                                           const std::string& table,
                                                           const std::string& name) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   ICS_RETURN_IF_ERROR(ParsePartitionName(name).status());
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> found,
@@ -301,16 +312,18 @@ Result<hive::Partition> HmsPartitions::GetPartitionByName(const std::string& db,
   return found[0];
 }
 
-Result<std::vector<hive::Partition>> HmsPartitions::ListPartitions(const std::string& db,
+Result<std::vector<hive::Partition>> HmsPartitions::ListPartitions(const std::string& db_arg,
                                                                    const std::string& table,
                                                                    const PartitionQuery& query) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   return Select(reads_, t, query, opts_.max_partitions_per_request);
 }
 
-Result<std::vector<std::string>> HmsPartitions::ListPartitionNames(const std::string& db,
+Result<std::vector<std::string>> HmsPartitions::ListPartitionNames(const std::string& db_arg,
                                                                    const std::string& table,
                                                                    const PartitionQuery& query) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   ICS_ASSIGN_OR_RETURN(std::vector<hive::Partition> parts,
                        Select(reads_, t, query, opts_.max_partitions_per_request));
@@ -324,7 +337,8 @@ Result<std::vector<std::string>> HmsPartitions::ListPartitionNames(const std::st
 }
 
 Result<std::vector<hive::Partition>> HmsPartitions::GetPartitionsByNames(
-    const std::string& db, const std::string& table, const std::vector<std::string>& names) {
+    const std::string& db_arg, const std::string& table, const std::vector<std::string>& names) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   ICS_RETURN_IF_ERROR(CheckCount(names.size(), opts_.max_partitions_per_request, "partitions"));
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
   return reads_->PartitionsByNames(HmsCaller(), t.dbName, t.tableName, names);

@@ -130,6 +130,7 @@ Result<std::set<std::string>> ColumnSet(const std::vector<std::string>& columns)
 Result<HmsStatistics::TableStatsEdit> HmsStatistics::StatsEdit(const hive::ColumnStatistics& stats,
                                                                bool partition_level) {
   const hive::ColumnStatisticsDesc& desc = stats.statsDesc;
+  ICS_RETURN_IF_ERROR(CheckCatalog(desc.catName));
   if (desc.isTblLevel == partition_level) {
     return Status::InvalidArgument(partition_level
                                        ? "Partition statistics must have isTblLevel=false"
@@ -206,7 +207,8 @@ Status HmsStatistics::SetStatistics(const hive::SetPartitionsStatsRequest& reque
 }
 
 Result<std::vector<hive::ColumnStatisticsObj>> HmsStatistics::GetTableColumnStats(
-    const std::string& db, const std::string& table, const std::vector<std::string>& columns) {
+    const std::string& db_arg, const std::string& table, const std::vector<std::string>& columns) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   ICS_RETURN_IF_ERROR(CheckCount(columns.size(), opts_.max_objects_per_request, "columns"));
   ICS_ASSIGN_OR_RETURN(std::set<std::string> cols, ColumnSet(columns));
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(HmsCaller(), db, table));
@@ -215,9 +217,10 @@ Result<std::vector<hive::ColumnStatisticsObj>> HmsStatistics::GetTableColumnStat
 }
 
 Result<std::map<std::string, std::vector<hive::ColumnStatisticsObj>>>
-HmsStatistics::GetPartitionsColumnStats(const std::string& db, const std::string& table,
+HmsStatistics::GetPartitionsColumnStats(const std::string& db_arg, const std::string& table,
                                         const std::vector<std::string>& columns,
                                         const std::vector<std::string>& partition_names) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   ICS_RETURN_IF_ERROR(CheckCount(columns.size(), opts_.max_objects_per_request, "columns"));
   ICS_RETURN_IF_ERROR(
       CheckCount(partition_names.size(), opts_.max_partitions_per_request, "partitions"));
@@ -238,8 +241,9 @@ HmsStatistics::GetPartitionsColumnStats(const std::string& db, const std::string
 }
 
 Result<hive::AggrStats> HmsStatistics::GetAggrStats(
-    const std::string& db, const std::string& table, const std::vector<std::string>& columns,
+    const std::string& db_arg, const std::string& table, const std::vector<std::string>& columns,
     const std::vector<std::string>& partition_names) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   ICS_ASSIGN_OR_RETURN(auto per_part,
                        GetPartitionsColumnStats(db, table, columns, partition_names));
   ICS_ASSIGN_OR_RETURN(std::set<std::string> cols, ColumnSet(columns));
@@ -263,9 +267,10 @@ Result<hive::AggrStats> HmsStatistics::GetAggrStats(
   return out;
 }
 
-Status HmsStatistics::DeleteColumnStats(const std::string& db, const std::string& table,
+Status HmsStatistics::DeleteColumnStats(const std::string& db_arg, const std::string& table,
                                         const std::string& partition_name,
                                         const std::string& column) {
+  ICS_ASSIGN_OR_RETURN(const std::string db, Db(db_arg));
   const ops::Caller caller = HmsCaller();
   ICS_ASSIGN_OR_RETURN(hive::Table t, reads_->Table(caller, db, table));
   std::vector<hive::ColumnStatisticsObj> existing;

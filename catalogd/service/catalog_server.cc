@@ -30,6 +30,7 @@
 #include "catalogd/web/catalog_metrics.h"
 #include "catalogd/web/timed_metastore.h"
 #include "common/rpc/thrift_server.h"
+#include "common/util/ascii.h"
 #include "common/util/unique_id.h"
 #include "statestore/subscriber.h"
 #include "statestore/subscriber_pair.h"
@@ -256,6 +257,7 @@ Status CatalogServer::StartDoors() {
     static_cast<EndpointOptions&>(hopts) = OnPort(opts_, opts_.hms_port);
     hopts.metrics = metrics_.get();
     hopts.core.warehouse_dir = opts_.warehouse_dir;
+    hopts.core.catalog_name = AsciiLower(opts_.hms_catalog_name);
     hms_ = std::make_unique<hms::HmsServer>(queries_.get(), core_.get(), hopts);
     ICS_RETURN_IF_ERROR(hms_->Start());
   }

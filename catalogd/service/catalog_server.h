@@ -105,6 +105,8 @@ struct CatalogServerOptions : EndpointOptions {
   // The Hive Metastore endpoint (catalogd/hms) on its own port, a door of
   // the command core. < 0 disables it, 0 picks a free port.
   int hms_port = 0;
+  // The catalog the HMS endpoint serves ("@<catalog>#<db>", catName).
+  std::string hms_catalog_name = "hive";
   // The metastore-style services (PartitionService, ...) on their own port
   // (catalogd/mds/metastore_service_server.h); < 0 disables, 0 = free port.
   int metastore_service_port = 0;
