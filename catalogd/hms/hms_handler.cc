@@ -163,11 +163,8 @@ void HmsHandler::get_all_functions(hive::GetAllFunctionsResponse& _return) {
 
 void HmsHandler::get_next_notification(hive::NotificationEventResponse& _return,
                                        const hive::NotificationEventRequest& rqst) {
-  Guard("get_next_notification", Ex::kApp, [&] {
-    _return.events = Get(core_->notifications().GetNextNotifications(
-                             rqst.lastEvent, rqst.__isset.maxEvents ? rqst.maxEvents : 0),
-                         kApp);
-  });
+  Guard("get_next_notification", Ex::kApp,
+        [&] { _return.events = Get(core_->notifications().GetNextNotifications(rqst), kApp); });
 }
 
 void HmsHandler::get_current_notificationEventId(hive::CurrentNotificationEventId& _return) {

@@ -18,8 +18,14 @@ class HmsNotifications : public HmsPart {
  public:
   using HmsPart::HmsPart;
 
-  Result<std::vector<hive::NotificationEvent>> GetNextNotifications(int64_t last_event,
-                                                                    int max_events);
+  // get_next_notification: at most maxEvents (capped) events after
+  // lastEvent, with the request's filters (Hive 4): eventTypeSkipList,
+  // catName (events of another catalog: none), dbName and tableNames
+  // (case-insensitive). maxEvents counts matching events. INVALID_ARGUMENT
+  // for a negative lastEvent or a list longer than
+  // kMaxNotificationFilterNames.
+  Result<std::vector<hive::NotificationEvent>> GetNextNotifications(
+      const hive::NotificationEventRequest& req);
   Result<int64_t> CurrentNotificationEventId();
 };
 

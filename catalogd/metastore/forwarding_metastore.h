@@ -77,6 +77,10 @@ class ForwardingMetastore : public Metastore {
                                                               int max_events) override {
     return inner_->GetNextNotifications(after_event_id, max_events);
   }
+  Result<std::vector<NotificationEvent>> GetMatchingNotifications(
+      int64_t after_event_id, int max_events, const NotificationFilter& filter) override {
+    return inner_->GetMatchingNotifications(after_event_id, max_events, filter);
+  }
   Result<int64_t> CurrentNotificationEventId() override {
     return inner_->CurrentNotificationEventId();
   }

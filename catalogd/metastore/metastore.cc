@@ -3,6 +3,10 @@
 // prune its log answers NOT_IMPLEMENTED.
 #include "catalogd/metastore/metastore.h"
 
+#include <algorithm>
+
+#include "common/util/ascii.h"
+
 namespace ics::catalog {
 namespace {
 
@@ -64,6 +68,40 @@ Result<TableVersionRecord> Metastore::GetTableVersionAsOf(const std::string& db,
                                                           const std::string& table,
                                                           int64_t /*at_ms*/) {
   return NoVersions(db, table);
+}
+
+bool NotificationFilter::Matches(const NotificationEvent& e) const {
+  if (std::find(skip_types.begin(), skip_types.end(), e.eventType) != skip_types.end()) {
+    return false;
+  }
+  if (db.empty()) return true;
+  if (!e.__isset.dbName || AsciiLower(e.dbName) != db) return false;
+  if (tables.empty()) return true;
+  return e.__isset.tableName &&
+         std::find(tables.begin(), tables.end(), AsciiLower(e.tableName)) != tables.end();
+}
+
+Result<std::vector<NotificationEvent>> Metastore::GetMatchingNotifications(
+    int64_t after_event_id, int max_events, const NotificationFilter& filter) {
+  if (filter.empty()) return GetNextNotifications(after_event_id, max_events);
+  if (max_events <= 0) {
+    return Status::InvalidArgument("max_events must be positive, got " +
+                                   std::to_string(max_events));
+  }
+  constexpr int kPage = 1000;
+  std::vector<NotificationEvent> out;
+  int64_t cursor = after_event_id;
+  while (out.size() < static_cast<size_t>(max_events)) {
+    ICS_ASSIGN_OR_RETURN(std::vector<NotificationEvent> page, GetNextNotifications(cursor, kPage));
+    for (NotificationEvent& e : page) {
+      if (out.size() < static_cast<size_t>(max_events) && filter.Matches(e)) {
+        out.push_back(std::move(e));
+      }
+    }
+    if (page.size() < static_cast<size_t>(kPage)) break;
+    cursor = page.back().eventId;
+  }
+  return out;
 }
 
 Result<int64_t> Metastore::FirstRetainedNotificationEventId() {

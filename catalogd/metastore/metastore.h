@@ -193,6 +193,21 @@ struct RecordedRequest {
 // A row of the notification log.
 using NotificationEvent = hive::NotificationEvent;
 
+// Which notification events a reader wants (Hive 4's NotificationEventRequest
+// filters): none of the types in `skip_types`; with `db`, only events of that
+// database, and with `tables` too, only of those tables. Names lower-case.
+// An empty filter matches every event. Callers bound the lists (the HMS
+// endpoint: kMaxNotificationFilterNames each).
+inline constexpr size_t kMaxNotificationFilterNames = 1024;
+struct NotificationFilter {
+  std::vector<std::string> skip_types;
+  std::string db;
+  std::vector<std::string> tables;
+
+  bool empty() const { return skip_types.empty() && db.empty(); }
+  bool Matches(const NotificationEvent& e) const;
+};
+
 // Table versions. Every table has a current version id (1 when created)
 // and the time its current object was written; kNewTableVersion archives
 // the current object (optional) and advances the id, so ids grow by one per
@@ -339,6 +354,12 @@ class Metastore {
   // client fails on missing notification events).
   virtual Result<std::vector<NotificationEvent>> GetNextNotifications(int64_t after_event_id,
                                                                       int max_events) = 0;
+  // The same for the events `filter` matches: at most max_events of those,
+  // in id order, the retention answer as above. Default: reads pages of
+  // GetNextNotifications and keeps the matching events (so it may read far
+  // ahead when few match); a backend that filters where it reads overrides it.
+  virtual Result<std::vector<NotificationEvent>> GetMatchingNotifications(
+      int64_t after_event_id, int max_events, const NotificationFilter& filter);
   // The highest event id ever assigned (0 if none); ids are never reused.
   virtual Result<int64_t> CurrentNotificationEventId() = 0;
 

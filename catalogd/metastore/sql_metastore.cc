@@ -84,6 +84,8 @@ class SqlMetastore final : public Metastore {
   Result<int64_t> Commit(const MetastoreTxn& txn) override;
   Result<std::vector<NotificationEvent>> GetNextNotifications(int64_t after_event_id,
                                                               int max_events) override;
+  Result<std::vector<NotificationEvent>> GetMatchingNotifications(
+      int64_t after_event_id, int max_events, const NotificationFilter& filter) override;
   Result<int64_t> CurrentNotificationEventId() override;
   Result<int64_t> FirstRetainedNotificationEventId() override;
   Result<int64_t> PruneNotifications(const NotificationRetention& r) override;
@@ -504,6 +506,11 @@ Result<int64_t> SqlMetastore::CommitTxn(const MetastoreTxn& txn, const int64_t* 
 
 Result<std::vector<NotificationEvent>> SqlMetastore::GetNextNotifications(int64_t after_event_id,
                                                                           int max_events) {
+  return GetMatchingNotifications(after_event_id, max_events, NotificationFilter());
+}
+
+Result<std::vector<NotificationEvent>> SqlMetastore::GetMatchingNotifications(
+    int64_t after_event_id, int max_events, const NotificationFilter& filter) {
   if (max_events <= 0) {
     return Status::InvalidArgument("max_events must be positive, got " +
                                    std::to_string(max_events));
@@ -512,11 +519,34 @@ Result<std::vector<NotificationEvent>> SqlMetastore::GetNextNotifications(int64_
   // One read transaction: the events and the retention check see one state.
   sqldb::Transaction txn(conn.get());
   ICS_RETURN_IF_ERROR(txn.Begin(sqldb::TxnKind::kRead));
-  ICS_ASSIGN_OR_RETURN(sqldb::Stmt st,
-                       conn->Prepare("SELECT event_id, event_time, event_type, db, tbl, message "
-                                     "FROM notification_log WHERE event_id > ?1 "
-                                     "ORDER BY event_id LIMIT ?2"));
+  // The filter as placeholders ?3, ?4, ... (the names are bound, never
+  // spliced into the text). A list takes a power-of-two number of
+  // placeholders (its last value repeated), so the prepared statements each
+  // connection caches stay few whatever lengths callers send.
+  std::string sql =
+      "SELECT event_id, event_time, event_type, db, tbl, message FROM notification_log "
+      "WHERE event_id > ?1";
+  std::vector<const std::string*> params;
+  auto list = [&](const std::vector<std::string>& values) {
+    size_t slots = 1;
+    while (slots < values.size()) slots *= 2;
+    std::string s = "(";
+    for (size_t i = 0; i < slots; ++i) {
+      params.push_back(&values[std::min(i, values.size() - 1)]);
+      s += (i > 0 ? ", ?" : "?") + std::to_string(params.size() + 2);
+    }
+    return s + ")";
+  };
+  if (!filter.skip_types.empty()) sql += " AND event_type NOT IN " + list(filter.skip_types);
+  if (!filter.db.empty()) {
+    params.push_back(&filter.db);
+    sql += " AND db = ?" + std::to_string(params.size() + 2);
+    if (!filter.tables.empty()) sql += " AND tbl IN " + list(filter.tables);
+  }
+  sql += " ORDER BY event_id LIMIT ?2";
+  ICS_ASSIGN_OR_RETURN(sqldb::Stmt st, conn->Prepare(sql));
   st.BindInt(1, after_event_id).BindInt(2, max_events);
+  for (size_t i = 0; i < params.size(); ++i) st.BindText(static_cast<int>(i) + 3, *params[i]);
   std::vector<NotificationEvent> events;
   while (true) {
     ICS_ASSIGN_OR_RETURN(bool row, st.Step());
@@ -530,8 +560,9 @@ Result<std::vector<NotificationEvent>> SqlMetastore::GetNextNotifications(int64_
     e.message = std::string(st.Text(5));
     events.push_back(std::move(e));
   }
-  ICS_RETURN_IF_ERROR(sqldb::CheckNotRetentionGap(conn.get(), after_event_id,
-                                                  events.empty() ? 0 : events.front().eventId));
+  // A filtered read proves nothing about the events before its first match.
+  const int64_t first_seen = events.empty() || !filter.empty() ? 0 : events.front().eventId;
+  ICS_RETURN_IF_ERROR(sqldb::CheckNotRetentionGap(conn.get(), after_event_id, first_seen));
   ICS_RETURN_IF_ERROR(txn.Commit());
   return events;
 }

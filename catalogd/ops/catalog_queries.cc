@@ -112,16 +112,16 @@ Result<TableVersionRecord> CatalogQueries::TableVersionAsOf(const Caller& caller
   return metastore_->GetTableVersionAsOf(n.db, n.table, at_ms);
 }
 
-Result<std::vector<NotificationEvent>> CatalogQueries::NextNotifications(const Caller& caller,
-                                                                         int64_t after_event_id,
-                                                                         int max_events) {
+Result<std::vector<NotificationEvent>> CatalogQueries::NextNotifications(
+    const Caller& caller, int64_t after_event_id, int max_events,
+    const NotificationFilter& filter) {
   (void)caller;
   if (after_event_id < 0) {
     return Status::InvalidArgument("the last event id must not be negative (got " +
                                    std::to_string(after_event_id) + ")");
   }
   if (max_events <= 0) return Status::InvalidArgument("at least one event must be asked for");
-  return metastore_->GetNextNotifications(after_event_id, max_events);
+  return metastore_->GetMatchingNotifications(after_event_id, max_events, filter);
 }
 
 Result<int64_t> CatalogQueries::CurrentNotificationEventId(const Caller& caller) {

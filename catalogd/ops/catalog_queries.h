@@ -84,9 +84,11 @@ class CatalogQueries {
                                               const std::string& table, int64_t at_ms);
 
   // ---- the notification log ----
-  // At most `max_events` (> 0) events after `after_event_id` (>= 0), in id order.
-  Result<std::vector<NotificationEvent>> NextNotifications(const Caller& caller,
-                                                           int64_t after_event_id, int max_events);
+  // At most `max_events` (> 0) events after `after_event_id` (>= 0) that
+  // `filter` matches (all by default), in id order.
+  Result<std::vector<NotificationEvent>> NextNotifications(
+      const Caller& caller, int64_t after_event_id, int max_events,
+      const NotificationFilter& filter = NotificationFilter());
   Result<int64_t> CurrentNotificationEventId(const Caller& caller);
 
  private:

@@ -119,6 +119,12 @@ Result<std::vector<NotificationEvent>> TimedMetastore::GetNextNotifications(int6
   return Timed(get_next_notifications_,
                [&] { return inner_->GetNextNotifications(after_event_id, max_events); });
 }
+Result<std::vector<NotificationEvent>> TimedMetastore::GetMatchingNotifications(
+    int64_t after_event_id, int max_events, const NotificationFilter& filter) {
+  return Timed(get_next_notifications_, [&] {
+    return inner_->GetMatchingNotifications(after_event_id, max_events, filter);
+  });
+}
 Result<int64_t> TimedMetastore::CurrentNotificationEventId() {
   return Timed(current_notification_event_id_,
                [&] { return inner_->CurrentNotificationEventId(); });

@@ -55,6 +55,8 @@ class TimedMetastore final : public Metastore {
   Result<int64_t> Commit(const MetastoreTxn& txn) override;
   Result<std::vector<NotificationEvent>> GetNextNotifications(int64_t after_event_id,
                                                               int max_events) override;
+  Result<std::vector<NotificationEvent>> GetMatchingNotifications(
+      int64_t after_event_id, int max_events, const NotificationFilter& filter) override;
   Result<int64_t> CurrentNotificationEventId() override;
   Result<int64_t> FirstRetainedNotificationEventId() override;
   Result<int64_t> PruneNotifications(const NotificationRetention& r) override;

@@ -817,6 +817,10 @@ struct NotificationEventRequest {
     1: required i64 lastEvent,
     2: optional i32 maxEvents,
     3: optional list<string> eventTypeSkipList,
+    // Hive 4: only the events of this catalog, database and tables.
+    4: optional string catName,
+    5: optional string dbName,
+    6: optional list<string> tableNames,
 }
 
 struct NotificationEvent {

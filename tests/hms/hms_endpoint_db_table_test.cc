@@ -324,6 +324,53 @@ TEST_F(HmsEndpointTest, WritesAppearInTheNotificationLog) {
   EXPECT_EQ(resp.events.size(), 7u);
 }
 
+// Hive 4's filters of get_next_notification: the skip list, the catalog,
+// the database and its tables; maxEvents counts the events that match.
+TEST_F(HmsEndpointTest, NotificationFiltersSelectEvents) {
+  const int64_t start = CurrentEventId();
+  hms().create_database(Db("fa"));
+  hms().create_table(Table("fa", "t1"));
+  hms().create_table(Table("fa", "t2"));
+  hms().create_database(Db("fb"));
+  hms().create_table(Table("fb", "t1"));
+  auto read = [&](hive::NotificationEventRequest req) {
+    req.lastEvent = start;
+    hive::NotificationEventResponse resp;
+    hms().get_next_notification(resp, req);
+    std::vector<std::string> out;
+    for (const auto& e : resp.events)
+      out.push_back(e.eventType + " " + e.dbName + "." + e.tableName);
+    return out;
+  };
+  hive::NotificationEventRequest skip;
+  skip.__set_eventTypeSkipList({"CREATE_TABLE"});
+  EXPECT_EQ(read(skip), (std::vector<std::string>{"CREATE_DATABASE fa.", "CREATE_DATABASE fb."}));
+
+  hive::NotificationEventRequest tables;
+  tables.__set_dbName("@hive#FA");
+  tables.__set_tableNames({"T2"});
+  EXPECT_EQ(read(tables), std::vector<std::string>{"CREATE_TABLE fa.t2"});
+
+  hive::NotificationEventRequest one;
+  one.__set_dbName("fb");
+  one.__set_eventTypeSkipList({"CREATE_DATABASE"});
+  one.__set_maxEvents(1);
+  EXPECT_EQ(read(one), std::vector<std::string>{"CREATE_TABLE fb.t1"});
+
+  hive::NotificationEventRequest other;
+  other.__set_catName("spark");
+  EXPECT_TRUE(read(other).empty());
+  other.__set_catName("hive");
+  EXPECT_EQ(read(other).size(), 5u);
+
+  hive::NotificationEventRequest too_many;
+  too_many.__set_dbName("fa");
+  too_many.__set_tableNames(std::vector<std::string>(kMaxNotificationFilterNames + 1, "t"));
+  hive::NotificationEventResponse resp;
+  too_many.lastEvent = start;
+  EXPECT_THROW(hms().get_next_notification(resp, too_many), apache::thrift::TException);
+}
+
 TEST_F(HmsEndpointTest, UndeclaredErrorsAndGarbageKeepTheServerUp) {
   hive::NotificationEventRequest bad;
   bad.lastEvent = -1;
