@@ -36,6 +36,15 @@ Result<std::string> HmsConfig::GetMetaConf(const std::string& key) const {
                                  ")");
 }
 
+Result<hive::Catalog> HmsConfig::GetCatalog(const std::string& name) const {
+  ICS_RETURN_IF_ERROR(CheckCatalog(name.empty() ? "?" : name));
+  hive::Catalog c;
+  c.name = opts_.catalog_name;
+  c.__set_description("the catalog of this metastore");
+  c.locationUri = opts_.warehouse_dir;
+  return c;
+}
+
 Result<std::string> HmsConfig::GetConfigValue(const std::string& name,
                                               const std::string& default_value) const {
   if (!StartsWith(name, "hive.") && !StartsWith(name, "mapred.") && !StartsWith(name, "hdfs.") &&

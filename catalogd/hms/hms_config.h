@@ -8,6 +8,7 @@
 
 #include "catalogd/hms/hms_part.h"
 #include "common/util/result.h"
+#include "hive_metastore_types.h"
 
 namespace ics::catalog::hms {
 
@@ -23,6 +24,10 @@ class HmsConfig : public HmsPart {
   // mapred., hdfs.
   Result<std::string> GetConfigValue(const std::string& name,
                                      const std::string& default_value) const;
+  // The one catalog served (get_catalogs) and get_catalog of it, located at
+  // the warehouse; another name is NOT_FOUND.
+  const std::string& CatalogName() const { return opts_.catalog_name; }
+  Result<hive::Catalog> GetCatalog(const std::string& name) const;
 };
 
 }  // namespace ics::catalog::hms

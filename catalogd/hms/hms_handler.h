@@ -32,6 +32,43 @@ class HmsHandler : public hive::ThriftHiveMetastoreIf {
   explicit HmsHandler(HmsCore* core) : core_(core) {}
 
   void getMetaConf(std::string& _return, const std::string& key) override;
+  void set_ugi(std::vector<std::string>& _return, const std::string& user_name,
+               const std::vector<std::string>& group_names) override;
+
+  // ---- the request-object calls of Hive 3/4 clients (hms_handler_requests.cc)
+  void get_catalog(hive::GetCatalogResponse& _return, const hive::GetCatalogRequest& req) override;
+  void get_catalogs(hive::GetCatalogsResponse& _return) override;
+  void get_database_req(hive::Database& _return, const hive::GetDatabaseRequest& req) override;
+  void get_fields(std::vector<hive::FieldSchema>& _return, const std::string& db_name,
+                  const std::string& table_name) override;
+  void get_fields_with_environment_context(std::vector<hive::FieldSchema>& _return,
+                                           const std::string& db_name,
+                                           const std::string& table_name,
+                                           const hive::EnvironmentContext& ctx) override;
+  void get_fields_req(hive::GetFieldsResponse& _return, const hive::GetFieldsRequest& req) override;
+  void get_schema(std::vector<hive::FieldSchema>& _return, const std::string& db_name,
+                  const std::string& table_name) override;
+  void get_schema_with_environment_context(std::vector<hive::FieldSchema>& _return,
+                                           const std::string& db_name,
+                                           const std::string& table_name,
+                                           const hive::EnvironmentContext& ctx) override;
+  void get_schema_req(hive::GetSchemaResponse& _return, const hive::GetSchemaRequest& req) override;
+  void get_table_req(hive::GetTableResult& _return, const hive::GetTableRequest& req) override;
+  void get_table_objects_by_name_req(hive::GetTablesResult& _return,
+                                     const hive::GetTablesRequest& req) override;
+  void get_partitions_ps_with_auth(std::vector<hive::Partition>& _return,
+                                   const std::string& db_name, const std::string& tbl_name,
+                                   const std::vector<std::string>& part_vals, int16_t max_parts,
+                                   const std::string& user_name,
+                                   const std::vector<std::string>& group_names) override;
+  void get_partitions_ps_with_auth_req(hive::GetPartitionsPsWithAuthResponse& _return,
+                                       const hive::GetPartitionsPsWithAuthRequest& req) override;
+  void get_partition_names_ps_req(hive::GetPartitionNamesPsResponse& _return,
+                                  const hive::GetPartitionNamesPsRequest& req) override;
+  void alter_partitions_with_environment_context(
+      const std::string& db_name, const std::string& tbl_name,
+      const std::vector<hive::Partition>& new_parts,
+      const hive::EnvironmentContext& environment_context) override;
   void get_config_value(std::string& _return, const std::string& name,
                         const std::string& defaultValue) override;
 

@@ -29,6 +29,7 @@ enum class Ex {
   kInvalidOperation,
   kInvalidInput,
   kUnknownDB,
+  kUnknownTable,
   kConfigSecurity,
   kApp,  // no declared exception: a Thrift application error
 };
@@ -56,6 +57,8 @@ template <typename E>
     case Ex::kInvalidOperation: ThrowWith<hive::InvalidOperationException>(msg);
     case Ex::kInvalidInput: ThrowWith<hive::InvalidInputException>(msg);
     case Ex::kUnknownDB: ThrowWith<hive::UnknownDBException>(msg);
+    case Ex::kUnknownTable:
+      ThrowWith<hive::UnknownTableException>(msg);
     case Ex::kConfigSecurity: ThrowWith<hive::ConfigValSecurityException>(msg);
     case Ex::kApp: throw apache::thrift::TApplicationException(msg);
     case Ex::kMeta: break;
@@ -153,6 +156,13 @@ inline constexpr Errs kAddPart{Ex::kInvalidObject, Ex::kAlreadyExists, Ex::kInva
 inline constexpr Errs kAlter{Ex::kInvalidOperation, Ex::kInvalidOperation, Ex::kInvalidOperation};
 inline constexpr Errs kStats{Ex::kNoSuchObject, Ex::kMeta, Ex::kInvalidInput};
 inline constexpr Errs kApp{Ex::kApp, Ex::kApp, Ex::kApp, Ex::kApp};
+
+// The database a request names with its catName field (Hive 3/4 request
+// objects): "@<catalog>#<db>" when the catalog is given, so the parts check
+// it as they check a prefixed name.
+inline std::string WithCatalog(bool cat_isset, const std::string& cat, const std::string& db) {
+  return cat_isset && !cat.empty() ? "@" + cat + "#" + db : db;
+}
 
 inline HmsPartitions::PartitionQuery Query(int16_t max_parts) {
   HmsPartitions::PartitionQuery q;

@@ -1004,3 +1004,129 @@ struct SQLForeignKey {
   14: bool rely_cstr,
   15: optional string catName
 }
+
+// ---- Request-object calls of Hive 3/4 clients (ids and requiredness as in
+// Hive 4's metastore IDL). Field 3 of GetTableRequest and GetTablesRequest
+// (the client's capabilities) is not declared: a client's value is skipped.
+
+// Which fields of the returned objects a caller needs; this metastore
+// returns whole objects.
+struct GetProjectionsSpec {
+  1: list<string> fieldList,
+  2: string includeParamKeyPattern,
+  3: string excludeParamKeyPattern,
+}
+
+struct GetTableRequest {
+  1: required string dbName,
+  2: required string tblName,
+  4: optional string catName,
+  6: optional string validWriteIdList,
+  7: optional bool getColumnStats,      // table-level column statistics in table.colStats
+  8: optional list<string> processorCapabilities,
+  9: optional string processorIdentifier,
+  10: optional string engine,
+  11: optional i64 id = -1,
+}
+
+struct GetTableResult {
+  1: required Table table,
+  2: optional bool isStatsCompliant,
+}
+
+struct GetTablesRequest {
+  1: required string dbName,
+  2: optional list<string> tblNames,     // unset: every table (or those tablesPattern matches)
+  4: optional string catName,
+  5: optional list<string> processorCapabilities,
+  6: optional string processorIdentifier,
+  7: optional GetProjectionsSpec projectionSpec,
+  8: optional string tablesPattern,
+}
+
+struct GetTablesResult {
+  1: required list<Table> tables,
+}
+
+struct GetDatabaseRequest {
+  1: optional string name,
+  2: optional string catalogName,
+  3: optional list<string> processorCapabilities,
+  4: optional string processorIdentifier,
+}
+
+struct GetFieldsRequest {
+  1: optional string catName,
+  2: required string dbName,
+  3: required string tblName,
+  4: optional EnvironmentContext envContext,
+  5: optional string validWriteIdList,
+  6: optional i64 id = -1,
+}
+
+struct GetFieldsResponse {
+  1: required list<FieldSchema> fields,
+}
+
+struct GetSchemaRequest {
+  1: optional string catName,
+  2: required string dbName,
+  3: required string tblName,
+  4: optional EnvironmentContext envContext,
+  5: optional string validWriteIdList,
+  6: optional i64 id = -1,
+}
+
+struct GetSchemaResponse {
+  1: required list<FieldSchema> fields,
+}
+
+struct GetPartitionNamesPsRequest {
+  1: optional string catName,
+  2: required string dbName,
+  3: required string tblName,
+  4: optional list<string> partValues,
+  5: optional i16 maxParts = -1,
+  6: optional string validWriteIdList,
+  7: optional i64 id = -1,
+}
+
+struct GetPartitionNamesPsResponse {
+  1: required list<string> names,
+}
+
+struct GetPartitionsPsWithAuthRequest {
+  1: optional string catName,
+  2: required string dbName,
+  3: required string tblName,
+  4: optional list<string> partVals,
+  5: optional i16 maxParts = -1,
+  6: optional string userName,
+  7: optional list<string> groupNames,
+  8: optional string validWriteIdList,
+  9: optional i64 id = -1,
+}
+
+struct GetPartitionsPsWithAuthResponse {
+  1: required list<Partition> partitions,
+}
+
+// A catalog: a namespace of databases. This metastore serves one.
+struct Catalog {
+  1: string name,
+  2: optional string description,
+  3: string locationUri,
+  4: optional i32 createTime,
+}
+
+struct GetCatalogRequest {
+  1: string name,
+}
+
+struct GetCatalogResponse {
+  1: Catalog catalog,
+}
+
+struct GetCatalogsResponse {
+  1: list<string> names,
+}

@@ -14,7 +14,20 @@ service ThriftHiveMetastore {
   string get_config_value(1: string name, 2: string defaultValue)
       throws (1: hive_metastore.ConfigValSecurityException o1)
 
+  // The user and groups a client connects as; answers the groups.
+  list<string> set_ugi(1: string user_name, 2: list<string> group_names)
+      throws (1: hive_metastore.MetaException o1)
+
+  // ---- Catalogs (one is served) ----
+  hive_metastore.GetCatalogResponse get_catalog(1: hive_metastore.GetCatalogRequest catName)
+      throws (1: hive_metastore.NoSuchObjectException o1,
+              2: hive_metastore.MetaException o2)
+  hive_metastore.GetCatalogsResponse get_catalogs() throws (1: hive_metastore.MetaException o1)
+
   // ---- Databases ----
+  hive_metastore.Database get_database_req(1: hive_metastore.GetDatabaseRequest request)
+      throws (1: hive_metastore.NoSuchObjectException o1,
+              2: hive_metastore.MetaException o2)
   void create_database(1: hive_metastore.Database database)
       throws (1: hive_metastore.AlreadyExistsException o1,
               2: hive_metastore.InvalidObjectException o2,
@@ -33,6 +46,42 @@ service ThriftHiveMetastore {
               2: hive_metastore.NoSuchObjectException o2)
 
   // ---- Tables ----
+  // A table's columns (get_fields) or its columns then its partition keys
+  // (get_schema).
+  list<hive_metastore.FieldSchema> get_fields(1: string db_name, 2: string table_name)
+      throws (1: hive_metastore.MetaException o1,
+              2: hive_metastore.UnknownTableException o2,
+              3: hive_metastore.UnknownDBException o3)
+  list<hive_metastore.FieldSchema> get_fields_with_environment_context(1: string db_name,
+      2: string table_name, 3: hive_metastore.EnvironmentContext environment_context)
+      throws (1: hive_metastore.MetaException o1,
+              2: hive_metastore.UnknownTableException o2,
+              3: hive_metastore.UnknownDBException o3)
+  hive_metastore.GetFieldsResponse get_fields_req(1: hive_metastore.GetFieldsRequest req)
+      throws (1: hive_metastore.MetaException o1,
+              2: hive_metastore.UnknownTableException o2,
+              3: hive_metastore.UnknownDBException o3)
+  list<hive_metastore.FieldSchema> get_schema(1: string db_name, 2: string table_name)
+      throws (1: hive_metastore.MetaException o1,
+              2: hive_metastore.UnknownTableException o2,
+              3: hive_metastore.UnknownDBException o3)
+  list<hive_metastore.FieldSchema> get_schema_with_environment_context(1: string db_name,
+      2: string table_name, 3: hive_metastore.EnvironmentContext environment_context)
+      throws (1: hive_metastore.MetaException o1,
+              2: hive_metastore.UnknownTableException o2,
+              3: hive_metastore.UnknownDBException o3)
+  hive_metastore.GetSchemaResponse get_schema_req(1: hive_metastore.GetSchemaRequest req)
+      throws (1: hive_metastore.MetaException o1,
+              2: hive_metastore.UnknownTableException o2,
+              3: hive_metastore.UnknownDBException o3)
+  hive_metastore.GetTableResult get_table_req(1: hive_metastore.GetTableRequest req)
+      throws (1: hive_metastore.MetaException o1,
+              2: hive_metastore.NoSuchObjectException o2)
+  hive_metastore.GetTablesResult get_table_objects_by_name_req(
+      1: hive_metastore.GetTablesRequest req)
+      throws (1: hive_metastore.MetaException o1,
+              2: hive_metastore.InvalidOperationException o2,
+              3: hive_metastore.UnknownDBException o3)
   void create_table(1: hive_metastore.Table tbl)
       throws (1: hive_metastore.AlreadyExistsException o1,
               2: hive_metastore.InvalidObjectException o2,
@@ -135,6 +184,21 @@ service ThriftHiveMetastore {
       3: list<string> part_vals, 4: i16 max_parts = -1)
       throws (1: hive_metastore.MetaException o1,
               2: hive_metastore.NoSuchObjectException o2)
+  hive_metastore.GetPartitionNamesPsResponse get_partition_names_ps_req(
+      1: hive_metastore.GetPartitionNamesPsRequest req)
+      throws (1: hive_metastore.MetaException o1,
+              2: hive_metastore.NoSuchObjectException o2)
+  // As get_partitions_ps: the user and groups are not checked (no
+  // authorization is kept by this metastore yet).
+  list<hive_metastore.Partition> get_partitions_ps_with_auth(1: string db_name,
+      2: string tbl_name, 3: list<string> part_vals, 4: i16 max_parts = -1,
+      5: string user_name, 6: list<string> group_names)
+      throws (1: hive_metastore.NoSuchObjectException o1,
+              2: hive_metastore.MetaException o2)
+  hive_metastore.GetPartitionsPsWithAuthResponse get_partitions_ps_with_auth_req(
+      1: hive_metastore.GetPartitionsPsWithAuthRequest req)
+      throws (1: hive_metastore.MetaException o1,
+              2: hive_metastore.NoSuchObjectException o2)
   list<hive_metastore.Partition> get_partitions_by_filter(1: string db_name,
       2: string tbl_name, 3: string filter, 4: i16 max_parts = -1)
       throws (1: hive_metastore.MetaException o1,
@@ -151,6 +215,12 @@ service ThriftHiveMetastore {
               2: hive_metastore.MetaException o2)
   void alter_partitions(1: string db_name, 2: string tbl_name,
       3: list<hive_metastore.Partition> new_parts)
+      throws (1: hive_metastore.InvalidOperationException o1,
+              2: hive_metastore.MetaException o2)
+  // The call Spark's Hive client sends to alter partitions.
+  void alter_partitions_with_environment_context(1: string db_name, 2: string tbl_name,
+      3: list<hive_metastore.Partition> new_parts,
+      4: hive_metastore.EnvironmentContext environment_context)
       throws (1: hive_metastore.InvalidOperationException o1,
               2: hive_metastore.MetaException o2)
   void rename_partition(1: string db_name, 2: string tbl_name, 3: list<string> part_vals,

@@ -301,6 +301,33 @@ void HmsSeeds() {
           c.send_alter_table(kDb, kFlatTable, t);
           c.send_drop_table(kDb, kView, true);
         }));
+  // What Hive 3/4 clients send: catalog-prefixed names, request objects,
+  // notification filters.
+  Write("hms_fuzz", "hive4_requests", Calls<Client>([](Client& c) {
+          c.send_get_databases("@hive#");
+          hive::GetTableRequest t;
+          t.dbName = kDb;
+          t.tblName = kPartTable;
+          t.__set_catName("hive");
+          t.__set_getColumnStats(true);
+          c.send_get_table_req(t);
+          hive::GetTablesRequest ts;
+          ts.dbName = "@hive#" + std::string(kDb);
+          ts.__set_tablesPattern("*");
+          c.send_get_table_objects_by_name_req(ts);
+          c.send_get_schema(kDb, kPartTable);
+          hive::GetPartitionNamesPsRequest ps;
+          ps.dbName = kDb;
+          ps.tblName = kPartTable;
+          ps.__set_partValues({"2024"});
+          c.send_get_partition_names_ps_req(ps);
+          hive::NotificationEventRequest n;
+          n.lastEvent = 0;
+          n.__set_dbName(kDb);
+          n.__set_eventTypeSkipList({"CREATE_DATABASE"});
+          c.send_get_next_notification(n);
+          c.send_get_catalogs();
+        }));
 }
 
 thrift::TPartitionTableName PartTable() {
