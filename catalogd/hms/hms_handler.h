@@ -63,6 +63,8 @@ class HmsHandler : public hive::ThriftHiveMetastoreIf {
                                    const std::vector<std::string>& group_names) override;
   void get_partitions_ps_with_auth_req(hive::GetPartitionsPsWithAuthResponse& _return,
                                        const hive::GetPartitionsPsWithAuthRequest& req) override;
+  void get_partitions_by_names_req(hive::GetPartitionsByNamesResult& _return,
+                                   const hive::GetPartitionsByNamesRequest& req) override;
   void get_partition_names_ps_req(hive::GetPartitionNamesPsResponse& _return,
                                   const hive::GetPartitionNamesPsRequest& req) override;
   void alter_partitions_with_environment_context(

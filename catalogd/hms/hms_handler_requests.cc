@@ -4,6 +4,7 @@
 // like a "@<catalog>#<db>" name (WithCatalog).
 #include "catalogd/hms/hms_handler.h"
 #include "catalogd/hms/hms_handler_internal.h"
+#include "common/hive/partition_name.h"
 
 namespace ics::catalog::hms {
 
@@ -142,6 +143,40 @@ void HmsHandler::get_partitions_ps_with_auth_req(hive::GetPartitionsPsWithAuthRe
                                                  const hive::GetPartitionsPsWithAuthRequest& req) {
   get_partitions_ps(_return.partitions, WithCatalog(req.__isset.catName, req.catName, req.dbName),
                     req.tblName, req.partVals, req.maxParts);
+}
+
+void HmsHandler::get_partitions_by_names_req(hive::GetPartitionsByNamesResult& _return,
+                                             const hive::GetPartitionsByNamesRequest& req) {
+  Guard("get_partitions_by_names_req", Ex::kMeta, [&] {
+    _return.partitions = Get(
+        core_->partitions().GetPartitionsByNames(req.db_name, req.tbl_name, req.names), kLookup);
+    if (!req.__isset.get_col_stats || !req.get_col_stats || _return.partitions.empty()) return;
+    // Each partition's statistics of the table's columns (kept once,
+    // whatever the engine asked for).
+    const hive::Table table = Get(core_->objects().GetTable(req.db_name, req.tbl_name), kLookup);
+    std::vector<std::string> columns;
+    for (const hive::FieldSchema& f : table.sd.cols) columns.push_back(f.name);
+    std::vector<std::string> keys;
+    for (const hive::FieldSchema& f : table.partitionKeys) keys.push_back(f.name);
+    std::vector<std::string> names;
+    for (const hive::Partition& p : _return.partitions) {
+      names.push_back(Get(MakePartitionName(keys, p.values), kLookup));
+    }
+    std::map<std::string, std::vector<hive::ColumnStatisticsObj>> stats =
+        Get(core_->statistics().GetPartitionsColumnStats(req.db_name, req.tbl_name, columns, names),
+            kLookup);
+    for (size_t i = 0; i < _return.partitions.size(); ++i) {
+      hive::ColumnStatistics cs;
+      cs.statsDesc.isTblLevel = false;
+      cs.statsDesc.dbName = table.dbName;
+      cs.statsDesc.tableName = table.tableName;
+      cs.statsDesc.__set_partName(names[i]);
+      auto it = stats.find(names[i]);
+      if (it != stats.end()) cs.statsObj = std::move(it->second);
+      if (req.__isset.engine) cs.__set_engine(req.engine);
+      _return.partitions[i].__set_colStats(std::move(cs));
+    }
+  });
 }
 
 void HmsHandler::get_partition_names_ps_req(hive::GetPartitionNamesPsResponse& _return,

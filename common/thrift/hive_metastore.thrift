@@ -1130,3 +1130,24 @@ struct GetCatalogResponse {
 struct GetCatalogsResponse {
   1: list<string> names,
 }
+
+struct GetPartitionsByNamesRequest {
+  1: required string db_name,
+  2: required string tbl_name,
+  3: optional list<string> names,
+  4: optional bool get_col_stats,        // each partition's column statistics in colStats
+  5: optional list<string> processorCapabilities,
+  6: optional string processorIdentifier,
+  7: optional string engine = "hive",
+  8: optional string validWriteIdList,
+  9: optional bool getFileMetadata,
+  10: optional i64 id = -1,
+  11: optional bool skipColumnSchemaForPartition,
+  12: optional string includeParamKeyPattern,
+  13: optional string excludeParamKeyPattern,
+}
+
+// Field 2 of Hive 4's result (a dictionary of shared objects) is not sent.
+struct GetPartitionsByNamesResult {
+  1: required list<Partition> partitions,
+}

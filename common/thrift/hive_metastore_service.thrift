@@ -207,6 +207,10 @@ service ThriftHiveMetastore {
       2: string tbl_name, 3: list<string> names)
       throws (1: hive_metastore.MetaException o1,
               2: hive_metastore.NoSuchObjectException o2)
+  hive_metastore.GetPartitionsByNamesResult get_partitions_by_names_req(
+      1: hive_metastore.GetPartitionsByNamesRequest req)
+      throws (1: hive_metastore.MetaException o1,
+              2: hive_metastore.NoSuchObjectException o2)
 
   // ---- Partitions: alter, rename, names ----
   void alter_partition(1: string db_name, 2: string tbl_name,

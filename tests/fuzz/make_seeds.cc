@@ -326,6 +326,12 @@ void HmsSeeds() {
           n.__set_dbName(kDb);
           n.__set_eventTypeSkipList({"CREATE_DATABASE"});
           c.send_get_next_notification(n);
+          hive::GetPartitionsByNamesRequest byname;
+          byname.db_name = "@hive#" + std::string(kDb);
+          byname.tbl_name = kPartTable;
+          byname.__set_names({"year=2024/region=us"});
+          byname.__set_get_col_stats(true);
+          c.send_get_partitions_by_names_req(byname);
           c.send_get_catalogs();
         }));
 }

@@ -168,6 +168,21 @@ TEST_F(HmsEndpointTest, RequestObjectCallsAnswerAsTheOlderCalls) {
   hms().get_partitions_ps_with_auth_req(pres, preq);
   EXPECT_EQ(pres.partitions.size(), 2u);
 
+  hive::GetPartitionsByNamesRequest breq;
+  breq.db_name = "@hive#r";
+  breq.tbl_name = "t";
+  breq.__set_names({"p=a"});
+  breq.__set_get_col_stats(true);
+  hive::GetPartitionsByNamesResult bres;
+  hms().get_partitions_by_names_req(bres, breq);
+  ASSERT_EQ(bres.partitions.size(), 1u);
+  EXPECT_EQ(bres.partitions[0].values, std::vector<std::string>{"a"});
+  ASSERT_TRUE(bres.partitions[0].__isset.colStats);
+  EXPECT_EQ(bres.partitions[0].colStats.statsDesc.partName, "p=a");
+  breq.db_name = "@spark#r";
+  EXPECT_HMS_ERROR(hms().get_partitions_by_names_req(bres, breq), NoSuchObjectException,
+                   "No such catalog");
+
   // Spark's alter of partitions.
   std::vector<hive::Partition> parts = pres.partitions;
   for (hive::Partition& p : parts) p.parameters["touched"] = "yes";
