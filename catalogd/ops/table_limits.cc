@@ -20,6 +20,13 @@ Result<std::string> NormalizeDb(std::string_view name) { return NormalizeName("d
 Result<std::string> NormalizeTable(std::string_view name) { return NormalizeName("table", name); }
 Result<std::string> NormalizeColumn(std::string_view name) { return NormalizeName("column", name); }
 
+Result<NormalizedTable> NormalizeTableName(std::string_view db, std::string_view table) {
+  NormalizedTable n;
+  ICS_ASSIGN_OR_RETURN(n.db, NormalizeDb(db));
+  ICS_ASSIGN_OR_RETURN(n.table, NormalizeTable(table));
+  return n;
+}
+
 Status CheckField(std::string_view field, std::string_view value, size_t min, size_t max,
                   bool single_line) {
   if (value.size() < min) {

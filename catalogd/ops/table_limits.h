@@ -51,6 +51,12 @@ inline constexpr char kDescriptionParam[] = "comment";
 Result<std::string> NormalizeDb(std::string_view name);
 Result<std::string> NormalizeTable(std::string_view name);
 Result<std::string> NormalizeColumn(std::string_view name);
+// A table and its database, both normalized as above.
+struct NormalizedTable {
+  std::string db;
+  std::string table;
+};
+Result<NormalizedTable> NormalizeTableName(std::string_view db, std::string_view table);
 
 // A string field: at most `max` bytes (and at least `min`), valid UTF-8;
 // `single_line` forbids control characters, otherwise only tab, CR and LF

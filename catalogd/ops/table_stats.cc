@@ -50,10 +50,8 @@ ColumnFailure ColumnError(const std::string& name, const Status& s) {
 }
 
 Result<Target> Names(const std::string& db, const std::string& table) {
-  Target t;
-  ICS_ASSIGN_OR_RETURN(t.db, NormalizeDb(db));
-  ICS_ASSIGN_OR_RETURN(t.table, NormalizeTable(table));
-  return t;
+  ICS_ASSIGN_OR_RETURN(NormalizedTable n, NormalizeTableName(db, table));
+  return Target{std::move(n.db), std::move(n.table), ""};
 }
 
 }  // namespace

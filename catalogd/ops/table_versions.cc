@@ -100,23 +100,11 @@ Result<hive::Table> ApplyInput(const TableInput& in, const hive::Table& cur) {
   return next;
 }
 
-struct TableName {
-  std::string db;
-  std::string table;
-};
-
-Result<TableName> Names(const std::string& db, const std::string& table) {
-  TableName n;
-  ICS_ASSIGN_OR_RETURN(n.db, NormalizeDb(db));
-  ICS_ASSIGN_OR_RETURN(n.table, NormalizeTable(table));
-  return n;
-}
-
 }  // namespace
 
 Result<TableVersionRecord> TableCommands::GetTable(const Caller& caller,
                                                    const GetTableRequest& req) {
-  ICS_ASSIGN_OR_RETURN(TableName n, Names(req.db, req.table));
+  ICS_ASSIGN_OR_RETURN(NormalizedTable n, NormalizeTableName(req.db, req.table));
   if (req.as_of_time_ms && req.version_id) {
     return Status::InvalidArgument("QueryAsOfTime and VersionId cannot be given together");
   }
@@ -126,17 +114,13 @@ Result<TableVersionRecord> TableCommands::GetTable(const Caller& caller,
     }
     return queries_->TableVersionAsOf(caller, n.db, n.table, *req.as_of_time_ms);
   }
-  int64_t id = 0;
-  if (req.version_id) {
-    ICS_ASSIGN_OR_RETURN(id, ParseVersionId(*req.version_id));
-  }
-  return queries_->TableVersion(caller, n.db, n.table, id);
+  return GetTableVersion(caller, GetTableVersionRequest{n.db, n.table, req.version_id});
 }
 
 Result<UpdatedTable> TableCommands::UpdateTable(const Caller& caller,
                                                 const UpdateTableRequest& req) {
   TableInput in = req.input;
-  ICS_ASSIGN_OR_RETURN(TableName n, Names(req.db, in.name));
+  ICS_ASSIGN_OR_RETURN(NormalizedTable n, NormalizeTableName(req.db, in.name));
   ICS_RETURN_IF_ERROR(CheckInput(&in));
   int64_t expected = 0;
   if (req.expected_version_id) {
@@ -170,7 +154,7 @@ Result<UpdatedTable> TableCommands::UpdateTable(const Caller& caller,
 
 Result<TableVersionRecord> TableCommands::GetTableVersion(const Caller& caller,
                                                           const GetTableVersionRequest& req) {
-  ICS_ASSIGN_OR_RETURN(TableName n, Names(req.db, req.table));
+  ICS_ASSIGN_OR_RETURN(NormalizedTable n, NormalizeTableName(req.db, req.table));
   int64_t id = 0;
   if (req.version_id) {
     ICS_ASSIGN_OR_RETURN(id, ParseVersionId(*req.version_id));
@@ -180,7 +164,7 @@ Result<TableVersionRecord> TableCommands::GetTableVersion(const Caller& caller,
 
 Result<TableVersionPage> TableCommands::GetTableVersions(const Caller& caller,
                                                          const ListTableVersionsRequest& req) {
-  ICS_ASSIGN_OR_RETURN(TableName n, Names(req.db, req.table));
+  ICS_ASSIGN_OR_RETURN(NormalizedTable n, NormalizeTableName(req.db, req.table));
   ICS_ASSIGN_OR_RETURN(int max,
                        CheckMaxResults(req.max_results.has_value(), req.max_results.value_or(0),
                                        kMaxTableVersionsResults, kMaxTableVersionsResults));
@@ -222,7 +206,7 @@ Status TableCommands::DeleteTableVersion(const Caller& caller, const std::string
 
 Result<std::vector<TableVersionFailure>> TableCommands::BatchDeleteTableVersion(
     const Caller& caller, const DeleteTableVersionsRequest& req) {
-  ICS_ASSIGN_OR_RETURN(TableName n, Names(req.db, req.table));
+  ICS_ASSIGN_OR_RETURN(NormalizedTable n, NormalizeTableName(req.db, req.table));
   ICS_RETURN_IF_ERROR(CheckListSize("VersionIds", req.version_ids.size(), kMaxBatchDeleteVersions));
   std::vector<TableVersionFailure> errors;
   auto fail = [&](const std::string& id, const Status& s) {
