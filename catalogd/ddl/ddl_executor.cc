@@ -6,11 +6,6 @@
 
 namespace ics::catalog {
 
-Result<DdlOutcome> DdlExecutor::Insert(const InsertCommand& c) {
-  ReaderLock reset(&reset_mu_);
-  return ddl::Insert(ctx_, c);
-}
-
 template <typename Fn>
 auto DdlExecutor::Shared(Fn&& fn) -> decltype(fn()) {
   ReaderLock reset(&reset_mu_);
@@ -67,6 +62,9 @@ Result<DdlOutcome> DdlExecutor::DropStats(const DropStatsCommand& c) {
 }
 Result<DdlOutcome> DdlExecutor::CommentOn(const CommentOnCommand& c) {
   return Shared([&] { return ddl::CommentOn(ctx_, c); });
+}
+Result<DdlOutcome> DdlExecutor::Insert(const InsertCommand& c) {
+  return Shared([&] { return ddl::Insert(ctx_, c); });
 }
 Result<DdlOutcome> DdlExecutor::CreateFunction(const CreateFunctionCommand& c) {
   return Shared([&] { return ddl::CreateFunction(ctx_, c); });

@@ -17,11 +17,15 @@ namespace {
 constexpr Errs kUnknownDb{Ex::kUnknownDB, Ex::kMeta, Ex::kMeta};
 constexpr Errs kUnknownTable{Ex::kUnknownTable, Ex::kMeta, Ex::kMeta};
 
-// A table's columns, and with `keys` its partition keys after them.
+// A table's columns, and with `keys` its partition keys after them. One
+// read; the database is looked up only to name what is missing.
 std::vector<hive::FieldSchema> Fields(HmsCore* core, const std::string& db,
                                       const std::string& table, bool keys) {
-  Get(core->objects().GetDatabase(db), kUnknownDb);
-  hive::Table t = Get(core->objects().GetTable(db, table), kUnknownTable);
+  Result<hive::Table> read = core->objects().GetTable(db, table);
+  if (!read.ok() && read.status().Is(ErrorCode::kNotFound)) {
+    Get(core->objects().GetDatabase(db), kUnknownDb);
+  }
+  hive::Table t = Get(std::move(read), kUnknownTable);
   std::vector<hive::FieldSchema> out = std::move(t.sd.cols);
   if (keys) out.insert(out.end(), t.partitionKeys.begin(), t.partitionKeys.end());
   return out;

@@ -1,7 +1,6 @@
 #include "catalogd/service/impala_commands.h"
 
 #include <functional>
-#include <set>
 #include <utility>
 
 #include "catalogd/loader/partition_stats_params.h"
@@ -28,8 +27,6 @@ Result<DdlOutcome> RunOrRefuse(const Refuse& refuse, Result<Cmd> cmd, Run run) {
 }
 
 // ---- names, columns, partition specs
-
-std::string TableOf(const impala::TTableName& t) { return t.table_name; }
 
 // An Impala column as a metastore field: its type as Hive writes it. The
 // core validates the name and the type string; a type that cannot be
@@ -183,7 +180,7 @@ Result<CreateTableCommand> CreateTableCommandOf(const impala::TCreateTableParams
   CreateTableCommand c;
   hive::Table& hms = c.table;
   hms.dbName = p.table_name.db_name;
-  hms.tableName = TableOf(p.table_name);
+  hms.tableName = p.table_name.table_name;
   hms.owner = p.owner;
   ICS_ASSIGN_OR_RETURN(hms.sd.cols, FieldsOf(p.columns));
   if (p.__isset.partition_columns) {
@@ -210,9 +207,9 @@ Result<CreateTableCommand> CreateTableCommandOf(const impala::TCreateTableParams
 CreateTableLikeCommand CreateTableLikeCommandOf(const impala::TCreateTableLikeParams& p) {
   CreateTableLikeCommand c;
   c.db = p.table_name.db_name;
-  c.table = TableOf(p.table_name);
+  c.table = p.table_name.table_name;
   c.src_db = p.src_table_name.db_name;
-  c.src_table = TableOf(p.src_table_name);
+  c.src_table = p.src_table_name.table_name;
   c.owner = p.owner;
   if (p.__isset.location) c.location = p.location;
   if (p.__isset.file_format) c.file_format = p.file_format;
@@ -227,7 +224,7 @@ Result<CreateTableCommand> CreateViewCommandOf(const impala::TCreateOrAlterViewP
   CreateTableCommand c;
   hive::Table& hms = c.table;
   hms.dbName = p.view_name.db_name;
-  hms.tableName = TableOf(p.view_name);
+  hms.tableName = p.view_name.table_name;
   hms.owner = p.owner;
   hms.tableType = kVirtualView;
   hms.viewOriginalText = p.original_view_def;
@@ -242,7 +239,7 @@ Result<CreateTableCommand> CreateViewCommandOf(const impala::TCreateOrAlterViewP
 Result<AlterViewCommand> AlterViewCommandOf(const impala::TCreateOrAlterViewParams& p) {
   AlterViewCommand c;
   c.db = p.view_name.db_name;
-  c.view = TableOf(p.view_name);
+  c.view = p.view_name.table_name;
   ICS_ASSIGN_OR_RETURN(c.columns, FieldsOf(p.columns));
   c.original_text = p.original_view_def;
   c.expanded_text = p.expanded_view_def;
@@ -254,7 +251,7 @@ Result<AlterViewCommand> AlterViewCommandOf(const impala::TCreateOrAlterViewPara
 DropStatsCommand DropStatsCommandOf(const impala::TDropStatsParams& p) {
   DropStatsCommand c;
   c.db = p.table_name.db_name;
-  c.table = TableOf(p.table_name);
+  c.table = p.table_name.table_name;
   c.partitions = PartitionSetOf(p);
   return c;
 }
@@ -282,11 +279,11 @@ Result<CommentOnCommand> CommentOnCommandOf(const impala::TCommentOnParams& p) {
   } else if (p.__isset.table_name) {
     c.target = Target::kTable;
     c.db = p.table_name.db_name;
-    c.table = TableOf(p.table_name);
+    c.table = p.table_name.table_name;
   } else {
     c.target = Target::kColumn;
     c.db = p.column_name.table_name.db_name;
-    c.table = TableOf(p.column_name.table_name);
+    c.table = p.column_name.table_name.table_name;
     c.column = p.column_name.column_name;
   }
   if (p.__isset.comment) c.comment = p.comment;
@@ -378,7 +375,7 @@ Result<TableAlteration> AlterationOf(const impala::TAlterTableParams& p,
 Result<DdlOutcome> ExecImpalaAlter(ops::CommandCore* core, const ops::Caller& caller,
                                    const impala::TAlterTableParams& p, const Refuse& refuse) {
   const std::string db = p.table_name.db_name;
-  const std::string table = TableOf(p.table_name);
+  const std::string table = p.table_name.table_name;
   auto missing = [&](const char* field) {
     return Status::InvalidArgument("ALTER TABLE " + impala::to_string(p.alter_type) +
                                    " request without " + field);
@@ -391,7 +388,7 @@ Result<DdlOutcome> ExecImpalaAlter(ops::CommandCore* core, const ops::Caller& ca
       c.db = db;
       c.table = table;
       c.new_db = p.rename_params.new_table_name.db_name;
-      c.new_table = TableOf(p.rename_params.new_table_name);
+      c.new_table = p.rename_params.new_table_name.table_name;
       c.kind = p.alter_type == TAlterTableType::RENAME_VIEW ? TableKind::kView : TableKind::kTable;
       return core->RenameTable(caller, c);
     }
